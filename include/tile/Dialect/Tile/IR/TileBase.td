@@ -1,0 +1,61 @@
+//===- TileBase.td - tile dialect definition ---------------*- tablegen -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_BASE_TD
+#define TILE_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::tile";
+  let summary = "Asynchronous tile data movement and tensor-core GEMM on NVIDIA GPUs";
+  let description = [{
+    The `tile` dialect describes whole tiles of data with explicit layouts
+    (`#tile.layout`) living in a memory scope (`!tile.buffer`), and the
+    asynchronous operations that move them (TMA, DSMEM bulk copies,
+    `tcgen05.cp`) or multiply them on the tensor cores (`tcgen05.mma`).
+    Lowering picks one hardware variant per op through a dispatch registry and
+    emits NVVM dialect ops.
+
+    Everything that carries no layout knowledge (mbarriers, fences,
+    `tcgen05.alloc`/`commit`/`ld`, cluster syncs) is written with upstream
+    `nvvm`, `gpu`, `scf`, `arith` and `llvm` ops next to the tile ops.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+    void registerTypes();
+  }];
+}
+
+class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+// Side-effect resources, so async copies and MMAs declare precisely what they
+// touch and no canonicalization can delete them.
+def Tile_SharedMemoryResource
+    : Resource<"::tile::SharedMemoryResource">;
+def Tile_TensorMemoryResource
+    : Resource<"::tile::TensorMemoryResource">;
+def Tile_GlobalMemoryResource
+    : Resource<"::tile::GlobalMemoryResource">;
+
+#endif // TILE_BASE_TD

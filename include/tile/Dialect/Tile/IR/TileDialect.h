@@ -1,0 +1,53 @@
+//===- TileDialect.h - tile dialect -----------------------------*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The one header users include for the tile dialect: dialect, enums,
+// attributes, types and ops. It pulls in no NVVM/GPU headers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "tile/Layout/Layout.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tile {
+/// Side-effect resources of the tile dialect's memory effects.
+struct SharedMemoryResource
+    : public mlir::SideEffects::Resource::Base<SharedMemoryResource> {
+  llvm::StringRef getName() final { return "tile.shared_memory"; }
+};
+struct TensorMemoryResource
+    : public mlir::SideEffects::Resource::Base<TensorMemoryResource> {
+  llvm::StringRef getName() final { return "tile.tensor_memory"; }
+};
+struct GlobalMemoryResource
+    : public mlir::SideEffects::Resource::Base<GlobalMemoryResource> {
+  llvm::StringRef getName() final { return "tile.global_memory"; }
+};
+} // namespace tile
+
+#include "tile/Dialect/Tile/IR/TileDialect.h.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -1,0 +1,36 @@
+//===- TileEnums.td - tile dialect enums -------------------*- tablegen -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_ENUMS_TD
+#define TILE_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+def Tile_MemoryScope : I32EnumAttr<"MemoryScope",
+    "where the elements of a tile buffer live", [
+      I32EnumAttrCase<"global", 0>,
+      I32EnumAttrCase<"shared", 1>,
+      I32EnumAttrCase<"tmem", 2>,
+      I32EnumAttrCase<"local", 3>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_ExecScope : I32EnumAttr<"ExecScope",
+    "which threads issue an operation", [
+      I32EnumAttrCase<"thread", 0>,
+      I32EnumAttrCase<"warp", 1>,
+      I32EnumAttrCase<"warpgroup", 2>,
+      I32EnumAttrCase<"cta", 3>,
+      I32EnumAttrCase<"cluster", 4>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
+#endif // TILE_ENUMS_TD

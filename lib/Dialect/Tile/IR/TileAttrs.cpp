@@ -1,0 +1,213 @@
+//===- TileAttrs.cpp - #tile.layout and enum attributes ---------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tile;
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
+void TileDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr
+//===----------------------------------------------------------------------===//
+
+TileLayout LayoutAttr::getLayout() const {
+  return TileLayout(getShard(), getReplica(), getOffsets(), getSwizzle());
+}
+
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<Iter> shard, ArrayRef<Iter> replica,
+                                 ArrayRef<AxisOffset> offsets,
+                                 Swizzle swizzle) {
+  std::string problem =
+      TileLayout(shard, replica, offsets, swizzle).validate();
+  if (!problem.empty())
+    return emitError() << "invalid layout: " << problem;
+  return success();
+}
+
+namespace {
+/// Recursive-descent parser for the layout notation, on MLIR tokens so every
+/// error points at the offending token.
+class LayoutParser {
+public:
+  explicit LayoutParser(AsmParser &parser) : parser(parser) {}
+
+  ParseResult parse(SmallVectorImpl<Iter> &shard,
+                    SmallVectorImpl<Iter> &replica,
+                    SmallVectorImpl<AxisOffset> &offsets, Swizzle &swizzle);
+
+private:
+  ParseResult parseOptionalAxis(Axis &axis);
+  ParseResult parseStride(Iter &iter);
+  ParseResult parseExtent(int64_t &extent);
+  ParseResult parseIters(SmallVectorImpl<Iter> &iters);
+  ParseResult parseSwizzle(Swizzle &swizzle);
+
+  AsmParser &parser;
+};
+} // namespace
+
+/// `@axis`; leaves `axis` alone (the memory axis) when there is no `@`.
+ParseResult LayoutParser::parseOptionalAxis(Axis &axis) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringAttr name;
+  if (failed(parser.parseOptionalSymbolName(name)))
+    return success();
+  std::optional<Axis> parsed = axisFromName(name.getValue());
+  if (!parsed)
+    return parser.emitError(loc) << "unknown axis '" << name.getValue()
+                                 << "'; expected one of " << allAxisNames();
+  axis = *parsed;
+  return success();
+}
+
+ParseResult LayoutParser::parseExtent(int64_t &extent) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseInteger(extent))
+    return failure();
+  if (extent < 1)
+    return parser.emitError(loc)
+           << "extent must be a positive integer, got " << extent;
+  return success();
+}
+
+ParseResult LayoutParser::parseStride(Iter &iter) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseInteger(iter.stride))
+    return failure();
+  if (iter.stride < 0)
+    return parser.emitError(loc)
+           << "stride must be non-negative, got " << iter.stride;
+  iter.axis = Axis::m;
+  return parseOptionalAxis(iter.axis);
+}
+
+ParseResult LayoutParser::parseIters(SmallVectorImpl<Iter> &iters) {
+  if (parser.parseLSquare())
+    return failure();
+  SmallVector<int64_t> extents;
+  bool grouped = succeeded(parser.parseOptionalLParen());
+  if (grouped) {
+    if (parser.parseCommaSeparatedList([&] {
+          return parseExtent(extents.emplace_back());
+        }) ||
+        parser.parseRParen())
+      return failure();
+  } else if (parseExtent(extents.emplace_back())) {
+    return failure();
+  }
+  if (parser.parseColon())
+    return failure();
+  SmallVector<Iter> strides;
+  SMLoc stridesLoc = parser.getCurrentLocation();
+  if (grouped) {
+    if (parser.parseLParen() || parser.parseCommaSeparatedList([&] {
+          return parseStride(strides.emplace_back());
+        }) ||
+        parser.parseRParen())
+      return failure();
+  } else if (parseStride(strides.emplace_back())) {
+    return failure();
+  }
+  if (extents.size() != strides.size())
+    return parser.emitError(stridesLoc)
+           << "expected " << extents.size() << " strides to match the "
+           << extents.size() << " extents, got " << strides.size();
+  for (auto [extent, stride] : llvm::zip(extents, strides))
+    iters.push_back(Iter{extent, stride.stride, stride.axis});
+  return parser.parseRSquare();
+}
+
+ParseResult LayoutParser::parseSwizzle(Swizzle &swizzle) {
+  SMLoc loc = parser.getCurrentLocation();
+  unsigned bits, base, shift;
+  if (parser.parseKeyword("swizzle") || parser.parseLess() ||
+      parser.parseInteger(bits) || parser.parseComma() ||
+      parser.parseInteger(base) || parser.parseComma() ||
+      parser.parseInteger(shift) || parser.parseGreater())
+    return failure();
+  if (bits < 1 || bits > 8 || shift < bits || shift > 16 || base > 16)
+    return parser.emitError(loc)
+           << "swizzle<" << bits << "," << base << "," << shift
+           << "> is out of range: need 1 <= B <= 8, B <= S <= 16, M <= 16";
+  swizzle = Swizzle{bits, base, shift};
+  return success();
+}
+
+ParseResult LayoutParser::parse(SmallVectorImpl<Iter> &shard,
+                                SmallVectorImpl<Iter> &replica,
+                                SmallVectorImpl<AxisOffset> &offsets,
+                                Swizzle &swizzle) {
+  bool sawShard = false;
+  do {
+    SMLoc loc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("S"))) {
+      if (sawShard)
+        return parser.emitError(loc) << "a layout has one shard term S[...]";
+      sawShard = true;
+      if (parseIters(shard))
+        return failure();
+      continue;
+    }
+    if (succeeded(parser.parseOptionalKeyword("R"))) {
+      if (parseIters(replica))
+        return failure();
+      continue;
+    }
+    int64_t value;
+    OptionalParseResult isInt = parser.parseOptionalInteger(value);
+    if (!isInt.has_value())
+      return parser.emitError(loc)
+             << "expected a layout term: S[...], R[...] or an offset k@axis";
+    if (failed(*isInt))
+      return failure();
+    if (value < 0)
+      return parser.emitError(loc)
+             << "offset must be non-negative, got " << value;
+    AxisOffset off{Axis::m, value};
+    if (parseOptionalAxis(off.axis))
+      return failure();
+    offsets.push_back(off);
+  } while (succeeded(parser.parseOptionalPlus()));
+  if (!sawShard)
+    return parser.emitError(parser.getCurrentLocation())
+           << "a layout needs a shard term S[...]";
+  if (succeeded(parser.parseOptionalComma()))
+    return parseSwizzle(swizzle);
+  return success();
+}
+
+Attribute LayoutAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<Iter> shard, replica;
+  SmallVector<AxisOffset> offsets;
+  Swizzle swizzle;
+  if (parser.parseLess() ||
+      LayoutParser(parser).parse(shard, replica, offsets, swizzle) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<LayoutAttr>(loc, parser.getContext(), shard,
+                                       replica, offsets, swizzle);
+}
+
+void LayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getLayout().toString() << ">";
+}

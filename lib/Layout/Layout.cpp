@@ -1,0 +1,672 @@
+//===- Layout.cpp - The tile layout algebra ---------------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Layout/Layout.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace tile;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+
+//===----------------------------------------------------------------------===//
+// Axes
+//===----------------------------------------------------------------------===//
+
+static constexpr const char *kAxisNames[kNumAxes] = {
+    "m", "TLane", "TCol", "laneid", "warpid", "tid_in_wg", "wid_in_wg", "tx",
+    "cta"};
+
+llvm::StringRef tile::axisName(Axis axis) {
+  return kAxisNames[static_cast<unsigned>(axis)];
+}
+
+std::optional<Axis> tile::axisFromName(llvm::StringRef name) {
+  for (unsigned i = 0; i < kNumAxes; ++i)
+    if (name == kAxisNames[i])
+      return static_cast<Axis>(i);
+  return std::nullopt;
+}
+
+std::string tile::allAxisNames() {
+  std::string s;
+  for (unsigned i = 0; i < kNumAxes; ++i) {
+    if (i)
+      s += ", ";
+    s += kAxisNames[i];
+  }
+  return s;
+}
+
+bool tile::isThreadAxis(Axis axis) {
+  switch (axis) {
+  case Axis::laneid:
+  case Axis::warpid:
+  case Axis::tid_in_wg:
+  case Axis::wid_in_wg:
+  case Axis::tx:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool tile::isTensorMemoryAxis(Axis axis) {
+  return axis == Axis::TLane || axis == Axis::TCol;
+}
+
+llvm::hash_code tile::hash_value(const Iter &iter) {
+  return llvm::hash_combine(iter.extent, iter.stride,
+                            static_cast<unsigned>(iter.axis));
+}
+llvm::hash_code tile::hash_value(const AxisOffset &offset) {
+  return llvm::hash_combine(static_cast<unsigned>(offset.axis), offset.offset);
+}
+llvm::hash_code tile::hash_value(const Swizzle &swizzle) {
+  return llvm::hash_combine(swizzle.bits, swizzle.base, swizzle.shift);
+}
+
+/// One entry per axis with a non-zero offset, in axis order.
+static SmallVector<AxisOffset, 2> mergeOffsets(ArrayRef<AxisOffset> offsets) {
+  AxisAddress sum{};
+  for (const AxisOffset &o : offsets)
+    at(sum, o.axis) += o.offset;
+  SmallVector<AxisOffset, 2> out;
+  for (unsigned a = 0; a < kNumAxes; ++a)
+    if (sum[a] != 0)
+      out.push_back(AxisOffset{static_cast<Axis>(a), sum[a]});
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Swizzle modes
+//===----------------------------------------------------------------------===//
+
+llvm::StringRef tile::swizzleModeName(SwizzleMode mode) {
+  switch (mode) {
+  case SwizzleMode::None:
+    return "none";
+  case SwizzleMode::B32:
+    return "32B";
+  case SwizzleMode::B64:
+    return "64B";
+  case SwizzleMode::B128:
+    return "128B";
+  }
+  return "?";
+}
+
+unsigned tile::swizzleBytes(SwizzleMode mode) {
+  switch (mode) {
+  case SwizzleMode::None:
+    return 0;
+  case SwizzleMode::B32:
+    return 32;
+  case SwizzleMode::B64:
+    return 64;
+  case SwizzleMode::B128:
+    return 128;
+  }
+  return 0;
+}
+
+Swizzle tile::nvmmaSwizzle(SwizzleMode mode, unsigned elementBits) {
+  if (mode == SwizzleMode::None || elementBits == 0 || elementBits > 128 ||
+      !llvm::isPowerOf2_32(elementBits))
+    return {};
+  // 16-byte chunks are the unit that moves: 128 / elementBits elements.
+  unsigned base = llvm::Log2_32(128 / elementBits);
+  unsigned bits = llvm::Log2_32(swizzleBytes(mode) / 16);
+  // A W-byte row holds W/16 chunks (`bits` chunk-index bits); the row index
+  // modulo W/16 sits `shift` = 3 bits above the chunk index in a 128-byte
+  // stride of rows, so the pattern repeats every 8 rows of 16-byte units.
+  return Swizzle{bits, base, 3};
+}
+
+std::optional<SwizzleMode> tile::classifyNvmmaSwizzle(const Swizzle &swizzle,
+                                                      unsigned elementBits) {
+  for (SwizzleMode mode :
+       {SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128})
+    if (nvmmaSwizzle(mode, elementBits) == swizzle)
+      return mode;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// TileLayout basics
+//===----------------------------------------------------------------------===//
+
+TileLayout TileLayout::rowMajor(ArrayRef<int64_t> shape, Axis axis) {
+  SmallVector<Iter, 4> iters(shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    iters[i] = Iter{shape[i], stride, axis};
+    stride *= shape[i];
+  }
+  return TileLayout(iters);
+}
+
+std::string TileLayout::validate() const {
+  auto checkIters = [](ArrayRef<Iter> iters, const char *kind) -> std::string {
+    for (auto [i, it] : llvm::enumerate(iters)) {
+      if (it.extent < 1)
+        return std::string(kind) + " iter " + std::to_string(i) +
+               " has extent " + std::to_string(it.extent) +
+               "; extents must be >= 1";
+      if (it.stride < 0)
+        return std::string(kind) + " iter " + std::to_string(i) +
+               " has stride " + std::to_string(it.stride) +
+               "; strides must be >= 0";
+    }
+    return {};
+  };
+  if (std::string e = checkIters(shardIters, "shard"); !e.empty())
+    return e;
+  if (std::string e = checkIters(replicaIters, "replica"); !e.empty())
+    return e;
+  for (const AxisOffset &o : axisOffsets)
+    if (o.offset < 0)
+      return "offset " + std::to_string(o.offset) + "@" +
+             axisName(o.axis).str() + " is negative";
+  if (!swz.isIdentity() && (swz.bits > 8 || swz.base > 16 || swz.shift > 16 ||
+                            swz.shift < swz.bits))
+    return "swizzle<" + std::to_string(swz.bits) + "," +
+           std::to_string(swz.base) + "," + std::to_string(swz.shift) +
+           "> is out of range (need 1 <= B <= 8, B <= S <= 16, M <= 16)";
+  return {};
+}
+
+int64_t TileLayout::size() const {
+  int64_t n = 1;
+  for (const Iter &it : shardIters)
+    n *= it.extent;
+  return n;
+}
+
+int64_t TileLayout::replicaCount() const {
+  int64_t n = 1;
+  for (const Iter &it : replicaIters)
+    n *= it.extent;
+  return n;
+}
+
+bool TileLayout::usesAxis(Axis axis) const {
+  auto onAxis = [&](const Iter &it) { return it.axis == axis; };
+  return llvm::any_of(shardIters, onAxis) ||
+         llvm::any_of(replicaIters, onAxis) ||
+         llvm::any_of(axisOffsets,
+                      [&](const AxisOffset &o) { return o.axis == axis; });
+}
+
+int64_t TileLayout::offset(Axis axis) const {
+  int64_t sum = 0;
+  for (const AxisOffset &o : axisOffsets)
+    if (o.axis == axis)
+      sum += o.offset;
+  return sum;
+}
+
+AxisAddress TileLayout::apply(int64_t flatIndex, int64_t replicaIndex) const {
+  AxisAddress addr{};
+  for (const AxisOffset &o : axisOffsets)
+    at(addr, o.axis) += o.offset;
+  for (size_t i = shardIters.size(); i-- > 0;) {
+    const Iter &it = shardIters[i];
+    at(addr, it.axis) += (flatIndex % it.extent) * it.stride;
+    flatIndex /= it.extent;
+  }
+  for (size_t i = replicaIters.size(); i-- > 0;) {
+    const Iter &it = replicaIters[i];
+    at(addr, it.axis) += (replicaIndex % it.extent) * it.stride;
+    replicaIndex /= it.extent;
+  }
+  at(addr, Axis::m) = swz.apply(at(addr, Axis::m));
+  return addr;
+}
+
+AxisAddress TileLayout::apply(ArrayRef<int64_t> coord, ArrayRef<int64_t> shape,
+                              int64_t replicaIndex) const {
+  int64_t flat = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    flat = flat * shape[d] + coord[d];
+  return apply(flat, replicaIndex);
+}
+
+int64_t TileLayout::span(Axis axis) const {
+  int64_t s = 1;
+  for (ArrayRef<Iter> iters : {ArrayRef<Iter>(shardIters),
+                               ArrayRef<Iter>(replicaIters)})
+    for (const Iter &it : iters)
+      if (it.axis == axis)
+        s += (it.extent - 1) * it.stride;
+  return s;
+}
+
+int64_t TileLayout::cosize(Axis axis) const {
+  int64_t c = offset(axis) + span(axis);
+  if (axis == Axis::m && !swz.isIdentity())
+    c = llvm::alignTo(c, static_cast<uint64_t>(swz.period()));
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// canonicalize
+//===----------------------------------------------------------------------===//
+
+static SmallVector<Iter, 4> fuseIters(ArrayRef<Iter> iters) {
+  SmallVector<Iter, 4> out;
+  for (const Iter &it : iters) {
+    if (it.extent == 1)
+      continue;
+    if (!out.empty()) {
+      Iter &outer = out.back();
+      // `outer` precedes `it` (outer digit is more significant).
+      if (outer.axis == it.axis && outer.stride == it.extent * it.stride) {
+        outer = Iter{outer.extent * it.extent, it.stride, it.axis};
+        continue;
+      }
+    }
+    out.push_back(it);
+  }
+  return out;
+}
+
+TileLayout TileLayout::canonicalize() const {
+  return TileLayout(fuseIters(shardIters), fuseIters(replicaIters),
+                    mergeOffsets(axisOffsets), swz);
+}
+
+//===----------------------------------------------------------------------===//
+// group / slice / permute
+//===----------------------------------------------------------------------===//
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "(";
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (i)
+      s += ",";
+    s += std::to_string(d);
+  }
+  return s + ")";
+}
+
+OrReason<GroupedLayout> TileLayout::group(ArrayRef<int64_t> shape) const {
+  int64_t shapeSize = 1;
+  for (int64_t d : shape) {
+    if (d < 1)
+      return OrReason<GroupedLayout>::failure(
+          "shape " + shapeString(shape) + " has a non-positive extent");
+    shapeSize *= d;
+  }
+  if (shapeSize != size())
+    return OrReason<GroupedLayout>::failure(
+        "layout has " + std::to_string(size()) + " elements but shape " +
+        shapeString(shape) + " has " + std::to_string(shapeSize));
+
+  // Walk dims and iters from the innermost, splitting iters at dim borders.
+  SmallVector<SmallVector<Iter, 4>, 4> groups(shape.size());
+  SmallVector<Iter, 8> pending(shardIters.begin(), shardIters.end());
+  int dim = static_cast<int>(shape.size()) - 1;
+  int64_t remaining = dim >= 0 ? shape[dim] : 1;
+  while (!pending.empty()) {
+    Iter it = pending.back();
+    pending.pop_back();
+    while (dim > 0 && remaining == 1)
+      remaining = shape[--dim];
+    if (dim < 0) {
+      // Rank-0 shape: only unit iters can remain (size matched).
+      continue;
+    }
+    if (it.extent <= remaining) {
+      if (remaining % it.extent != 0)
+        return OrReason<GroupedLayout>::failure(
+            "shard iter of extent " + std::to_string(it.extent) +
+            " straddles dim " + std::to_string(dim) + " of shape " +
+            shapeString(shape));
+      groups[dim].insert(groups[dim].begin(), it);
+      remaining /= it.extent;
+      continue;
+    }
+    if (it.extent % remaining != 0)
+      return OrReason<GroupedLayout>::failure(
+          "shard iter of extent " + std::to_string(it.extent) +
+          " straddles dim " + std::to_string(dim) + " of shape " +
+          shapeString(shape));
+    // Split: the inner part (remaining) closes this dim.
+    groups[dim].insert(groups[dim].begin(),
+                       Iter{remaining, it.stride, it.axis});
+    pending.push_back(
+        Iter{it.extent / remaining, it.stride * remaining, it.axis});
+    remaining = 1;
+  }
+
+  GroupedLayout g;
+  SmallVector<Iter, 8> flat;
+  g.groupBegin.push_back(0);
+  for (auto &grp : groups) {
+    flat.append(grp.begin(), grp.end());
+    g.groupBegin.push_back(flat.size());
+  }
+  if (shape.empty())
+    g.groupBegin.assign(1, 0);
+  g.layout = TileLayout(flat, replicaIters, axisOffsets, swz);
+  return g;
+}
+
+OrReason<SliceResult> TileLayout::slice(ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> offsets,
+                                        ArrayRef<int64_t> sizes) const {
+  using R = OrReason<SliceResult>;
+  if (offsets.size() != shape.size() || sizes.size() != shape.size())
+    return R::failure("region rank does not match the tile rank " +
+                      std::to_string(shape.size()));
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (sizes[d] < 1 || offsets[d] < 0 || offsets[d] + sizes[d] > shape[d])
+      return R::failure("region [" + std::to_string(offsets[d]) + ", " +
+                        std::to_string(offsets[d] + sizes[d]) + ") of dim " +
+                        std::to_string(d) + " is outside [0, " +
+                        std::to_string(shape[d]) + ")");
+  }
+  OrReason<GroupedLayout> grouped = group(shape);
+  if (!grouped)
+    return R::failure(grouped.reason());
+
+  SliceResult result;
+  SmallVector<Iter, 8> residual;
+  for (unsigned d = 0; d < grouped->rank(); ++d) {
+    ArrayRef<Iter> g = grouped->group(d);
+    SmallVector<Iter, 4> dimIters;
+    int64_t n = sizes[d], o = offsets[d];
+    for (size_t j = g.size(); j-- > 0;) {
+      const Iter &it = g[j];
+      int64_t digit = o % it.extent;
+      o /= it.extent;
+      if (n == 1) {
+        at(result.offset, it.axis) += digit * it.stride;
+        continue;
+      }
+      if (n >= it.extent) {
+        if (digit != 0 || n % it.extent != 0)
+          return R::failure(
+              "region [" + std::to_string(offsets[d]) + ", " +
+              std::to_string(offsets[d] + sizes[d]) + ") of dim " +
+              std::to_string(d) +
+              " is not aligned to its inner iter of extent " +
+              std::to_string(it.extent));
+        dimIters.insert(dimIters.begin(), it);
+        n /= it.extent;
+        continue;
+      }
+      if (digit + n > it.extent)
+        return R::failure("region [" + std::to_string(offsets[d]) + ", " +
+                          std::to_string(offsets[d] + sizes[d]) + ") of dim " +
+                          std::to_string(d) +
+                          " wraps around an iter of extent " +
+                          std::to_string(it.extent));
+      dimIters.insert(dimIters.begin(), Iter{n, it.stride, it.axis});
+      at(result.offset, it.axis) += digit * it.stride;
+      n = 1;
+    }
+    residual.append(dimIters.begin(), dimIters.end());
+  }
+  SmallVector<AxisOffset, 2> offs(axisOffsets.begin(), axisOffsets.end());
+  for (unsigned a = 0; a < kNumAxes; ++a)
+    offs.push_back(AxisOffset{static_cast<Axis>(a), result.offset[a]});
+  result.residual = TileLayout(residual, replicaIters, mergeOffsets(offs), swz);
+  return result;
+}
+
+OrReason<TileLayout> TileLayout::permuteDims(ArrayRef<int64_t> shape,
+                                             ArrayRef<unsigned> perm) const {
+  using R = OrReason<TileLayout>;
+  if (perm.size() != shape.size())
+    return R::failure("permutation has " + std::to_string(perm.size()) +
+                      " entries for a rank-" + std::to_string(shape.size()) +
+                      " tile");
+  SmallVector<bool, 5> seen(shape.size(), false);
+  for (unsigned p : perm) {
+    if (p >= shape.size() || seen[p])
+      return R::failure("not a permutation of the dims");
+    seen[p] = true;
+  }
+  OrReason<GroupedLayout> grouped = group(shape);
+  if (!grouped)
+    return R::failure(grouped.reason());
+  SmallVector<Iter, 8> iters;
+  for (unsigned p : perm) {
+    ArrayRef<Iter> g = grouped->group(p);
+    iters.append(g.begin(), g.end());
+  }
+  return TileLayout(iters, replicaIters, axisOffsets, swz);
+}
+
+//===----------------------------------------------------------------------===//
+// direct sum / tile / tile_to
+//===----------------------------------------------------------------------===//
+
+/// True if every memory-axis stride and offset of `l` is a multiple of `p`.
+static bool memoryStepsMultipleOf(const TileLayout &l, int64_t p) {
+  for (ArrayRef<Iter> iters : {l.shard(), l.replica()})
+    for (const Iter &it : iters)
+      if (it.axis == Axis::m && it.stride % p != 0)
+        return false;
+  return l.offset(Axis::m) % p == 0;
+}
+
+OrReason<TileLayout> TileLayout::directSum(const TileLayout &outer,
+                                           const TileLayout &inner) {
+  using R = OrReason<TileLayout>;
+  Swizzle swz;
+  if (!outer.swizzle().isIdentity() && !inner.swizzle().isIdentity())
+    return R::failure("both operands of the direct sum are swizzled");
+  if (!inner.swizzle().isIdentity()) {
+    if (!memoryStepsMultipleOf(outer, inner.swizzle().period()))
+      return R::failure(
+          "the outer layout's memory strides are not multiples of the inner "
+          "swizzle period " +
+          std::to_string(inner.swizzle().period()));
+    swz = inner.swizzle();
+  } else if (!outer.swizzle().isIdentity()) {
+    if (!memoryStepsMultipleOf(inner, outer.swizzle().period()))
+      return R::failure(
+          "the inner layout's memory strides are not multiples of the outer "
+          "swizzle period " +
+          std::to_string(outer.swizzle().period()));
+    swz = outer.swizzle();
+  }
+  SmallVector<Iter, 8> shard(outer.shard().begin(), outer.shard().end());
+  shard.append(inner.shard().begin(), inner.shard().end());
+  SmallVector<Iter, 2> replica(outer.replica().begin(), outer.replica().end());
+  replica.append(inner.replica().begin(), inner.replica().end());
+  SmallVector<AxisOffset, 2> offs(outer.offsets().begin(),
+                                  outer.offsets().end());
+  offs.append(inner.offsets().begin(), inner.offsets().end());
+  return TileLayout(shard, replica, mergeOffsets(offs), swz);
+}
+
+OrReason<TileLayout> TileLayout::tile(const TileLayout &outer,
+                                      ArrayRef<int64_t> outerShape,
+                                      const TileLayout &inner,
+                                      ArrayRef<int64_t> innerShape) {
+  using R = OrReason<TileLayout>;
+  if (outerShape.size() != innerShape.size())
+    return R::failure("outer rank " + std::to_string(outerShape.size()) +
+                      " != inner rank " + std::to_string(innerShape.size()));
+  OrReason<GroupedLayout> go = outer.group(outerShape);
+  if (!go)
+    return R::failure("outer: " + go.reason());
+  OrReason<GroupedLayout> gi = inner.group(innerShape);
+  if (!gi)
+    return R::failure("inner: " + gi.reason());
+  OrReason<TileLayout> sum = directSum(outer, inner);
+  if (!sum)
+    return sum;
+  // Interleave the groups: dim d is (outer dim d, inner dim d).
+  SmallVector<Iter, 8> iters;
+  for (unsigned d = 0; d < outerShape.size(); ++d) {
+    ArrayRef<Iter> o = go->group(d), i = gi->group(d);
+    iters.append(o.begin(), o.end());
+    iters.append(i.begin(), i.end());
+  }
+  return TileLayout(iters, sum->replica(), sum->offsets(), sum->swizzle());
+}
+
+OrReason<TileLayout> TileLayout::tileTo(ArrayRef<int64_t> innerShape,
+                                        ArrayRef<int64_t> targetShape) const {
+  using R = OrReason<TileLayout>;
+  if (innerShape.size() != targetShape.size())
+    return R::failure("tile rank " + std::to_string(innerShape.size()) +
+                      " != target rank " + std::to_string(targetShape.size()));
+  SmallVector<int64_t, 4> outerShape;
+  for (size_t d = 0; d < innerShape.size(); ++d) {
+    if (innerShape[d] < 1 || targetShape[d] % innerShape[d] != 0)
+      return R::failure("target dim " + std::to_string(d) + " (" +
+                        std::to_string(targetShape[d]) +
+                        ") is not a multiple of the tile dim (" +
+                        std::to_string(innerShape[d]) + ")");
+    outerShape.push_back(targetShape[d] / innerShape[d]);
+  }
+  TileLayout outer = rowMajor(outerShape);
+  int64_t block = cosize(Axis::m);
+  SmallVector<Iter, 4> scaled;
+  for (Iter it : outer.shard()) {
+    it.stride *= block;
+    scaled.push_back(it);
+  }
+  return tile(TileLayout(scaled), outerShape, *this, innerShape);
+}
+
+ContiguousChain TileLayout::contiguousChain() const {
+  TileLayout canon = TileLayout(shardIters).canonicalize();
+  ContiguousChain chain;
+  ArrayRef<Iter> iters = canon.shard();
+  for (size_t i = iters.size(); i-- > 0;) {
+    const Iter &it = iters[i];
+    if (it.axis != Axis::m || it.stride != chain.elements)
+      break;
+    chain.elements *= it.extent;
+    ++chain.iters;
+  }
+  return chain;
+}
+
+TileLayout TileLayout::storage() const {
+  auto keep = [](ArrayRef<Iter> iters) {
+    SmallVector<Iter, 4> out;
+    for (const Iter &it : iters)
+      if (!isThreadAxis(it.axis))
+        out.push_back(it);
+    return out;
+  };
+  SmallVector<AxisOffset, 1> offs;
+  for (const AxisOffset &o : axisOffsets)
+    if (!isThreadAxis(o.axis))
+      offs.push_back(o);
+  return TileLayout(keep(shardIters), keep(replicaIters), offs, swz);
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+static std::string strideString(const Iter &it) {
+  std::string s = std::to_string(it.stride);
+  if (it.axis != Axis::m)
+    s += "@" + axisName(it.axis).str();
+  return s;
+}
+
+static std::string itersString(char kind, ArrayRef<Iter> iters) {
+  std::string s(1, kind);
+  s += "[";
+  if (iters.size() == 1) {
+    s += std::to_string(iters[0].extent) + ":" + strideString(iters[0]);
+  } else {
+    s += "(";
+    for (auto [i, it] : llvm::enumerate(iters))
+      s += (i ? "," : "") + std::to_string(it.extent);
+    s += "):(";
+    for (auto [i, it] : llvm::enumerate(iters))
+      s += (i ? "," : "") + strideString(it);
+    s += ")";
+  }
+  return s + "]";
+}
+
+std::string TileLayout::toString() const {
+  // The shard term is always printed; a scalar tile is `S[1:0]`.
+  std::string s = shardIters.empty() ? std::string("S[1:0]")
+                                     : itersString('S', shardIters);
+  if (!replicaIters.empty())
+    s += " + " + itersString('R', replicaIters);
+  for (const AxisOffset &o : axisOffsets) {
+    s += " + " + std::to_string(o.offset);
+    if (o.axis != Axis::m)
+      s += "@" + axisName(o.axis).str();
+  }
+  if (!swz.isIdentity())
+    s += ", swizzle<" + std::to_string(swz.bits) + "," +
+         std::to_string(swz.base) + "," + std::to_string(swz.shift) + ">";
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Builders
+//===----------------------------------------------------------------------===//
+
+OrReason<TileLayout> tile::nvmmaSharedLayout(unsigned elementBits,
+                                             int64_t rows, int64_t cols,
+                                             SwizzleMode mode) {
+  using R = OrReason<TileLayout>;
+  if (elementBits == 0 || elementBits > 64 || !llvm::isPowerOf2_32(elementBits))
+    return R::failure("element width " + std::to_string(elementBits) +
+                      " bits is not a power of two in [1, 64]");
+  if (rows < 1 || cols < 1)
+    return R::failure("tile extents must be positive");
+  if (mode == SwizzleMode::None)
+    return TileLayout::rowMajor({rows, cols});
+  int64_t atomCols = int64_t(swizzleBytes(mode)) * 8 / elementBits;
+  if (cols % atomCols != 0)
+    return R::failure("a " + swizzleModeName(mode).str() +
+                      " swizzle needs the contiguous dim (" +
+                      std::to_string(cols) + ") to be a multiple of " +
+                      std::to_string(atomCols) + " elements");
+  if (rows % 8 != 0)
+    return R::failure("a " + swizzleModeName(mode).str() +
+                      " swizzle atom spans 8 rows; " + std::to_string(rows) +
+                      " rows is not a multiple of 8");
+  Swizzle swz = nvmmaSwizzle(mode, elementBits);
+  if (cols == atomCols)
+    return TileLayout({Iter{rows, atomCols, Axis::m}, Iter{cols, 1, Axis::m}},
+                      {}, {}, swz);
+  return TileLayout({Iter{rows, atomCols, Axis::m},
+                     Iter{cols / atomCols, rows * atomCols, Axis::m},
+                     Iter{atomCols, 1, Axis::m}},
+                    {}, {}, swz);
+}
+
+OrReason<TileLayout> tile::tmemLaneLayout(int64_t rows, int64_t cols) {
+  if (rows < 1 || rows > 128 || cols < 1)
+    return OrReason<TileLayout>::failure(
+        "tensor memory has 128 lanes; a " + std::to_string(rows) + "x" +
+        std::to_string(cols) + " tile does not fit one row per lane");
+  return TileLayout(
+      {Iter{rows, 1, Axis::TLane}, Iter{cols, 1, Axis::TCol}});
+}
+
+OrReason<TileLayout> tile::tmemWarpBroadcastLayout(int64_t cols,
+                                                   int64_t copies) {
+  if (cols < 1 || (copies != 2 && copies != 4))
+    return OrReason<TileLayout>::failure(
+        "a warp broadcast needs cols >= 1 and 2 or 4 copies");
+  // Two copies land in subpartitions 0 and 2 (or 1 and 3): 64 lanes apart.
+  return TileLayout({Iter{32, 1, Axis::TLane}, Iter{cols, 1, Axis::TCol}},
+                    {Iter{copies, 128 / copies, Axis::TLane}});
+}

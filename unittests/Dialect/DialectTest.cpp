@@ -1,0 +1,91 @@
+//===- DialectTest.cpp - #tile.layout / !tile.buffer from C++ ---------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace tile;
+
+namespace {
+
+class DialectTest : public ::testing::Test {
+protected:
+  DialectTest() { context.loadDialect<TileDialect>(); }
+
+  TileLayout parseLayout(StringRef text) {
+    Attribute attr = parseAttribute(text, &context);
+    auto layout = dyn_cast_or_null<LayoutAttr>(attr);
+    EXPECT_TRUE(layout) << text.str();
+    return layout ? layout.getLayout() : TileLayout();
+  }
+
+  MLIRContext context;
+};
+
+TEST_F(DialectTest, LayoutAttrHoldsTheAlgebraValue) {
+  EXPECT_EQ(parseLayout("#tile.layout<S[(32,16):(16,1)]>"),
+            TileLayout::rowMajor({32, 16}));
+  EXPECT_EQ(parseLayout("#tile.layout<S[(32,16):(1@TLane,1@TCol)] + "
+                        "R[4:32@TLane]>"),
+            *tmemWarpBroadcastLayout(16, 4));
+  EXPECT_EQ(parseLayout("#tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>"),
+            *nvmmaSharedLayout(16, 8, 256, SwizzleMode::B128));
+  TileLayout off = parseLayout("#tile.layout<S[8:1] + 4@TCol + 2>");
+  EXPECT_EQ(off.offset(Axis::TCol), 4);
+  EXPECT_EQ(off.offset(Axis::m), 2);
+}
+
+TEST_F(DialectTest, LayoutAttrPrintsSeedNotation) {
+  LayoutAttr attr = LayoutAttr::get(&context, *tmemWarpBroadcastLayout(16, 4));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  EXPECT_EQ(text, "#tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>");
+  // Uniqued: the same layout is the same attribute.
+  EXPECT_EQ(attr, parseAttribute(text, &context));
+}
+
+TEST_F(DialectTest, BufferTypeEffectiveLayout) {
+  auto type = dyn_cast_or_null<BufferType>(
+      parseType("!tile.buffer<4x8xf32, shared>", &context));
+  ASSERT_TRUE(type);
+  EXPECT_EQ(type.getScope(), MemoryScope::shared);
+  EXPECT_EQ(type.getElementBits(), 32u);
+  EXPECT_EQ(type.getEffectiveLayout(), TileLayout::rowMajor({4, 8}));
+  auto dyn = dyn_cast_or_null<BufferType>(
+      parseType("!tile.buffer<?x64xf16, global>", &context));
+  ASSERT_TRUE(dyn);
+  EXPECT_FALSE(dyn.getEffectiveLayout());
+  EXPECT_TRUE(dyn.isDynamicDim(0));
+}
+
+TEST_F(DialectTest, BadBufferIsADiagnosticNotACrash) {
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  Type t = parseType("!tile.buffer<4x8xf32, tmem>", &context);
+  EXPECT_FALSE(t);
+  EXPECT_EQ(message,
+            "a tmem buffer needs a layout placing its elements on TLane/TCol");
+  BufferType checked = BufferType::getChecked(
+      [&] { return emitError(UnknownLoc::get(&context)); }, &context,
+      ArrayRef<int64_t>{0}, Float32Type::get(&context), MemoryScope::shared,
+      LayoutAttr());
+  EXPECT_FALSE(checked);
+  EXPECT_EQ(message, "dim 0 has extent 0; extents must be positive");
+}
+
+} // namespace
