@@ -50,7 +50,7 @@ TEST_F(DialectTest, LayoutAttrPrintsSeedNotation) {
   LayoutAttr attr = LayoutAttr::get(&context, *tmemWarpBroadcastLayout(16, 4));
   std::string text;
   llvm::raw_string_ostream os(text);
-  attr.print(os);
+  Attribute(attr).print(os);
   EXPECT_EQ(text, "#tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>");
   // Uniqued: the same layout is the same attribute.
   EXPECT_EQ(attr, parseAttribute(text, &context));
@@ -82,7 +82,7 @@ TEST_F(DialectTest, BadBufferIsADiagnosticNotACrash) {
             "a tmem buffer needs a layout placing its elements on TLane/TCol");
   BufferType checked = BufferType::getChecked(
       [&] { return emitError(UnknownLoc::get(&context)); }, &context,
-      ArrayRef<int64_t>{0}, Float32Type::get(&context), MemoryScope::shared,
+      ArrayRef<int64_t>{0}, Type(Float32Type::get(&context)), MemoryScope::shared,
       LayoutAttr());
   EXPECT_FALSE(checked);
   EXPECT_EQ(message, "dim 0 has extent 0; extents must be positive");

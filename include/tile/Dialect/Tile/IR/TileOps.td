@@ -41,7 +41,7 @@ def Tile_FromMemrefOp : Tile_Op<"from_memref", [Pure]> {
   }];
   let arguments = (ins AnyMemRef:$source);
   let results = (outs Tile_BufferIn<"global">:$result);
-  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -66,7 +66,7 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$alignment);
   let results = (outs Tile_BufferIn<"shared">:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The alignment attribute, or the least alignment the layout requires.
@@ -92,7 +92,7 @@ def Tile_TmemBufferOp : Tile_Op<"tmem_buffer", [Pure]> {
   }];
   let arguments = (ins I32:$address);
   let results = (outs Tile_BufferIn<"tmem">:$result);
-  let assemblyFormat = "$address attr-dict `:` type($result)";
+  let assemblyFormat = "$address attr-dict `:` qualified(type($result))";
 }
 
 #endif // TILE_OPS_TD
