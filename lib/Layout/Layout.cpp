@@ -153,17 +153,37 @@ TileLayout TileLayout::rowMajor(ArrayRef<int64_t> shape, Axis axis) {
   return TileLayout(iters);
 }
 
+/// Magnitude limits that keep every product and sum of the algebra inside
+/// int64 (sizes, spans, cosizes): far beyond any GPU tile.
+static constexpr int64_t kMaxExtent = int64_t(1) << 32;
+static constexpr int64_t kMaxStride = int64_t(1) << 40;
+static constexpr int64_t kMaxSize = int64_t(1) << 48;
+
 std::string TileLayout::validate() const {
   auto checkIters = [](ArrayRef<Iter> iters, const char *kind) -> std::string {
+    int64_t product = 1;
     for (auto [i, it] : llvm::enumerate(iters)) {
+      std::string where = std::string(kind) + " iter " + std::to_string(i);
       if (it.extent < 1)
-        return std::string(kind) + " iter " + std::to_string(i) +
-               " has extent " + std::to_string(it.extent) +
+        return where + " has extent " + std::to_string(it.extent) +
                "; extents must be >= 1";
+      if (it.extent > kMaxExtent)
+        return where + " has extent " + std::to_string(it.extent) +
+               "; extents must be <= 2^32";
       if (it.stride < 0)
-        return std::string(kind) + " iter " + std::to_string(i) +
-               " has stride " + std::to_string(it.stride) +
+        return where + " has stride " + std::to_string(it.stride) +
                "; strides must be >= 0";
+      if (it.stride > kMaxStride)
+        return where + " has stride " + std::to_string(it.stride) +
+               "; strides must be <= 2^40";
+      // Each iter reaches at most 2^48 addresses; with at most 96 non-unit
+      // iters (extents multiply to <= 2^48 per kind) spans stay < 2^55.
+      if (it.extent > 1 && it.stride > kMaxSize / (it.extent - 1))
+        return where + " (" + std::to_string(it.extent) + ":" +
+               std::to_string(it.stride) + ") reaches beyond address 2^48";
+      product *= it.extent; // < 2^32 * 2^48: no overflow before the check
+      if (product > kMaxSize)
+        return std::string(kind) + " extents multiply to more than 2^48";
     }
     return {};
   };
@@ -172,9 +192,9 @@ std::string TileLayout::validate() const {
   if (std::string e = checkIters(replicaIters, "replica"); !e.empty())
     return e;
   for (const AxisOffset &o : axisOffsets)
-    if (o.offset < 0)
+    if (o.offset < 0 || o.offset > kMaxSize)
       return "offset " + std::to_string(o.offset) + "@" +
-             axisName(o.axis).str() + " is negative";
+             axisName(o.axis).str() + " is outside [0, 2^48]";
   if (!swz.isIdentity() && (swz.bits > 8 || swz.base > 16 || swz.shift > 16 ||
                             swz.shift < swz.bits))
     return "swizzle<" + std::to_string(swz.bits) + "," +
@@ -303,7 +323,10 @@ OrReason<GroupedLayout> TileLayout::group(ArrayRef<int64_t> shape) const {
     if (d < 1)
       return OrReason<GroupedLayout>::failure(
           "shape " + shapeString(shape) + " has a non-positive extent");
-    shapeSize *= d;
+    if (__builtin_mul_overflow(shapeSize, d, &shapeSize) ||
+        shapeSize > kMaxSize)
+      return OrReason<GroupedLayout>::failure(
+          "shape " + shapeString(shape) + " has more than 2^48 elements");
   }
   if (shapeSize != size())
     return OrReason<GroupedLayout>::failure(

@@ -15,7 +15,7 @@ run("install" ${CMAKE_COMMAND} --install ${TILE_BUILD_DIR} --prefix ${prefix})
 
 set(flags "")
 if(TILE_ENABLE_SANITIZERS)
-  set(flags "-fsanitize=address,undefined")
+  set(flags "-fsanitize=address,undefined -U__SANITIZE_ADDRESS__")
 endif()
 run("configure" ${CMAKE_COMMAND} -G Ninja -S ${CONSUMER_SOURCE_DIR}
     -B ${CONSUMER_BINARY_DIR}/build -DCMAKE_BUILD_TYPE=Release

@@ -14,6 +14,9 @@
 
 #include "gtest/gtest.h"
 
+#include <iterator>
+#include <random>
+
 using namespace mlir;
 using namespace tile;
 
@@ -86,6 +89,76 @@ TEST_F(DialectTest, BadBufferIsADiagnosticNotACrash) {
       LayoutAttr());
   EXPECT_FALSE(checked);
   EXPECT_EQ(message, "dim 0 has extent 0; extents must be positive");
+}
+
+} // namespace
+
+namespace {
+
+/// Mutation fuzzing of the layout parser: every mutated text either fails
+/// with a diagnostic or parses to an attribute that prints and re-parses to
+/// itself. A crash (or an ASan/UBSan report in the sanitizer build) fails.
+TEST(LayoutParserFuzz, MutationsDiagnoseOrRoundTrip) {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  int diagnostics = 0;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &) {
+    ++diagnostics;
+    return success();
+  });
+  const char *seeds[] = {
+      "S[(32,16):(16,1)]",
+      "S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]",
+      "S[(8,4,64):(64,512,1)], swizzle<3,3,3>",
+      "S[8:1] + 4@TCol + 2",
+      "S[(4,8,2):(1@warpid,4@laneid,1)] + R[(2,4):(1@tid_in_wg,8@wid_in_wg)]",
+  };
+  const std::string alphabet[] = {
+      "S", "R", "[", "]", "(", ")", ":", ",", "@", "+", "<", ">", "-", "0",
+      "1", "7", "64", "4294967297", "99999999999999999999", "TLane", "TCol",
+      "m", "cta", "swizzle", " ", "@bogus", "1099511627776"};
+  std::mt19937 rng(7);
+  int parsed = 0, rejected = 0;
+  for (int n = 0; n < 4000; ++n) {
+    std::string text = seeds[rng() % std::size(seeds)];
+    int edits = 1 + rng() % 3;
+    for (int e = 0; e < edits; ++e) {
+      size_t pos = rng() % (text.size() + 1);
+      const std::string &piece = alphabet[rng() % std::size(alphabet)];
+      switch (rng() % 3) {
+      case 0:
+        text.insert(pos, piece);
+        break;
+      case 1:
+        if (pos < text.size())
+          text.erase(pos, 1 + rng() % 3);
+        break;
+      default:
+        if (pos < text.size())
+          text.replace(pos, 1, piece);
+      }
+    }
+    std::string full = "#tile.layout<" + text + ">";
+    Attribute attr = parseAttribute(full, &context);
+    if (!attr) {
+      ++rejected;
+      continue;
+    }
+    ++parsed;
+    auto layout = dyn_cast<LayoutAttr>(attr);
+    ASSERT_TRUE(layout) << full;
+    EXPECT_EQ(layout.getLayout().validate(), "") << full;
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    attr.print(os);
+    EXPECT_EQ(parseAttribute(printed, &context), attr) << full << " printed as "
+                                                       << printed;
+  }
+  EXPECT_GT(parsed, 100);
+  EXPECT_GT(rejected, 1000);
+  EXPECT_GE(diagnostics, rejected);
+  std::printf("layout fuzz: %d parsed and round-tripped, %d rejected\n",
+              parsed, rejected);
 }
 
 } // namespace

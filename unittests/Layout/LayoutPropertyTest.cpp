@@ -345,9 +345,11 @@ TEST(LayoutProperty, StorageKeepsOnlyStorageAxes) {
   for (int n = 0; n < kLayouts; ++n) {
     TileLayout l = gen.layout();
     TileLayout s = l.storage();
-    for (unsigned a = 0; a < kNumAxes; ++a)
-      if (isThreadAxis(static_cast<Axis>(a)))
+    for (unsigned a = 0; a < kNumAxes; ++a) {
+      if (isThreadAxis(static_cast<Axis>(a))) {
         EXPECT_FALSE(s.usesAxis(static_cast<Axis>(a)));
+      }
+    }
     int64_t kept = 1;
     for (const Iter &it : l.shard())
       if (!isThreadAxis(it.axis))

@@ -47,6 +47,16 @@ TEST(Layout, ValidateNamesTheProblem) {
   EXPECT_EQ(TileLayout({m(4, 1)}, {m(2, -3)}).validate(),
             "replica iter 0 has stride -3; strides must be >= 0");
   EXPECT_NE(TileLayout({m(4, 1)}, {}, {}, Swizzle{3, 3, 2}).validate(), "");
+  // Magnitude limits keep sizes and spans inside int64.
+  EXPECT_EQ(TileLayout({m((int64_t(1) << 32) + 1, 1)}).validate(),
+            "shard iter 0 has extent 4294967297; extents must be <= 2^32");
+  EXPECT_EQ(TileLayout({m(1 << 20, 1), m(1 << 20, 1), m(1 << 20, 1)})
+                .validate(),
+            "shard extents multiply to more than 2^48");
+  EXPECT_EQ(TileLayout({m(1 << 20, int64_t(1) << 30)}).validate(),
+            "shard iter 0 (1048576:1073741824) reaches beyond address 2^48");
+  EXPECT_EQ(TileLayout({m(4, 1)}, {}, {AxisOffset{Axis::TCol, -1}}).validate(),
+            "offset -1@TCol is outside [0, 2^48]");
 }
 
 TEST(Layout, SizeSpanCosize) {
@@ -112,6 +122,11 @@ TEST(Layout, GroupFailsWithReason) {
   ASSERT_FALSE(g);
   EXPECT_EQ(g.reason(),
             "shard iter of extent 4 straddles dim 1 of shape (4,6)");
+  OrReason<GroupedLayout> big =
+      TileLayout({m(6, 1)}).group({int64_t(1) << 40, int64_t(1) << 40});
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.reason(),
+            "shape (1099511627776,1099511627776) has more than 2^48 elements");
   OrReason<GroupedLayout> n = TileLayout({m(6, 1)}).group({4, 2});
   ASSERT_FALSE(n);
   EXPECT_EQ(n.reason(), "layout has 6 elements but shape (4,2) has 8");

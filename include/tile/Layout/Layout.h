@@ -196,8 +196,10 @@ public:
   llvm::ArrayRef<AxisOffset> offsets() const { return axisOffsets; }
   const Swizzle &swizzle() const { return swz; }
 
-  /// Structural sanity: extents >= 1, strides >= 0, offsets >= 0, swizzle
-  /// fields in range. Returns the first problem, or an empty string.
+  /// Structural sanity: 1 <= extents <= 2^32, 0 <= strides <= 2^40, offsets
+  /// in [0, 2^48], (extent-1)*stride <= 2^48, at most 2^48 elements (so no size, span or cosize can
+  /// overflow), swizzle fields in range. Returns the first problem, or "".
+  /// The other operations assume a valid layout.
   std::string validate() const;
 
   /// Number of logical elements (product of shard extents).

@@ -60,3 +60,13 @@ func.func private @f() attributes {l = #tile.layout<S[4:1] + -3>}
 // The generic dialect-attribute lexer catches unbalanced brackets first.
 // expected-error @+1 {{unbalanced '[' character in pretty dialect name}}
 func.func private @f() attributes {l = #tile.layout<S[4:1>}
+
+// -----
+
+// expected-error @+1 {{invalid layout: shard iter 0 has extent 4294967297; extents must be <= 2^32}}
+func.func private @f() attributes {l = #tile.layout<S[4294967297:1]>}
+
+// -----
+
+// expected-error @+1 {{invalid layout: shard iter 1 (1048576:1073741824) reaches beyond address 2^48}}
+func.func private @f() attributes {l = #tile.layout<S[(2,1048576):(1,1073741824)]>}

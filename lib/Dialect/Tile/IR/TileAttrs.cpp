@@ -172,7 +172,7 @@ ParseResult LayoutParser::parse(SmallVectorImpl<Iter> &shard,
         return failure();
       continue;
     }
-    int64_t value;
+    int64_t value = 0;
     OptionalParseResult isInt = parser.parseOptionalInteger(value);
     if (!isInt.has_value())
       return parser.emitError(loc)

@@ -36,7 +36,10 @@ def Tile_FromMemrefOp : Tile_Op<"from_memref", [Pure]> {
     Example:
 
     ```mlir
-    %g = tile.from_memref %arg0 : memref<?x?xf16, 1> -> !tile.buffer<?x?xf16, global>
+    func.func @view(%arg0: memref<?x?xf16, 1>) {
+      %g = tile.from_memref %arg0 : memref<?x?xf16, 1> -> !tile.buffer<?x?xf16, global>
+      return
+    }
     ```
   }];
   let arguments = (ins AnyMemRef:$source);
@@ -60,8 +63,11 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
     Example:
 
     ```mlir
-    %s = tile.alloc_shared {alignment = 1024 : i64}
-        : !tile.buffer<8x256xf16, shared, #tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>>
+    func.func @alloc() {
+      %s = tile.alloc_shared {alignment = 1024 : i64}
+          : !tile.buffer<8x256xf16, shared, #tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>>
+      return
+    }
     ```
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$alignment);
@@ -86,8 +92,11 @@ def Tile_TmemBufferOp : Tile_Op<"tmem_buffer", [Pure]> {
     Example:
 
     ```mlir
-    %t = tile.tmem_buffer %taddr
-        : !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+    func.func @accumulator(%taddr: i32) {
+      %t = tile.tmem_buffer %taddr
+          : !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+      return
+    }
     ```
   }];
   let arguments = (ins I32:$address);

@@ -1,0 +1,8 @@
+// Every `Example:` in the dialect's ODS descriptions parses and verifies.
+// RUN: %python %S/check_td_examples.py tile-opt %tile_src_root/include/tile/Dialect/Tile/IR | FileCheck %s
+// CHECK-DAG: TileAttrs.td example 0: ok
+// CHECK-DAG: TileTypes.td example 0: ok
+// CHECK-DAG: TileOps.td example 0: ok
+// CHECK-DAG: TileOps.td example 1: ok
+// CHECK-DAG: TileOps.td example 2: ok
+// CHECK: 5 examples checked, 0 failed
