@@ -5,4 +5,6 @@
 // CHECK-DAG: TileOps.td example 0: ok
 // CHECK-DAG: TileOps.td example 1: ok
 // CHECK-DAG: TileOps.td example 2: ok
-// CHECK: 5 examples checked, 0 failed
+// CHECK-DAG: TileOps.td example 3: ok
+// CHECK-DAG: TileOps.td example 4: ok
+// CHECK: 7 examples checked, 0 failed

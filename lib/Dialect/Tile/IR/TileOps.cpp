@@ -7,12 +7,34 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tile;
+
+/// `exec thread`: the execution scope as a bare keyword.
+static ParseResult parseExecScope(OpAsmParser &parser, ExecScopeAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ExecScope> scope = symbolizeExecScope(keyword);
+  if (!scope)
+    return parser.emitError(loc)
+           << "unknown execution scope '" << keyword
+           << "'; expected thread, warp, warpgroup, cta or cluster";
+  attr = ExecScopeAttr::get(parser.getContext(), *scope);
+  return success();
+}
+
+static void printExecScope(OpAsmPrinter &printer, Operation *,
+                           ExecScopeAttr attr) {
+  printer << stringifyExecScope(attr.getValue());
+}
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
@@ -121,4 +143,204 @@ LogicalResult AllocSharedOp::verify() {
              << required << " (one swizzle atom), got " << alignment;
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared helpers of the async ops
+//===----------------------------------------------------------------------===//
+
+/// The side-effect resource of a memory scope.
+static SideEffects::Resource *resourceFor(MemoryScope scope) {
+  switch (scope) {
+  case MemoryScope::global:
+    return GlobalMemoryResource::get();
+  case MemoryScope::shared:
+    return SharedMemoryResource::get();
+  case MemoryScope::tmem:
+    return TensorMemoryResource::get();
+  case MemoryScope::local:
+    return SideEffects::DefaultResource::get();
+  }
+  return SideEffects::DefaultResource::get();
+}
+
+/// Checks a region `[offsets, offsets + sizes)` of `type`: ranks agree and
+/// static offsets/sizes stay inside static dims.
+static LogicalResult verifyRegion(Operation *op, StringRef name,
+                                  BufferType type,
+                                  ArrayRef<int64_t> staticOffsets,
+                                  size_t numDynamicOffsets,
+                                  ArrayRef<int64_t> sizes) {
+  if (static_cast<size_t>(type.getRank()) != sizes.size())
+    return op->emitOpError() << name << " buffer has rank " << type.getRank()
+                             << " but the region has " << sizes.size()
+                             << " sizes";
+  if (staticOffsets.size() != sizes.size())
+    return op->emitOpError() << name << " region has " << staticOffsets.size()
+                             << " offsets for rank " << sizes.size();
+  if (static_cast<size_t>(llvm::count_if(staticOffsets, ShapedType::isDynamic)) !=
+      numDynamicOffsets)
+    return op->emitOpError() << name << " region has a mismatched number of "
+                             << "dynamic offsets";
+  for (auto [d, size] : llvm::enumerate(sizes)) {
+    int64_t dim = type.getShape()[d];
+    int64_t off = staticOffsets[d];
+    if (size < 1)
+      return op->emitOpError() << "region size " << size << " of dim " << d
+                               << " must be positive";
+    if (!ShapedType::isDynamic(off) && off < 0)
+      return op->emitOpError() << name << " offset " << off << " of dim " << d
+                               << " is negative";
+    if (ShapedType::isDynamic(dim))
+      continue;
+    int64_t begin = ShapedType::isDynamic(off) ? 0 : off;
+    if (begin + size > dim)
+      return op->emitOpError()
+             << name << " region [" << begin << ", " << begin + size
+             << ") of dim " << d << " exceeds the buffer extent " << dim;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyAsyncOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<OpFoldResult> CopyAsyncOp::getMixedSrcOffsets() {
+  return getMixedValues(getSrcStaticOffsets(), getSrcOffsets(), getContext());
+}
+
+SmallVector<OpFoldResult> CopyAsyncOp::getMixedDstOffsets() {
+  return getMixedValues(getDstStaticOffsets(), getDstOffsets(), getContext());
+}
+
+LogicalResult CopyAsyncOp::verify() {
+  BufferType src = getSrcType(), dst = getDstType();
+  if (failed(verifyRegion(*this, "source", src, getSrcStaticOffsets(),
+                          getSrcOffsets().size(), getSizes())) ||
+      failed(verifyRegion(*this, "destination", dst, getDstStaticOffsets(),
+                          getDstOffsets().size(), getSizes())))
+    return failure();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("source element type ")
+           << src.getElementType() << " differs from destination element type "
+           << dst.getElementType();
+
+  MemoryScope from = src.getScope(), to = dst.getScope();
+  bool g2s = from == MemoryScope::global && to == MemoryScope::shared;
+  bool s2g = from == MemoryScope::shared && to == MemoryScope::global;
+  bool s2s = from == MemoryScope::shared && to == MemoryScope::shared;
+  bool s2t = from == MemoryScope::shared && to == MemoryScope::tmem;
+  if (!g2s && !s2g && !s2s && !s2t)
+    return emitOpError("cannot copy ")
+           << stringifyMemoryScope(from) << " -> " << stringifyMemoryScope(to)
+           << "; copy_async moves global -> shared, shared -> global, "
+              "shared -> shared (cluster) and shared -> tmem";
+  if (getReduce() && !s2g)
+    return emitOpError("reduce applies to shared -> global copies only");
+  if (getOob() && from != MemoryScope::global)
+    return emitOpError("oob fill applies to copies from global memory only");
+  if (getOob() && *getOob() == OobFill::nan &&
+      !isa<FloatType>(src.getElementType()))
+    return emitOpError("oob = nan needs a floating-point element type, got ")
+           << src.getElementType();
+  if (getCtaMask() && !g2s)
+    return emitOpError("cta_mask (multicast) applies to global -> shared "
+                       "copies only");
+  if (getRemoteCta() && !s2s)
+    return emitOpError("remote_cta applies to shared -> shared copies only");
+  return success();
+}
+
+void CopyAsyncOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
+                       resourceFor(getSrcType().getScope()));
+  if (getReduce())
+    effects.emplace_back(MemoryEffects::Read::get(), &getDstMutable(),
+                         resourceFor(getDstType().getScope()));
+  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
+                       resourceFor(getDstType().getScope()));
+  // The mbarrier's transaction count is updated on completion.
+  if (getMbar())
+    effects.emplace_back(MemoryEffects::Write::get(), &getMbarMutable()[0],
+                         SharedMemoryResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// GemmAsyncOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmAsyncOp::verify() {
+  ArrayRef<int64_t> mnk = getSizes();
+  if (mnk.size() != 3)
+    return emitOpError("sizes must be [M, N, K], got ")
+           << mnk.size() << " values";
+  int64_t m = mnk[0], n = mnk[1], k = mnk[2];
+  BufferType c = getC().getType(), a = getA().getType(), b = getB().getType();
+  if (c.getScope() != MemoryScope::tmem)
+    return emitOpError("C must be in tensor memory, got ")
+           << stringifyMemoryScope(c.getScope());
+  if (a.getScope() != MemoryScope::shared && a.getScope() != MemoryScope::tmem)
+    return emitOpError("A must be in shared or tensor memory, got ")
+           << stringifyMemoryScope(a.getScope());
+  if (b.getScope() != MemoryScope::shared)
+    return emitOpError("B must be in shared memory, got ")
+           << stringifyMemoryScope(b.getScope());
+  SmallVector<int64_t> aRegion = getTransposeA() ? SmallVector<int64_t>{k, m}
+                                                 : SmallVector<int64_t>{m, k};
+  SmallVector<int64_t> bRegion = getTransposeB() ? SmallVector<int64_t>{n, k}
+                                                 : SmallVector<int64_t>{k, n};
+  if (failed(verifyRegion(*this, "C", c, getCStaticOffsets(),
+                          getCOffsets().size(), {m, n})) ||
+      failed(verifyRegion(*this, "A", a, getAStaticOffsets(),
+                          getAOffsets().size(), aRegion)) ||
+      failed(verifyRegion(*this, "B", b, getBStaticOffsets(),
+                          getBOffsets().size(), bRegion)))
+    return failure();
+
+  Type ta = a.getElementType(), tb = b.getElementType(),
+       tc = c.getElementType();
+  bool aFloat = isa<FloatType>(ta), bFloat = isa<FloatType>(tb);
+  if (aFloat != bFloat)
+    return emitOpError("A and B must both be floating-point or both integer, "
+                       "got ")
+           << ta << " and " << tb;
+  // Narrow float formats (fp8/fp6/fp4) may be mixed; wider types may not.
+  bool narrow = aFloat && a.getElementBits() <= 8 && b.getElementBits() <= 8;
+  if (ta != tb && !narrow)
+    return emitOpError("A and B element types differ: ") << ta << " vs " << tb;
+  if (aFloat && !tc.isF32() && !tc.isF16())
+    return emitOpError("a floating-point MMA accumulates in f32 or f16, got ")
+           << tc;
+  if (!aFloat && !tc.isInteger(32))
+    return emitOpError("an integer MMA accumulates in i32, got ") << tc;
+  if (static_cast<bool>(getSfa()) != static_cast<bool>(getSfb()))
+    return emitOpError("block scaling needs both sfa and sfb");
+  if (getSfa() &&
+      (getSfa().getType().getScope() != MemoryScope::tmem ||
+       getSfb().getType().getScope() != MemoryScope::tmem))
+    return emitOpError("scale factors sfa/sfb must be in tensor memory");
+  return success();
+}
+
+void GemmAsyncOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getAMutable(),
+                       resourceFor(getA().getType().getScope()));
+  effects.emplace_back(MemoryEffects::Read::get(), &getBMutable(),
+                       SharedMemoryResource::get());
+  if (getAccumulate())
+    effects.emplace_back(MemoryEffects::Read::get(), &getCMutable(),
+                         TensorMemoryResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getCMutable(),
+                       TensorMemoryResource::get());
+  if (getSfa()) {
+    effects.emplace_back(MemoryEffects::Read::get(), &getSfaMutable()[0],
+                         TensorMemoryResource::get());
+    effects.emplace_back(MemoryEffects::Read::get(), &getSfbMutable()[0],
+                         TensorMemoryResource::get());
+  }
 }

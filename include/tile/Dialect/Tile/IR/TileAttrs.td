@@ -21,6 +21,14 @@ def Tile_ExecScopeAttr : EnumAttr<Tile_Dialect, Tile_ExecScope, "exec_scope"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_OobFillAttr : EnumAttr<Tile_Dialect, Tile_OobFill, "oob"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
   let summary = "a tile layout: logical elements to hardware axes";
   let description = [{

@@ -30,6 +30,8 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // The async ops' mbarrier operands are !llvm.ptr<3>.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();

@@ -33,4 +33,28 @@ def Tile_ExecScope : I32EnumAttr<"ExecScope",
   let genSpecializedAttr = 0;
 }
 
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind",
+    "element-wise reduction a shared->global copy applies at the destination", [
+      I32EnumAttrCase<"add", 0>,
+      I32EnumAttrCase<"min", 1>,
+      I32EnumAttrCase<"max", 2>,
+      I32EnumAttrCase<"inc", 3>,
+      I32EnumAttrCase<"dec", 4>,
+      I32EnumAttrCase<"and_", 5, "and">,
+      I32EnumAttrCase<"or_", 6, "or">,
+      I32EnumAttrCase<"xor_", 7, "xor">,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_OobFill : I32EnumAttr<"OobFill",
+    "value a global->shared copy writes for out-of-bounds elements", [
+      I32EnumAttrCase<"zero", 0>,
+      I32EnumAttrCase<"nan", 1>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
 #endif // TILE_ENUMS_TD

@@ -11,6 +11,8 @@
 include "tile/Dialect/Tile/IR/TileTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 
 def Tile_AnyBuffer : Type<CPred<"::llvm::isa<::tile::BufferType>($_self)">,
     "tile buffer", "::tile::BufferType">;
@@ -102,6 +104,156 @@ def Tile_TmemBufferOp : Tile_Op<"tmem_buffer", [Pure]> {
   let arguments = (ins I32:$address);
   let results = (outs Tile_BufferIn<"tmem">:$result);
   let assemblyFormat = "$address attr-dict `:` qualified(type($result))";
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous tile operations
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "asynchronously copy a region of one tile buffer into another";
+  let description = [{
+    Copies the region `[src_offsets, src_offsets + sizes)` of `src` into the
+    region `[dst_offsets, dst_offsets + sizes)` of `dst`. Offsets are static
+    or SSA `index` values; sizes are static. Element `i` of the region moves
+    from where `src`'s layout puts it to where `dst`'s layout puts it.
+
+    Directions: `global -> shared` and `shared -> global` (TMA),
+    `shared -> shared` across the CTAs of a cluster (DSMEM bulk copies) and
+    `shared -> tmem` (`tcgen05.cp`). Which hardware variant implements the
+    copy is decided by `--tile-select-variants`; `dispatch = "name"` forces
+    one (its predicates must still pass).
+
+    `exec` names the threads that issue the op (`thread`, `warp`,
+    `warpgroup`, `cta`, `cluster`). Typed config:
+    - `mbar(%b)`: the `!llvm.ptr<3>` mbarrier that tracks completion
+      (`complete_tx::bytes`); the caller arms and waits on it.
+    - `remote_cta(%r)`: destination CTA rank for cluster copies.
+    - `cta_mask(%m)`: multicast mask for global -> shared copies.
+    - `cache_hint(%h)`: a 64-bit L2 cache policy.
+    - attributes `cta_group` (1 or 2), `reduce` (shared -> global only),
+      `oob` fill (global sources only), `dispatch`, and `variant` (set by
+      selection).
+
+    The op declares what it reads and writes (per memory scope), so no
+    canonicalization can delete it.
+
+    Example:
+
+    ```mlir
+    func.func @cluster_copy(%s: !tile.buffer<128x64xf16, shared>,
+                            %d: !tile.buffer<128x64xf16, shared>,
+                            %bar: !llvm.ptr<3>, %peer: i32) {
+      tile.copy_async %s[0, 0] to %d[0, 0] sizes [128, 64] exec thread
+          mbar(%bar) remote_cta(%peer)
+          : !tile.buffer<128x64xf16, shared> to !tile.buffer<128x64xf16, shared>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins
+    Tile_AnyBuffer:$src,
+    Variadic<Index>:$src_offsets,
+    DenseI64ArrayAttr:$src_static_offsets,
+    Tile_AnyBuffer:$dst,
+    Variadic<Index>:$dst_offsets,
+    DenseI64ArrayAttr:$dst_static_offsets,
+    DenseI64ArrayAttr:$sizes,
+    Tile_ExecScopeAttr:$exec,
+    Optional<LLVM_PointerInAddressSpace<3>>:$mbar,
+    Optional<I32>:$remote_cta,
+    Optional<I16>:$cta_mask,
+    Optional<I64>:$cache_hint,
+    OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2>]>>:$cta_group,
+    OptionalAttr<Tile_ReduceKindAttr>:$reduce,
+    OptionalAttr<Tile_OobFillAttr>:$oob,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$variant
+  );
+  let assemblyFormat = [{
+    $src `` custom<DynamicIndexList>($src_offsets, $src_static_offsets)
+    `to` $dst `` custom<DynamicIndexList>($dst_offsets, $dst_static_offsets)
+    `sizes` $sizes `exec` custom<ExecScope>($exec)
+    (`mbar` `(` $mbar^ `)`)?
+    (`remote_cta` `(` $remote_cta^ `)`)?
+    (`cta_mask` `(` $cta_mask^ `)`)?
+    (`cache_hint` `(` $cache_hint^ `)`)?
+    attr-dict `:` qualified(type($src)) `to` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::tile::BufferType getSrcType() { return getSrc().getType(); }
+    ::tile::BufferType getDstType() { return getDst().getType(); }
+    /// Offsets with SSA values where dynamic.
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSrcOffsets();
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedDstOffsets();
+  }];
+}
+
+def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "asynchronous tensor-core C (+)= A @ B on tile regions";
+  let description = [{
+    Multiplies the `M x K` region of `a` by the `K x N` region of `b` into
+    the `M x N` region of `c` (`sizes = [M, N, K]`). `transpose_a` says the
+    region of `a` is stored `K x M`; `transpose_b` that the region of `b` is
+    `N x K` (the K-major B operand of tcgen05). `c` lives in tensor memory,
+    `b` in shared memory, `a` in shared or tensor memory.
+
+    `accumulate(%p)` adds into `c` when `%p` is true (C += A @ B); without
+    it the op overwrites (C = A @ B). Block-scaled kinds take scale factors
+    `sfa`/`sfb` in tensor memory. `cta_group` (1 or 2) selects single- or
+    two-CTA MMAs. The issuing thread does not wait: completion is observed
+    through `tcgen05.commit` written by the caller.
+
+    Example:
+
+    ```mlir
+    func.func @mma(%a: !tile.buffer<128x64xf16, shared>,
+                   %b: !tile.buffer<128x64xf16, shared>,
+                   %c: !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>) {
+      tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 64]
+          exec thread {transpose_b}
+          : !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>,
+            !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins
+    Tile_AnyBuffer:$c,
+    Variadic<Index>:$c_offsets,
+    DenseI64ArrayAttr:$c_static_offsets,
+    Tile_AnyBuffer:$a,
+    Variadic<Index>:$a_offsets,
+    DenseI64ArrayAttr:$a_static_offsets,
+    Tile_AnyBuffer:$b,
+    Variadic<Index>:$b_offsets,
+    DenseI64ArrayAttr:$b_static_offsets,
+    DenseI64ArrayAttr:$sizes,
+    Tile_ExecScopeAttr:$exec,
+    Optional<I1>:$accumulate,
+    Optional<Tile_AnyBuffer>:$sfa,
+    Optional<Tile_AnyBuffer>:$sfb,
+    UnitAttr:$transpose_a,
+    UnitAttr:$transpose_b,
+    OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2>]>>:$cta_group,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$variant
+  );
+  let assemblyFormat = [{
+    $c `` custom<DynamicIndexList>($c_offsets, $c_static_offsets) `,`
+    $a `` custom<DynamicIndexList>($a_offsets, $a_static_offsets) `,`
+    $b `` custom<DynamicIndexList>($b_offsets, $b_static_offsets)
+    `sizes` $sizes `exec` custom<ExecScope>($exec)
+    (`accumulate` `(` $accumulate^ `)`)?
+    (`scales` `(` $sfa^ `,` $sfb `:` qualified(type($sfa)) `,` qualified(type($sfb)) `)`)?
+    attr-dict `:` qualified(type($c)) `,` qualified(type($a)) `,` qualified(type($b))
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILE_OPS_TD

@@ -1,0 +1,117 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+!d = !tile.buffer<128x64xf16, shared>
+func.func @region_out_of_bounds(%a: !d, %b: !d) {
+  // expected-error @+1 {{'tile.copy_async' op destination region [64, 192) of dim 0 exceeds the buffer extent 128}}
+  tile.copy_async %a[0, 0] to %b[64, 0] sizes [128, 64] exec thread : !d to !d
+  return
+}
+
+// -----
+
+func.func @rank(%a: !tile.buffer<128x64xf16, shared>, %b: !tile.buffer<8192xf16, shared>) {
+  // expected-error @+1 {{'tile.copy_async' op destination buffer has rank 1 but the region has 2 sizes}}
+  tile.copy_async %a[0, 0] to %b[0, 0] sizes [128, 64] exec thread : !tile.buffer<128x64xf16, shared> to !tile.buffer<8192xf16, shared>
+  return
+}
+
+// -----
+
+func.func @dtype(%a: !tile.buffer<64xf16, shared>, %b: !tile.buffer<64xbf16, shared>) {
+  // expected-error @+1 {{'tile.copy_async' op source element type 'f16' differs from destination element type 'bf16'}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread : !tile.buffer<64xf16, shared> to !tile.buffer<64xbf16, shared>
+  return
+}
+
+// -----
+
+func.func @scopes(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, global>) {
+  // expected-error @+1 {{'tile.copy_async' op cannot copy global -> global; copy_async moves global -> shared, shared -> global, shared -> shared (cluster) and shared -> tmem}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, global>
+  return
+}
+
+// -----
+
+func.func @reduce_g2s(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, shared>) {
+  // expected-error @+1 {{'tile.copy_async' op reduce applies to shared -> global copies only}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread {reduce = #tile.reduce<max>} : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @oob_nan_int(%a: !tile.buffer<64xi32, global>, %b: !tile.buffer<64xi32, shared>) {
+  // expected-error @+1 {{'tile.copy_async' op oob = nan needs a floating-point element type, got 'i32'}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread {oob = #tile.oob<nan>} : !tile.buffer<64xi32, global> to !tile.buffer<64xi32, shared>
+  return
+}
+
+// -----
+
+func.func @remote_g2s(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, shared>, %r: i32) {
+  // expected-error @+1 {{'tile.copy_async' op remote_cta applies to shared -> shared copies only}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread remote_cta(%r) : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @mask_s2s(%a: !tile.buffer<64xf16, shared>, %b: !tile.buffer<64xf16, shared>, %m: i16) {
+  // expected-error @+1 {{'tile.copy_async' op cta_mask (multicast) applies to global -> shared copies only}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread cta_mask(%m) : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @cta_group(%a: !tile.buffer<64xf16, shared>, %b: !tile.buffer<64xf16, shared>) {
+  // expected-error @+1 {{'tile.copy_async' op attribute 'cta_group' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 2}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread {cta_group = 3 : i32} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @exec(%a: !tile.buffer<64xf16, shared>, %b: !tile.buffer<64xf16, shared>) {
+  // expected-error @+1 {{unknown execution scope 'grid'; expected thread, warp, warpgroup, cta or cluster}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec grid : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @gemm_c_shared(%a: !tile.buffer<128x64xf16, shared>, %c: !tile.buffer<128x128xf32, shared>) {
+  // expected-error @+1 {{'tile.gemm_async' op C must be in tensor memory, got shared}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread : !tile.buffer<128x128xf32, shared>, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+  return
+}
+
+// -----
+
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @gemm_b_region(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
+  // Without transpose_b, B's region is K x N = 64 x 128.
+  // expected-error @+1 {{'tile.gemm_async' op B region [0, 128) of dim 1 exceeds the buffer extent 64}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+  return
+}
+
+// -----
+
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @gemm_mixed(%a: !tile.buffer<128x64xf16, shared>, %b: !tile.buffer<128x64xbf16, shared>, %c: !acc) {
+  // expected-error @+1 {{'tile.gemm_async' op A and B element types differ: 'f16' vs 'bf16'}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xbf16, shared>
+  return
+}
+
+// -----
+
+!acc = !tile.buffer<128x128xi32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @gemm_acc_type(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
+  // expected-error @+1 {{'tile.gemm_async' op a floating-point MMA accumulates in f32 or f16, got 'i32'}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+  return
+}
