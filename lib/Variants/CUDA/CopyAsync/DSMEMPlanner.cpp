@@ -1,0 +1,125 @@
+//===- DSMEMPlanner.cpp - plan cluster shared->shared bulk copies -----------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/CopyAsync/DSMEMPlanner.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace tile;
+using namespace tile::dsmem;
+
+namespace {
+struct ElementAddress {
+  int64_t src;
+  int64_t dst;
+};
+} // namespace
+
+/// Memory-axis addresses of every region element of one side, or a reason.
+static OrReason<std::vector<int64_t>>
+regionAddresses(const RegionSide &side, llvm::ArrayRef<int64_t> sizes,
+                const char *name) {
+  using R = OrReason<std::vector<int64_t>>;
+  OrReason<SliceResult> slice =
+      side.layout.slice(side.shape, side.offsets, sizes);
+  if (!slice)
+    return R::failure(std::string(name) + " region: " + slice.reason());
+  const TileLayout &residual = slice->residual;
+  for (unsigned a = 0; a < kNumAxes; ++a) {
+    Axis axis = static_cast<Axis>(a);
+    if (axis != Axis::m && residual.usesAxis(axis))
+      return R::failure(std::string(name) + " layout addresses axis '" +
+                        axisName(axis).str() +
+                        "'; a bulk copy moves one CTA's shared memory");
+  }
+  if (residual.replicaCount() != 1)
+    return R::failure(std::string(name) + " layout has replicas");
+  std::vector<int64_t> out(residual.size());
+  for (int64_t i = 0; i < residual.size(); ++i)
+    out[i] = at(residual.apply(i), Axis::m);
+  return out;
+}
+
+OrReason<Plan> dsmem::planClusterCopy(const RegionSide &src,
+                                      const RegionSide &dst,
+                                      llvm::ArrayRef<int64_t> sizes,
+                                      unsigned elementBits) {
+  using R = OrReason<Plan>;
+  int64_t count = 1;
+  for (int64_t s : sizes)
+    count *= s;
+  if (count > kMaxRegionElements)
+    return R::failure("region has " + std::to_string(count) +
+                      " elements; the planner handles at most 2^20");
+
+  OrReason<std::vector<int64_t>> srcAddr = regionAddresses(src, sizes, "source");
+  if (!srcAddr)
+    return R::failure(srcAddr.reason());
+  OrReason<std::vector<int64_t>> dstAddr =
+      regionAddresses(dst, sizes, "destination");
+  if (!dstAddr)
+    return R::failure(dstAddr.reason());
+
+  std::vector<ElementAddress> elems(count);
+  for (int64_t i = 0; i < count; ++i)
+    elems[i] = {(*srcAddr)[i], (*dstAddr)[i]};
+  std::sort(elems.begin(), elems.end(),
+            [](const ElementAddress &a, const ElementAddress &b) {
+              return a.src < b.src;
+            });
+  for (int64_t i = 1; i < count; ++i)
+    if (elems[i].src == elems[i - 1].src)
+      return R::failure("source layout maps two region elements to element "
+                        "address " + std::to_string(elems[i].src));
+  {
+    std::vector<int64_t> d(*dstAddr);
+    std::sort(d.begin(), d.end());
+    for (int64_t i = 1; i < count; ++i)
+      if (d[i] == d[i - 1])
+        return R::failure("destination layout maps two region elements to "
+                          "element address " + std::to_string(d[i]));
+  }
+
+  auto bytes = [&](int64_t elements) { return elements * elementBits / 8; };
+  Plan plan;
+  for (int64_t begin = 0; begin < count;) {
+    int64_t end = begin + 1;
+    while (end < count && elems[end].src == elems[end - 1].src + 1 &&
+           elems[end].dst == elems[end - 1].dst + 1)
+      ++end;
+    int64_t len = end - begin;
+    BulkCopy copy{bytes(elems[begin].src), bytes(elems[begin].dst), bytes(len)};
+    if (len * elementBits % 128 != 0)
+      return R::failure(
+          "the contiguous run at source byte " +
+          std::to_string(copy.srcByte) + " is " +
+          (len * elementBits % 8 == 0
+               ? std::to_string(copy.bytes) + " bytes"
+               : std::to_string(len * elementBits) + " bits") +
+          " (destination byte " + std::to_string(copy.dstByte) +
+          "), not a multiple of 16 bytes; cp.async.bulk copies 16-byte "
+          "multiples");
+    if (copy.srcByte % 16 != 0 || copy.dstByte % 16 != 0)
+      return R::failure("a contiguous run starts at source byte " +
+                        std::to_string(copy.srcByte) + " / destination byte " +
+                        std::to_string(copy.dstByte) +
+                        "; cp.async.bulk needs 16-byte aligned addresses");
+    plan.copies.push_back(copy);
+    plan.totalBytes += copy.bytes;
+    begin = end;
+  }
+  if (static_cast<int64_t>(plan.copies.size()) > kMaxCopies)
+    return R::failure("the region needs " +
+                      std::to_string(plan.copies.size()) +
+                      " bulk copies; the planner emits at most 1024");
+  if (plan.totalBytes > kMaxTransactionBytes)
+    return R::failure("the region is " + std::to_string(plan.totalBytes) +
+                      " bytes; an mbarrier transaction count holds at most "
+                      "2^20 - 1");
+  return plan;
+}
