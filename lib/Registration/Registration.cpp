@@ -12,6 +12,9 @@
 
 #include "tile/Registration/Registration.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/Passes.h"
+#include "tile/Dispatch/Registry.h"
+#include "tile/Variants/CUDA/BuiltinVariants.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -70,6 +73,8 @@ void tile::registerAllDialects(mlir::DialectRegistry &registry) {
 }
 
 void tile::registerAllPasses() {
+  tile::registerTilePasses();
+  tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
   mlir::registerTransformsPasses();
   mlir::registerGPUPasses();
   mlir::registerPass([] { return mlir::createArithToLLVMConversionPass(); });

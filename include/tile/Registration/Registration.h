@@ -19,7 +19,8 @@ namespace tile {
 /// serialization model (without it gpu-module-to-binary crashes).
 void registerAllDialects(mlir::DialectRegistry &registry);
 
-/// The tile passes plus the upstream passes of the pipeline: canonicalize,
+/// The tile passes (and tile-mlir's built-in variants, into the global
+/// dispatch registry) plus the upstream passes of the pipeline: canonicalize,
 /// cse, the gpu passes (gpu-module-to-binary, nvvm-attach-target, ...) and
 /// the conversions to LLVM/NVVM.
 void registerAllPasses();

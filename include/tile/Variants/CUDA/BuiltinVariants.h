@@ -1,0 +1,26 @@
+//===- BuiltinVariants.h - tile-mlir's own variants -------------*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_VARIANTS_CUDA_BUILTINVARIANTS_H
+#define TILE_VARIANTS_CUDA_BUILTINVARIANTS_H
+
+namespace tile::dispatch {
+class VariantRegistry;
+} // namespace tile::dispatch
+
+namespace tile {
+/// The dsmem copy_async variant (priority 10): cluster shared -> shared bulk
+/// copies. Predicates: shared_to_shared, single_thread, has_remote_cta,
+/// has_mbar, cluster_target (sm_90+); planner: dsmem::planClusterCopy.
+void registerDSMEMVariant(dispatch::VariantRegistry &registry);
+
+/// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt
+/// calls this; embedders call it before running the tile passes.
+void registerBuiltinVariants(dispatch::VariantRegistry &registry);
+} // namespace tile
+
+#endif // TILE_VARIANTS_CUDA_BUILTINVARIANTS_H

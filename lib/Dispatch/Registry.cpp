@@ -1,0 +1,114 @@
+//===- Registry.cpp - variants, predicates and selection --------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dispatch/Registry.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <algorithm>
+
+using namespace tile::dispatch;
+
+std::optional<TargetInfo> TargetInfo::parse(llvm::StringRef chip) {
+  llvm::StringRef rest = chip;
+  if (!rest.consume_front("sm_"))
+    return std::nullopt;
+  TargetInfo info;
+  info.chip = chip.str();
+  info.archSpecific = rest.consume_back("a");
+  if (!info.archSpecific)
+    rest.consume_back("f");
+  if (rest.empty() || rest.getAsInteger(10, info.sm))
+    return std::nullopt;
+  return info;
+}
+
+VariantRegistry &VariantRegistry::global() {
+  static VariantRegistry registry;
+  return registry;
+}
+
+bool VariantRegistry::registerVariant(Variant variant) {
+  for (const auto &v : variants)
+    if (v->opName == variant.opName && v->family == variant.family &&
+        v->name == variant.name)
+      return false;
+  variants.push_back(std::make_unique<Variant>(std::move(variant)));
+  return true;
+}
+
+std::vector<const Variant *>
+VariantRegistry::candidates(llvm::StringRef opName,
+                            llvm::StringRef family) const {
+  std::vector<const Variant *> out;
+  for (const auto &v : variants)
+    if (v->opName == opName && v->family == family)
+      out.push_back(v.get());
+  std::sort(out.begin(), out.end(), [](const Variant *a, const Variant *b) {
+    if (a->priority != b->priority)
+      return a->priority > b->priority;
+    return a->name < b->name;
+  });
+  return out;
+}
+
+std::string CandidateReport::describe() const {
+  std::string s = variant->name + " (priority " +
+                  std::to_string(variant->priority) + "): ";
+  if (viable())
+    return s + "viable";
+  for (size_t i = 0; i < rejections.size(); ++i)
+    s += (i ? "; rejected: " : "rejected: ") + rejections[i].first + " — " +
+         rejections[i].second;
+  if (declined)
+    s += "declined — " + *declined;
+  return s;
+}
+
+Selection tile::dispatch::selectVariant(mlir::Operation *op,
+                                        const DispatchContext &context,
+                                        llvm::StringRef family,
+                                        std::optional<llvm::StringRef> forced) {
+  Selection result;
+  std::vector<const Variant *> candidates = VariantRegistry::global().candidates(
+      op->getName().getStringRef(), family);
+  if (forced) {
+    auto it = std::find_if(candidates.begin(), candidates.end(),
+                           [&](const Variant *v) { return v->name == *forced; });
+    if (it == candidates.end()) {
+      result.error = "unknown variant '" + forced->str() + "' for " +
+                     op->getName().getStringRef().str() + " on " +
+                     family.str() + "; registered: ";
+      for (size_t i = 0; i < candidates.size(); ++i)
+        result.error += (i ? ", " : "") + candidates[i]->name;
+      if (candidates.empty())
+        result.error += "(none)";
+      return result;
+    }
+  }
+  // Every predicate of every candidate is evaluated, so the report is
+  // complete whatever wins.
+  for (const Variant *v : candidates) {
+    CandidateReport report;
+    report.variant = v;
+    for (const Predicate &p : v->predicates) {
+      Verdict verdict = p.check(op, context);
+      if (!verdict.accepted)
+        report.rejections.emplace_back(p.name, verdict.reason);
+    }
+    if (report.rejections.empty() && v->plan) {
+      Verdict planned = v->plan(op, context);
+      if (!planned.accepted)
+        report.declined = planned.reason;
+    }
+    bool eligible = !forced || v->name == *forced;
+    if (!result.chosen && eligible && report.viable())
+      result.chosen = v;
+    result.reports.push_back(std::move(report));
+  }
+  return result;
+}

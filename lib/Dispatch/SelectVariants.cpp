@@ -1,0 +1,110 @@
+//===- SelectVariants.cpp - --tile-select-variants --------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/Passes.h"
+#include "tile/Dispatch/Registry.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace tile {
+#define GEN_PASS_DEF_TILESELECTVARIANTS
+#include "tile/Dispatch/Passes.h.inc"
+} // namespace tile
+
+using namespace mlir;
+using namespace tile;
+using namespace tile::dispatch;
+
+namespace {
+
+/// The chip of the enclosing gpu.module's #nvvm.target, if any.
+std::optional<std::string> enclosingChip(Operation *op) {
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  if (!module || !module.getTargetsAttr())
+    return std::nullopt;
+  for (Attribute target : module.getTargetsAttr())
+    if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+      return nvvm.getChip().str();
+  return std::nullopt;
+}
+
+struct SelectVariantsPass
+    : public tile::impl::TileSelectVariantsBase<SelectVariantsPass> {
+  using TileSelectVariantsBase::TileSelectVariantsBase;
+
+  void runOnOperation() override {
+    bool failedAny = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<CopyAsyncOp, GemmAsyncOp>(op))
+        return;
+      if (failed(select(op)))
+        failedAny = true;
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  LogicalResult select(Operation *op) {
+    std::string chipName =
+        enclosingChip(op).value_or(chip.empty() ? "sm_100a" : chip.getValue());
+    std::optional<TargetInfo> target = TargetInfo::parse(chipName);
+    if (!target)
+      return op->emitError() << "unsupported target chip '" << chipName
+                             << "'; expected sm_<version>[a]";
+    DispatchContext context{*target};
+    std::optional<StringRef> forced;
+    if (auto name = op->getAttrOfType<StringAttr>("dispatch"))
+      forced = name.getValue();
+
+    Selection selection = selectVariant(op, context, "cuda", forced);
+    if (!selection.error.empty())
+      return op->emitError() << selection.error;
+    if (!selection.chosen) {
+      InFlightDiagnostic diag = op->emitError();
+      if (selection.reports.empty()) {
+        diag << "no variants of " << op->getName()
+             << " are registered for cuda";
+        return diag;
+      }
+      if (forced)
+        diag << "forced variant '" << *forced << "' cannot implement this "
+             << op->getName() << " on " << chipName;
+      else
+        diag << "no variant of " << op->getName()
+             << " can implement this op on " << chipName;
+      for (const CandidateReport &report : selection.reports)
+        if (!forced || report.variant->name == *forced)
+          diag.attachNote() << report.describe();
+      return diag;
+    }
+    op->setAttr("variant", StringAttr::get(op->getContext(),
+                                           selection.chosen->name));
+    if (explain) {
+      InFlightDiagnostic remark = op->emitRemark()
+                                  << "selected " << selection.chosen->name
+                                  << " (priority "
+                                  << selection.chosen->priority << ") on "
+                                  << chipName;
+      for (const CandidateReport &report : selection.reports) {
+        if (report.variant == selection.chosen)
+          continue;
+        if (report.viable())
+          remark.attachNote()
+              << report.variant->name << " (priority "
+              << report.variant->priority << "): viable, "
+              << (forced ? "not the forced variant" : "lower priority");
+        else
+          remark.attachNote() << report.describe();
+      }
+    }
+    return success();
+  }
+};
+
+} // namespace

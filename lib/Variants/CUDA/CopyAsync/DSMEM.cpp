@@ -1,0 +1,124 @@
+//===- DSMEM.cpp - the dsmem copy_async variant -----------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// copy_async shared -> shared across a cluster: `mapa` the destination and
+// its mbarrier into the peer CTA, then one
+// `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes`
+// per planned chunk. This file holds the predicates and the planner hook;
+// the planner itself is pure (DSMEMPlanner.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/Registry.h"
+#include "tile/Variants/CUDA/BuiltinVariants.h"
+#include "tile/Variants/CUDA/CopyAsync/DSMEMPlanner.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace tile;
+using namespace tile::dispatch;
+
+namespace {
+
+/// The planner's view of one side of the copy, or a reason it has none.
+OrReason<dsmem::RegionSide> regionSide(BufferType type,
+                                       ArrayRef<int64_t> offsets,
+                                       const char *name) {
+  using R = OrReason<dsmem::RegionSide>;
+  std::optional<TileLayout> layout = type.getEffectiveLayout();
+  if (!layout)
+    return R::failure(std::string(name) + " buffer has no static layout");
+  dsmem::RegionSide side{*layout, {}, {}};
+  side.shape.assign(type.getShape().begin(), type.getShape().end());
+  for (int64_t o : offsets) {
+    if (ShapedType::isDynamic(o))
+      return R::failure(std::string(name) +
+                        " region has a dynamic offset; the dsmem planner "
+                        "needs static offsets");
+    side.offsets.push_back(o);
+  }
+  return side;
+}
+
+Verdict planDSMEM(Operation *op, const DispatchContext &) {
+  auto copy = cast<CopyAsyncOp>(op);
+  OrReason<dsmem::RegionSide> src =
+      regionSide(copy.getSrcType(), copy.getSrcStaticOffsets(), "source");
+  if (!src)
+    return Verdict::reject(src.reason());
+  OrReason<dsmem::RegionSide> dst =
+      regionSide(copy.getDstType(), copy.getDstStaticOffsets(), "destination");
+  if (!dst)
+    return Verdict::reject(dst.reason());
+  OrReason<dsmem::Plan> plan = dsmem::planClusterCopy(
+      *src, *dst, copy.getSizes(), copy.getSrcType().getElementBits());
+  if (!plan)
+    return Verdict::reject(plan.reason());
+  return Verdict::accept();
+}
+
+} // namespace
+
+void tile::registerDSMEMVariant(VariantRegistry &registry) {
+  Variant v;
+  v.opName = CopyAsyncOp::getOperationName().str();
+  v.family = "cuda";
+  v.name = "dsmem";
+  v.priority = 10;
+  v.predicates = {
+      {"shared_to_shared",
+       [](Operation *op, const DispatchContext &) {
+         auto copy = cast<CopyAsyncOp>(op);
+         MemoryScope from = copy.getSrcType().getScope();
+         MemoryScope to = copy.getDstType().getScope();
+         if (from == MemoryScope::shared && to == MemoryScope::shared)
+           return Verdict::accept();
+         return Verdict::reject(std::string("copies ") +
+                                stringifyMemoryScope(from).str() + " -> " +
+                                stringifyMemoryScope(to).str() +
+                                "; dsmem copies shared -> shared");
+       }},
+      {"single_thread",
+       [](Operation *op, const DispatchContext &) {
+         auto copy = cast<CopyAsyncOp>(op);
+         if (copy.getExec() == ExecScope::thread)
+           return Verdict::accept();
+         return Verdict::reject(
+             "issued by a " + stringifyExecScope(copy.getExec()).str() +
+             "; one thread issues bulk copies (exec thread)");
+       }},
+      {"has_remote_cta",
+       [](Operation *op, const DispatchContext &) {
+         if (cast<CopyAsyncOp>(op).getRemoteCta())
+           return Verdict::accept();
+         return Verdict::reject(
+             "no remote_cta operand: the destination CTA's rank is needed");
+       }},
+      {"has_mbar",
+       [](Operation *op, const DispatchContext &) {
+         if (cast<CopyAsyncOp>(op).getMbar())
+           return Verdict::accept();
+         return Verdict::reject("no mbar operand: the destination CTA's "
+                                "mbarrier tracks completion");
+       }},
+      {"cluster_target",
+       [](Operation *, const DispatchContext &context) {
+         if (context.target.sm >= 90)
+           return Verdict::accept();
+         return Verdict::reject(context.target.chip +
+                                " has no thread-block clusters (sm_90+)");
+       }},
+  };
+  v.plan = planDSMEM;
+  registry.registerVariant(std::move(v));
+}
+
+void tile::registerBuiltinVariants(VariantRegistry &registry) {
+  registerDSMEMVariant(registry);
+}

@@ -1,0 +1,74 @@
+// RUN: tile-opt %s --tile-select-variants -split-input-file -verify-diagnostics
+
+// Every predicate of the candidate is evaluated and listed.
+func.func @nothing_matches(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>) {
+  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+1 {{dsmem (priority 10): rejected: single_thread — issued by a warp; one thread issues bulk copies (exec thread); rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
+  tile.copy_async %s[0] to %d[0] sizes [64] exec warp : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+// Incompatible scopes for the only shared->shared variant.
+func.func @g2s(%g: !tile.buffer<64xf16, global>, %d: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>) {
+  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+1 {{dsmem (priority 10): rejected: shared_to_shared — copies global -> shared; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed}}
+  tile.copy_async %g[0] to %d[0] sizes [64] exec thread mbar(%bar) : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+// The planner declines: a column-major destination leaves 2-byte runs.
+func.func @declined(%s: !tile.buffer<4x64xf16, shared>,
+                    %d: !tile.buffer<4x64xf16, shared, #tile.layout<S[(4,64):(1,4)]>>,
+                    %bar: !llvm.ptr<3>, %peer: i32) {
+  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+1 {{dsmem (priority 10): declined — the contiguous run at source byte 0 is 2 bytes (destination byte 0), not a multiple of 16 bytes; cp.async.bulk copies 16-byte multiples}}
+  tile.copy_async %s[0, 0] to %d[0, 0] sizes [4, 64] exec thread mbar(%bar) remote_cta(%peer)
+      : !tile.buffer<4x64xf16, shared> to !tile.buffer<4x64xf16, shared, #tile.layout<S[(4,64):(1,4)]>>
+  return
+}
+
+// -----
+
+// An unknown forced variant lists the registered ones.
+func.func @unknown(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32) {
+  // expected-error @+1 {{unknown variant 'tma' for tile.copy_async on cuda; registered: dsmem}}
+  tile.copy_async %s[0] to %d[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {dispatch = "tma"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+// A target no variant supports.
+gpu.module @old [#nvvm.target<chip = "sm_80">] {
+  gpu.func @ampere(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32) kernel {
+    // expected-error @+2 {{forced variant 'dsmem' cannot implement this tile.copy_async on sm_80}}
+    // expected-note @+1 {{dsmem (priority 10): rejected: cluster_target — sm_80 has no thread-block clusters (sm_90+)}}
+    tile.copy_async %s[0] to %d[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {dispatch = "dsmem"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+    gpu.return
+  }
+}
+
+// -----
+
+// Dynamic offsets: the planner needs static ones and says so.
+func.func @dynamic(%s: !tile.buffer<128x64xf16, shared>, %d: !tile.buffer<128x64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32, %row: index) {
+  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+1 {{dsmem (priority 10): declined — source region has a dynamic offset; the dsmem planner needs static offsets}}
+  tile.copy_async %s[%row, 0] to %d[0, 0] sizes [64, 64] exec thread mbar(%bar) remote_cta(%peer) : !tile.buffer<128x64xf16, shared> to !tile.buffer<128x64xf16, shared>
+  return
+}
+
+// -----
+
+// No variant is registered for gemm_async yet (the tcgen05 variant is a
+// later milestone): a clear error, not a crash.
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @gemm(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
+  // expected-error @+1 {{no variants of tile.gemm_async are registered for cuda}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+  return
+}

@@ -1,0 +1,142 @@
+//===- EmbeddingTest.cpp - variants registered by another library -----------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExternalVariants.h"
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/Passes.h"
+#include "tile/Dispatch/Registry.h"
+#include "tile/Variants/CUDA/BuiltinVariants.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+
+namespace {
+
+const char *kCopies = R"mlir(
+func.func @f(%s: !tile.buffer<256x64xf16, shared>, %d: !tile.buffer<256x64xf16, shared>,
+             %bar: !llvm.ptr<3>, %peer: i32) {
+  tile.copy_async %s[0, 0] to %d[0, 0] sizes [8, 64] exec thread
+      mbar(%bar) remote_cta(%peer)
+      : !tile.buffer<256x64xf16, shared> to !tile.buffer<256x64xf16, shared>
+  tile.copy_async %s[0, 0] to %d[0, 0] sizes [256, 64] exec thread
+      mbar(%bar) remote_cta(%peer)
+      : !tile.buffer<256x64xf16, shared> to !tile.buffer<256x64xf16, shared>
+  return
+}
+)mlir";
+
+class EmbeddingTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
+    external::registerExternalVariants();
+    context.loadDialect<tile::TileDialect, func::FuncDialect>();
+    // Only the notes the pass attaches, not "see current operation".
+    context.printOpOnDiagnostic(false);
+  }
+
+  /// Runs --tile-select-variants; returns the `variant` of each copy (or "")
+  /// and collects diagnostics.
+  std::vector<std::string> select(const std::string &text, bool &ok) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    EXPECT_TRUE(module);
+    PassManager pm(&context);
+    pm.addPass(tile::createTileSelectVariants());
+    ok = succeeded(pm.run(*module));
+    std::vector<std::string> variants;
+    module->walk([&](tile::CopyAsyncOp op) {
+      variants.push_back(op.getVariant() ? op.getVariant()->str() : "");
+    });
+    return variants;
+  }
+
+  MLIRContext context;
+};
+
+TEST_F(EmbeddingTest, HigherPriorityExternalVariantWins) {
+  std::vector<std::string> messages;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    messages.push_back(d.str());
+    return success();
+  });
+  bool ok = false;
+  std::vector<std::string> variants = select(kCopies, ok);
+  ASSERT_TRUE(ok);
+  // 8x64 f16 = 1 KiB: the external variant (priority 100) beats dsmem (10).
+  // 256x64 f16 = 32 KiB: its predicate rejects it, dsmem is next.
+  EXPECT_EQ(variants, (std::vector<std::string>{"fast_small_copy", "dsmem"}));
+  EXPECT_TRUE(messages.empty());
+}
+
+TEST_F(EmbeddingTest, ForcedExternalVariantIsRejectedByItsPredicate) {
+  std::string text = kCopies;
+  // Force the external variant on the 32 KiB copy.
+  size_t at = text.rfind("mbar(%bar) remote_cta(%peer)");
+  text.insert(at + std::string("mbar(%bar) remote_cta(%peer)").size(),
+              " {dispatch = \"fast_small_copy\"}");
+  std::vector<std::string> errors, notes;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    errors.push_back(d.str());
+    for (Diagnostic &note : d.getNotes())
+      notes.push_back(note.str());
+    return success();
+  });
+  bool ok = true;
+  select(text, ok);
+  EXPECT_FALSE(ok);
+  ASSERT_EQ(errors.size(), 1u) << errors.back();
+  EXPECT_EQ(errors[0], "forced variant 'fast_small_copy' cannot implement "
+                       "this tile.copy_async on sm_100a");
+  ASSERT_EQ(notes.size(), 1u) << notes[0] << " / " << notes.back();
+  EXPECT_EQ(notes[0], "fast_small_copy (priority 100): rejected: "
+                      "at_most_1kib — region is 32768 bytes, more than 1024");
+}
+
+TEST(Registry, OrderIsPriorityThenNameAndDuplicatesAreRefused) {
+  tile::dispatch::VariantRegistry &r = tile::dispatch::VariantRegistry::global();
+  auto make = [](std::string name, int priority) {
+    tile::dispatch::Variant v;
+    v.opName = "test.op";
+    v.family = "cuda";
+    v.name = std::move(name);
+    v.priority = priority;
+    return v;
+  };
+  EXPECT_TRUE(r.registerVariant(make("b", 5)));
+  EXPECT_TRUE(r.registerVariant(make("a", 5)));
+  EXPECT_TRUE(r.registerVariant(make("z", 7)));
+  EXPECT_FALSE(r.registerVariant(make("a", 9)));
+  std::vector<std::string> order;
+  for (const tile::dispatch::Variant *v : r.candidates("test.op", "cuda"))
+    order.push_back(v->name);
+  EXPECT_EQ(order, (std::vector<std::string>{"z", "a", "b"}));
+  EXPECT_TRUE(r.candidates("test.op", "rocm").empty());
+}
+
+TEST(TargetInfo, ParsesChips) {
+  using tile::dispatch::TargetInfo;
+  std::optional<TargetInfo> h = TargetInfo::parse("sm_90a");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->sm, 90u);
+  EXPECT_TRUE(h->archSpecific);
+  std::optional<TargetInfo> b = TargetInfo::parse("sm_100");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->sm, 100u);
+  EXPECT_FALSE(b->archSpecific);
+  EXPECT_FALSE(TargetInfo::parse("gfx90a"));
+  EXPECT_FALSE(TargetInfo::parse("sm_"));
+  EXPECT_FALSE(TargetInfo::parse("sm_9x"));
+}
+
+} // namespace
