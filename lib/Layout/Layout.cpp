@@ -85,6 +85,18 @@ static SmallVector<AxisOffset, 2> mergeOffsets(ArrayRef<AxisOffset> offsets) {
   return out;
 }
 
+std::string Swizzle::toString() const {
+  return "swizzle<" + std::to_string(bits) + "," + std::to_string(base) + "," +
+         std::to_string(shift) + ">";
+}
+
+std::string Swizzle::problem() const {
+  if (isIdentity() || (bits <= 8 && base <= 16 && shift <= 16 && shift >= bits))
+    return {};
+  return toString() +
+         " is out of range: need 1 <= B <= 8, B <= S <= 16, M <= 16";
+}
+
 //===----------------------------------------------------------------------===//
 // Swizzle modes
 //===----------------------------------------------------------------------===//
@@ -195,12 +207,7 @@ std::string TileLayout::validate() const {
     if (o.offset < 0 || o.offset > kMaxSize)
       return "offset " + std::to_string(o.offset) + "@" +
              axisName(o.axis).str() + " is outside [0, 2^48]";
-  if (!swz.isIdentity() && (swz.bits > 8 || swz.base > 16 || swz.shift > 16 ||
-                            swz.shift < swz.bits))
-    return "swizzle<" + std::to_string(swz.bits) + "," +
-           std::to_string(swz.base) + "," + std::to_string(swz.shift) +
-           "> is out of range (need 1 <= B <= 8, B <= S <= 16, M <= 16)";
-  return {};
+  return swz.problem();
 }
 
 int64_t TileLayout::size() const {
@@ -635,8 +642,7 @@ std::string TileLayout::toString() const {
       s += "@" + axisName(o.axis).str();
   }
   if (!swz.isIdentity())
-    s += ", swizzle<" + std::to_string(swz.bits) + "," +
-         std::to_string(swz.base) + "," + std::to_string(swz.shift) + ">";
+    s += ", " + swz.toString();
   return s;
 }
 

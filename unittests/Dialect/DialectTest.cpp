@@ -8,6 +8,9 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -71,6 +74,28 @@ TEST_F(DialectTest, BufferTypeEffectiveLayout) {
   ASSERT_TRUE(dyn);
   EXPECT_FALSE(dyn.getEffectiveLayout());
   EXPECT_TRUE(dyn.isDynamicDim(0));
+}
+
+TEST_F(DialectTest, AllocSharedAlignmentAndBytes) {
+  context.loadDialect<func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func @f() {
+      %a = tile.alloc_shared : !tile.buffer<8x256xf16, shared, #tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>>
+      %b = tile.alloc_shared : !tile.buffer<8x64xf32, shared, #tile.layout<S[(8,64):(64,1)], swizzle<1,2,3>>>
+      %c = tile.alloc_shared {alignment = 128 : i64} : !tile.buffer<3x5xf32, shared, #tile.layout<S[(3,5):(8,1)]>>
+      %d = tile.alloc_shared : !tile.buffer<64xf4E2M1FN, shared>
+      return
+    })mlir", &context);
+  ASSERT_TRUE(module);
+  std::vector<std::pair<int64_t, int64_t>> got;
+  module->walk([&](AllocSharedOp op) {
+    got.emplace_back(op.getEffectiveAlignment(), op.getAllocationBytes());
+  });
+  // Default alignment is one swizzle atom (8 rows of 128 / 32 bytes);
+  // bytes are the memory cosize: 2048 f16, 512 f32, a padded 3x8 f32 tile
+  // whose last row ends at element 21, and 64 fp4 = 32 bytes.
+  EXPECT_EQ(got, (std::vector<std::pair<int64_t, int64_t>>{
+                     {1024, 4096}, {256, 2048}, {128, 84}, {16, 32}}));
 }
 
 TEST_F(DialectTest, BadBufferIsADiagnosticNotACrash) {

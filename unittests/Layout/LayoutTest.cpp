@@ -46,7 +46,9 @@ TEST(Layout, ValidateNamesTheProblem) {
             "shard iter 0 has extent 0; extents must be >= 1");
   EXPECT_EQ(TileLayout({m(4, 1)}, {m(2, -3)}).validate(),
             "replica iter 0 has stride -3; strides must be >= 0");
-  EXPECT_NE(TileLayout({m(4, 1)}, {}, {}, Swizzle{3, 3, 2}).validate(), "");
+  EXPECT_EQ(TileLayout({m(4, 1)}, {}, {}, Swizzle{3, 3, 2}).validate(),
+            "swizzle<3,3,2> is out of range: need 1 <= B <= 8, B <= S <= 16, "
+            "M <= 16");
   // Magnitude limits keep sizes and spans inside int64.
   EXPECT_EQ(TileLayout({m((int64_t(1) << 32) + 1, 1)}).validate(),
             "shard iter 0 has extent 4294967297; extents must be <= 2^32");

@@ -123,9 +123,29 @@ TEST(DSMEMPlanner, MisalignedRunDeclines) {
   RegionSide d = whole(TileLayout::rowMajor({2, 8}), {2, 8});
   OrReason<Plan> p = planClusterCopy(s, d, {2, 8}, 16);
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.reason(), "a contiguous run starts at source byte 8 / "
-                        "destination byte 0; cp.async.bulk needs 16-byte "
+  EXPECT_EQ(p.reason(), "a contiguous run starts at source 8 bytes / "
+                        "destination 0 bytes; cp.async.bulk needs 16-byte "
                         "aligned addresses");
+}
+
+TEST(DSMEMPlanner, SubByteElementsAreCheckedInBits) {
+  // fp4 rows of 32 elements (16 bytes) padded to 33: row 1 starts at bit
+  // 132, half a byte past a 16-byte boundary. Truncating to bytes would
+  // wrongly call that byte 16 and accept it.
+  RegionSide s = whole(strided(2, 32, 33), {2, 32});
+  RegionSide d = whole(TileLayout::rowMajor({2, 32}), {2, 32});
+  OrReason<Plan> p = planClusterCopy(s, d, {2, 32}, 4);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "a contiguous run starts at source 132 bits / "
+                        "destination 16 bytes; cp.async.bulk needs 16-byte "
+                        "aligned addresses");
+  // Aligned fp4 rows of 64 elements (32 bytes) are one copy each.
+  RegionSide a = whole(strided(2, 64, 128), {2, 64});
+  OrReason<Plan> q = planClusterCopy(a, a, {2, 64}, 4);
+  ASSERT_TRUE(q) << q.reason();
+  ASSERT_EQ(q->copies.size(), 2u);
+  EXPECT_EQ(q->copies[1], (BulkCopy{64, 64, 32}));
+  expectPlanMovesRegion(*q, a, a, {2, 64}, 4);
 }
 
 TEST(DSMEMPlanner, SubRegionWithOffsets) {

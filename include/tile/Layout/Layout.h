@@ -123,6 +123,12 @@ struct Swizzle {
     return bits == o.bits && base == o.base && shift == o.shift;
   }
   bool operator!=(const Swizzle &o) const { return !(*this == o); }
+
+  /// `swizzle<B,M,S>`.
+  std::string toString() const;
+  /// Why the fields are out of range (1 <= B <= 8, B <= S <= 16, M <= 16),
+  /// or "" for a valid (or identity) swizzle.
+  std::string problem() const;
 };
 llvm::hash_code hash_value(const Swizzle &swizzle);
 

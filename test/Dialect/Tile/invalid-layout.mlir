@@ -70,3 +70,8 @@ func.func private @f() attributes {l = #tile.layout<S[4294967297:1]>}
 
 // expected-error @+1 {{invalid layout: shard iter 1 (1048576:1073741824) reaches beyond address 2^48}}
 func.func private @f() attributes {l = #tile.layout<S[(2,1048576):(1,1073741824)]>}
+
+// -----
+
+// expected-error @+1 {{swizzle<0,3,3> has B = 0; omit the swizzle instead}}
+func.func private @f() attributes {l = #tile.layout<S[4:1], swizzle<0,3,3>>}

@@ -24,6 +24,14 @@ func.func @from_memref_space(%m: memref<8xf32, 3>) {
 
 // -----
 
+func.func @from_memref_workgroup(%m: memref<8xf32, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'tile.from_memref' op expects a global-memory memref, got memory space #gpu.address_space<workgroup>}}
+  %b = tile.from_memref %m : memref<8xf32, #gpu.address_space<workgroup>> -> !tile.buffer<8xf32, global>
+  return
+}
+
+// -----
+
 func.func @from_memref_strided(%m: memref<8x64xf32, strided<[128, 1]>>) {
   // expected-error @+1 {{'tile.from_memref' op memref is not dense row-major; give the buffer a #tile.layout matching its strides}}
   %b = tile.from_memref %m : memref<8x64xf32, strided<[128, 1]>> -> !tile.buffer<8x64xf32, global>

@@ -61,3 +61,11 @@ func.func @buffer_ops(%mem: memref<?x?xf16, 1>,
   %t = tile.tmem_buffer %taddr : !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>
   return
 }
+
+// The GPU dialect's global address space is global memory too.
+// CHECK-LABEL: func.func @gpu_global
+// CHECK: tile.from_memref %{{.*}} : memref<64xf32, #gpu.address_space<global>> -> !tile.buffer<64xf32, global>
+func.func @gpu_global(%m: memref<64xf32, #gpu.address_space<global>>) {
+  %g = tile.from_memref %m : memref<64xf32, #gpu.address_space<global>> -> !tile.buffer<64xf32, global>
+  return
+}

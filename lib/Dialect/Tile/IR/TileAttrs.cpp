@@ -144,11 +144,14 @@ ParseResult LayoutParser::parseSwizzle(Swizzle &swizzle) {
       parser.parseInteger(base) || parser.parseComma() ||
       parser.parseInteger(shift) || parser.parseGreater())
     return failure();
-  if (bits < 1 || bits > 8 || shift < bits || shift > 16 || base > 16)
-    return parser.emitError(loc)
-           << "swizzle<" << bits << "," << base << "," << shift
-           << "> is out of range: need 1 <= B <= 8, B <= S <= 16, M <= 16";
-  swizzle = Swizzle{bits, base, shift};
+  // `swizzle<0,...>` would silently mean "no swizzle": reject it here.
+  Swizzle parsed{bits, base, shift};
+  std::string problem = bits == 0 ? parsed.toString() + " has B = 0; omit "
+                                                        "the swizzle instead"
+                                  : parsed.problem();
+  if (!problem.empty())
+    return parser.emitError(loc) << problem;
+  swizzle = parsed;
   return success();
 }
 

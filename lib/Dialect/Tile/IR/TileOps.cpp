@@ -7,7 +7,6 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -205,14 +204,6 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
 //===----------------------------------------------------------------------===//
 // CopyAsyncOp
 //===----------------------------------------------------------------------===//
-
-SmallVector<OpFoldResult> CopyAsyncOp::getMixedSrcOffsets() {
-  return getMixedValues(getSrcStaticOffsets(), getSrcOffsets(), getContext());
-}
-
-SmallVector<OpFoldResult> CopyAsyncOp::getMixedDstOffsets() {
-  return getMixedValues(getDstStaticOffsets(), getDstOffsets(), getContext());
-}
 
 LogicalResult CopyAsyncOp::verify() {
   BufferType src = getSrcType(), dst = getDstType();

@@ -70,11 +70,6 @@ static std::string allowedAxes(MemoryScope scope) {
   return s;
 }
 
-static std::string swizzleString(const Swizzle &s) {
-  return "swizzle<" + std::to_string(s.bits) + "," + std::to_string(s.base) +
-         "," + std::to_string(s.shift) + ">";
-}
-
 LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> shape, Type elementType,
                                  MemoryScope scope, LayoutAttr layoutAttr) {
@@ -121,14 +116,14 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << "memory, not " << stringifyMemoryScope(scope);
     if (!classifyNvmmaSwizzle(layout.swizzle(), bits)) {
       InFlightDiagnostic diag = emitError();
-      diag << swizzleString(layout.swizzle())
+      diag << layout.swizzle().toString()
            << " is not an NVMMA swizzle for " << bits << "-bit elements";
       Swizzle s32 = nvmmaSwizzle(SwizzleMode::B32, bits);
       if (!s32.isIdentity())
-        diag << "; expected " << swizzleString(s32) << " (32B), "
-             << swizzleString(nvmmaSwizzle(SwizzleMode::B64, bits))
+        diag << "; expected " << s32.toString() << " (32B), "
+             << nvmmaSwizzle(SwizzleMode::B64, bits).toString()
              << " (64B) or "
-             << swizzleString(nvmmaSwizzle(SwizzleMode::B128, bits))
+             << nvmmaSwizzle(SwizzleMode::B128, bits).toString()
              << " (128B)";
       return diag;
     }

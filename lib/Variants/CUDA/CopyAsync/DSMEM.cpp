@@ -5,11 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// copy_async shared -> shared across a cluster: `mapa` the destination and
-// its mbarrier into the peer CTA, then one
+// copy_async shared -> shared across a cluster. The intended lowering:
+// `mapa` the destination and its mbarrier into the peer CTA, then one
 // `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes`
-// per planned chunk. This file holds the predicates and the planner hook;
-// the planner itself is pure (DSMEMPlanner.cpp).
+// per planned copy. This file holds the predicates and the planner hook used
+// by selection; the emitter is not written yet (no `emit` is registered).
+// The planner itself is pure (DSMEMPlanner.cpp).
 //
 //===----------------------------------------------------------------------===//
 

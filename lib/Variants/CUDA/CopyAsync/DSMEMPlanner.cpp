@@ -85,30 +85,34 @@ OrReason<Plan> dsmem::planClusterCopy(const RegionSide &src,
                           "element address " + std::to_string(d[i]));
   }
 
-  auto bytes = [&](int64_t elements) { return elements * elementBits / 8; };
+  // Rules are checked in bits so sub-byte element types (fp4, fp6) are judged
+  // exactly; byte values are only formed once a run is known to be aligned.
+  auto describeBits = [](int64_t bits) {
+    return bits % 8 == 0 ? std::to_string(bits / 8) + " bytes"
+                         : std::to_string(bits) + " bits";
+  };
   Plan plan;
   for (int64_t begin = 0; begin < count;) {
     int64_t end = begin + 1;
     while (end < count && elems[end].src == elems[end - 1].src + 1 &&
            elems[end].dst == elems[end - 1].dst + 1)
       ++end;
-    int64_t len = end - begin;
-    BulkCopy copy{bytes(elems[begin].src), bytes(elems[begin].dst), bytes(len)};
-    if (len * elementBits % 128 != 0)
-      return R::failure(
-          "the contiguous run at source byte " +
-          std::to_string(copy.srcByte) + " is " +
-          (len * elementBits % 8 == 0
-               ? std::to_string(copy.bytes) + " bytes"
-               : std::to_string(len * elementBits) + " bits") +
-          " (destination byte " + std::to_string(copy.dstByte) +
-          "), not a multiple of 16 bytes; cp.async.bulk copies 16-byte "
-          "multiples");
-    if (copy.srcByte % 16 != 0 || copy.dstByte % 16 != 0)
-      return R::failure("a contiguous run starts at source byte " +
-                        std::to_string(copy.srcByte) + " / destination byte " +
-                        std::to_string(copy.dstByte) +
+    int64_t srcBit = elems[begin].src * elementBits;
+    int64_t dstBit = elems[begin].dst * elementBits;
+    int64_t lenBits = (end - begin) * elementBits;
+    if (srcBit % 128 != 0 || dstBit % 128 != 0)
+      return R::failure("a contiguous run starts at source " +
+                        describeBits(srcBit) + " / destination " +
+                        describeBits(dstBit) +
                         "; cp.async.bulk needs 16-byte aligned addresses");
+    BulkCopy copy{srcBit / 8, dstBit / 8, lenBits / 8};
+    if (lenBits % 128 != 0)
+      return R::failure("the contiguous run at source byte " +
+                        std::to_string(copy.srcByte) + " is " +
+                        describeBits(lenBits) + " (destination byte " +
+                        std::to_string(copy.dstByte) +
+                        "), not a multiple of 16 bytes; cp.async.bulk copies "
+                        "16-byte multiples");
     plan.copies.push_back(copy);
     plan.totalBytes += copy.bytes;
     begin = end;

@@ -186,9 +186,6 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
   let extraClassDeclaration = [{
     ::tile::BufferType getSrcType() { return getSrc().getType(); }
     ::tile::BufferType getDstType() { return getDst().getType(); }
-    /// Offsets with SSA values where dynamic.
-    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSrcOffsets();
-    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedDstOffsets();
   }];
 }
 
