@@ -8,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "TILE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
-config.excludes = ["Consumer", "lit.cfg.py", "CMakeLists.txt", "check_td_examples.py"]
+config.excludes = ["Consumer", "Inputs", "lit.cfg.py", "CMakeLists.txt", "check_td_examples.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 
@@ -21,7 +21,8 @@ llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 
-tools = [ToolSubst("tile-opt", unresolved="fatal")]
+tools = [ToolSubst("tile-opt", unresolved="fatal"),
+         ToolSubst("tile-compile", unresolved="fatal")]
 
 # `REQUIRES: ptxas`: lowering tests assemble their PTX when ptxas exists
 # (PATH or /usr/local/cuda/bin).

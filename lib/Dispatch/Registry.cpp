@@ -56,6 +56,15 @@ VariantRegistry::candidates(llvm::StringRef opName,
   return out;
 }
 
+const Variant *tile::dispatch::findVariant(llvm::StringRef opName,
+                                           llvm::StringRef family,
+                                           llvm::StringRef name) {
+  for (const Variant *v : VariantRegistry::global().candidates(opName, family))
+    if (v->name == name)
+      return v;
+  return nullptr;
+}
+
 std::string CandidateReport::describe() const {
   std::string s = variant->name + " (priority " +
                   std::to_string(variant->priority) + "): ";

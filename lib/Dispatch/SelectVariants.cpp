@@ -9,8 +9,6 @@
 #include "tile/Dispatch/Passes.h"
 #include "tile/Dispatch/Registry.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace tile {
 #define GEN_PASS_DEF_TILESELECTVARIANTS
@@ -22,17 +20,6 @@ using namespace tile;
 using namespace tile::dispatch;
 
 namespace {
-
-/// The chip of the enclosing gpu.module's #nvvm.target, if any.
-std::optional<std::string> enclosingChip(Operation *op) {
-  auto module = op->getParentOfType<gpu::GPUModuleOp>();
-  if (!module || !module.getTargetsAttr())
-    return std::nullopt;
-  for (Attribute target : module.getTargetsAttr())
-    if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-      return nvvm.getChip().str();
-  return std::nullopt;
-}
 
 struct SelectVariantsPass
     : public tile::impl::TileSelectVariantsBase<SelectVariantsPass> {
@@ -51,13 +38,12 @@ struct SelectVariantsPass
   }
 
   LogicalResult select(Operation *op) {
-    std::string chipName =
-        enclosingChip(op).value_or(chip.empty() ? "sm_100a" : chip.getValue());
-    std::optional<TargetInfo> target = TargetInfo::parse(chipName);
-    if (!target)
-      return op->emitError() << "unsupported target chip '" << chipName
-                             << "'; expected sm_<version>[a]";
-    DispatchContext context{*target};
+    std::optional<DispatchContext> maybeContext =
+        dispatchContextFor(op, chip);
+    if (!maybeContext)
+      return failure();
+    const DispatchContext &context = *maybeContext;
+    const std::string &chipName = context.target.chip;
     std::optional<StringRef> forced;
     if (auto name = op->getAttrOfType<StringAttr>("dispatch"))
       forced = name.getValue();

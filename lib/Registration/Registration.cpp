@@ -14,6 +14,7 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/Passes.h"
 #include "tile/Dispatch/Registry.h"
+#include "tile/Pipeline/Pipeline.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -74,6 +75,7 @@ void tile::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void tile::registerAllPasses() {
   tile::registerTilePasses();
+  tile::registerTileToNVVMPipeline();
   tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
   mlir::registerTransformsPasses();
   mlir::registerGPUPasses();

@@ -7,4 +7,5 @@
 // CHECK-DAG: TileOps.td example 2: ok
 // CHECK-DAG: TileOps.td example 3: ok
 // CHECK-DAG: TileOps.td example 4: ok
-// CHECK: 7 examples checked, 0 failed
+// CHECK-DAG: TileOps.td example 5: ok
+// CHECK: 8 examples checked, 0 failed

@@ -13,6 +13,7 @@
 #include "tile/Variants/CUDA/BuiltinVariants.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -41,9 +42,23 @@ protected:
   void SetUp() override {
     tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
     external::registerExternalVariants();
-    context.loadDialect<tile::TileDialect, func::FuncDialect>();
+    context.loadDialect<tile::TileDialect, func::FuncDialect,
+                        LLVM::LLVMDialect>();
     // Only the notes the pass attaches, not "see current operation".
     context.printOpOnDiagnostic(false);
+  }
+
+  /// Runs select + lower; returns whether both succeeded.
+  bool selectAndLower(const std::string &text, std::string &lowered) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    EXPECT_TRUE(module);
+    PassManager pm(&context);
+    pm.addPass(tile::createTileSelectVariants());
+    pm.addPass(tile::createTileLowerVariants());
+    bool ok = succeeded(pm.run(*module));
+    llvm::raw_string_ostream os(lowered);
+    module->print(os);
+    return ok;
   }
 
   /// Runs --tile-select-variants; returns the `variant` of each copy (or "")
@@ -101,6 +116,42 @@ TEST_F(EmbeddingTest, ForcedExternalVariantIsRejectedByItsPredicate) {
   ASSERT_EQ(notes.size(), 1u) << notes[0] << " / " << notes.back();
   EXPECT_EQ(notes[0], "fast_small_copy (priority 100): rejected: "
                       "at_most_1kib — region is 32768 bytes, more than 1024");
+}
+
+TEST_F(EmbeddingTest, ExternalEmitterLowersItsOps) {
+  std::string lowered;
+  ASSERT_TRUE(selectAndLower(kCopies, lowered)) << lowered;
+  // The 1 KiB copy became the external library call, the 32 KiB one the
+  // builtin dsmem bulk copy; no tile op is left.
+  EXPECT_NE(lowered.find("llvm.func @external_small_copy(!llvm.ptr<3>, "
+                         "!llvm.ptr<3>, i32)"),
+            std::string::npos)
+      << lowered;
+  EXPECT_NE(lowered.find("llvm.call @external_small_copy("), std::string::npos);
+  EXPECT_NE(lowered.find("llvm.mlir.constant(1024 : i32)"), std::string::npos);
+  EXPECT_NE(lowered.find("nvvm.cp.async.bulk.shared.cluster.shared.cta"),
+            std::string::npos);
+  EXPECT_EQ(lowered.find("tile."), lowered.find("tile.dispatch"))
+      << "a tile op survived:\n" << lowered;
+}
+
+TEST_F(EmbeddingTest, SelectedVariantWithoutEmitterIsAnError) {
+  std::string text = kCopies;
+  size_t at = text.find("mbar(%bar) remote_cta(%peer)");
+  text.insert(at + std::string("mbar(%bar) remote_cta(%peer)").size(),
+              " {dispatch = \"planned_only\"}");
+  std::vector<std::string> errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    errors.push_back(d.str());
+    return success();
+  });
+  std::string lowered;
+  EXPECT_FALSE(selectAndLower(text, lowered));
+  ASSERT_EQ(errors.size(), 1u) << errors.back();
+  EXPECT_EQ(errors[0], "variant 'planned_only' cannot lower tile.copy_async "
+                       "yet: it registers no emitter");
+  // Nothing was rewritten.
+  EXPECT_NE(lowered.find("tile.copy_async"), std::string::npos);
 }
 
 TEST(Registry, OrderIsPriorityThenNameAndDuplicatesAreRefused) {

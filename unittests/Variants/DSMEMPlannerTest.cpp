@@ -194,4 +194,54 @@ TEST(DSMEMPlanner, RejectsNonMemoryAxes) {
                         "moves one CTA's shared memory");
 }
 
+
+//===----------------------------------------------------------------------===//
+// groupIntoRuns: what the emitter turns into instructions and loops
+//===----------------------------------------------------------------------===//
+
+/// Expands runs back into copies: the independent check that grouping
+/// neither loses nor invents a copy.
+std::vector<BulkCopy> expand(llvm::ArrayRef<CopyRun> runs) {
+  std::vector<BulkCopy> out;
+  for (const CopyRun &r : runs)
+    for (int64_t i = 0; i < r.count; ++i)
+      out.push_back({r.first.srcByte + i * r.srcStride,
+                     r.first.dstByte + i * r.dstStride, r.first.bytes});
+  return out;
+}
+
+TEST(DSMEMRuns, SingleCopyIsOneRun) {
+  llvm::SmallVector<CopyRun, 4> runs = groupIntoRuns({{0, 0, 16384}});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0], (CopyRun{{0, 0, 16384}, 1, 0, 0}));
+}
+
+TEST(DSMEMRuns, PaddedRowsAreOneLoop) {
+  RegionSide s = whole(strided(8, 128, 256), {8, 128});
+  RegionSide d = whole(strided(8, 128, 512), {8, 128});
+  OrReason<Plan> p = planClusterCopy(s, d, {8, 128}, 16);
+  ASSERT_TRUE(p) << p.reason();
+  llvm::SmallVector<CopyRun, 4> runs = groupIntoRuns(p->copies);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0], (CopyRun{{0, 0, 256}, 8, 512, 1024}));
+  EXPECT_EQ(expand(runs), std::vector<BulkCopy>(p->copies.begin(),
+                                                p->copies.end()));
+}
+
+TEST(DSMEMRuns, BreaksOnSizeOrStrideChange) {
+  std::vector<BulkCopy> copies = {{0, 0, 32},     {64, 128, 32},
+                                  {128, 256, 32}, {160, 272, 32},
+                                  {192, 288, 16}, {400, 400, 16}};
+  llvm::SmallVector<CopyRun, 4> runs = groupIntoRuns(copies);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0], (CopyRun{{0, 0, 32}, 3, 64, 128}));
+  EXPECT_EQ(runs[1], (CopyRun{{160, 272, 32}, 1, 0, 0}));
+  EXPECT_EQ(runs[2], (CopyRun{{192, 288, 16}, 2, 208, 112}));
+  EXPECT_EQ(expand(runs), copies);
+}
+
+TEST(DSMEMRuns, EmptyPlanHasNoRuns) {
+  EXPECT_TRUE(groupIntoRuns({}).empty());
+}
+
 } // namespace

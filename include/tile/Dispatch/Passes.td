@@ -32,4 +32,37 @@ def TileSelectVariants : Pass<"tile-select-variants"> {
   ];
 }
 
+def TileLowerVariants : Pass<"tile-lower-variants"> {
+  let summary = "lower every tile op through its selected variant's emitter";
+  let description = [{
+    Rewrites each `tile.copy_async` / `tile.gemm_async` with the emitter of
+    the variant `--tile-select-variants` recorded in its `variant` attribute,
+    and lowers the buffer ops: `tile.alloc_shared` becomes an internal
+    `llvm.mlir.global` in shared memory (address space 3, the op's
+    alignment) in the enclosing symbol table, `tile.from_memref` the memref's
+    `!llvm.ptr<1>` element-0 address, `tile.tmem_buffer` its i32 address,
+    `tile.base_address` the lowered buffer. Every function that held tile ops
+    records what dispatch chose in `tile.dispatch` (op, variant, location),
+    and every kernel records its source signature in
+    `tile.source_signature`; `tile-compile` writes both to the manifest.
+
+    Errors (all reported before anything is rewritten): an op without a
+    `variant` (selection did not run), a variant that is not registered or
+    has no emitter, and a function whose static shared allocations exceed
+    48 KiB.
+
+    Example: `tile-opt --tile-select-variants --tile-lower-variants`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "chip for ops outside a gpu.module with an #nvvm.target "
+           "(default sm_100a)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // TILE_DISPATCH_PASSES_TD

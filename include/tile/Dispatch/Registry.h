@@ -30,6 +30,7 @@
 namespace mlir {
 class Operation;
 class RewriterBase;
+class ValueRange;
 } // namespace mlir
 
 namespace tile::dispatch {
@@ -60,8 +61,16 @@ struct Verdict {
 
 using CheckFn =
     std::function<Verdict(mlir::Operation *, const DispatchContext &)>;
+/// Rewrites a selected op. `loweredOperands` are the op's operands after
+/// buffer lowering, in operand order: a `global` buffer is its `!llvm.ptr<1>`
+/// base, a `shared` buffer its `!llvm.ptr<3>` base, a `tmem` buffer its i32
+/// tensor-memory address; other operands are unchanged. The emitter inserts
+/// its ops at the rewriter's insertion point (just before the op) and leaves
+/// the op itself alone: the caller erases it after a successful emit. On
+/// failure the emitter reports an error on the op.
 using EmitFn = std::function<llvm::LogicalResult(
-    mlir::Operation *, const DispatchContext &, mlir::RewriterBase &)>;
+    mlir::Operation *op, mlir::ValueRange loweredOperands,
+    const DispatchContext &, mlir::RewriterBase &)>;
 
 struct Predicate {
   std::string name;
@@ -76,7 +85,8 @@ struct Variant {
   std::vector<Predicate> predicates;
   /// Runs the variant's planner; declines with the planner's reason.
   CheckFn plan;
-  /// Rewrites the op; absent until the variant can lower.
+  /// Rewrites the op. A variant without one can be selected but not
+  /// lowered (--tile-lower-variants reports it).
   EmitFn emit;
 };
 
@@ -118,6 +128,19 @@ struct Selection {
   /// (e.g. an unknown forced name).
   std::string error;
 };
+
+/// The chip of the `#nvvm.target` of the gpu.module enclosing `op`, if any.
+std::optional<std::string> enclosingTargetChip(mlir::Operation *op);
+
+/// The dispatch context of `op`: the chip of its enclosing `#nvvm.target`,
+/// else `fallbackChip` when non-empty, else sm_100a. Reports an error on `op`
+/// and returns nullopt when the chip is not `sm_<digits>[a|f]`.
+std::optional<DispatchContext> dispatchContextFor(mlir::Operation *op,
+                                                  llvm::StringRef fallbackChip);
+
+/// The registered variant `name` of `opName` on `family`, or null.
+const Variant *findVariant(llvm::StringRef opName, llvm::StringRef family,
+                           llvm::StringRef name);
 
 /// Evaluates every candidate of `op` on `family`. With `forced`, only that
 /// variant may be chosen (it must still pass its predicates and planner).

@@ -19,10 +19,10 @@ namespace tile {
 /// serialization model (without it gpu-module-to-binary crashes).
 void registerAllDialects(mlir::DialectRegistry &registry);
 
-/// The tile passes (and tile-mlir's built-in variants, into the global
-/// dispatch registry) plus the upstream passes of the pipeline: canonicalize,
-/// cse, the gpu passes (gpu-module-to-binary, nvvm-attach-target, ...) and
-/// the conversions to LLVM/NVVM.
+/// The tile passes and the --tile-to-nvvm pipeline (and tile-mlir's built-in
+/// variants, into the global dispatch registry) plus the upstream passes of
+/// the pipeline: canonicalize, cse, the gpu passes (gpu-module-to-binary,
+/// nvvm-attach-target, ...) and the conversions to LLVM/NVVM.
 void registerAllPasses();
 } // namespace tile
 

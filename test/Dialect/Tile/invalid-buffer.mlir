@@ -75,3 +75,35 @@ func.func private @f(!tile.buffer<4xf32, texture>)
 
 // expected-error @+1 {{element type must be an integer or float type, got 'index'}}
 func.func private @f(!tile.buffer<4xindex, shared>)
+
+// -----
+
+func.func @shared_address_is_ptr3(%s: !tile.buffer<64xf16, shared>) {
+  // expected-error @+1 {{a shared buffer's address is !llvm.ptr<3>, got '!llvm.ptr<1>'}}
+  %p = tile.base_address %s : !tile.buffer<64xf16, shared> -> !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @global_address_is_ptr1(%g: !tile.buffer<64xf16, global>) {
+  // expected-error @+1 {{a global buffer's address is !llvm.ptr<1>, got 'i32'}}
+  %p = tile.base_address %g : !tile.buffer<64xf16, global> -> i32
+  return
+}
+
+// -----
+
+func.func @tmem_address_is_i32(%t: !tile.buffer<128x32xf32, tmem, #tile.layout<S[(128,32):(1@TLane,1@TCol)]>>) {
+  // expected-error @+1 {{a tmem buffer's address is i32, got '!llvm.ptr<3>'}}
+  %p = tile.base_address %t : !tile.buffer<128x32xf32, tmem, #tile.layout<S[(128,32):(1@TLane,1@TCol)]>> -> !llvm.ptr<3>
+  return
+}
+
+// -----
+
+func.func @half_byte_offset(%m: memref<64xf4E2M1FN, strided<[1], offset: 3>, 1>) {
+  // expected-error @+1 {{memref offset 3 does not start on a byte boundary}}
+  %g = tile.from_memref %m : memref<64xf4E2M1FN, strided<[1], offset: 3>, 1> -> !tile.buffer<64xf4E2M1FN, global>
+  return
+}

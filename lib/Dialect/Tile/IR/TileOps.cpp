@@ -7,6 +7,7 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -78,6 +79,11 @@ LogicalResult FromMemrefOp::verify() {
         !memref.areTrailingDimsContiguous(memref.getRank()))
       return emitOpError("memref is not dense row-major; give the buffer a ")
              << "#tile.layout matching its strides";
+    // The buffer starts at the memref's offset, which must be addressable.
+    if (!ShapedType::isDynamic(memrefOffset) &&
+        memrefOffset * buffer.getElementBits() % 8 != 0)
+      return emitOpError("memref offset ")
+             << memrefOffset << " does not start on a byte boundary";
     return success();
   }
   if (ShapedType::isDynamic(memrefOffset) ||
@@ -142,6 +148,35 @@ LogicalResult AllocSharedOp::verify() {
              << required << " (one swizzle atom), got " << alignment;
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BaseAddressOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BaseAddressOp::verify() {
+  MemoryScope scope = getBuffer().getType().getScope();
+  Type result = getAddress().getType();
+  auto ptr = dyn_cast<LLVM::LLVMPointerType>(result);
+  switch (scope) {
+  case MemoryScope::global:
+    if (ptr && ptr.getAddressSpace() == 1)
+      return success();
+    return emitOpError("a global buffer's address is !llvm.ptr<1>, got ")
+           << result;
+  case MemoryScope::shared:
+    if (ptr && ptr.getAddressSpace() == 3)
+      return success();
+    return emitOpError("a shared buffer's address is !llvm.ptr<3>, got ")
+           << result;
+  case MemoryScope::tmem:
+    if (result.isInteger(32))
+      return success();
+    return emitOpError("a tmem buffer's address is i32, got ") << result;
+  case MemoryScope::local:
+    break;
+  }
+  return emitOpError("local buffers have no base address");
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,14 +5,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// copy_async shared -> shared across a cluster. The intended lowering:
-// `mapa` the destination and its mbarrier into the peer CTA, then one
+// copy_async shared -> shared across a cluster: `mapa` the destination and
+// its mbarrier into the peer CTA, then one
 // `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes`
-// per planned copy. This file holds the predicates and the planner hook used
-// by selection; the emitter is not written yet (no `emit` is registered).
-// The planner itself is pure (DSMEMPlanner.cpp).
+// per planned copy. This file holds the predicates, the planner hook and
+// the registration; the planner is pure (DSMEMPlanner.cpp) and the NVVM
+// emitter lives in DSMEMEmitter.cpp.
 //
 //===----------------------------------------------------------------------===//
+
+#include "DSMEM.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/Registry.h"
@@ -48,23 +50,38 @@ OrReason<dsmem::RegionSide> regionSide(BufferType type,
 }
 
 Verdict planDSMEM(Operation *op, const DispatchContext &) {
-  auto copy = cast<CopyAsyncOp>(op);
-  OrReason<dsmem::RegionSide> src =
-      regionSide(copy.getSrcType(), copy.getSrcStaticOffsets(), "source");
-  if (!src)
-    return Verdict::reject(src.reason());
-  OrReason<dsmem::RegionSide> dst =
-      regionSide(copy.getDstType(), copy.getDstStaticOffsets(), "destination");
-  if (!dst)
-    return Verdict::reject(dst.reason());
-  OrReason<dsmem::Plan> plan = dsmem::planClusterCopy(
-      *src, *dst, copy.getSizes(), copy.getSrcType().getElementBits());
+  OrReason<dsmem::Plan> plan = dsmem::planFor(cast<CopyAsyncOp>(op));
   if (!plan)
     return Verdict::reject(plan.reason());
   return Verdict::accept();
 }
 
+LogicalResult emitDSMEM(Operation *op, ValueRange lowered,
+                        const DispatchContext &, RewriterBase &rewriter) {
+  auto copy = cast<CopyAsyncOp>(op);
+  OrReason<dsmem::Plan> plan = dsmem::planFor(copy);
+  if (!plan)
+    return op->emitError() << "dsmem planner declined at lowering: "
+                           << plan.reason();
+  dsmem::emitPlan(copy, *plan, lowered, rewriter);
+  return success();
+}
+
 } // namespace
+
+OrReason<dsmem::Plan> dsmem::planFor(CopyAsyncOp copy) {
+  using R = OrReason<Plan>;
+  OrReason<RegionSide> src =
+      regionSide(copy.getSrcType(), copy.getSrcStaticOffsets(), "source");
+  if (!src)
+    return R::failure(src.reason());
+  OrReason<RegionSide> dst =
+      regionSide(copy.getDstType(), copy.getDstStaticOffsets(), "destination");
+  if (!dst)
+    return R::failure(dst.reason());
+  return planClusterCopy(*src, *dst, copy.getSizes(),
+                         copy.getSrcType().getElementBits());
+}
 
 void tile::registerDSMEMVariant(VariantRegistry &registry) {
   Variant v;
@@ -108,6 +125,19 @@ void tile::registerDSMEMVariant(VariantRegistry &registry) {
          return Verdict::reject("no mbar operand: the destination CTA's "
                                 "mbarrier tracks completion");
        }},
+      {"supported_config",
+       [](Operation *op, const DispatchContext &) {
+         auto copy = cast<CopyAsyncOp>(op);
+         std::string unused;
+         if (copy.getCacheHint())
+           unused += "cache_hint";
+         if (copy.getCtaGroup())
+           unused += std::string(unused.empty() ? "" : ", ") + "cta_group";
+         if (unused.empty())
+           return Verdict::accept();
+         return Verdict::reject(unused + " given; shared::cta -> "
+                                "shared::cluster bulk copies take neither");
+       }},
       {"cluster_target",
        [](Operation *, const DispatchContext &context) {
          if (context.target.sm >= 90)
@@ -117,6 +147,7 @@ void tile::registerDSMEMVariant(VariantRegistry &registry) {
        }},
   };
   v.plan = planDSMEM;
+  v.emit = emitDSMEM;
   registry.registerVariant(std::move(v));
 }
 

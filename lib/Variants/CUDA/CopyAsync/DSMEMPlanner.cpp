@@ -127,3 +127,30 @@ OrReason<Plan> dsmem::planClusterCopy(const RegionSide &src,
                       "2^20 - 1");
   return plan;
 }
+
+llvm::SmallVector<dsmem::CopyRun, 4>
+dsmem::groupIntoRuns(llvm::ArrayRef<BulkCopy> copies) {
+  llvm::SmallVector<CopyRun, 4> runs;
+  for (const BulkCopy &copy : copies) {
+    if (!runs.empty()) {
+      CopyRun &run = runs.back();
+      int64_t srcStep = copy.srcByte - run.first.srcByte;
+      int64_t dstStep = copy.dstByte - run.first.dstByte;
+      if (copy.bytes == run.first.bytes) {
+        if (run.count == 1) {
+          run.srcStride = srcStep;
+          run.dstStride = dstStep;
+          run.count = 2;
+          continue;
+        }
+        if (srcStep == run.count * run.srcStride &&
+            dstStep == run.count * run.dstStride) {
+          ++run.count;
+          continue;
+        }
+      }
+    }
+    runs.push_back(CopyRun{copy, 1, 0, 0});
+  }
+  return runs;
+}

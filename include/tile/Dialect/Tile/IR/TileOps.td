@@ -33,7 +33,9 @@ def Tile_FromMemrefOp : Tile_Op<"from_memref", [Pure]> {
     Wraps a global-memory `memref` (a kernel argument) as a `global`
     `!tile.buffer` of the same shape and element type. Dynamic memref dims
     stay dynamic. Without a layout on the result the memref must be dense
-    row-major; with one, the layout must match the memref's static strides.
+    row-major and the buffer starts at the memref's element 0 (its offset
+    applied); with one, the layout must match the memref's static strides
+    and offset, and counts from the memref's aligned pointer.
 
     Example:
 
@@ -106,6 +108,36 @@ def Tile_TmemBufferOp : Tile_Op<"tmem_buffer", [Pure]> {
   let assemblyFormat = "$address attr-dict `:` qualified(type($result))";
 }
 
+def Tile_BaseAddressOp : Tile_Op<"base_address", [Pure]> {
+  let summary = "the address a tile buffer's layout counts from";
+  let description = [{
+    Exposes where a buffer lives so upstream ops can work next to tile ops
+    (initialise an mbarrier inside a shared tile, fill a tile with ordinary
+    stores, hand a tensor-memory address to `tcgen05.ld`). The result type
+    follows the scope: `!llvm.ptr<1>` for `global`, `!llvm.ptr<3>` for
+    `shared`, `i32` (`(lane << 16) | column`) for `tmem`. Element `i` of the
+    tile is at the offset its layout gives, relative to this address (so
+    element 0 is here unless the layout has an offset: a `from_memref`
+    buffer with an explicit layout carries the memref's offset in it and
+    counts from the memref's aligned pointer).
+
+    Example:
+
+    ```mlir
+    func.func @fill() {
+      %s = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+      %p = tile.base_address %s : !tile.buffer<128x64xf16, shared> -> !llvm.ptr<3>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins Tile_AnyBuffer:$buffer);
+  let results = (outs AnyTypeOf<[LLVM_PointerInAddressSpace<1>,
+                                 LLVM_PointerInAddressSpace<3>, I32]>:$address);
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer)) `->` type($address)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Asynchronous tile operations
 //===----------------------------------------------------------------------===//
@@ -129,8 +161,12 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     `exec` names the threads that issue the op (`thread`, `warp`,
     `warpgroup`, `cta`, `cluster`). Typed config:
     - `mbar(%b)`: the `!llvm.ptr<3>` mbarrier that tracks completion
-      (`complete_tx::bytes`); the caller arms and waits on it.
-    - `remote_cta(%r)`: destination CTA rank for cluster copies.
+      (`complete_tx::bytes`); the caller arms and waits on it. For cluster
+      copies it is the local (`shared::cta`) address of the barrier *in the
+      destination CTA*: the same allocation as in the issuing CTA, mapped to
+      `remote_cta` by the lowering.
+    - `remote_cta(%r)`: destination CTA rank in the cluster for cluster
+      copies (`dst` names the same allocation in that CTA).
     - `cta_mask(%m)`: multicast mask for global -> shared copies.
     - `cache_hint(%h)`: a 64-bit L2 cache policy.
     - attributes `cta_group` (1 or 2), `reduce` (shared -> global only),

@@ -47,6 +47,21 @@ struct Plan {
   int64_t totalBytes = 0;
 };
 
+/// Copies `first`, then `count - 1` more, each `srcStride` / `dstStride`
+/// bytes after the previous one: what the emitter turns into one instruction
+/// (count 1) or one loop.
+struct CopyRun {
+  BulkCopy first;
+  int64_t count = 1;
+  int64_t srcStride = 0;
+  int64_t dstStride = 0;
+
+  bool operator==(const CopyRun &o) const {
+    return first == o.first && count == o.count && srcStride == o.srcStride &&
+           dstStride == o.dstStride;
+  }
+};
+
 /// Limits the planner enforces.
 constexpr int64_t kMaxRegionElements = int64_t(1) << 20;
 constexpr int64_t kMaxCopies = 1024;
@@ -61,6 +76,11 @@ constexpr int64_t kMaxTransactionBytes = (int64_t(1) << 20) - 1;
 OrReason<Plan> planClusterCopy(const RegionSide &src, const RegionSide &dst,
                                llvm::ArrayRef<int64_t> sizes,
                                unsigned elementBits);
+
+/// Groups consecutive copies of equal size whose source and destination
+/// advance by constant strides into runs (greedy, in plan order). Every copy
+/// of `copies` is in exactly one run, in order.
+llvm::SmallVector<CopyRun, 4> groupIntoRuns(llvm::ArrayRef<BulkCopy> copies);
 
 } // namespace tile::dsmem
 

@@ -1,0 +1,43 @@
+//===- Pipeline.h - the tile -> NVVM pipeline -------------------*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PIPELINE_PIPELINE_H
+#define TILE_PIPELINE_PIPELINE_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace tile {
+
+struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("chip for ops outside a gpu.module with an #nvvm.target "
+                     "(default sm_100a)"),
+      llvm::cl::init("")};
+  Option<bool> explain{
+      *this, "explain",
+      llvm::cl::desc("remark per tile op: the chosen variant and why the "
+                     "others lost"),
+      llvm::cl::init(false)};
+};
+
+/// --tile-to-nvvm: select variants, lower them, then the upstream lowering of
+/// every gpu.module to the NVVM and LLVM dialects. The result is ready for
+/// `gpu-module-to-binary`.
+void buildTileToNVVMPipeline(mlir::OpPassManager &pm,
+                             const TileToNVVMOptions &options);
+
+/// Registers --tile-to-nvvm with the global pass registry.
+void registerTileToNVVMPipeline();
+
+} // namespace tile
+
+#endif // TILE_PIPELINE_PIPELINE_H

@@ -1,0 +1,173 @@
+//===- Manifest.cpp - the launch manifest of compiled kernels ---------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Pipeline/Manifest.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+namespace json = llvm::json;
+
+namespace {
+
+std::string printed(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+json::Value dims(DenseI32ArrayAttr attr) {
+  json::Array out;
+  for (int32_t d : attr.asArrayRef())
+    out.push_back(d);
+  return out;
+}
+
+/// What each lowered parameter is, from the kernel's source signature: a
+/// memref becomes (allocated, aligned, offset, sizes..., strides...), as
+/// convert-gpu-to-nvvm expands it; anything else stays one parameter.
+/// Empty when the signature is unknown or does not match the parameters.
+std::vector<json::Object> parameterSources(LLVM::LLVMFuncOp func) {
+  std::vector<json::Object> sources;
+  auto signature = func->getAttrOfType<TypeAttr>("tile.source_signature");
+  if (!signature)
+    return {};
+  auto type = dyn_cast<FunctionType>(signature.getValue());
+  if (!type)
+    return {};
+  for (auto [index, input] : llvm::enumerate(type.getInputs())) {
+    auto memref = dyn_cast<MemRefType>(input);
+    if (!memref) {
+      sources.push_back(json::Object{{"arg", int64_t(index)}});
+      continue;
+    }
+    auto part = [&](std::string name) {
+      sources.push_back(
+          json::Object{{"arg", int64_t(index)}, {"part", std::move(name)}});
+    };
+    part("allocated");
+    part("aligned");
+    part("offset");
+    for (int64_t d = 0; d < memref.getRank(); ++d)
+      part("size[" + std::to_string(d) + "]");
+    for (int64_t d = 0; d < memref.getRank(); ++d)
+      part("stride[" + std::to_string(d) + "]");
+  }
+  if (sources.size() != func.getNumArguments())
+    return {};
+  return sources;
+}
+
+json::Object describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
+                            SymbolTable &symbols) {
+  json::Object kernel{{"name", func.getName().str()}};
+
+  std::vector<json::Object> sources = parameterSources(func);
+  json::Array params;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    Type type = func.getArgument(i).getType();
+    json::Object param{{"index", int64_t(i)}, {"type", printed(type)}};
+    uint64_t bytes = layout.getTypeSize(type);
+    // PTX kernel parameters of scalar and pointer type are naturally aligned.
+    uint64_t align = bytes;
+    std::string kind = isa<LLVM::LLVMPointerType>(type) ? "pointer"
+                       : isa<IntegerType>(type)        ? "integer"
+                       : isa<FloatType>(type)          ? "float"
+                                                       : "other";
+    // By-value parameters (tensor maps) pass their pointee's bytes.
+    if (auto byval = func.getArgAttrOfType<TypeAttr>(
+            i, LLVM::LLVMDialect::getByValAttrName())) {
+      bytes = layout.getTypeSize(byval.getValue());
+      kind = func.getArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName())
+                 ? "grid_constant"
+                 : "byval";
+    }
+    if (auto a = func.getArgAttrOfType<IntegerAttr>(
+            i, LLVM::LLVMDialect::getAlignAttrName()))
+      align = a.getInt();
+    param["kind"] = kind;
+    param["bytes"] = int64_t(bytes);
+    param["align"] = int64_t(align);
+    if (!sources.empty())
+      param["source"] = std::move(sources[i]);
+    params.push_back(std::move(param));
+  }
+  kernel["params"] = std::move(params);
+
+  if (auto block = func->getAttrOfType<DenseI32ArrayAttr>("gpu.known_block_size"))
+    kernel["block_dims"] = dims(block);
+  else if (auto reqntid = func->getAttrOfType<DenseI32ArrayAttr>(
+               NVVM::NVVMDialect::getReqntidAttrName()))
+    kernel["block_dims"] = dims(reqntid);
+  else
+    kernel["block_dims"] = nullptr;
+  // A kernel compiled with .reqnctapercluster must be launched as a cluster.
+  if (auto cluster = func->getAttrOfType<DenseI32ArrayAttr>(
+          NVVM::NVVMDialect::getClusterDimAttrName()))
+    kernel["cluster_dims"] = dims(cluster);
+  else
+    kernel["cluster_dims"] = nullptr;
+
+  llvm::SetVector<LLVM::GlobalOp> shared;
+  func.walk([&](LLVM::AddressOfOp address) {
+    auto global = symbols.lookup<LLVM::GlobalOp>(address.getGlobalName());
+    if (global && global.getAddrSpace() == 3)
+      shared.insert(global);
+  });
+  uint64_t sharedBytes = 0;
+  for (LLVM::GlobalOp global : shared) {
+    uint64_t align = std::max<uint64_t>(global.getAlignment().value_or(1), 1);
+    sharedBytes = llvm::alignTo(sharedBytes, align) +
+                  layout.getTypeSize(global.getGlobalType());
+  }
+  kernel["static_shared_bytes"] = int64_t(sharedBytes);
+  kernel["dynamic_shared_bytes"] = 0;
+
+  // Tensor-map plans come with the tma variant; no variant adds them yet.
+  kernel["tensor_maps"] = json::Array();
+
+  json::Array dispatch;
+  if (auto decisions = func->getAttrOfType<ArrayAttr>("tile.dispatch"))
+    for (auto decision : decisions.getAsRange<DictionaryAttr>()) {
+      json::Object entry;
+      for (NamedAttribute field : decision)
+        if (auto text = dyn_cast<StringAttr>(field.getValue()))
+          entry[field.getName().str()] = text.getValue().str();
+      dispatch.push_back(std::move(entry));
+    }
+  kernel["dispatch"] = std::move(dispatch);
+  return kernel;
+}
+
+} // namespace
+
+json::Object tile::buildLaunchManifest(ModuleOp lowered) {
+  json::Array modules;
+  lowered.walk([&](gpu::GPUModuleOp module) {
+    json::Object entry{{"name", module.getName().str()}};
+    if (ArrayAttr targets = module.getTargetsAttr())
+      for (Attribute target : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+          entry["chip"] = nvvm.getChip().str();
+    DataLayout layout(module);
+    SymbolTable symbols(module);
+    json::Array kernels;
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+        kernels.push_back(describeKernel(func, layout, symbols));
+    entry["kernels"] = std::move(kernels);
+    modules.push_back(std::move(entry));
+  });
+  return json::Object{{"version", kManifestVersion},
+                      {"modules", std::move(modules)}};
+}

@@ -1,0 +1,48 @@
+//===- Pipeline.cpp - the tile -> NVVM pipeline -----------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Pipeline/Pipeline.h"
+#include "tile/Dispatch/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tile::buildTileToNVVMPipeline(OpPassManager &pm,
+                                   const TileToNVVMOptions &options) {
+  TileSelectVariantsOptions select;
+  select.chip = options.chip;
+  select.explain = options.explain;
+  pm.addPass(createTileSelectVariants(select));
+  TileLowerVariantsOptions lower;
+  lower.chip = options.chip;
+  pm.addPass(createTileLowerVariants(lower));
+  // The emitters produce scf/arith/memref next to NVVM; gpu-to-nvvm brings
+  // those (and the kernels' memref signatures) to the LLVM dialect, and
+  // nvvm-to-llvm expands the NVVM ops that are inline PTX.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tile::registerTileToNVVMPipeline() {
+  PassPipelineRegistration<TileToNVVMOptions>(
+      "tile-to-nvvm",
+      "tile ops -> NVVM + LLVM dialects: select variants, lower them, lower "
+      "every gpu.module (ready for gpu-module-to-binary)",
+      buildTileToNVVMPipeline);
+}

@@ -1,0 +1,4 @@
+gpu.module @a {
+}
+gpu.module @b {
+}

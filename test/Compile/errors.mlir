@@ -1,0 +1,23 @@
+// tile-compile reports bad input as diagnostics and a non-zero exit, never a
+// crash, and writes no output when it fails.
+// RUN: not tile-compile %s -o %t.none.ptx 2>&1 | FileCheck %s --check-prefix=NO-MODULE
+// RUN: not tile-compile %S/Inputs/two-modules.mlir -o %t.two.ptx 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: not tile-compile %S/Inputs/old-ptx.mlir --chip sm_100a -o %t.old.ptx 2>&1 | FileCheck %s --check-prefix=OLD-PTX
+// RUN: tile-compile %S/Inputs/old-ptx.mlir -o %t.ok.ptx
+// RUN: not tile-compile %S/Inputs/old-ptx.mlir --chip gfx90a -o %t.gfx.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not tile-compile %S/Inputs/no-variant.mlir -o %t.nv.ptx --manifest %t.nv.json 2>&1 | FileCheck %s --check-prefix=NO-VARIANT
+// RUN: not test -e %t.nv.ptx
+// RUN: not test -e %t.nv.json
+// RUN: not tile-compile %S/Inputs/does-not-exist.mlir -o %t.missing.ptx 2>&1 | FileCheck %s --check-prefix=MISSING
+
+// NO-MODULE: error: tile-compile needs exactly one gpu.module (one PTX file), found 0
+// TWO: error: tile-compile needs exactly one gpu.module (one PTX file), found 2
+// OLD-PTX: old-ptx.mlir:1:1: error: #nvvm.target feature '+ptx80' is below the PTX ISA 8.6 that sm_100a needs
+// CHIP: error: unsupported chip 'gfx90a'; expected sm_<version>[a|f]
+// NO-VARIANT: no-variant.mlir:4:5: error: no variant of tile.copy_async can implement this op on sm_90a
+// NO-VARIANT: note: dsmem (priority 10): rejected: single_thread — issued by a warp; one thread issues bulk copies (exec thread); rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion
+// MISSING: does-not-exist.mlir
+
+func.func @host_only() {
+  return
+}

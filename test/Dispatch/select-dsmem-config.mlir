@@ -1,0 +1,10 @@
+// RUN: tile-opt %s --tile-select-variants -verify-diagnostics
+
+// dsmem never drops config it cannot honour: an L2 cache hint or a
+// cta_group on a cluster bulk copy rejects the variant.
+func.func @unsupported_config(%s: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32, %hint: i64) {
+  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+1 {{dsmem (priority 10): rejected: supported_config — cache_hint, cta_group given; shared::cta -> shared::cluster bulk copies take neither}}
+  tile.copy_async %s[0] to %s[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) cache_hint(%hint) {cta_group = 1 : i32} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  return
+}
