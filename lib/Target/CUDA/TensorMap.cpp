@@ -1,0 +1,193 @@
+//===- TensorMap.cpp - CUtensorMap rules ------------------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules are those of cuTensorMapEncodeTiled in CUDA 13.0's cuda.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Target/CUDA/TensorMap.h"
+
+using namespace tile::cuda;
+
+llvm::StringRef tile::cuda::dataTypeName(TensorMapDataType type) {
+  switch (type) {
+  case TensorMapDataType::UInt8: return "UINT8";
+  case TensorMapDataType::UInt16: return "UINT16";
+  case TensorMapDataType::UInt32: return "UINT32";
+  case TensorMapDataType::Int32: return "INT32";
+  case TensorMapDataType::UInt64: return "UINT64";
+  case TensorMapDataType::Int64: return "INT64";
+  case TensorMapDataType::Float16: return "FLOAT16";
+  case TensorMapDataType::Float32: return "FLOAT32";
+  case TensorMapDataType::Float64: return "FLOAT64";
+  case TensorMapDataType::BFloat16: return "BFLOAT16";
+  case TensorMapDataType::Float32Ftz: return "FLOAT32_FTZ";
+  case TensorMapDataType::TFloat32: return "TFLOAT32";
+  case TensorMapDataType::TFloat32Ftz: return "TFLOAT32_FTZ";
+  case TensorMapDataType::Packed16U4Align8B: return "16U4_ALIGN8B";
+  case TensorMapDataType::Packed16U4Align16B: return "16U4_ALIGN16B";
+  case TensorMapDataType::Packed16U6Align16B: return "16U6_ALIGN16B";
+  }
+  return "?";
+}
+
+llvm::StringRef tile::cuda::swizzleName(TensorMapSwizzle swizzle) {
+  switch (swizzle) {
+  case TensorMapSwizzle::None: return "SWIZZLE_NONE";
+  case TensorMapSwizzle::B32: return "SWIZZLE_32B";
+  case TensorMapSwizzle::B64: return "SWIZZLE_64B";
+  case TensorMapSwizzle::B128: return "SWIZZLE_128B";
+  case TensorMapSwizzle::B128Atom32B: return "SWIZZLE_128B_ATOM_32B";
+  case TensorMapSwizzle::B128Atom32BFlip8B: return "SWIZZLE_128B_ATOM_32B_FLIP_8B";
+  case TensorMapSwizzle::B128Atom64B: return "SWIZZLE_128B_ATOM_64B";
+  }
+  return "?";
+}
+
+unsigned tile::cuda::elementBytes(TensorMapDataType type) {
+  switch (type) {
+  case TensorMapDataType::UInt8:
+    return 1;
+  case TensorMapDataType::UInt16:
+  case TensorMapDataType::Float16:
+  case TensorMapDataType::BFloat16:
+    return 2;
+  case TensorMapDataType::UInt32:
+  case TensorMapDataType::Int32:
+  case TensorMapDataType::Float32:
+  case TensorMapDataType::Float32Ftz:
+  case TensorMapDataType::TFloat32:
+  case TensorMapDataType::TFloat32Ftz:
+    return 4;
+  case TensorMapDataType::UInt64:
+  case TensorMapDataType::Int64:
+  case TensorMapDataType::Float64:
+    return 8;
+  case TensorMapDataType::Packed16U4Align8B:
+  case TensorMapDataType::Packed16U4Align16B:
+  case TensorMapDataType::Packed16U6Align16B:
+    return 0;
+  }
+  return 0;
+}
+
+bool tile::cuda::isFloatingPoint(TensorMapDataType type) {
+  switch (type) {
+  case TensorMapDataType::Float16:
+  case TensorMapDataType::Float32:
+  case TensorMapDataType::Float64:
+  case TensorMapDataType::BFloat16:
+  case TensorMapDataType::Float32Ftz:
+  case TensorMapDataType::TFloat32:
+  case TensorMapDataType::TFloat32Ftz:
+    return true;
+  default:
+    return false;
+  }
+}
+
+unsigned tile::cuda::swizzleSpanBytes(TensorMapSwizzle swizzle) {
+  switch (swizzle) {
+  case TensorMapSwizzle::None: return 0;
+  case TensorMapSwizzle::B32: return 32;
+  case TensorMapSwizzle::B64: return 64;
+  default: return 128;
+  }
+}
+
+std::vector<std::string> tile::cuda::tensorMapViolations(const TensorMapDesc &d) {
+  std::vector<std::string> out;
+  auto add = [&](std::string message) { out.push_back(std::move(message)); };
+  auto str = [](uint64_t v) { return std::to_string(v); };
+  bool packed16B = d.dataType == TensorMapDataType::Packed16U4Align16B ||
+                   d.dataType == TensorMapDataType::Packed16U6Align16B;
+  bool interleaved = d.interleave != TensorMapInterleave::None;
+
+  if (d.rank < 1 || d.rank > kMaxTensorMapRank)
+    add("tensorRank " + str(d.rank) + " is not in [1, 5]");
+  else if (interleaved && d.rank < 3)
+    add("tensorRank " + str(d.rank) + " is below 3, the least an "
+        "interleaved layout needs");
+  if (d.globalDims.size() != d.rank || d.boxDims.size() != d.rank ||
+      d.elementStrides.size() != d.rank ||
+      d.globalStrides.size() + 1 != std::max(d.rank, 1u)) {
+    add("globalDim, boxDim and elementStrides need tensorRank (" +
+        str(d.rank) + ") entries and globalStrides tensorRank - 1; got " +
+        str(d.globalDims.size()) + ", " + str(d.boxDims.size()) + ", " +
+        str(d.elementStrides.size()) + " and " + str(d.globalStrides.size()));
+    return out;
+  }
+
+  if (d.globalAddress) {
+    unsigned need = (d.interleave == TensorMapInterleave::B32 || packed16B)
+                        ? 32 : 16;
+    if (*d.globalAddress % need != 0)
+      add("globalAddress " + str(*d.globalAddress) + " is not " + str(need) +
+          "-byte aligned");
+  }
+
+  for (unsigned i = 0; i < d.rank; ++i) {
+    if (std::optional<uint64_t> dim = d.globalDims[i]) {
+      if (*dim < 1 || *dim > kMaxGlobalDim)
+        add("globalDim[" + str(i) + "] = " + str(*dim) +
+            " is not in [1, 2^32]");
+      else if (i == 0 && packed16B && *dim % 128 != 0)
+        add("globalDim[0] = " + str(*dim) + " is not a multiple of 128, as " +
+            dataTypeName(d.dataType).str() + " requires");
+      else if (i == 0 && d.dataType == TensorMapDataType::Packed16U4Align8B &&
+               *dim % 2 != 0)
+        add("globalDim[0] = " + str(*dim) +
+            " is not a multiple of 2, as 16U4_ALIGN8B requires");
+    }
+  }
+  unsigned strideMultiple =
+      (d.interleave == TensorMapInterleave::B32 || packed16B) ? 32 : 16;
+  for (unsigned i = 0; i + 1 < d.rank; ++i) {
+    std::optional<uint64_t> stride = d.globalStrides[i];
+    if (!stride)
+      continue;
+    if (*stride % strideMultiple != 0)
+      add("globalStrides[" + str(i) + "] = " + str(*stride) +
+          " bytes is not a multiple of " + str(strideMultiple));
+    if (*stride >= kGlobalStrideLimit)
+      add("globalStrides[" + str(i) + "] = " + str(*stride) +
+          " bytes is not below 2^40");
+  }
+
+  unsigned bytes = elementBytes(d.dataType);
+  for (unsigned i = 0; i < d.rank; ++i) {
+    if (d.boxDims[i] < 1 || d.boxDims[i] > kMaxBoxDim)
+      add("boxDim[" + str(i) + "] = " + str(d.boxDims[i]) +
+          " is not in [1, 256]");
+    if (d.elementStrides[i] < 1 || d.elementStrides[i] > kMaxElementStride)
+      add("elementStrides[" + str(i) + "] = " + str(d.elementStrides[i]) +
+          " is not in [1, 8]");
+  }
+  if (packed16B && d.boxDims[0] != 128)
+    add("boxDim[0] = " + str(d.boxDims[0]) + " must be 128 for " +
+        dataTypeName(d.dataType).str());
+  if (!interleaved && bytes != 0) {
+    uint64_t innerBytes = uint64_t(d.boxDims[0]) * bytes;
+    if (innerBytes % 16 != 0)
+      add("boxDim[0] * elementSize = " + str(innerBytes) +
+          " bytes is not a multiple of 16");
+    if (unsigned span = swizzleSpanBytes(d.swizzle); span && innerBytes > span)
+      add("boxDim[0] * elementSize = " + str(innerBytes) +
+          " bytes exceeds the " + str(span) + "-byte span of " +
+          swizzleName(d.swizzle).str());
+  }
+  if (d.interleave == TensorMapInterleave::B32 &&
+      d.swizzle != TensorMapSwizzle::B32)
+    add("INTERLEAVE_32B needs SWIZZLE_32B, got " + swizzleName(d.swizzle).str());
+  if (d.dataType == TensorMapDataType::Packed16U6Align16B && interleaved)
+    add("16U6_ALIGN16B needs INTERLEAVE_NONE");
+  if (d.oobFill == TensorMapOobFill::NanRequestZeroFma &&
+      !isFloatingPoint(d.dataType))
+    add("oobFill NAN_REQUEST_ZERO_FMA needs a floating-point data type, got " +
+        dataTypeName(d.dataType).str());
+  return out;
+}
