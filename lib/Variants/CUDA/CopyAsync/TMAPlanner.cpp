@@ -1,0 +1,429 @@
+//===- TMAPlanner.cpp - plan tensor-map bulk copies -------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
+
+#include <algorithm>
+
+using namespace tile;
+using namespace tile::tma;
+using cuda::TensorMapDataType;
+using cuda::TensorMapSwizzle;
+
+namespace {
+
+/// Issues one copy may need at most.
+constexpr int64_t kMaxIssues = 4096;
+
+/// A piece of a region dim with one shared stride (elements, pre-swizzle).
+struct Mode {
+  int64_t extent = 1;
+  int64_t sharedStride = 0;
+};
+
+/// The problem in units of (possibly promoted) tensor-map elements.
+struct Units {
+  llvm::SmallVector<int64_t, 5> shape, strides, offsets, sizes;
+  llvm::SmallVector<llvm::SmallVector<Mode, 3>, 5> modes; // innermost first
+  int64_t sharedStart = 0;
+  unsigned unitBytes = 0;
+  unsigned promotion = 1;
+  TensorMapDataType dataType = TensorMapDataType::UInt8;
+};
+
+struct MapDim {
+  MapValue size, stride; // elements
+  Coordinate base;
+  Mode boxMode;
+};
+
+struct Loop {
+  unsigned dim;
+  int64_t extent, coordStep, sharedStride;
+};
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+TensorMapSwizzle mapSwizzle(SwizzleMode mode) {
+  switch (mode) {
+  case SwizzleMode::None: return TensorMapSwizzle::None;
+  case SwizzleMode::B32: return TensorMapSwizzle::B32;
+  case SwizzleMode::B64: return TensorMapSwizzle::B64;
+  case SwizzleMode::B128: return TensorMapSwizzle::B128;
+  }
+  return TensorMapSwizzle::None;
+}
+
+/// Plans one split choice (`split[d]`: dim d's modes become map dims).
+OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
+                       TensorMapSwizzle swizzle,
+                       cuda::TensorMapOobFill oobFill) {
+  using R = OrReason<Plan>;
+  unsigned rank = u.sizes.size();
+  llvm::SmallVector<MapDim, 8> dims;
+  llvm::SmallVector<Loop, 8> loops;
+  auto value = [](int64_t v, int d) {
+    return v == kDynamic ? MapValue{0, d, 1} : MapValue{v, -1, 1};
+  };
+  auto coordinate = [](int64_t offset, int d) {
+    return offset == kDynamic ? Coordinate{d, 0} : Coordinate{-1, offset};
+  };
+  for (unsigned d = 0; d < rank; ++d) {
+    const auto &modes = u.modes[d];
+    int64_t n = u.shape[d], g = u.strides[d], o = u.offsets[d];
+    if (modes.empty()) {
+      // A unit region dim of a unit global dim needs no map dim.
+      if (n == 1 && rank > 1)
+        continue;
+      dims.push_back({value(n, d), value(g, d), coordinate(o, d), Mode{1, 0}});
+      continue;
+    }
+    if (!split[d] || modes.size() == 1) {
+      unsigned at = dims.size();
+      dims.push_back({value(n, d), value(g, d), coordinate(o, d), modes[0]});
+      int64_t inner = modes[0].extent;
+      for (size_t j = 1; j < modes.size(); ++j) {
+        loops.push_back({at, modes[j].extent, inner, modes[j].sharedStride});
+        inner *= modes[j].extent;
+      }
+      continue;
+    }
+    // Exact split: static size, stride and offset, divisible.
+    int64_t innerAll = 1;
+    for (size_t j = 0; j + 1 < modes.size(); ++j)
+      innerAll *= modes[j].extent;
+    if (n == kDynamic || g == kDynamic || o == kDynamic || n % innerAll ||
+        o % innerAll)
+      return R::failure("global dim " + str(d) + " cannot be split exactly");
+    int64_t inner = 1;
+    for (size_t j = 0; j < modes.size(); ++j) {
+      bool last = j + 1 == modes.size();
+      int64_t size = last ? n / inner : modes[j].extent;
+      int64_t coord = last ? o / inner : (o / inner) % modes[j].extent;
+      dims.push_back({MapValue{size, -1, 1}, MapValue{g * inner, -1, 1},
+                      Coordinate{-1, coord}, modes[j]});
+      inner *= modes[j].extent;
+    }
+  }
+
+  // Map dim 0 is the global tensor's contiguous dim.
+  int first = -1;
+  for (unsigned k = 0; k < dims.size(); ++k) {
+    if (!dims[k].stride.isStatic() || dims[k].stride.value != 1)
+      continue;
+    if (first < 0 || dims[k].boxMode.sharedStride == 1)
+      first = k;
+  }
+  if (first < 0)
+    return R::failure("no global dim of the region has unit stride; "
+                      "tensor-map dim 0 must be contiguous in global memory");
+  std::vector<unsigned> order;
+  for (unsigned k = 0; k < dims.size(); ++k)
+    if (static_cast<int>(k) != first)
+      order.push_back(k);
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    const Mode &x = dims[a].boxMode, &y = dims[b].boxMode;
+    if ((x.extent > 1) != (y.extent > 1))
+      return x.extent > 1;
+    return x.sharedStride < y.sharedStride;
+  });
+  order.insert(order.begin(), first);
+  if (order.size() > cuda::kMaxTensorMapRank)
+    return R::failure("the copy needs " + str(order.size()) +
+                      " tensor-map dims; a tensor map has at most 5");
+  llvm::SmallVector<unsigned, 8> position(dims.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    position[order[i]] = i;
+  for (Loop &l : loops)
+    l.dim = position[l.dim];
+
+  // The box: every dim while the shared tile stays dense in box order.
+  Plan plan;
+  plan.promotion = u.promotion;
+  llvm::SmallVector<uint32_t, 5> box;
+  bool dense = true;
+  int64_t expected = 1;
+  for (unsigned i = 0; i < order.size(); ++i) {
+    const Mode &m = dims[order[i]].boxMode;
+    if (m.extent == 1) {
+      box.push_back(1);
+      continue;
+    }
+    if (!dense || m.sharedStride != expected) {
+      dense = false;
+      box.push_back(1);
+      loops.push_back({i, m.extent, 1, m.sharedStride});
+      continue;
+    }
+    int64_t b = m.extent;
+    if (b > cuda::kMaxBoxDim) {
+      b = cuda::kMaxBoxDim;
+      while (m.extent % b)
+        --b;
+      loops.push_back({i, m.extent / b, b, m.sharedStride * b});
+      dense = false;
+    }
+    box.push_back(static_cast<uint32_t>(b));
+    expected *= b;
+  }
+
+  cuda::TensorMapDesc &map = plan.map;
+  map.dataType = u.dataType;
+  map.rank = order.size();
+  for (unsigned i = 0; i < order.size(); ++i) {
+    const MapDim &dim = dims[order[i]];
+    plan.globalDims.push_back(dim.size);
+    map.globalDims.push_back(dim.size.isStatic()
+                                 ? std::optional<uint64_t>(dim.size.value)
+                                 : std::nullopt);
+    if (i == 0)
+      continue;
+    MapValue bytes = dim.stride;
+    if (bytes.isStatic())
+      bytes.value *= u.unitBytes;
+    else
+      bytes.scale = u.unitBytes;
+    plan.globalStrides.push_back(bytes);
+    map.globalStrides.push_back(bytes.isStatic()
+                                    ? std::optional<uint64_t>(bytes.value)
+                                    : std::nullopt);
+  }
+  map.boxDims = box;
+  map.elementStrides.assign(order.size(), 1);
+  map.swizzle = swizzle;
+  map.l2Promotion = cuda::TensorMapL2Promotion::B128;
+  map.oobFill = oobFill;
+
+  std::vector<std::string> violations = cuda::tensorMapViolations(map);
+  unsigned span = cuda::swizzleSpanBytes(swizzle);
+  if (span && int64_t(box[0]) * u.unitBytes < span)
+    violations.push_back("boxDim[0] * elementSize = " +
+                         str(int64_t(box[0]) * u.unitBytes) +
+                         " bytes is narrower than the " + str(span) +
+                         "-byte rows of the " + str(span) +
+                         "B-swizzled shared tile");
+  if (!violations.empty()) {
+    std::string reason;
+    for (const std::string &v : violations)
+      reason += (reason.empty() ? "" : "; ") + v;
+    return R::failure(reason);
+  }
+
+  // The issue loop: the product of the loop extents, innermost loop last.
+  int64_t count = 1;
+  for (const Loop &l : loops)
+    if ((count *= l.extent) > kMaxIssues)
+      return R::failure("the region needs more than " + str(kMaxIssues) +
+                        " tensor copies");
+  // TMA writes shared memory at 128-byte aligned boxes; a swizzled box must
+  // start on its pattern's period so the pattern matches the layout.
+  int64_t alignment = span ? span * 8 : 128;
+  llvm::SmallVector<int64_t, 8> index(loops.size(), 0);
+  for (int64_t n = 0; n < count; ++n) {
+    Issue issue;
+    for (unsigned i = 0; i < order.size(); ++i)
+      issue.coords.push_back(dims[order[i]].base);
+    int64_t shared = u.sharedStart;
+    for (size_t l = 0; l < loops.size(); ++l) {
+      issue.coords[loops[l].dim].constant += index[l] * loops[l].coordStep;
+      shared += index[l] * loops[l].sharedStride;
+    }
+    issue.sharedByte = shared * u.unitBytes;
+    if (issue.sharedByte % alignment)
+      return R::failure("a box starts at shared byte " +
+                        str(issue.sharedByte) + ", not " + str(alignment) +
+                        "-byte aligned as " +
+                        (span ? "its swizzle pattern" : "TMA") + " requires");
+    plan.issues.push_back(std::move(issue));
+    for (size_t l = loops.size(); l-- > 0;) {
+      if (++index[l] < loops[l].extent)
+        break;
+      index[l] = 0;
+    }
+  }
+  plan.bytesPerIssue = u.unitBytes;
+  for (uint32_t b : box)
+    plan.bytesPerIssue *= b;
+  return plan;
+}
+
+/// `u` with `factor` elements per unit, or a reason it cannot be promoted.
+OrReason<Units> promote(const Units &u, unsigned factor,
+                        cuda::TensorMapOobFill oobFill) {
+  using R = OrReason<Units>;
+  if (oobFill != cuda::TensorMapOobFill::None)
+    return R::failure("NaN fill keeps the element type");
+  int d0 = -1;
+  for (unsigned d = 0; d < u.strides.size(); ++d)
+    if (u.strides[d] == 1 && !u.modes[d].empty() &&
+        u.modes[d][0].sharedStride == 1)
+      d0 = d;
+  if (d0 < 0)
+    return R::failure("no contiguous dim");
+  auto divisible = [&](int64_t v) { return v != kDynamic && v % factor == 0; };
+  Units p = u;
+  p.unitBytes *= factor;
+  p.promotion *= factor;
+  p.dataType = factor * u.unitBytes == 2   ? TensorMapDataType::UInt16
+               : factor * u.unitBytes == 4 ? TensorMapDataType::UInt32
+                                           : TensorMapDataType::UInt64;
+  if (!divisible(u.shape[d0]) || !divisible(u.offsets[d0]) ||
+      !divisible(u.sizes[d0]) || !divisible(u.modes[d0][0].extent) ||
+      !divisible(u.sharedStart))
+    return R::failure("the contiguous dim does not divide");
+  p.shape[d0] /= factor;
+  p.offsets[d0] /= factor;
+  p.sizes[d0] /= factor;
+  p.sharedStart /= factor;
+  for (unsigned d = 0; d < u.strides.size(); ++d) {
+    if (static_cast<int>(d) != d0) {
+      if (!divisible(u.strides[d]))
+        return R::failure("a stride does not divide");
+      p.strides[d] /= factor;
+    }
+    for (size_t j = 0; j < p.modes[d].size(); ++j) {
+      Mode &m = p.modes[d][j];
+      if (static_cast<int>(d) == d0 && j == 0) {
+        m.extent /= factor;
+        continue;
+      }
+      if (m.sharedStride % factor)
+        return R::failure("a shared stride does not divide");
+      m.sharedStride /= factor;
+    }
+  }
+  return p;
+}
+
+} // namespace
+
+llvm::SmallVector<int64_t, 24> Plan::encodeArguments() const {
+  llvm::SmallVector<int64_t, 24> out = {int64_t(map.rank)};
+  for (const MapValue &v : globalDims)
+    out.push_back(v.isStatic() ? v.value : -1);
+  for (const MapValue &v : globalStrides)
+    out.push_back(v.isStatic() ? v.value : -1);
+  for (uint32_t b : map.boxDims)
+    out.push_back(b);
+  for (uint32_t e : map.elementStrides)
+    out.push_back(e);
+  out.push_back(int64_t(map.interleave));
+  out.push_back(int64_t(map.swizzle));
+  out.push_back(int64_t(map.l2Promotion));
+  out.push_back(int64_t(map.oobFill));
+  return out;
+}
+
+OrReason<Plan> tma::planTensorCopy(const Request &r) {
+  using R = OrReason<Plan>;
+  unsigned rank = r.sizes.size();
+  if (r.global.shape.size() != rank || r.global.strides.size() != rank ||
+      r.global.offsets.size() != rank || r.shared.shape.size() != rank ||
+      r.shared.offsets.size() != rank)
+    return R::failure("global tensor, shared tile and region ranks differ");
+  if (r.elementBits % 8 != 0)
+    return R::failure(str(r.elementBits) + "-bit elements need the packed "
+                      "tensor-map types, which the planner does not use");
+  unsigned bytes = r.elementBits / 8;
+  if (cuda::elementBytes(r.dataType) != bytes)
+    return R::failure("data type " + cuda::dataTypeName(r.dataType).str() +
+                      " does not have " + str(bytes) + "-byte elements");
+
+  OrReason<SliceResult> slice =
+      r.shared.layout.slice(r.shared.shape, r.shared.offsets, r.sizes);
+  if (!slice)
+    return R::failure("shared region: " + slice.reason());
+  const TileLayout &residual = slice->residual;
+  if (residual.replicaCount() != 1)
+    return R::failure("the shared layout has replicas");
+  for (const Iter &it : residual.shard())
+    if (it.axis != Axis::m)
+      return R::failure("the shared layout addresses axis '" +
+                        axisName(it.axis).str() + "'; TMA fills memory");
+  OrReason<GroupedLayout> grouped = residual.group(r.sizes);
+  if (!grouped)
+    return R::failure("shared region: " + grouped.reason());
+
+  TensorMapSwizzle swizzle = TensorMapSwizzle::None;
+  int64_t spanElements = 0;
+  if (!residual.swizzle().isIdentity()) {
+    std::optional<SwizzleMode> mode =
+        classifyNvmmaSwizzle(residual.swizzle(), r.elementBits);
+    if (!mode)
+      return R::failure("shared swizzle " + residual.swizzle().toString() +
+                        " is not the 32/64/128-byte swizzle TMA writes");
+    swizzle = mapSwizzle(*mode);
+    spanElements = cuda::swizzleSpanBytes(swizzle) / bytes;
+  }
+
+  Units u;
+  u.shape = r.global.shape;
+  u.strides = r.global.strides;
+  u.offsets = r.global.offsets;
+  u.sizes = r.sizes;
+  u.sharedStart = residual.offset(Axis::m);
+  u.unitBytes = bytes;
+  u.dataType = r.dataType;
+  for (unsigned d = 0; d < rank; ++d) {
+    llvm::SmallVector<Mode, 3> modes;
+    llvm::ArrayRef<Iter> iters = grouped->group(d);
+    for (auto it = iters.rbegin(); it != iters.rend(); ++it) {
+      if (it->extent == 1)
+        continue;
+      if (it->stride == 0)
+        return R::failure("the shared layout puts several region elements "
+                          "at one address");
+      Mode m{it->extent, it->stride};
+      // Rows of a swizzled tile are exactly one span wide.
+      if (spanElements && m.sharedStride == 1 && m.extent > spanElements) {
+        if (m.extent % spanElements)
+          return R::failure("the contiguous run of " + str(m.extent) +
+                            " elements is not a multiple of the swizzle "
+                            "span (" + str(spanElements) + " elements)");
+        modes.push_back(Mode{spanElements, 1});
+        m = Mode{m.extent / spanElements, spanElements};
+      }
+      modes.push_back(m);
+    }
+    u.modes.push_back(std::move(modes));
+  }
+
+  std::optional<Plan> best;
+  std::string unsplitReason;
+  llvm::SmallVector<unsigned, 5> splittable;
+  for (unsigned d = 0; d < rank; ++d)
+    if (u.modes[d].size() > 1)
+      splittable.push_back(d);
+  for (unsigned factor = 1; bytes * factor <= 8; factor *= 2) {
+    Units units = u;
+    if (factor > 1) {
+      OrReason<Units> promoted = promote(u, factor, r.oobFill);
+      if (!promoted)
+        continue;
+      units = *promoted;
+    }
+    for (unsigned mask = 0; mask < (1u << splittable.size()); ++mask) {
+      llvm::SmallVector<bool, 5> split(rank, false);
+      for (unsigned i = 0; i < splittable.size(); ++i)
+        split[splittable[i]] = mask >> i & 1;
+      OrReason<Plan> plan = planOne(units, split, swizzle, r.oobFill);
+      if (!plan) {
+        if (factor == 1 && mask == 0)
+          unsplitReason = plan.reason();
+        continue;
+      }
+      auto key = [](const Plan &p) {
+        return std::make_tuple(p.issues.size(), p.map.rank, p.promotion);
+      };
+      if (!best || key(*plan) < key(*best))
+        best = std::move(*plan);
+    }
+  }
+  if (!best)
+    return R::failure(unsplitReason);
+  return std::move(*best);
+}

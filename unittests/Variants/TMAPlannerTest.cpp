@@ -1,0 +1,425 @@
+//===- TMAPlannerTest.cpp - the tma copy_async planner ----------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Encode arguments are pinned in TVM TIRx's order: rank, dims inner->outer,
+// byte strides, box, element strides, interleave, swizzle, L2 promotion,
+// oob fill (-1 for a runtime value). Every plan is also checked by
+// simulation: executing its issues on the global tensor must put each region
+// element where the shared layout says (independent of how the plan was
+// derived).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
+
+#include "gtest/gtest-spi.h"
+#include "gtest/gtest.h"
+
+#include <map>
+
+using namespace tile;
+using namespace tile::tma;
+using cuda::TensorMapDataType;
+
+namespace {
+
+using Args = std::vector<int64_t>;
+
+Args args(const Plan &p) {
+  llvm::SmallVector<int64_t, 24> a = p.encodeArguments();
+  return Args(a.begin(), a.end());
+}
+
+TileLayout nvmma(unsigned bits, int64_t rows, int64_t cols, SwizzleMode m) {
+  OrReason<TileLayout> l = nvmmaSharedLayout(bits, rows, cols, m);
+  EXPECT_TRUE(l) << l.reason();
+  return *l;
+}
+
+/// A whole-tile copy of a row-major global tensor of `shape` into `layout`.
+Request rowMajorRequest(llvm::SmallVector<int64_t, 5> shape, TileLayout layout,
+                        unsigned bits, TensorMapDataType type) {
+  Request r;
+  r.global.shape = shape;
+  r.global.strides.assign(shape.size(), 1);
+  for (size_t d = shape.size() - 1; d-- > 0;)
+    r.global.strides[d] = r.global.strides[d + 1] * shape[d + 1];
+  r.global.offsets.assign(shape.size(), 0);
+  r.shared = SharedSide{std::move(layout), shape,
+                        llvm::SmallVector<int64_t, 5>(shape.size(), 0)};
+  r.sizes = shape;
+  r.elementBits = bits;
+  r.dataType = type;
+  return r;
+}
+
+/// Simulates the plan: each issue copies its box, element by element, from
+/// global element coordinates to shared bytes (box-dense order, then the
+/// layout's swizzle on the whole address), and checks every region element
+/// lands where the shared layout puts it. Needs static sizes and offsets.
+void expectPlanMovesRegion(const Plan &p, const Request &r) {
+  unsigned bytes = r.elementBits / 8;
+  unsigned unit = bytes * p.promotion;
+  unsigned rank = p.map.rank;
+  // Global byte offset of a map coordinate.
+  std::vector<int64_t> strideBytes(rank, unit);
+  for (unsigned i = 1; i < rank; ++i)
+    strideBytes[i] = p.globalStrides[i - 1].value;
+  const Swizzle &swz = r.shared.layout.swizzle();
+  // Map from global byte -> shared byte, for every byte the plan moves.
+  std::map<int64_t, int64_t> moved;
+  for (const Issue &issue : p.issues) {
+    std::vector<int64_t> idx(rank, 0);
+    int64_t boxElems = 1;
+    for (uint32_t b : p.map.boxDims)
+      boxElems *= b;
+    for (int64_t n = 0; n < boxElems; ++n) {
+      int64_t g = 0, dense = 0, pitch = 1;
+      bool inBounds = true;
+      for (unsigned i = 0; i < rank; ++i) {
+        int64_t c = issue.coords[i].constant + idx[i];
+        ASSERT_LT(issue.coords[i].regionDim, 0) << "dynamic coordinate";
+        if (c >= p.globalDims[i].value)
+          inBounds = false;
+        g += c * strideBytes[i];
+        dense += idx[i] * pitch;
+        pitch *= p.map.boxDims[i];
+      }
+      ASSERT_TRUE(inBounds) << "a plan reads outside the tensor";
+      for (unsigned b = 0; b < unit; ++b) {
+        int64_t sharedByte = issue.sharedByte + dense * unit + b;
+        // The swizzle acts on element addresses of the original type.
+        int64_t element = swz.apply(sharedByte / bytes);
+        ASSERT_TRUE(moved.emplace(g + b, element * bytes + sharedByte % bytes)
+                        .second)
+            << "two issues write global byte " << g + b;
+      }
+      for (unsigned i = 0; i < rank; ++i) {
+        if (++idx[i] < int64_t(p.map.boxDims[i]))
+          break;
+        idx[i] = 0;
+      }
+    }
+  }
+  // Every region element, from its global byte to its shared byte.
+  unsigned n = r.sizes.size();
+  int64_t count = 1;
+  for (int64_t s : r.sizes)
+    count *= s;
+  EXPECT_EQ(int64_t(moved.size()), count * bytes);
+  std::vector<int64_t> c(n, 0);
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t g = 0;
+    llvm::SmallVector<int64_t, 5> sc;
+    for (unsigned d = 0; d < n; ++d) {
+      g += (r.global.offsets[d] + c[d]) * r.global.strides[d];
+      sc.push_back(r.shared.offsets[d] + c[d]);
+    }
+    int64_t s = at(r.shared.layout.apply(sc, r.shared.shape), Axis::m);
+    for (unsigned b = 0; b < bytes; ++b) {
+      auto it = moved.find(g * bytes + b);
+      ASSERT_NE(it, moved.end()) << "element " << e << " not copied";
+      ASSERT_EQ(it->second, s * bytes + b) << "element " << e;
+    }
+    for (unsigned d = n; d-- > 0;) {
+      if (++c[d] < r.sizes[d])
+        break;
+      c[d] = 0;
+    }
+  }
+}
+
+Plan planOk(const Request &r) {
+  OrReason<Plan> p = planTensorCopy(r);
+  EXPECT_TRUE(p) << p.reason();
+  if (!p)
+    return Plan();
+  expectPlanMovesRegion(*p, r);
+  return *p;
+}
+
+//===----------------------------------------------------------------------===//
+// 8x256 tiles: every swizzle, every element width
+//===----------------------------------------------------------------------===//
+
+TEST(TMAPlanner, F16Swizzle128MatchesTVMGolden) {
+  Plan p = planOk(rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::B128),
+                                  16, TensorMapDataType::Float16));
+  EXPECT_EQ(args(p), (Args{3, 64, 8, 4, 512, 128, 64, 8, 4, 1, 1, 1, 0, 3, 2, 0}));
+  ASSERT_EQ(p.issues.size(), 1u);
+  EXPECT_EQ(p.issues[0].sharedByte, 0);
+  EXPECT_EQ(p.bytesPerIssue, 4096);
+  EXPECT_EQ(p.map.dataType, TensorMapDataType::Float16);
+}
+
+TEST(TMAPlanner, F16NoSwizzleMatchesTVMGolden) {
+  Plan p = planOk(rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::None),
+                                  16, TensorMapDataType::Float16));
+  EXPECT_EQ(args(p), (Args{2, 256, 8, 512, 256, 8, 1, 1, 0, 0, 2, 0}));
+  EXPECT_EQ(p.issues.size(), 1u);
+}
+
+TEST(TMAPlanner, F16Swizzle64And32) {
+  Plan p64 = planOk(rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::B64),
+                                    16, TensorMapDataType::Float16));
+  EXPECT_EQ(args(p64), (Args{3, 32, 8, 8, 512, 64, 32, 8, 8, 1, 1, 1, 0, 2, 2, 0}));
+  Plan p32 = planOk(rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::B32),
+                                    16, TensorMapDataType::Float16));
+  EXPECT_EQ(args(p32), (Args{3, 16, 8, 16, 512, 32, 16, 8, 16, 1, 1, 1, 0, 1, 2, 0}));
+  EXPECT_EQ(p64.issues.size(), 1u);
+  EXPECT_EQ(p32.issues.size(), 1u);
+}
+
+TEST(TMAPlanner, OtherElementTypes) {
+  // int8 / fp8: 128 elements per 128-byte row.
+  Plan i8 = planOk(rowMajorRequest({8, 256}, nvmma(8, 8, 256, SwizzleMode::B128),
+                                   8, TensorMapDataType::UInt8));
+  EXPECT_EQ(args(i8), (Args{3, 128, 8, 2, 256, 128, 128, 8, 2, 1, 1, 1, 0, 3, 2, 0}));
+  EXPECT_EQ(i8.map.dataType, TensorMapDataType::UInt8);
+  Plan i8plain = planOk(rowMajorRequest(
+      {8, 256}, nvmma(8, 8, 256, SwizzleMode::None), 8, TensorMapDataType::UInt8));
+  EXPECT_EQ(args(i8plain), (Args{2, 256, 8, 256, 256, 8, 1, 1, 0, 0, 2, 0}));
+  // bf16: the f16 plan with the BFLOAT16 type.
+  Plan bf16 = planOk(rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::B128),
+                                     16, TensorMapDataType::BFloat16));
+  EXPECT_EQ(args(bf16), (Args{3, 64, 8, 4, 512, 128, 64, 8, 4, 1, 1, 1, 0, 3, 2, 0}));
+  EXPECT_EQ(bf16.map.dataType, TensorMapDataType::BFloat16);
+  // fp32: 32 elements per row.
+  Plan f32 = planOk(rowMajorRequest({8, 256}, nvmma(32, 8, 256, SwizzleMode::B128),
+                                    32, TensorMapDataType::Float32));
+  EXPECT_EQ(args(f32), (Args{3, 32, 8, 8, 1024, 128, 32, 8, 8, 1, 1, 1, 0, 3, 2, 0}));
+  Plan f32plain = planOk(rowMajorRequest(
+      {8, 256}, nvmma(32, 8, 256, SwizzleMode::None), 32, TensorMapDataType::Float32));
+  EXPECT_EQ(args(f32plain), (Args{2, 256, 8, 1024, 256, 8, 1, 1, 0, 0, 2, 0}));
+}
+
+//===----------------------------------------------------------------------===//
+// Regions of larger tensors and buffers
+//===----------------------------------------------------------------------===//
+
+TEST(TMAPlanner, TileOfALargeTensor) {
+  // A 128x64 f16 tile at (256, 512) of an 8192x8192 tensor, 128B swizzle.
+  Request r = rowMajorRequest({8192, 8192}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  r.global.offsets = {256, 512};
+  r.shared = SharedSide{nvmma(16, 128, 64, SwizzleMode::B128), {128, 64}, {0, 0}};
+  r.sizes = {128, 64};
+  Plan p = planOk(r);
+  EXPECT_EQ(args(p), (Args{2, 8192, 8192, 16384, 64, 128, 1, 1, 0, 3, 2, 0}));
+  ASSERT_EQ(p.issues.size(), 1u);
+  EXPECT_EQ(p.issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, 512}, {-1, 256}}));
+}
+
+TEST(TMAPlanner, DynamicSizesAndOffsets) {
+  // memref<?x?xf16>: runtime dims and row stride, SSA tile offsets.
+  Request r;
+  r.global.shape = {kDynamic, kDynamic};
+  r.global.strides = {kDynamic, 1};
+  r.global.offsets = {kDynamic, kDynamic};
+  r.shared = SharedSide{nvmma(16, 128, 64, SwizzleMode::B128), {128, 64}, {0, 0}};
+  r.sizes = {128, 64};
+  r.elementBits = 16;
+  r.dataType = TensorMapDataType::Float16;
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_EQ(args(*p), (Args{2, -1, -1, -1, 64, 128, 1, 1, 0, 3, 2, 0}));
+  EXPECT_EQ(p->globalDims[0], (MapValue{0, 1, 1}));
+  EXPECT_EQ(p->globalDims[1], (MapValue{0, 0, 1}));
+  // Row stride in bytes: the runtime element stride of dim 0 times 2.
+  EXPECT_EQ(p->globalStrides[0], (MapValue{0, 0, 2}));
+  ASSERT_EQ(p->issues.size(), 1u);
+  EXPECT_EQ(p->issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{1, 0}, {0, 0}}));
+}
+
+TEST(TMAPlanner, DynamicDimIsNeverSplit) {
+  // 8x256 into 128B atoms with a runtime column count: the column dim stays
+  // whole and the four atoms become four issues at advancing coordinates.
+  Request r = rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::B128),
+                              16, TensorMapDataType::Float16);
+  r.global.shape = {8, kDynamic};
+  r.global.strides = {kDynamic, 1};
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_EQ(args(*p), (Args{2, -1, 8, -1, 64, 8, 1, 1, 0, 3, 2, 0}));
+  ASSERT_EQ(p->issues.size(), 4u);
+  for (int64_t a = 0; a < 4; ++a) {
+    EXPECT_EQ(p->issues[a].coords,
+              (llvm::SmallVector<Coordinate, 5>{{-1, 64 * a}, {-1, 0}}));
+    EXPECT_EQ(p->issues[a].sharedByte, 1024 * a);
+  }
+}
+
+TEST(TMAPlanner, OneStageOfAMultiStageBuffer) {
+  // Stage 1 of a 3x64x256 f16 buffer of 128B-swizzled 64x256 stages.
+  TileLayout stages({Iter{3, 16384, Axis::m}, Iter{64, 64, Axis::m},
+                     Iter{4, 4096, Axis::m}, Iter{64, 1, Axis::m}},
+                    {}, {}, nvmmaSwizzle(SwizzleMode::B128, 16));
+  Request r;
+  r.global.shape = {1, 1024, 256};
+  r.global.strides = {1024 * 256, 256, 1};
+  r.global.offsets = {0, 64, 0};
+  r.shared = SharedSide{stages, {3, 64, 256}, {1, 0, 0}};
+  r.sizes = {1, 64, 256};
+  r.elementBits = 16;
+  r.dataType = TensorMapDataType::Float16;
+  Plan p = planOk(r);
+  EXPECT_EQ(args(p), (Args{3, 64, 1024, 4, 512, 128, 64, 64, 4, 1, 1, 1, 0, 3, 2, 0}));
+  ASSERT_EQ(p.issues.size(), 1u);
+  EXPECT_EQ(p.issues[0].sharedByte, 32768);
+  EXPECT_EQ(p.issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, 0}, {-1, 64}, {-1, 0}}));
+}
+
+TEST(TMAPlanner, UnitDimsOf3DAnd4DGlobals) {
+  // 1x1x64x64: static unit dims need no map dim.
+  Plan p3 = planOk(rowMajorRequest({1, 64, 64}, TileLayout::rowMajor({1, 64, 64}),
+                                   16, TensorMapDataType::Float16));
+  EXPECT_EQ(args(p3), (Args{2, 64, 64, 128, 64, 64, 1, 1, 0, 0, 2, 0}));
+  // One 64x64 slice at (1, 2) of a 2x3x64x64 tensor: the unit region dims
+  // stay map dims with box 1, their coordinates select the slice.
+  Request r = rowMajorRequest({2, 3, 64, 64}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  r.global.offsets = {1, 2, 0, 0};
+  r.shared = SharedSide{TileLayout::rowMajor({1, 1, 64, 64}), {1, 1, 64, 64},
+                        {0, 0, 0, 0}};
+  r.sizes = {1, 1, 64, 64};
+  Plan p4 = planOk(r);
+  EXPECT_EQ(args(p4), (Args{4, 64, 64, 2, 3, 128, 24576, 8192, 64, 64, 1, 1,
+                            1, 1, 1, 1, 0, 0, 2, 0}));
+  ASSERT_EQ(p4.issues.size(), 1u);
+  EXPECT_EQ(p4.issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, 0}, {-1, 0}, {-1, 1}, {-1, 2}}));
+}
+
+TEST(TMAPlanner, PaddedSharedRowsNeedOneIssuePerRow) {
+  // Shared rows of 64 f16 padded to 128: not dense across rows.
+  Request r = rowMajorRequest({8, 64}, TileLayout({Iter{8, 128, Axis::m},
+                                                   Iter{64, 1, Axis::m}}),
+                              16, TensorMapDataType::Float16);
+  Plan p = planOk(r);
+  EXPECT_EQ(args(p), (Args{2, 64, 8, 128, 64, 1, 1, 1, 0, 0, 2, 0}));
+  ASSERT_EQ(p.issues.size(), 8u);
+  for (int64_t row = 0; row < 8; ++row) {
+    EXPECT_EQ(p.issues[row].sharedByte, 256 * row);
+    EXPECT_EQ(p.issues[row].coords,
+              (llvm::SmallVector<Coordinate, 5>{{-1, 0}, {-1, row}}));
+  }
+  EXPECT_EQ(p.bytesPerIssue, 128);
+}
+
+TEST(TMAPlanner, PromotionShrinksAWideRowToOneIssue) {
+  // 1024 contiguous f16: a box of 1024 would exceed 256, so the elements are
+  // copied as 256 eight-byte units in one issue.
+  Plan p = planOk(rowMajorRequest({1024}, TileLayout::rowMajor({1024}), 16,
+                                  TensorMapDataType::Float16));
+  EXPECT_EQ(args(p), (Args{1, 256, 256, 1, 0, 0, 2, 0}));
+  EXPECT_EQ(p.promotion, 4u);
+  EXPECT_EQ(p.map.dataType, TensorMapDataType::UInt64);
+  EXPECT_EQ(p.issues.size(), 1u);
+  // NaN fill keeps the element type: four issues of 256 f16 instead.
+  Request nan = rowMajorRequest({1024}, TileLayout::rowMajor({1024}), 16,
+                                TensorMapDataType::Float16);
+  nan.oobFill = cuda::TensorMapOobFill::NanRequestZeroFma;
+  Plan q = planOk(nan);
+  EXPECT_EQ(args(q), (Args{1, 1024, 256, 1, 0, 0, 2, 1}));
+  EXPECT_EQ(q.promotion, 1u);
+  EXPECT_EQ(q.issues.size(), 4u);
+}
+
+//===----------------------------------------------------------------------===//
+// Out-of-bounds fill and refusals
+//===----------------------------------------------------------------------===//
+
+TEST(TMAPlanner, OobFill) {
+  Request zero = rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::B128),
+                                 16, TensorMapDataType::Float16);
+  EXPECT_EQ(args(planOk(zero)).back(), 0);
+  Request nan = zero;
+  nan.oobFill = cuda::TensorMapOobFill::NanRequestZeroFma;
+  EXPECT_EQ(args(planOk(nan)).back(), 1);
+  Request intNan = rowMajorRequest({8, 256}, nvmma(8, 8, 256, SwizzleMode::B128),
+                                   8, TensorMapDataType::UInt8);
+  intNan.oobFill = cuda::TensorMapOobFill::NanRequestZeroFma;
+  OrReason<Plan> p = planTensorCopy(intNan);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "oobFill NAN_REQUEST_ZERO_FMA needs a floating-point "
+                        "data type, got UINT8");
+}
+
+TEST(TMAPlanner, TransposedSharedTileIsRefusedNamingTheRule) {
+  Request r = rowMajorRequest({64, 64}, TileLayout({Iter{64, 1, Axis::m},
+                                                    Iter{64, 64, Axis::m}}),
+                              16, TensorMapDataType::Float16);
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(),
+            "boxDim[0] * elementSize = 2 bytes is not a multiple of 16");
+}
+
+TEST(TMAPlanner, GlobalStrideNotSixteenBytesIsRefused) {
+  // Rows of 100 f16 are 200 bytes apart.
+  Request r = rowMajorRequest({8, 100}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  r.shared = SharedSide{TileLayout::rowMajor({8, 64}), {8, 64}, {0, 0}};
+  r.sizes = {8, 64};
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "globalStrides[0] = 200 bytes is not a multiple of 16");
+}
+
+TEST(TMAPlanner, MisalignedSharedBoxIsRefused) {
+  // Rows padded by 16 bytes: the second row's box would start at byte 144.
+  Request r = rowMajorRequest({8, 64}, TileLayout({Iter{8, 72, Axis::m},
+                                                   Iter{64, 1, Axis::m}}),
+                              16, TensorMapDataType::Float16);
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(),
+            "a box starts at shared byte 144, not 128-byte aligned as TMA "
+            "requires");
+}
+
+TEST(TMAPlanner, NarrowSwizzledRowsAreRefused) {
+  // 32 f16 columns (64 bytes) under a 128-byte swizzle.
+  TileLayout narrow({Iter{8, 32, Axis::m}, Iter{32, 1, Axis::m}}, {}, {},
+                    nvmmaSwizzle(SwizzleMode::B128, 16));
+  Request r = rowMajorRequest({8, 32}, narrow, 16, TensorMapDataType::Float16);
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "boxDim[0] * elementSize = 64 bytes is narrower than "
+                        "the 128-byte rows of the 128B-swizzled shared tile");
+}
+
+TEST(TMAPlanner, SubByteElementsAreRefused) {
+  Request r = rowMajorRequest({8, 256}, TileLayout::rowMajor({8, 256}), 4,
+                              TensorMapDataType::UInt8);
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "4-bit elements need the packed tensor-map types, "
+                        "which the planner does not use");
+}
+
+// The simulation is an oracle that can fail: a plan whose box lands one
+// swizzle atom off is caught.
+Request gOracleRequest;
+Plan gCorruptPlan;
+
+TEST(TMAPlanner, SimulationCatchesAWrongPlan) {
+  gOracleRequest = rowMajorRequest({8, 256},
+                                   nvmma(16, 8, 256, SwizzleMode::B128), 16,
+                                   TensorMapDataType::Float16);
+  OrReason<Plan> p = planTensorCopy(gOracleRequest);
+  ASSERT_TRUE(p);
+  gCorruptPlan = *p;
+  gCorruptPlan.issues[0].sharedByte += 1024;
+  EXPECT_FATAL_FAILURE(expectPlanMovesRegion(gCorruptPlan, gOracleRequest),
+                       "element 0");
+}
+
+} // namespace
