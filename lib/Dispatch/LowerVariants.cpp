@@ -134,26 +134,16 @@ struct FromMemrefLowering : OpConversionPattern<FromMemrefOp> {
   }
 };
 
-/// `tile.tmem_buffer` -> its i32 tensor-memory address.
-struct TmemBufferLowering : OpConversionPattern<TmemBufferOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// Ops whose lowered value is their single operand: `tile.tmem_buffer` is
+/// its i32 tensor-memory address, `tile.base_address` the lowered buffer.
+template <typename OpTy>
+struct ForwardOperandLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(TmemBufferOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getAddress());
-    return success();
-  }
-};
-
-/// `tile.base_address` -> the lowered buffer itself.
-struct BaseAddressLowering : OpConversionPattern<BaseAddressOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(BaseAddressOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getBuffer());
+    rewriter.replaceOp(op, adaptor.getOperands().front());
     return success();
   }
 };
@@ -322,8 +312,9 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns,
                                              StringRef fallbackChip) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocSharedLowering, FromMemrefLowering, TmemBufferLowering,
-               BaseAddressLowering>(converter, ctx);
+  patterns.add<AllocSharedLowering, FromMemrefLowering,
+               ForwardOperandLowering<TmemBufferOp>,
+               ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
   patterns.add<SelectedVariantLowering<CopyAsyncOp>,
                SelectedVariantLowering<GemmAsyncOp>>(converter, ctx,
                                                      fallbackChip);
