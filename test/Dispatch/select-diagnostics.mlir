@@ -2,7 +2,8 @@
 
 // Every predicate of the candidate is evaluated and listed.
 func.func @nothing_matches(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>) {
-  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-error @+3 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+2 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared; rejected: single_thread — issued by a warp; one thread issues tensor copies (exec thread)}}
   // expected-note @+1 {{dsmem (priority 10): rejected: single_thread — issued by a warp; one thread issues bulk copies (exec thread); rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
   tile.copy_async %s[0] to %d[0] sizes [64] exec warp : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
   return
@@ -10,11 +11,14 @@ func.func @nothing_matches(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64
 
 // -----
 
-// Incompatible scopes for the only shared->shared variant.
-func.func @g2s(%g: !tile.buffer<64xf16, global>, %d: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>) {
-  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
-  // expected-note @+1 {{dsmem (priority 10): rejected: shared_to_shared — copies global -> shared; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed}}
-  tile.copy_async %g[0] to %d[0] sizes [64] exec thread mbar(%bar) : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
+// Scopes no registered variant copies (shared -> tmem is tcgen05_cp's, a
+// later variant): every variant says why.
+!t = !tile.buffer<128x32xf32, tmem, #tile.layout<S[(128,32):(1@TLane,1@TCol)]>>
+func.func @s2t(%s: !tile.buffer<128x32xf32, shared>, %t: !t) {
+  // expected-error @+3 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+2 {{tma (priority 20): rejected: global_shared — copies shared -> tmem; tma copies global <-> shared}}
+  // expected-note @+1 {{dsmem (priority 10): rejected: shared_to_shared — copies shared -> tmem; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
+  tile.copy_async %s[0, 0] to %t[0, 0] sizes [128, 32] exec thread : !tile.buffer<128x32xf32, shared> to !t
   return
 }
 
@@ -24,7 +28,8 @@ func.func @g2s(%g: !tile.buffer<64xf16, global>, %d: !tile.buffer<64xf16, shared
 func.func @declined(%s: !tile.buffer<4x64xf16, shared>,
                     %d: !tile.buffer<4x64xf16, shared, #tile.layout<S[(4,64):(1,4)]>>,
                     %bar: !llvm.ptr<3>, %peer: i32) {
-  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-error @+3 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+2 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared}}
   // expected-note @+1 {{dsmem (priority 10): declined — the contiguous run at source byte 0 is 2 bytes (destination byte 0), not a multiple of 16 bytes; cp.async.bulk copies 16-byte multiples}}
   tile.copy_async %s[0, 0] to %d[0, 0] sizes [4, 64] exec thread mbar(%bar) remote_cta(%peer)
       : !tile.buffer<4x64xf16, shared> to !tile.buffer<4x64xf16, shared, #tile.layout<S[(4,64):(1,4)]>>
@@ -35,8 +40,8 @@ func.func @declined(%s: !tile.buffer<4x64xf16, shared>,
 
 // An unknown forced variant lists the registered ones.
 func.func @unknown(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32) {
-  // expected-error @+1 {{unknown variant 'tma' for tile.copy_async on cuda; registered: dsmem}}
-  tile.copy_async %s[0] to %d[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {dispatch = "tma"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  // expected-error @+1 {{unknown variant 'bulk' for tile.copy_async on cuda; registered: tma, dsmem}}
+  tile.copy_async %s[0] to %d[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {dispatch = "bulk"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
   return
 }
 
@@ -56,7 +61,8 @@ gpu.module @old [#nvvm.target<chip = "sm_80">] {
 
 // Dynamic offsets: the planner needs static ones and says so.
 func.func @dynamic(%s: !tile.buffer<128x64xf16, shared>, %d: !tile.buffer<128x64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32, %row: index) {
-  // expected-error @+2 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-error @+3 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+2 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared}}
   // expected-note @+1 {{dsmem (priority 10): declined — source region has a dynamic offset; the dsmem planner needs static offsets}}
   tile.copy_async %s[%row, 0] to %d[0, 0] sizes [64, 64] exec thread mbar(%bar) remote_cta(%peer) : !tile.buffer<128x64xf16, shared> to !tile.buffer<128x64xf16, shared>
   return

@@ -18,6 +18,11 @@ namespace tile {
 /// has_mbar, cluster_target (sm_90+); planner: dsmem::planClusterCopy.
 void registerDSMEMVariant(dispatch::VariantRegistry &registry);
 
+/// The tma copy_async variant (priority 20): global <-> shared tensor copies.
+/// Predicates: global_shared, single_thread, completion, tma_target,
+/// cta_group_target; planner: tma::planTensorCopy. No emitter yet.
+void registerTMAVariant(dispatch::VariantRegistry &registry);
+
 /// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt
 /// calls this; embedders call it before running the tile passes.
 void registerBuiltinVariants(dispatch::VariantRegistry &registry);

@@ -152,5 +152,6 @@ void tile::registerDSMEMVariant(VariantRegistry &registry) {
 }
 
 void tile::registerBuiltinVariants(VariantRegistry &registry) {
+  registerTMAVariant(registry);
   registerDSMEMVariant(registry);
 }

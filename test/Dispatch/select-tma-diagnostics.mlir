@@ -1,0 +1,74 @@
+// RUN: tile-opt %s --tile-select-variants -split-input-file -verify-diagnostics
+
+// The caller's config must fit the direction.
+func.func @missing_mbar(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>) {
+  // expected-error @+3 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+2 {{tma (priority 20): rejected: completion — a global -> shared tensor copy completes on an mbarrier; give mbar(...)}}
+  // expected-note @+1 {{dsmem (priority 10): rejected}}
+  tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
+  return
+}
+
+// -----
+
+func.func @store_with_mbar(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>, %bar: !llvm.ptr<3>) {
+  // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_100a}}
+  // expected-note @+1 {{tma (priority 20): rejected: completion — a shared -> global tensor copy completes through bulk groups, not an mbarrier}}
+  tile.copy_async %s[0, 0] to %g[0, 0] sizes [8, 256] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<8x256xf16, shared> to !tile.buffer<8x256xf16, global>
+  return
+}
+
+// -----
+
+// A transposed shared tile: the inner box would be one 2-byte element.
+func.func @transposed(%g: !tile.buffer<64x64xf16, global>, %bar: !llvm.ptr<3>,
+                      %s: !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(1,64)]>>) {
+  // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_100a}}
+  // expected-note @+1 {{tma (priority 20): declined — boxDim[0] * elementSize = 2 bytes is not a multiple of 16}}
+  tile.copy_async %g[0, 0] to %s[0, 0] sizes [64, 64] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<64x64xf16, global> to !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(1,64)]>>
+  return
+}
+
+// -----
+
+// Rows of 100 f16 are 200 bytes apart: the rule is named.
+func.func @odd_stride(%g: !tile.buffer<8x100xf16, global>, %s: !tile.buffer<8x64xf16, shared>, %bar: !llvm.ptr<3>) {
+  // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_100a}}
+  // expected-note @+1 {{tma (priority 20): declined — globalStrides[0] = 200 bytes is not a multiple of 16}}
+  tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 64] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<8x100xf16, global> to !tile.buffer<8x64xf16, shared>
+  return
+}
+
+// -----
+
+// Every violated rule is listed in the one note.
+func.func @two_rules(%g: !tile.buffer<64x100xf16, global>, %bar: !llvm.ptr<3>,
+                     %s: !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(1,64)]>>) {
+  // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_100a}}
+  // expected-note @+1 {{tma (priority 20): declined — globalStrides[0] = 200 bytes is not a multiple of 16; boxDim[0] * elementSize = 2 bytes is not a multiple of 16}}
+  tile.copy_async %g[0, 0] to %s[0, 0] sizes [64, 64] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<64x100xf16, global> to !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(1,64)]>>
+  return
+}
+
+// -----
+
+// cta_group is a Blackwell feature; tensor maps need Hopper.
+gpu.module @hopper [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>, %bar: !llvm.ptr<3>) kernel {
+    // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_90a}}
+    // expected-note @+1 {{tma (priority 20): rejected: cta_group_target — cta_group needs sm_100a, not sm_90a}}
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar) {cta_group = 2 : i32, dispatch = "tma"} : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @ampere [#nvvm.target<chip = "sm_80">] {
+  gpu.func @k(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>, %bar: !llvm.ptr<3>) kernel {
+    // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_80}}
+    // expected-note @+1 {{tma (priority 20): rejected: tma_target — sm_80 has no tensor memory accelerator (sm_90+)}}
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
+    gpu.return
+  }
+}
