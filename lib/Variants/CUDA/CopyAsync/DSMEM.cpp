@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DSMEM.h"
+#include "Predicates.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/Registry.h"
@@ -93,24 +94,13 @@ void tile::registerDSMEMVariant(VariantRegistry &registry) {
       {"shared_to_shared",
        [](Operation *op, const DispatchContext &) {
          auto copy = cast<CopyAsyncOp>(op);
-         MemoryScope from = copy.getSrcType().getScope();
-         MemoryScope to = copy.getDstType().getScope();
-         if (from == MemoryScope::shared && to == MemoryScope::shared)
+         if (copy.getSrcType().getScope() == MemoryScope::shared &&
+             copy.getDstType().getScope() == MemoryScope::shared)
            return Verdict::accept();
-         return Verdict::reject(std::string("copies ") +
-                                stringifyMemoryScope(from).str() + " -> " +
-                                stringifyMemoryScope(to).str() +
+         return Verdict::reject(copy_async::direction(copy) +
                                 "; dsmem copies shared -> shared");
        }},
-      {"single_thread",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (copy.getExec() == ExecScope::thread)
-           return Verdict::accept();
-         return Verdict::reject(
-             "issued by a " + stringifyExecScope(copy.getExec()).str() +
-             "; one thread issues bulk copies (exec thread)");
-       }},
+      copy_async::singleThread("bulk copies"),
       {"has_remote_cta",
        [](Operation *op, const DispatchContext &) {
          if (cast<CopyAsyncOp>(op).getRemoteCta())

@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Predicates.h"
+
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/Registry.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
@@ -167,20 +169,10 @@ void tile::registerTMAVariant(VariantRegistry &registry) {
          auto copy = cast<CopyAsyncOp>(op);
          if (isGlobalToShared(copy) || isSharedToGlobal(copy))
            return Verdict::accept();
-         return Verdict::reject(
-             "copies " + stringifyMemoryScope(copy.getSrcType().getScope()).str() +
-             " -> " + stringifyMemoryScope(copy.getDstType().getScope()).str() +
-             "; tma copies global <-> shared");
+         return Verdict::reject(copy_async::direction(copy) +
+                                "; tma copies global <-> shared");
        }},
-      {"single_thread",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (copy.getExec() == ExecScope::thread)
-           return Verdict::accept();
-         return Verdict::reject(
-             "issued by a " + stringifyExecScope(copy.getExec()).str() +
-             "; one thread issues tensor copies (exec thread)");
-       }},
+      copy_async::singleThread("tensor copies"),
       {"completion",
        [](Operation *op, const DispatchContext &) {
          auto copy = cast<CopyAsyncOp>(op);

@@ -1,0 +1,38 @@
+//===- Predicates.h - predicates the copy_async variants share --*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
+#define TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/Registry.h"
+
+namespace tile::copy_async {
+
+/// `single_thread`: the op is issued by one thread (`exec thread`);
+/// `instructions` names what that thread issues, for the reason.
+inline dispatch::Predicate singleThread(std::string instructions) {
+  return {"single_thread",
+          [instructions](mlir::Operation *op, const dispatch::DispatchContext &) {
+            auto copy = llvm::cast<CopyAsyncOp>(op);
+            if (copy.getExec() == ExecScope::thread)
+              return dispatch::Verdict::accept();
+            return dispatch::Verdict::reject(
+                "issued by a " + stringifyExecScope(copy.getExec()).str() +
+                "; one thread issues " + instructions + " (exec thread)");
+          }};
+}
+
+/// `copies <src scope> -> <dst scope>`.
+inline std::string direction(CopyAsyncOp copy) {
+  return "copies " + stringifyMemoryScope(copy.getSrcType().getScope()).str() +
+         " -> " + stringifyMemoryScope(copy.getDstType().getScope()).str();
+}
+
+} // namespace tile::copy_async
+
+#endif // TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
