@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/KernelABI.h"
 #include "tile/Dispatch/LowerVariants.h"
 #include "tile/Dispatch/Passes.h"
 #include "tile/Dispatch/Registry.h"
@@ -267,13 +268,33 @@ struct LowerVariantsPass
         func->setAttr("tile.dispatch", ArrayAttr::get(ctx, decisions));
       if (auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(func.getOperation()))
         if (gpuFunc.isKernel())
-          func->setAttr("tile.source_signature",
+          func->setAttr(kSourceSignatureAttr,
                         TypeAttr::get(gpuFunc.getFunctionType()));
     });
   }
 
+  /// Each variant's kernel-ABI work (tensor-map parameters), before any op
+  /// is rewritten and before the source signature is recorded.
+  LogicalResult prepareKernelABI() {
+    KernelABI abi;
+    bool ok = true;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<CopyAsyncOp, GemmAsyncOp>(op))
+        return;
+      const Variant *variant = findVariant(
+          op->getName().getStringRef(), "cuda",
+          op->getAttrOfType<StringAttr>("variant").getValue());
+      if (!variant->prepare)
+        return;
+      std::optional<DispatchContext> context = dispatchContextFor(op, chip);
+      if (!context || failed(variant->prepare(op, *context, abi)))
+        ok = false;
+    });
+    return success(ok);
+  }
+
   void runOnOperation() override {
-    if (failed(checkLowerable()))
+    if (failed(checkLowerable()) || failed(prepareKernelABI()))
       return signalPassFailure();
     recordForManifest();
 

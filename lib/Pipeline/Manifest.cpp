@@ -26,6 +26,30 @@ std::string printed(Type type) {
   return text;
 }
 
+/// Integers, strings, arrays and dictionaries as JSON (the plan attributes).
+json::Value toJSON(Attribute attr) {
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getInt();
+  if (auto s = dyn_cast<StringAttr>(attr))
+    return s.getValue().str();
+  if (auto a = dyn_cast<ArrayAttr>(attr)) {
+    json::Array out;
+    for (Attribute e : a)
+      out.push_back(toJSON(e));
+    return out;
+  }
+  if (auto d = dyn_cast<DictionaryAttr>(attr)) {
+    json::Object out;
+    for (NamedAttribute e : d)
+      out[e.getName().str()] = toJSON(e.getValue());
+    return out;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  return text;
+}
+
 json::Value dims(DenseI32ArrayAttr attr) {
   json::Array out;
   for (int32_t d : attr.asArrayRef())
@@ -133,8 +157,11 @@ json::Object describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
   kernel["static_shared_bytes"] = int64_t(sharedBytes);
   kernel["dynamic_shared_bytes"] = 0;
 
-  // Tensor-map plans come with the tma variant; no variant adds them yet.
-  kernel["tensor_maps"] = json::Array();
+  json::Array tensorMaps;
+  if (auto maps = func->getAttrOfType<ArrayAttr>("tile.tensor_maps"))
+    for (Attribute map : maps)
+      tensorMaps.push_back(toJSON(map));
+  kernel["tensor_maps"] = std::move(tensorMaps);
 
   json::Array dispatch;
   if (auto decisions = func->getAttrOfType<ArrayAttr>("tile.dispatch"))

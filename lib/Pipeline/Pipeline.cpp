@@ -33,6 +33,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   // nvvm-to-llvm expands the NVVM ops that are inline PTX.
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createTileFinalizeKernelABI());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

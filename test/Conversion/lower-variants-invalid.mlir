@@ -51,10 +51,11 @@ gpu.module @bad [#nvvm.target<chip = "gfx90a">] {
 
 // -----
 
-// tma is selectable (its planner runs) but has no emitter yet.
-func.func @tma_not_lowered(%g: !tile.buffer<8x256xf16, global>, %bar: !llvm.ptr<3>) {
+// A tensor map is a kernel parameter the host encodes from a memref
+// argument: a tma copy needs both.
+func.func @tma_outside_kernel(%g: !tile.buffer<8x256xf16, global>, %bar: !llvm.ptr<3>) {
   %s = tile.alloc_shared : !tile.buffer<8x256xf16, shared>
-  // expected-error @+1 {{variant 'tma' cannot lower tile.copy_async yet: it registers no emitter}}
+  // expected-error @+1 {{the global buffer of a tma copy must be a tile.from_memref of a kernel argument: the host encodes its tensor map}}
   tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar) {variant = "tma"} : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
   return
 }

@@ -65,4 +65,20 @@ def TileLowerVariants : Pass<"tile-lower-variants"> {
   ];
 }
 
+def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi"> {
+  let summary = "make tensor-map kernel parameters by-value grid constants";
+  let description = [{
+    After convert-gpu-to-nvvm: every parameter recorded in a kernel's
+    `tile.tensor_maps` becomes `!llvm.ptr {llvm.byval = !llvm.array<128 x i8>,
+    llvm.align = 128, nvvm.grid_constant}` (what nvcc emits for a
+    `const __grid_constant__ CUtensorMap`), and each plan records its
+    `lowered_param` index (and `lowered_global_param`, the aligned pointer of
+    the memref the map describes) for the manifest.
+
+    Example: part of `--tile-to-nvvm`, after `convert-gpu-to-nvvm`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TILE_DISPATCH_PASSES_TD

@@ -35,6 +35,8 @@ class ValueRange;
 
 namespace tile::dispatch {
 
+class KernelABI;
+
 /// The chip a kernel is compiled for, from `#nvvm.target<chip = ...>`.
 struct TargetInfo {
   std::string chip = "sm_100a";
@@ -72,6 +74,11 @@ using EmitFn = std::function<llvm::LogicalResult(
     mlir::Operation *op, mlir::ValueRange loweredOperands,
     const DispatchContext &, mlir::RewriterBase &)>;
 
+/// Runs before any op is rewritten; may add kernel parameters (tensor maps)
+/// through `abi`. Reports its own errors on the op.
+using PrepareFn = std::function<llvm::LogicalResult(
+    mlir::Operation *, const DispatchContext &, KernelABI &abi)>;
+
 struct Predicate {
   std::string name;
   CheckFn check;
@@ -85,6 +92,8 @@ struct Variant {
   std::vector<Predicate> predicates;
   /// Runs the variant's planner; declines with the planner's reason.
   CheckFn plan;
+  /// Optional: kernel-ABI work before rewriting (e.g. tensor-map params).
+  PrepareFn prepare;
   /// Rewrites the op. A variant without one can be selected but not
   /// lowered (--tile-lower-variants reports it).
   EmitFn emit;

@@ -20,7 +20,8 @@ void registerDSMEMVariant(dispatch::VariantRegistry &registry);
 
 /// The tma copy_async variant (priority 20): global <-> shared tensor copies.
 /// Predicates: global_shared, single_thread, completion, tma_target,
-/// cta_group_target; planner: tma::planTensorCopy. No emitter yet.
+/// cta_group_target; planner: tma::planTensorCopy; adds one by-value
+/// tensor-map kernel parameter per distinct plan; emits cp.async.bulk.tensor.
 void registerTMAVariant(dispatch::VariantRegistry &registry);
 
 /// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt

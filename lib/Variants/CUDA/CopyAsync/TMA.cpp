@@ -6,20 +6,24 @@
 //===----------------------------------------------------------------------===//
 //
 // copy_async global <-> shared through tensor maps (PTX ISA
-// "cp.async.bulk.tensor"): the predicates, and the planner hook that turns
-// the op into a tma::Request for the pure planner (TMAPlanner.cpp). The
-// emitter is not written yet: selecting tma works and reports the plan's
-// problems, lowering a tma copy is reported as unsupported.
+// "cp.async.bulk.tensor"): the predicates, the planner hook that turns the
+// op into a tma::Request for the pure planner (TMAPlanner.cpp), the kernel-
+// ABI step that adds the by-value tensor-map parameter (one per distinct
+// plan), and the emitter hook (TMAEmitter.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Predicates.h"
+#include "TMA.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/KernelABI.h"
 #include "tile/Dispatch/Registry.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
 #include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -144,12 +148,84 @@ OrReason<tma::Request> tma::requestFor(CopyAsyncOp copy) {
 
 namespace {
 
-Verdict planTMA(Operation *op, const DispatchContext &) {
-  auto copy = cast<CopyAsyncOp>(op);
+OrReason<tma::Plan> planFor(CopyAsyncOp copy) {
   OrReason<tma::Request> request = tma::requestFor(copy);
   if (!request)
-    return Verdict::reject(request.reason());
-  OrReason<tma::Plan> plan = tma::planTensorCopy(*request);
+    return OrReason<tma::Plan>::failure(request.reason());
+  return tma::planTensorCopy(*request);
+}
+
+/// The plan as the kernel's `tile.tensor_maps` entry (and the manifest's):
+/// the encode arguments, which values are runtime sizes/strides of which
+/// dim of which kernel argument, and the issue shape.
+DictionaryAttr planAttr(Builder &b, const tma::Plan &plan,
+                        unsigned globalArg) {
+  auto ints = [&](auto range) {
+    SmallVector<int64_t> v(range.begin(), range.end());
+    return b.getI64ArrayAttr(v);
+  };
+  SmallVector<int64_t> dimSources, strideSources, strideScales;
+  for (const tma::MapValue &v : plan.globalDims)
+    dimSources.push_back(v.sourceDim);
+  for (const tma::MapValue &v : plan.globalStrides) {
+    strideSources.push_back(v.sourceDim);
+    strideScales.push_back(v.isStatic() ? 1 : v.scale);
+  }
+  NamedAttrList a;
+  a.append("global_arg", b.getI64IntegerAttr(globalArg));
+  a.append("data_type", b.getStringAttr(cuda::dataTypeName(plan.map.dataType)));
+  a.append("encode", ints(plan.encodeArguments()));
+  a.append("dim_sources", ints(dimSources));
+  a.append("stride_sources", ints(strideSources));
+  a.append("stride_scales", ints(strideScales));
+  a.append("bytes_per_issue", b.getI64IntegerAttr(plan.bytesPerIssue));
+  a.append("issues", b.getI64IntegerAttr(plan.issues.size()));
+  return a.getDictionary(b.getContext());
+}
+
+LogicalResult prepareTMA(Operation *op, const DispatchContext &,
+                         KernelABI &abi) {
+  auto copy = cast<CopyAsyncOp>(op);
+  OrReason<tma::Plan> plan = planFor(copy);
+  if (!plan)
+    return op->emitError() << "tma planner declined at lowering: "
+                           << plan.reason();
+  // The host encodes the map from the memref the kernel receives.
+  Value global = isGlobalToShared(copy) ? copy.getSrc() : copy.getDst();
+  auto view = global.getDefiningOp<FromMemrefOp>();
+  auto arg = view ? dyn_cast<BlockArgument>(view.getSource()) : BlockArgument();
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!arg || !kernel || arg.getOwner() != &kernel.getBody().front())
+    return op->emitError()
+           << "the global buffer of a tma copy must be a tile.from_memref of "
+              "a kernel argument: the host encodes its tensor map";
+  Builder b(op->getContext());
+  FailureOr<unsigned> param =
+      abi.tensorMapParam(op, planAttr(b, *plan, arg.getArgNumber()));
+  if (failed(param))
+    return failure();
+  op->setAttr(tma::kTensorMapParamAttr, b.getI64IntegerAttr(*param));
+  return success();
+}
+
+LogicalResult emitTMA(Operation *op, ValueRange lowered,
+                      const DispatchContext &, RewriterBase &rewriter) {
+  auto copy = cast<CopyAsyncOp>(op);
+  OrReason<tma::Plan> plan = planFor(copy);
+  if (!plan)
+    return op->emitError() << "tma planner declined at lowering: "
+                           << plan.reason();
+  auto param = op->getAttrOfType<IntegerAttr>(tma::kTensorMapParamAttr);
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!param || !kernel)
+    return op->emitError() << "tma copy has no tensor-map parameter";
+  tma::emitPlan(copy, *plan, kernel.getArgument(param.getInt()), lowered,
+                rewriter);
+  return success();
+}
+
+Verdict planTMA(Operation *op, const DispatchContext &) {
+  OrReason<tma::Plan> plan = planFor(cast<CopyAsyncOp>(op));
   if (!plan)
     return Verdict::reject(plan.reason());
   return Verdict::accept();
@@ -201,5 +277,7 @@ void tile::registerTMAVariant(VariantRegistry &registry) {
        }},
   };
   v.plan = planTMA;
+  v.prepare = prepareTMA;
+  v.emit = emitTMA;
   registry.registerVariant(std::move(v));
 }
