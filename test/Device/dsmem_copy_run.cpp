@@ -19,25 +19,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cuda.h>
+#include "SmokeCommon.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <vector>
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    CUresult status = (call);                                                  \
-    if (status != CUDA_SUCCESS) {                                              \
-      const char *name = "?";                                                  \
-      cuGetErrorName(status, &name);                                           \
-      std::fprintf(stderr, "FAIL: %s returned %s\n", #call, name);             \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -45,35 +31,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   unsigned clusters = argc > 2 ? std::atoi(argv[2]) : 1;
-  if (cuInit(0) != CUDA_SUCCESS) {
-    std::printf("SKIP: no CUDA driver/GPU\n");
-    return 77;
-  }
-  CUdevice device;
-  CHECK(cuDeviceGet(&device, 0));
-  int major = 0;
-  CHECK(cuDeviceGetAttribute(
-      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-  if (major < 9) {
-    std::printf("SKIP: thread-block clusters need sm_90+, device is sm_%d0\n",
-                major);
-    return 77;
-  }
   CUcontext context;
-  CUctxCreateParams params = {};
-  CHECK(cuCtxCreate(&context, &params, 0, device));
-
-  std::ifstream file(argv[1], std::ios::binary);
-  std::vector<char> image((std::istreambuf_iterator<char>(file)),
-                          std::istreambuf_iterator<char>());
-  if (image.empty()) {
-    std::fprintf(stderr, "FAIL: cannot read %s\n", argv[1]);
-    return 1;
-  }
-  CUmodule module;
-  CHECK(cuModuleLoadData(&module, image.data()));
   CUfunction kernel;
-  CHECK(cuModuleGetFunction(&kernel, module, "dsmem_copy"));
+  if (int status = loadKernel(argv[1], "dsmem_copy", &context, &kernel))
+    return status;
 
   constexpr int64_t rows = 128, cols = 64, count = rows * cols;
   std::vector<uint16_t> in(count), out(count, 0xFFFF);
@@ -114,7 +75,6 @@ int main(int argc, char **argv) {
                    static_cast<long long>(i), out[i], in[i]);
   cuMemFree(dIn);
   cuMemFree(dOut);
-  cuModuleUnload(module);
   cuCtxDestroy(context);
   if (wrong) {
     std::printf("FAIL: %lld of %lld elements differ\n",

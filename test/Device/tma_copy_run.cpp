@@ -19,25 +19,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cuda.h>
+#include "SmokeCommon.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <vector>
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    CUresult status = (call);                                                  \
-    if (status != CUDA_SUCCESS) {                                              \
-      const char *name = "?";                                                  \
-      cuGetErrorName(status, &name);                                           \
-      std::fprintf(stderr, "FAIL: %s returned %s\n", #call, name);             \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -50,7 +36,7 @@ int main(int argc, char **argv) {
   for (int i = 3; i < argc; ++i)
     a.push_back(std::atoll(argv[i]));
   unsigned rank = a[0];
-  if (a.size() != 1 + 4 * rank - 1 + 4) {
+  if (rank < 1 || rank > 5 || a.size() != 1 + 4 * rank - 1 + 4) {
     std::fprintf(stderr, "FAIL: %zu encode arguments for rank %u\n", a.size(),
                  rank);
     return 2;
@@ -68,29 +54,10 @@ int main(int argc, char **argv) {
   auto oob = static_cast<CUtensorMapFloatOOBfill>(a[k++]);
   auto dataType = static_cast<CUtensorMapDataType>(std::atoi(argv[2]));
 
-  if (cuInit(0) != CUDA_SUCCESS) {
-    std::printf("SKIP: no CUDA driver/GPU\n");
-    return 77;
-  }
-  CUdevice device;
-  CHECK(cuDeviceGet(&device, 0));
-  int major = 0;
-  CHECK(cuDeviceGetAttribute(
-      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-  if (major < 9) {
-    std::printf("SKIP: tensor maps need sm_90+, device is sm_%d0\n", major);
-    return 77;
-  }
   CUcontext context;
-  CUctxCreateParams params = {};
-  CHECK(cuCtxCreate(&context, &params, 0, device));
-  std::ifstream file(argv[1], std::ios::binary);
-  std::vector<char> image((std::istreambuf_iterator<char>(file)),
-                          std::istreambuf_iterator<char>());
-  CUmodule module;
-  CHECK(cuModuleLoadData(&module, image.data()));
   CUfunction kernel;
-  CHECK(cuModuleGetFunction(&kernel, module, "tma_copy"));
+  if (int status = loadKernel(argv[1], "tma_copy", &context, &kernel))
+    return status;
 
   constexpr int64_t rows = 8, cols = 256, count = rows * cols;
   std::vector<uint16_t> in(count), out(count, 0xFFFF);
