@@ -1,0 +1,26 @@
+// Blackwell-only tma config: cta_group on the load (rejected on sm_90a by
+// the cta_group_target predicate). fp8 tiles copy as UINT8 maps.
+// RUN: tile-opt %s --tile-select-variants --tile-lower-variants | FileCheck %s
+// RUN: tile-compile %s -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}
+
+!fp8 = !tile.buffer<8x256xf8E4M3FN, shared, #tile.layout<S[(8,2,128):(128,1024,1)], swizzle<3,4,3>>>
+
+gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
+  llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+
+  // CHECK-LABEL: gpu.func @pair_load
+  // CHECK-SAME: data_type = "UINT8", dim_sources = [-1, -1, -1], encode = [3, 128, 8, 2, 256, 128, 128, 8, 2, 1, 1, 1, 0, 3, 2, 0]
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} {group = #nvvm.cta_group<cta_2>}
+  gpu.func @pair_load(%in: memref<8x256xf8E4M3FN, 1>) kernel {
+    %g = tile.from_memref %in : memref<8x256xf8E4M3FN, 1> -> !tile.buffer<8x256xf8E4M3FN, global>
+    %s = tile.alloc_shared : !fp8
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%b)
+        {cta_group = 2 : i32} : !tile.buffer<8x256xf8E4M3FN, global> to !fp8
+    gpu.return
+  }
+}
+
+// PTX: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
