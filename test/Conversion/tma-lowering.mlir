@@ -60,9 +60,9 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   }
 
   // Padded shared rows: 8 issues, one per row, 256 bytes apart in shared
-  // memory, row coordinate 0..7.
+  // memory; the contiguous global rows merge into one 512-element map dim.
   // CHECK-LABEL: gpu.func @padded_rows
-  // CHECK-SAME: encode = [2, 64, 8, 128, 64, 1, 1, 1, 0, 0, 2, 0]
+  // CHECK-SAME: encode = [1, 512, 64, 1, 0, 0, 2, 0]
   // CHECK-SAME: issues = 8 : i64
   // CHECK-COUNT-8: nvvm.cp.async.bulk.tensor.global.shared.cta
   // CHECK-NOT: nvvm.cp.async.bulk.tensor
@@ -101,7 +101,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
 // PTX-LABEL: .entry tile_of_dynamic(
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint
 // PTX-LABEL: .entry padded_rows(
-// PTX-COUNT-8: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// PTX-COUNT-8: cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group
 // PTX-LABEL: .entry reduce(
 // PTX: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group
 // PTX: cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group

@@ -298,19 +298,46 @@ TEST(TMAPlanner, UnitDimsOf3DAnd4DGlobals) {
 }
 
 TEST(TMAPlanner, PaddedSharedRowsNeedOneIssuePerRow) {
-  // Shared rows of 64 f16 padded to 128: not dense across rows.
+  // Shared rows of 64 f16 padded to 128: not dense across rows. The global
+  // rows are contiguous, so the row dim merges into the column dim: a rank-1
+  // map of 512 elements, one 64-element box per row.
   Request r = rowMajorRequest({8, 64}, TileLayout({Iter{8, 128, Axis::m},
                                                    Iter{64, 1, Axis::m}}),
                               16, TensorMapDataType::Float16);
   Plan p = planOk(r);
-  EXPECT_EQ(args(p), (Args{2, 64, 8, 128, 64, 1, 1, 1, 0, 0, 2, 0}));
+  EXPECT_EQ(args(p), (Args{1, 512, 64, 1, 0, 0, 2, 0}));
   ASSERT_EQ(p.issues.size(), 8u);
   for (int64_t row = 0; row < 8; ++row) {
     EXPECT_EQ(p.issues[row].sharedByte, 256 * row);
     EXPECT_EQ(p.issues[row].coords,
-              (llvm::SmallVector<Coordinate, 5>{{-1, 0}, {-1, row}}));
+              (llvm::SmallVector<Coordinate, 5>{{-1, 64 * row}}));
   }
   EXPECT_EQ(p.bytesPerIssue, 128);
+  // Padded global rows cannot merge: rank 2, still 8 issues.
+  Request g = r;
+  g.global.shape = {8, 72};
+  g.global.strides = {72, 1};
+  Plan q = planOk(g);
+  EXPECT_EQ(args(q), (Args{2, 72, 8, 144, 64, 1, 1, 1, 0, 0, 2, 0}));
+  EXPECT_EQ(q.issues.size(), 8u);
+}
+
+TEST(TMAPlanner, ContiguousFullyBoxedDimsMerge) {
+  // 4x64 f16, dense on both sides: one 256-element box in a rank-1 map.
+  Plan p = planOk(rowMajorRequest({4, 64}, TileLayout::rowMajor({4, 64}), 16,
+                                  TensorMapDataType::Float16));
+  EXPECT_EQ(args(p), (Args{1, 256, 256, 1, 0, 0, 2, 0}));
+  EXPECT_EQ(p.issues.size(), 1u);
+  // A 2x4x64 tile of a 2x4x64 tensor under a 128B swizzle: the rows and
+  // planes merge (the inner, swizzled dim stays).
+  Request r = rowMajorRequest({2, 4, 64}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  r.shared = SharedSide{TileLayout({Iter{2, 256, Axis::m}, Iter{4, 64, Axis::m},
+                                    Iter{64, 1, Axis::m}},
+                                   {}, {}, nvmmaSwizzle(SwizzleMode::B128, 16)),
+                        {2, 4, 64}, {0, 0, 0}};
+  Plan q = planOk(r);
+  EXPECT_EQ(args(q), (Args{2, 64, 8, 128, 64, 8, 1, 1, 0, 3, 2, 0}));
 }
 
 TEST(TMAPlanner, PromotionShrinksAWideRowToOneIssue) {

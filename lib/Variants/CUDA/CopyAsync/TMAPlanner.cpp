@@ -171,11 +171,48 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
     expected *= b;
   }
 
+  // Merge a fully boxed dim into the next one where the global tensor is
+  // contiguous across both: one map dim less, the same boxes. A swizzled
+  // map keeps its inner dim (its box is the swizzle span).
+  llvm::SmallVector<MapDim, 8> ordered;
+  for (unsigned k : order)
+    ordered.push_back(dims[k]);
+  for (unsigned i = swizzle == TensorMapSwizzle::None ? 0 : 1;
+       i + 1 < ordered.size();) {
+    MapDim &inner = ordered[i], &outer = ordered[i + 1];
+    int64_t merged = int64_t(box[i]) * box[i + 1];
+    bool loopsOverInner = llvm::any_of(
+        loops, [&](const Loop &l) { return l.dim == i; });
+    if (!inner.size.isStatic() || !inner.stride.isStatic() ||
+        !outer.size.isStatic() || !outer.stride.isStatic() ||
+        box[i] != inner.size.value || loopsOverInner ||
+        !(inner.base == Coordinate{-1, 0}) || outer.base.regionDim >= 0 ||
+        outer.stride.value != inner.stride.value * inner.size.value ||
+        merged > cuda::kMaxBoxDim) {
+      ++i;
+      continue;
+    }
+    int64_t n = inner.size.value;
+    inner.size = MapValue{n * outer.size.value, -1, 1};
+    inner.base = Coordinate{-1, outer.base.constant * n};
+    box[i] = static_cast<uint32_t>(merged);
+    box.erase(box.begin() + i + 1);
+    ordered.erase(ordered.begin() + i + 1);
+    for (Loop &l : loops) {
+      if (l.dim == i + 1) {
+        l.dim = i;
+        l.coordStep *= n;
+      } else if (l.dim > i + 1) {
+        --l.dim;
+      }
+    }
+  }
+
   cuda::TensorMapDesc &map = plan.map;
   map.dataType = u.dataType;
-  map.rank = order.size();
-  for (unsigned i = 0; i < order.size(); ++i) {
-    const MapDim &dim = dims[order[i]];
+  map.rank = ordered.size();
+  for (unsigned i = 0; i < ordered.size(); ++i) {
+    const MapDim &dim = ordered[i];
     plan.globalDims.push_back(dim.size);
     map.globalDims.push_back(dim.size.isStatic()
                                  ? std::optional<uint64_t>(dim.size.value)
@@ -193,7 +230,7 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
                                     : std::nullopt);
   }
   map.boxDims = box;
-  map.elementStrides.assign(order.size(), 1);
+  map.elementStrides.assign(ordered.size(), 1);
   map.swizzle = swizzle;
   map.l2Promotion = cuda::TensorMapL2Promotion::B128;
   map.oobFill = oobFill;
@@ -225,8 +262,8 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
   llvm::SmallVector<int64_t, 8> index(loops.size(), 0);
   for (int64_t n = 0; n < count; ++n) {
     Issue issue;
-    for (unsigned i = 0; i < order.size(); ++i)
-      issue.coords.push_back(dims[order[i]].base);
+    for (const MapDim &dim : ordered)
+      issue.coords.push_back(dim.base);
     int64_t shared = u.sharedStart;
     for (size_t l = 0; l < loops.size(); ++l) {
       issue.coords[loops[l].dim].constant += index[l] * loops[l].coordStep;
@@ -417,7 +454,9 @@ OrReason<Plan> tma::planTensorCopy(const Request &r) {
         continue;
       }
       auto key = [](const Plan &p) {
-        return std::make_tuple(p.issues.size(), p.map.rank, p.promotion);
+        // Promote only to save issues (a box over 256 elements); then the
+        // lowest rank.
+        return std::make_tuple(p.issues.size(), p.promotion, p.map.rank);
       };
       if (!best || key(*plan) < key(*best))
         best = std::move(*plan);

@@ -23,11 +23,13 @@
 // modes become issues at advancing coordinates. Tensor-map dim 0 is the
 // global tensor's contiguous dim; the others follow by shared stride. The
 // box takes every dim while the shared tile stays dense in box order (and
-// each box dim at most 256); the remaining modes are the issue loop. Every
-// split choice and element promotion (1 -> 2 -> 4 -> 8 bytes, which shrinks
-// boxes over 256) is planned and validated; the plan with the fewest issues
-// wins (then the lowest rank, then no promotion). When none is valid the
-// planner declines with the violated rules of the unsplit plan.
+// each box dim at most 256); the remaining modes are the issue loop. A
+// fully boxed dim merges into the next where the global tensor is
+// contiguous across both. Every split choice and element promotion
+// (1 -> 2 -> 4 -> 8 bytes, which shrinks boxes over 256) is planned and
+// validated; the plan with the fewest issues wins (then no promotion, then
+// the lowest rank). When none is valid the planner declines with the
+// violated rules of the unsplit plan.
 //
 //===----------------------------------------------------------------------===//
 
