@@ -197,6 +197,39 @@ TEST(TMAPlanner, OtherElementTypes) {
   EXPECT_EQ(args(f32plain), (Args{2, 256, 8, 1024, 256, 8, 1, 1, 0, 0, 2, 0}));
 }
 
+TEST(TMAPlanner, EveryWidthAndSwizzleOf8x256) {
+  // Expected values from the rule, not from the planner: a swizzle of S
+  // bytes cuts each 256-element row into atoms of S / bytes elements (rank
+  // 3, one issue); no swizzle keeps rank 2 with 256-element boxes.
+  struct Width {
+    unsigned bits;
+    TensorMapDataType type;
+  };
+  for (Width w : {Width{8, TensorMapDataType::UInt8},
+                  Width{16, TensorMapDataType::Float16},
+                  Width{32, TensorMapDataType::Float32}}) {
+    int64_t bytes = w.bits / 8;
+    for (auto [mode, span, code] :
+         {std::tuple{SwizzleMode::B32, 32, 1}, std::tuple{SwizzleMode::B64, 64, 2},
+          std::tuple{SwizzleMode::B128, 128, 3}}) {
+      SCOPED_TRACE(std::to_string(w.bits) + "-bit, " + std::to_string(span) +
+                   "B swizzle");
+      int64_t inner = span / bytes, atoms = 256 / inner;
+      Plan p = planOk(rowMajorRequest({8, 256}, nvmma(w.bits, 8, 256, mode),
+                                      w.bits, w.type));
+      EXPECT_EQ(args(p), (Args{3, inner, 8, atoms, 256 * bytes, span, inner,
+                               8, atoms, 1, 1, 1, 0, code, 2, 0}));
+      EXPECT_EQ(p.issues.size(), 1u);
+      EXPECT_EQ(p.map.dataType, w.type);
+    }
+    SCOPED_TRACE(std::to_string(w.bits) + "-bit, no swizzle");
+    Plan p = planOk(rowMajorRequest({8, 256}, nvmma(w.bits, 8, 256,
+                                                    SwizzleMode::None),
+                                    w.bits, w.type));
+    EXPECT_EQ(args(p), (Args{2, 256, 8, 256 * bytes, 256, 8, 1, 1, 0, 0, 2, 0}));
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Regions of larger tensors and buffers
 //===----------------------------------------------------------------------===//
