@@ -51,13 +51,23 @@ FailureOr<unsigned> KernelABI::tensorMapParam(Operation *op,
   return index;
 }
 
+SmallVector<std::string> tile::dispatch::loweredParamParts(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return {""};
+  SmallVector<std::string> parts = {"allocated", "aligned", "offset"};
+  for (int64_t d = 0; d < memref.getRank(); ++d)
+    parts.push_back("size[" + std::to_string(d) + "]");
+  for (int64_t d = 0; d < memref.getRank(); ++d)
+    parts.push_back("stride[" + std::to_string(d) + "]");
+  return parts;
+}
+
 unsigned tile::dispatch::loweredParamIndex(FunctionType signature,
                                            unsigned sourceIndex) {
   unsigned index = 0;
-  for (unsigned i = 0; i < sourceIndex; ++i) {
-    auto memref = dyn_cast<MemRefType>(signature.getInput(i));
-    index += memref ? 3 + 2 * memref.getRank() : 1;
-  }
+  for (unsigned i = 0; i < sourceIndex; ++i)
+    index += loweredParamParts(signature.getInput(i)).size();
   return index;
 }
 

@@ -265,7 +265,7 @@ struct LowerVariantsPass
         decisions.push_back(entry.getDictionary(ctx));
       });
       if (!decisions.empty())
-        func->setAttr("tile.dispatch", ArrayAttr::get(ctx, decisions));
+        func->setAttr(kDispatchAttr, ArrayAttr::get(ctx, decisions));
       if (auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(func.getOperation()))
         if (gpuFunc.isKernel())
           func->setAttr(kSourceSignatureAttr,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Pipeline/Manifest.h"
+#include "tile/Dispatch/KernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -57,36 +58,24 @@ json::Value dims(DenseI32ArrayAttr attr) {
   return out;
 }
 
-/// What each lowered parameter is, from the kernel's source signature: a
-/// memref becomes (allocated, aligned, offset, sizes..., strides...), as
-/// convert-gpu-to-nvvm expands it; anything else stays one parameter.
-/// Empty when the signature is unknown or does not match the parameters.
+/// What each lowered parameter is, from the kernel's source signature
+/// (dispatch::loweredParamParts). Empty when the signature is unknown or does
+/// not match the parameters.
 std::vector<json::Object> parameterSources(LLVM::LLVMFuncOp func) {
   std::vector<json::Object> sources;
-  auto signature = func->getAttrOfType<TypeAttr>("tile.source_signature");
-  if (!signature)
-    return {};
-  auto type = dyn_cast<FunctionType>(signature.getValue());
+  auto signature =
+      func->getAttrOfType<TypeAttr>(tile::dispatch::kSourceSignatureAttr);
+  auto type = signature ? dyn_cast<FunctionType>(signature.getValue())
+                        : FunctionType();
   if (!type)
     return {};
-  for (auto [index, input] : llvm::enumerate(type.getInputs())) {
-    auto memref = dyn_cast<MemRefType>(input);
-    if (!memref) {
-      sources.push_back(json::Object{{"arg", int64_t(index)}});
-      continue;
+  for (auto [index, input] : llvm::enumerate(type.getInputs()))
+    for (std::string &part : tile::dispatch::loweredParamParts(input)) {
+      json::Object source{{"arg", int64_t(index)}};
+      if (!part.empty())
+        source["part"] = std::move(part);
+      sources.push_back(std::move(source));
     }
-    auto part = [&](std::string name) {
-      sources.push_back(
-          json::Object{{"arg", int64_t(index)}, {"part", std::move(name)}});
-    };
-    part("allocated");
-    part("aligned");
-    part("offset");
-    for (int64_t d = 0; d < memref.getRank(); ++d)
-      part("size[" + std::to_string(d) + "]");
-    for (int64_t d = 0; d < memref.getRank(); ++d)
-      part("stride[" + std::to_string(d) + "]");
-  }
   if (sources.size() != func.getNumArguments())
     return {};
   return sources;
@@ -158,13 +147,13 @@ json::Object describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
   kernel["dynamic_shared_bytes"] = 0;
 
   json::Array tensorMaps;
-  if (auto maps = func->getAttrOfType<ArrayAttr>("tile.tensor_maps"))
+  if (auto maps = func->getAttrOfType<ArrayAttr>(tile::dispatch::kTensorMapsAttr))
     for (Attribute map : maps)
       tensorMaps.push_back(toJSON(map));
   kernel["tensor_maps"] = std::move(tensorMaps);
 
   json::Array dispatch;
-  if (auto decisions = func->getAttrOfType<ArrayAttr>("tile.dispatch"))
+  if (auto decisions = func->getAttrOfType<ArrayAttr>(tile::dispatch::kDispatchAttr))
     for (auto decision : decisions.getAsRange<DictionaryAttr>()) {
       json::Object entry;
       for (NamedAttribute field : decision)

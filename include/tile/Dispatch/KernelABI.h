@@ -25,10 +25,14 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
 
+#include <string>
+
 namespace tile::dispatch {
 
+/// Kernel attributes --tile-lower-variants records and the manifest reads.
 constexpr llvm::StringLiteral kTensorMapsAttr = "tile.tensor_maps";
 constexpr llvm::StringLiteral kSourceSignatureAttr = "tile.source_signature";
+constexpr llvm::StringLiteral kDispatchAttr = "tile.dispatch";
 /// Bytes of a CUtensorMap (cuda.h declares it alignas(128)).
 constexpr unsigned kTensorMapBytes = 128;
 
@@ -41,9 +45,13 @@ public:
                                            mlir::DictionaryAttr plan);
 };
 
-/// Index of source argument `sourceIndex` among the parameters
-/// convert-gpu-to-nvvm makes from `signature` (a memref of rank r becomes
-/// 3 + 2r parameters, anything else one).
+/// The parameters convert-gpu-to-nvvm makes from one kernel argument of
+/// type `type`, named: a memref of rank r becomes `allocated`, `aligned`,
+/// `offset`, `size[0..r)`, `stride[0..r)`; anything else one unnamed ("").
+llvm::SmallVector<std::string> loweredParamParts(mlir::Type type);
+
+/// Index of source argument `sourceIndex` among the lowered parameters of
+/// `signature`.
 unsigned loweredParamIndex(mlir::FunctionType signature, unsigned sourceIndex);
 
 } // namespace tile::dispatch

@@ -16,10 +16,18 @@ class ValueRange;
 class Value;
 } // namespace mlir
 
+namespace tile {
+class CopyAsyncOp;
+} // namespace tile
+
 namespace tile::tma {
 
 /// The op attribute holding the kernel argument index of its tensor map.
 constexpr llvm::StringLiteral kTensorMapParamAttr = "tile.tensor_map_param";
+
+/// The planner's request for a global <-> shared copy_async, or why the op
+/// cannot be described.
+OrReason<Request> requestFor(CopyAsyncOp copy);
 
 /// Emits one cp.async.bulk.tensor per issue of `plan` before `op`
 /// (g2s with mbarrier complete_tx, multicast, cache hint, cta_group; s2g;

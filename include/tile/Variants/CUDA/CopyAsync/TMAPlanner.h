@@ -122,18 +122,6 @@ struct Plan {
   llvm::SmallVector<int64_t, 24> encodeArguments() const;
 };
 
-} // namespace tile::tma
-
-namespace tile {
-class CopyAsyncOp;
-} // namespace tile
-
-namespace tile::tma {
-
-/// The planner's request for a global <-> shared copy_async (defined with
-/// the variant, which links the dialect), or why the op cannot be described.
-OrReason<Request> requestFor(CopyAsyncOp copy);
-
 /// Plans the copy of region `sizes` between the global tensor and the shared
 /// tile (either direction: the map and the issues are the same).
 OrReason<Plan> planTensorCopy(const Request &request);
