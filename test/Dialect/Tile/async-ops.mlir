@@ -33,6 +33,11 @@ func.func @copies(%g: !g, %s: !s, %d0: !d, %d1: !d, %u: !u, %t: !t,
   // CHECK: tile.copy_async %[[U]][0, 0] to %[[T]][0, 0] sizes [32, 16] exec warpgroup
   // KEEP: tile.copy_async
   tile.copy_async %u[0, 0] to %t[0, 0] sizes [32, 16] exec warpgroup : !u to !t
+  // CHECK: tile.copy_async %[[U]][0, 0] to %[[T]][0, 0] sizes [32, 16] exec thread {cp_shape = #tile.cp_shape<shape_32x128b>, src_format = #tile.cp_src_format<b4x16_p64>}
+  // KEEP: tile.copy_async
+  tile.copy_async %u[0, 0] to %t[0, 0] sizes [32, 16] exec thread
+      {cp_shape = #tile.cp_shape<shape_32x128b>,
+       src_format = #tile.cp_src_format<b4x16_p64>} : !u to !t
   return
 }
 

@@ -49,6 +49,22 @@ func.func @oob_nan_int(%a: !tile.buffer<64xi32, global>, %b: !tile.buffer<64xi32
 
 // -----
 
+func.func @cp_shape_g2s(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, shared>) {
+  // expected-error @+1 {{'tile.copy_async' op cp_shape and src_format apply to shared -> tmem copies only}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread {cp_shape = #tile.cp_shape<shape_128x256b>} : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @src_format_f16(%a: !tile.buffer<32x16xf16, shared>, %t: !tile.buffer<32x16xf16, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>) {
+  // expected-error @+1 {{'tile.copy_async' op src_format decompresses into 8-bit containers; the element type is 'f16'}}
+  tile.copy_async %a[0, 0] to %t[0, 0] sizes [32, 16] exec thread {src_format = #tile.cp_src_format<b6x16_p32>} : !tile.buffer<32x16xf16, shared> to !tile.buffer<32x16xf16, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>
+  return
+}
+
+// -----
+
 func.func @remote_g2s(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, shared>, %r: i32) {
   // expected-error @+1 {{'tile.copy_async' op remote_cta applies to shared -> shared copies only}}
   tile.copy_async %a[0] to %b[0] sizes [64] exec thread remote_cta(%r) : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>

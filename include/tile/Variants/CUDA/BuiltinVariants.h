@@ -24,6 +24,8 @@ void registerDSMEMVariant(dispatch::VariantRegistry &registry);
 /// tensor-map kernel parameter per distinct plan; emits cp.async.bulk.tensor.
 void registerTMAVariant(dispatch::VariantRegistry &registry);
 
+void registerTcgen05CpVariant(dispatch::VariantRegistry &registry);
+
 /// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt
 /// calls this; embedders call it before running the tile passes.
 void registerBuiltinVariants(dispatch::VariantRegistry &registry);

@@ -144,4 +144,5 @@ void tile::registerDSMEMVariant(VariantRegistry &registry) {
 void tile::registerBuiltinVariants(VariantRegistry &registry) {
   registerTMAVariant(registry);
   registerDSMEMVariant(registry);
+  registerTcgen05CpVariant(registry);
 }

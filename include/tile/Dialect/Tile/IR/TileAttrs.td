@@ -29,6 +29,15 @@ def Tile_OobFillAttr : EnumAttr<Tile_Dialect, Tile_OobFill, "oob"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_CpShapeAttr : EnumAttr<Tile_Dialect, Tile_CpShape, "cp_shape"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_CpSourceFormatAttr
+    : EnumAttr<Tile_Dialect, Tile_CpSourceFormat, "cp_src_format"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
   let summary = "a tile layout: logical elements to hardware axes";
   let description = [{

@@ -57,4 +57,26 @@ def Tile_OobFill : I32EnumAttr<"OobFill",
   let genSpecializedAttr = 0;
 }
 
+def Tile_CpShape : I32EnumAttr<"CpShape",
+    "the tcgen05.cp shape a shared -> tmem copy_async is forced to", [
+      I32EnumAttrCase<"shape_128x256b", 0>,
+      I32EnumAttrCase<"shape_4x256b", 1>,
+      I32EnumAttrCase<"shape_128x128b", 2>,
+      I32EnumAttrCase<"shape_64x128b", 3>,
+      I32EnumAttrCase<"shape_32x128b", 4>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_CpSourceFormat : I32EnumAttr<"CpSourceFormat",
+    "packed source format a shared -> tmem copy decompresses to 8-bit "
+    "containers (tcgen05.cp .b8x16.b6x16_p32 / .b8x16.b4x16_p64)", [
+      I32EnumAttrCase<"b6x16_p32", 0>,
+      I32EnumAttrCase<"b4x16_p64", 1>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
 #endif // TILE_ENUMS_TD

@@ -172,6 +172,12 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     - attributes `cta_group` (1 or 2), `reduce` (shared -> global only),
       `oob` fill (global sources only), `dispatch`, and `variant` (set by
       selection).
+    - shared -> tmem only: `cp_shape` forces a `tcgen05.cp` shape
+      (`#tile.cp_shape<shape_32x128b>`; otherwise the widest that fits the
+      layouts is used, and the multicast always follows the destination's
+      replica), `src_format` says the shared bytes hold packed 6- or 4-bit
+      values that land as 8-bit containers
+      (`#tile.cp_src_format<b6x16_p32>`).
 
     The op declares what it reads and writes (per memory scope), so no
     canonicalization can delete it.
@@ -205,6 +211,8 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2>]>>:$cta_group,
     OptionalAttr<Tile_ReduceKindAttr>:$reduce,
     OptionalAttr<Tile_OobFillAttr>:$oob,
+    OptionalAttr<Tile_CpShapeAttr>:$cp_shape,
+    OptionalAttr<Tile_CpSourceFormatAttr>:$src_format,
     OptionalAttr<StrAttr>:$dispatch,
     OptionalAttr<StrAttr>:$variant
   );
