@@ -2,9 +2,10 @@
 
 // The caller's config must fit the direction.
 func.func @missing_mbar(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>) {
-  // expected-error @+3 {{no variant of tile.copy_async can implement this op on sm_100a}}
-  // expected-note @+2 {{tma (priority 20): rejected: completion — a global -> shared tensor copy completes on an mbarrier; give mbar(...)}}
-  // expected-note @+1 {{dsmem (priority 10): rejected}}
+  // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
+  // expected-note @+3 {{tma (priority 20): rejected: completion — a global -> shared tensor copy completes on an mbarrier; give mbar(...)}}
+  // expected-note @+2 {{dsmem (priority 10): rejected}}
+  // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies global -> shared; tcgen05.cp copies shared -> tmem}}
   tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
   return
 }

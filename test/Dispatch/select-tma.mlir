@@ -12,12 +12,14 @@ gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     %g = tile.from_memref %in : memref<8x256xf16, 1> -> !tile.buffer<8x256xf16, global>
     %o = tile.from_memref %out : memref<8x256xf16, 1> -> !tile.buffer<8x256xf16, global>
     %s = tile.alloc_shared : !sw128
-    // expected-remark @+2 {{selected tma (priority 20) on sm_90a}}
-    // expected-note @+1 {{dsmem (priority 10): rejected: shared_to_shared — copies global -> shared; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed}}
+    // expected-remark @+3 {{selected tma (priority 20) on sm_90a}}
+    // expected-note @+2 {{dsmem (priority 10): rejected: shared_to_shared — copies global -> shared; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed}}
+    // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies global -> shared; tcgen05.cp copies shared -> tmem}}
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar)
         : !tile.buffer<8x256xf16, global> to !sw128
-    // expected-remark @+2 {{selected tma (priority 20) on sm_90a}}
-    // expected-note @+1 {{dsmem (priority 10): rejected: shared_to_shared — copies shared -> global; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
+    // expected-remark @+3 {{selected tma (priority 20) on sm_90a}}
+    // expected-note @+2 {{dsmem (priority 10): rejected: shared_to_shared — copies shared -> global; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
+    // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies shared -> global; tcgen05.cp copies shared -> tmem}}
     tile.copy_async %s[0, 0] to %o[0, 0] sizes [8, 256] exec thread
         : !sw128 to !tile.buffer<8x256xf16, global>
     gpu.return
@@ -33,8 +35,9 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @tile(%in: memref<?x?xf16, 1>, %bar: !llvm.ptr<3>, %row: index, %col: index) kernel {
     %g = tile.from_memref %in : memref<?x?xf16, 1> -> !tile.buffer<?x?xf16, global>
     %s = tile.alloc_shared : !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
-    // expected-remark @+2 {{selected tma (priority 20) on sm_100a}}
-    // expected-note @+1 {{dsmem (priority 10): rejected}}
+    // expected-remark @+3 {{selected tma (priority 20) on sm_100a}}
+    // expected-note @+2 {{dsmem (priority 10): rejected}}
+    // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies global -> shared; tcgen05.cp copies shared -> tmem}}
     tile.copy_async %g[%row, %col] to %s[0, 0] sizes [128, 64] exec thread mbar(%bar)
         : !tile.buffer<?x?xf16, global> to !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
     gpu.return

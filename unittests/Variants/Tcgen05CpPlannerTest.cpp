@@ -402,7 +402,7 @@ TEST(Tcgen05CpPlanner, RejectsRowMajorRowsWiderThanACoreMatrix) {
                         parse({lane(128, 1), col(8, 1)}), {128, 8}, 32);
   std::string why = declineReason(r);
   EXPECT_NE(why.find("128x256b: row 1 is at shared byte +32; the descriptor "
-                     "walk (none swizzle: rows 16 bytes apart"),
+                     "walk (no swizzle: rows 16 bytes apart"),
             std::string::npos)
       << why;
 }

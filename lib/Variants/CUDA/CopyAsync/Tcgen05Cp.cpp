@@ -116,7 +116,10 @@ LogicalResult emitTcgen05Cp(Operation *op, ValueRange lowered,
 
 /// Where a tensor-memory buffer's address comes from, or why it has none.
 Verdict tmemAddress(Operation *op, const DispatchContext &) {
-  Value dst = cast<CopyAsyncOp>(op).getDst();
+  auto copy = cast<CopyAsyncOp>(op);
+  if (!isSharedToTmem(copy))
+    return Verdict::accept(); // shared_tmem names the direction
+  Value dst = copy.getDst();
   if (dst.getDefiningOp<TmemBufferOp>())
     return Verdict::accept();
   if (auto arg = dyn_cast<BlockArgument>(dst)) {
@@ -154,6 +157,8 @@ void tile::registerTcgen05CpVariant(VariantRegistry &registry) {
       {"layouts",
        [](Operation *op, const DispatchContext &) {
          auto copy = cast<CopyAsyncOp>(op);
+         if (!isSharedToTmem(copy))
+           return Verdict::accept();
          BufferType src = copy.getSrcType(), dst = copy.getDstType();
          if (!src.getEffectiveLayout())
            return Verdict::reject("the shared buffer has no layout");
@@ -170,6 +175,8 @@ void tile::registerTcgen05CpVariant(VariantRegistry &registry) {
       {"supported_config",
        [](Operation *op, const DispatchContext &) {
          auto copy = cast<CopyAsyncOp>(op);
+         if (!isSharedToTmem(copy))
+           return Verdict::accept();
          if (copy.getMbar())
            return Verdict::reject(
                "tcgen05.cp does not signal an mbarrier itself; drop mbar(...) "

@@ -406,8 +406,10 @@ OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
     if (at != want)
       return R::failure("row " + str(r) + " is at shared byte +" + str(at) +
                         "; the descriptor walk (" +
-                        cuda::smemSwizzleName(g.swizzle).str() +
-                        " swizzle: rows " + str(w) + " bytes apart, SBO " +
+                        (swizzled ? cuda::smemSwizzleName(g.swizzle).str() +
+                                        " swizzle"
+                                  : std::string("no swizzle")) +
+                        ": rows " + str(w) + " bytes apart, SBO " +
                         str(plan.descriptor.strideByteOffset) +
                         ") puts it at +" + str(want));
   }
