@@ -101,3 +101,18 @@ func.func @dynamic(%s: !u8s, %taddr: i32, %row: index) {
   tile.copy_async %s[%row, 0] to %t[0, 0] sizes [32, 16] exec thread {dispatch = "tcgen05_cp"} : !u8s to !t16
   return
 }
+
+// -----
+
+// Seed 001, M = 256 with TensorMemoryLayout block (128, 2): four consecutive
+// tensor-memory columns alternate between rows r and r + 128, so no 16-byte
+// shared chunk feeds them (the tutorial skips it: "no tcgen05.copy atom").
+!c = !tile.buffer<256x16xf32, shared, #tile.layout<S[(256,2,8):(8,2048,1)], swizzle<1,2,3>>>
+!acc = !tile.buffer<256x16xf32, tmem, #tile.layout<S[(2,128,8,2):(2@TCol,1@TLane,4@TCol,1@TCol)]>>
+func.func @narrow_tmem_blocks(%s: !c, %taddr: i32) {
+  %t = tile.tmem_buffer %taddr : !acc
+  // expected-error @+2 {{forced variant 'tcgen05_cp' cannot implement}}
+  // expected-note @+1 {{tcgen05_cp (priority 10): declined — no tcgen05.cp form fits; 128x256b: a row's 16 column bytes come from shared bytes that are not one contiguous chunk (column byte 8 reads shared byte +4096); 128x128b: a row's 16 column bytes come from shared bytes that are not one contiguous chunk (column byte 8 reads shared byte +4096); 4x256b: a row's 16 column bytes come from shared bytes that are not one contiguous chunk (column byte 8 reads shared byte +4096)}}
+  tile.copy_async %s[0, 0] to %t[0, 0] sizes [256, 16] exec thread {dispatch = "tcgen05_cp"} : !c to !acc
+  return
+}
