@@ -34,20 +34,8 @@ namespace {
 OrReason<dsmem::RegionSide> regionSide(BufferType type,
                                        ArrayRef<int64_t> offsets,
                                        const char *name) {
-  using R = OrReason<dsmem::RegionSide>;
-  std::optional<TileLayout> layout = type.getEffectiveLayout();
-  if (!layout)
-    return R::failure(std::string(name) + " buffer has no static layout");
-  dsmem::RegionSide side{*layout, {}, {}};
-  side.shape.assign(type.getShape().begin(), type.getShape().end());
-  for (int64_t o : offsets) {
-    if (ShapedType::isDynamic(o))
-      return R::failure(std::string(name) +
-                        " region has a dynamic offset; the dsmem planner "
-                        "needs static offsets");
-    side.offsets.push_back(o);
-  }
-  return side;
+  return copy_async::regionSide(type, offsets, name,
+                                "the dsmem planner needs static offsets");
 }
 
 Verdict planDSMEM(Operation *op, const DispatchContext &) {

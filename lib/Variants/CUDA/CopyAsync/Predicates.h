@@ -10,6 +10,9 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/Registry.h"
+#include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
+
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace tile::copy_async {
 
@@ -31,6 +34,28 @@ inline dispatch::Predicate singleThread(std::string instructions) {
 inline std::string direction(CopyAsyncOp copy) {
   return "copies " + stringifyMemoryScope(copy.getSrcType().getScope()).str() +
          " -> " + stringifyMemoryScope(copy.getDstType().getScope()).str();
+}
+
+/// The planner's view of one side of `copy`: the buffer's layout, shape and
+/// static region offsets; `dynamicOffsetReason` finishes the sentence when
+/// an offset is an SSA value.
+inline OrReason<RegionSide> regionSide(BufferType type,
+                                       llvm::ArrayRef<int64_t> offsets,
+                                       llvm::StringRef name,
+                                       llvm::StringRef dynamicOffsetReason) {
+  using R = OrReason<RegionSide>;
+  std::optional<TileLayout> layout = type.getEffectiveLayout();
+  if (!layout)
+    return R::failure(name.str() + " buffer has no static layout");
+  RegionSide side{*layout, {}, {}};
+  side.shape.assign(type.getShape().begin(), type.getShape().end());
+  for (int64_t o : offsets) {
+    if (mlir::ShapedType::isDynamic(o))
+      return R::failure(name.str() + " region has a dynamic offset; " +
+                        dynamicOffsetReason.str());
+    side.offsets.push_back(o);
+  }
+  return side;
 }
 
 } // namespace tile::copy_async

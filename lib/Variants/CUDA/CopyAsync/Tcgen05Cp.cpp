@@ -45,20 +45,6 @@ tcgen05_cp::Shape shapeOf(CpShape shape) {
   return tcgen05_cp::Shape::S128x256b;
 }
 
-/// Static offsets of a region side, or the reason they are not static.
-OrReason<llvm::SmallVector<int64_t, 4>> staticOffsets(ArrayRef<int64_t> offs,
-                                                     StringRef side) {
-  llvm::SmallVector<int64_t, 4> out;
-  for (int64_t o : offs) {
-    if (ShapedType::isDynamic(o))
-      return OrReason<llvm::SmallVector<int64_t, 4>>::failure(
-          "the " + side.str() + " region has a dynamic offset; descriptor "
-          "and tensor-memory offsets are planned at compile time");
-    out.push_back(o);
-  }
-  return out;
-}
-
 } // namespace
 
 OrReason<tcgen05_cp::Plan> tcgen05_cp::planFor(CopyAsyncOp copy) {
@@ -66,24 +52,21 @@ OrReason<tcgen05_cp::Plan> tcgen05_cp::planFor(CopyAsyncOp copy) {
   BufferType src = copy.getSrcType(), dst = copy.getDstType();
   Request r;
   r.elementBits = src.getElementBits();
-  std::optional<TileLayout> shared = src.getEffectiveLayout();
-  if (!shared)
-    return R::failure("the shared buffer has no static layout");
   if (!dst.getLayout())
     return R::failure("the tensor-memory buffer has no layout (which lanes "
                       "and columns hold the tile)");
-  auto srcOffsets = staticOffsets(copy.getSrcStaticOffsets(), "shared");
-  if (!srcOffsets)
-    return R::failure(srcOffsets.reason());
-  auto dstOffsets = staticOffsets(copy.getDstStaticOffsets(), "tensor-memory");
-  if (!dstOffsets)
-    return R::failure(dstOffsets.reason());
-  r.shared = RegionSide{*shared,
-                        llvm::SmallVector<int64_t, 4>(src.getShape()),
-                        *srcOffsets};
-  r.tmem = RegionSide{dst.getLayout().getLayout(),
-                      llvm::SmallVector<int64_t, 4>(dst.getShape()),
-                      *dstOffsets};
+  const char *planned =
+      "descriptor and tensor-memory offsets are planned at compile time";
+  OrReason<RegionSide> shared = copy_async::regionSide(
+      src, copy.getSrcStaticOffsets(), "the shared", planned);
+  if (!shared)
+    return R::failure(shared.reason());
+  OrReason<RegionSide> tmem = copy_async::regionSide(
+      dst, copy.getDstStaticOffsets(), "the tensor-memory", planned);
+  if (!tmem)
+    return R::failure(tmem.reason());
+  r.shared = *shared;
+  r.tmem = *tmem;
   r.sizes.assign(copy.getSizes().begin(), copy.getSizes().end());
   r.ctaGroup = copy.getCtaGroup().value_or(1);
   if (std::optional<CpShape> forced = copy.getCpShape())

@@ -17,17 +17,11 @@
 #ifndef TILE_VARIANTS_CUDA_COPYASYNC_DSMEMPLANNER_H
 #define TILE_VARIANTS_CUDA_COPYASYNC_DSMEMPLANNER_H
 
-#include "tile/Layout/Layout.h"
+#include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
 
 namespace tile::dsmem {
 
-/// One side of the copy: a tile (layout over `shape`) and the region's
-/// static offsets into it.
-struct RegionSide {
-  TileLayout layout;
-  llvm::SmallVector<int64_t, 4> shape;
-  llvm::SmallVector<int64_t, 4> offsets;
-};
+using copy_async::RegionSide;
 
 /// One bulk copy: `bytes` from source byte `srcByte` to destination byte
 /// `dstByte`, both relative to the buffers' bases.

@@ -31,6 +31,7 @@
 #define TILE_VARIANTS_CUDA_COPYASYNC_TCGEN05CPPLANNER_H
 
 #include "tile/Layout/Layout.h"
+#include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
 #include "tile/Target/CUDA/SmemDescriptor.h"
 
 #include <optional>
@@ -76,13 +77,7 @@ struct Form {
 /// multicast form.
 llvm::SmallVector<Form, 3> formsFor(Multicast multicast);
 
-/// One side of the copy: a tile (layout over `shape`) and the region's
-/// static offsets into it.
-struct RegionSide {
-  TileLayout layout;
-  llvm::SmallVector<int64_t, 4> shape;
-  llvm::SmallVector<int64_t, 4> offsets;
-};
+using copy_async::RegionSide;
 
 struct Request {
   /// Element width of both tiles (8, 16, 32 or 64).
