@@ -310,6 +310,15 @@ int64_t sharedOffset(llvm::ArrayRef<Mode> modes, int64_t i) {
   return off;
 }
 
+/// The lanes a form's source rows land in (replicas aside).
+std::string sourceLanes(const Form &form) {
+  if (form.shape == Shape::S4x256b)
+    return "0, 32, 64, 96";
+  if (form.multicast == Multicast::Warpx2_01_23)
+    return "0..31 and 64..95";
+  return "0.." + str(form.rows() - 1);
+}
+
 std::string columnBytes(int64_t bytes) {
   return str(bytes) + " column bytes";
 }
@@ -386,9 +395,7 @@ OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
     if (!got)
       return R::failure("the tensor-memory layout does not hold " +
                         str(form.rows()) + " rows in the lanes " +
-                        form.name() + " writes (lanes " +
-                        (count == 4 && stride == 32 ? std::string("0, 32, 64, 96")
-                                                    : "0.." + str(form.lane(form.rows() - 1))) +
+                        form.name() + " writes (lanes " + sourceLanes(form) +
                         ")");
     laneModes.append(got->begin(), got->end());
   }
