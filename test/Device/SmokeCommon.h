@@ -32,18 +32,27 @@
   } while (0)
 
 /// Creates a context on device 0 and loads `kernel` from the cubin at
-/// `path`. Returns 0, 77 (skip: no GPU or older than sm_90) or 1.
+/// `path`. Returns 0, 77 (skip: no GPU, older than sm_90, or not of
+/// compute-capability major `exactMajor` when that is given) or 1.
 inline int loadKernel(const char *path, const char *kernel,
-                      CUcontext *context, CUfunction *function) {
+                      CUcontext *context, CUfunction *function,
+                      int exactMajor = 0) {
   if (cuInit(0) != CUDA_SUCCESS) {
     std::printf("SKIP: no CUDA driver/GPU\n");
     return 77;
   }
   CUdevice device;
   CHECK(cuDeviceGet(&device, 0));
-  int major = 0;
+  int major = 0, minor = 0;
   CHECK(cuDeviceGetAttribute(
       &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+  CHECK(cuDeviceGetAttribute(
+      &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+  if (exactMajor && major != exactMajor) {
+    std::printf("SKIP: the kernel needs an sm_%d0 device; device 0 is "
+                "sm_%d%d\n", exactMajor, major, minor);
+    return 77;
+  }
   if (major < 9) {
     std::printf("SKIP: clusters and tensor maps need sm_90+, device is "
                 "sm_%d0\n", major);

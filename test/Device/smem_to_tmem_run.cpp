@@ -27,25 +27,11 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: %s smem_to_tmem.sm_100a.cubin\n", argv[0]);
     return 2;
   }
-  if (cuInit(0) != CUDA_SUCCESS) {
-    std::printf("SKIP: no CUDA driver/GPU\n");
-    return 77;
-  }
-  CUdevice device;
-  CHECK(cuDeviceGet(&device, 0));
-  int major = 0, minor = 0;
-  CHECK(cuDeviceGetAttribute(
-      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-  CHECK(cuDeviceGetAttribute(
-      &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
-  if (major != 10) {
-    std::printf("SKIP: tcgen05 (tensor memory) needs an sm_100 device; "
-                "device 0 is sm_%d%d\n", major, minor);
-    return 77;
-  }
+  // tcgen05 (tensor memory) exists on sm_100 only.
   CUcontext context;
   CUfunction kernel;
-  if (int status = loadKernel(argv[1], "smem_to_tmem", &context, &kernel))
+  if (int status = loadKernel(argv[1], "smem_to_tmem", &context, &kernel,
+                              /*exactMajor=*/10))
     return status;
 
   const int threads = 128;

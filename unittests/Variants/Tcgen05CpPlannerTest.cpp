@@ -16,7 +16,6 @@
 
 #include "tile/Variants/CUDA/CopyAsync/Tcgen05CpPlanner.h"
 
-#include "gtest/gtest-spi.h"
 #include "gtest/gtest.h"
 
 #include <map>

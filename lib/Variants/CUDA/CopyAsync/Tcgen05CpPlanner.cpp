@@ -344,32 +344,30 @@ OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
   plan.descriptor.swizzle = g.swizzle;
   plan.descriptor.leadingByteOffset = 16;
   plan.descriptor.strideByteOffset = 16;
-  for (int64_t byte = 0; byte < rowBytes; ++byte) {
-    int64_t at = sharedOffset(*rowModes, byte);
-    if (byte < 16) {
-      if (at != byte)
+  // Each 16-byte chunk is contiguous in shared memory; the second chunk of
+  // a 256-bit row follows at +16 in a swizzled row, at +LBO otherwise.
+  for (int64_t chunk = 0; chunk < rowBytes; chunk += 16) {
+    int64_t start = sharedOffset(*rowModes, chunk);
+    for (int64_t byte = chunk; byte < chunk + 16; ++byte) {
+      int64_t at = sharedOffset(*rowModes, byte);
+      if (at != start + (byte - chunk))
         return R::failure("a row's 16 column bytes come from shared bytes "
                           "that are not one contiguous chunk (column byte " +
                           str(byte) + " reads shared byte +" + str(at) + ")");
-      continue;
     }
+  }
+  if (rowBytes == 32) {
     int64_t chunk1 = sharedOffset(*rowModes, 16);
-    if (at != chunk1 + (byte - 16))
-      return R::failure("the second 16-byte chunk of a row is not "
-                        "contiguous in shared memory");
-    if (byte > 16)
-      continue;
-    if (swizzled) {
-      if (chunk1 != 16)
-        return R::failure("the second 16-byte chunk of a row is at shared "
-                          "byte +" + str(chunk1) + "; in a " +
-                          cuda::smemSwizzleName(g.swizzle).str() +
-                          "-swizzled row it follows at +16");
-    } else {
-      plan.usesLeadingByteOffset = true;
+    if (swizzled && chunk1 != 16)
+      return R::failure("the second 16-byte chunk of a row is at shared "
+                        "byte +" + str(chunk1) + "; in a " +
+                        cuda::smemSwizzleName(g.swizzle).str() +
+                        "-swizzled row it follows at +16");
+    if (!swizzled) {
       if (chunk1 % 16)
         return R::failure("LBO = " + str(chunk1) +
                           " bytes is not 16-byte aligned");
+      plan.usesLeadingByteOffset = true;
       plan.descriptor.leadingByteOffset = static_cast<uint32_t>(chunk1);
     }
   }
