@@ -25,6 +25,8 @@
 #ifndef TILE_TARGET_CUDA_SMEMDESCRIPTOR_H
 #define TILE_TARGET_CUDA_SMEMDESCRIPTOR_H
 
+#include "tile/Target/CUDA/BitField.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -33,25 +35,6 @@
 #include <vector>
 
 namespace tile::cuda {
-
-/// A field of `Width` bits starting at bit `Low` of a 64-bit word.
-template <unsigned Low, unsigned Width> struct BitField {
-  static_assert(Width > 0 && Low + Width <= 64, "field outside 64 bits");
-  static constexpr unsigned low = Low;
-  static constexpr unsigned width = Width;
-  static constexpr uint64_t mask =
-      (Width == 64 ? ~uint64_t(0) : ((uint64_t(1) << Width) - 1)) << Low;
-
-  static constexpr bool fits(uint64_t value) {
-    return Width == 64 || value < (uint64_t(1) << Width);
-  }
-  static constexpr uint64_t insert(uint64_t word, uint64_t value) {
-    return (word & ~mask) | ((value << Low) & mask);
-  }
-  static constexpr uint64_t extract(uint64_t word) {
-    return (word & mask) >> Low;
-  }
-};
 
 /// The swizzle field of a tcgen05 shared descriptor (values 3, 5, 7 are
 /// reserved).
