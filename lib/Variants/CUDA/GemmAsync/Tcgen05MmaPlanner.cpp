@@ -1,0 +1,598 @@
+//===- Tcgen05MmaPlanner.cpp - plan tensor-core MMAs on tiles ---------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each operand region is viewed as a function (row, k) -> address through
+// its layout (the swizzle left out: it acts on absolute addresses, the same
+// way for the layout and for the hardware's descriptor walk). The first
+// instruction tile fixes major-ness, LBO and SBO; then every element of
+// every instruction tile is compared with the canonical formula, so a plan
+// exists only where the descriptor reads exactly the elements the layout
+// names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/GemmAsync/Tcgen05MmaPlanner.h"
+
+#include <string>
+
+using namespace tile;
+using namespace tile::tcgen05_mma;
+using cuda::MmaElement;
+using cuda::MmaKind;
+using cuda::SmemSwizzle;
+
+namespace {
+std::string str(int64_t v) { return std::to_string(v); }
+
+bool isFp8OrNarrower(MmaElement e) {
+  switch (e) {
+  case MmaElement::E4M3: case MmaElement::E5M2: case MmaElement::E2M3:
+  case MmaElement::E3M2: case MmaElement::E2M1: return true;
+  default: return false;
+  }
+}
+} // namespace
+
+std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
+                                               bool scaled,
+                                               cuda::ScaleFactorType scaleType,
+                                               std::string *why) {
+  auto fail = [&](std::string reason) -> std::optional<MmaKind> {
+    if (why)
+      *why = std::move(reason);
+    return std::nullopt;
+  };
+  std::string types = cuda::mmaElementName(a).str() + " x " +
+                      cuda::mmaElementName(b).str();
+  if (isFp8OrNarrower(a) && isFp8OrNarrower(b)) {
+    if (!scaled)
+      return MmaKind::F8F6F4;
+    if (a == MmaElement::E2M1 && b == MmaElement::E2M1)
+      return scaleType == cuda::ScaleFactorType::UE4M3 ? MmaKind::MXF4NVF4
+                                                       : MmaKind::MXF4;
+    if (scaleType != cuda::ScaleFactorType::UE8M0)
+      return fail("block-scaled " + types +
+                  " is kind::mxf8f6f4, whose scales are ue8m0, not ue4m3");
+    return MmaKind::MXF8F6F4;
+  }
+  if (scaled)
+    return fail("block scaling takes fp8/fp6/fp4 operands, not " + types);
+  if (a != b)
+    return fail("A and B types differ (" + types +
+                "); only the fp8/fp6/fp4 kinds mix types");
+  switch (a) {
+  case MmaElement::F16: case MmaElement::BF16: return MmaKind::F16;
+  case MmaElement::TF32: return MmaKind::TF32;
+  case MmaElement::U8: case MmaElement::S8: return MmaKind::I8;
+  default: return fail("no tcgen05.mma kind takes " + types);
+  }
+}
+
+std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n) {
+  auto rule = [&](int64_t granule, int64_t lo) -> std::string {
+    if (n % granule == 0 && n >= lo && n <= 256)
+      return "";
+    return "N = " + str(n) + ": cta_group " + str(ctaGroup) + " M " + str(m) +
+           " MMAs have N a multiple of " + str(granule) + " in " + str(lo) +
+           "..256";
+  };
+  if (ctaGroup == 1) {
+    if (m == 64) return rule(8, 8);
+    if (m == 128) return rule(16, 16);
+    return "M = " + str(m) + ": cta_group 1 MMAs have M 64 or 128";
+  }
+  if (ctaGroup == 2) {
+    if (m == 128) return rule(32, 32);
+    if (m == 256) return rule(16, 16);
+    return "M = " + str(m) + ": cta_group 2 MMAs have M 128 or 256";
+  }
+  return "cta_group " + str(ctaGroup) + " (1 or 2)";
+}
+
+int64_t tcgen05_mma::dataPathLane(unsigned ctaGroup, int64_t instM, int64_t r) {
+  bool fullLanes = instM / ctaGroup == 128;
+  return fullLanes ? r : 32 * (r / 16) + r % 16;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Operand regions
+//===----------------------------------------------------------------------===//
+
+/// An operand region as (row, col) -> address; `transposed` regions are
+/// stored [col, row]. Addresses leave the swizzle out.
+struct Region {
+  TileLayout layout;
+  Swizzle swizzle;
+  int64_t rows = 0, cols = 0;
+  bool transposed = false;
+
+  AxisAddress at(int64_t row, int64_t col) const {
+    return layout.apply(transposed ? col * rows + row : row * cols + col);
+  }
+};
+
+OrReason<Region> regionOf(const RegionSide &side, int64_t rows, int64_t cols,
+                          bool transposed, const std::string &name,
+                          bool tensorMemory) {
+  using R = OrReason<Region>;
+  llvm::SmallVector<int64_t, 2> sizes =
+      transposed ? llvm::SmallVector<int64_t, 2>{cols, rows}
+                 : llvm::SmallVector<int64_t, 2>{rows, cols};
+  OrReason<SliceResult> s = side.layout.slice(side.shape, side.offsets, sizes);
+  if (!s)
+    return R::failure(name + " region: " + s.reason());
+  TileLayout l = s->residual.canonicalize();
+  if (!l.replica().empty())
+    return R::failure(name + " tile is replicated (" + l.toString() +
+                      "); an MMA operand has one copy of each element");
+  for (const Iter &it : l.shard()) {
+    if (tensorMemory ? !isTensorMemoryAxis(it.axis) : it.axis != Axis::m)
+      return R::failure(name + " layout addresses axis " +
+                        axisName(it.axis).str() +
+                        (tensorMemory ? "; tensor memory has TLane and TCol"
+                                      : "; a shared operand is one CTA's "
+                                        "shared memory (axis m)"));
+  }
+  Region r;
+  r.layout = TileLayout(l.shard(), {}, l.offsets(), Swizzle{});
+  r.swizzle = l.swizzle();
+  r.rows = rows;
+  r.cols = cols;
+  r.transposed = transposed;
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared operands
+//===----------------------------------------------------------------------===//
+
+/// The canonical layout of one operand tile, in elements.
+struct Canonical {
+  bool mnMajor = false;
+  int64_t t = 8;      ///< elements in 16 bytes
+  int64_t c = 0;      ///< 16-byte chunks in a swizzled row; 0: no swizzle
+  int64_t lbo = 0;    ///< elements
+  int64_t sbo = 0;    ///< elements
+
+  int64_t offset(int64_t r, int64_t k) const {
+    if (!mnMajor) {
+      if (c == 0)
+        return (r % 8) * t + (r / 8) * sbo + k % t + (k / t) * lbo;
+      return (r % 8) * c * t + (r / 8) * sbo + k;
+    }
+    if (c == 0)
+      return r % t + (r / t) * sbo + (k % 8) * t + (k / 8) * lbo;
+    return r % t + ((r / t) % c) * t + (r / (c * t)) * lbo + (k % 8) * c * t +
+           (k / 8) * sbo;
+  }
+};
+
+struct SharedPlanner {
+  const Region &region;
+  std::string name;
+  unsigned bits;
+  int64_t rows;  ///< rows (M or N) of one instruction's operand
+  int64_t instK;
+  Canonical canon;
+  SharedOperand operand;
+
+  int64_t addr(int64_t row, int64_t k) const {
+    return at(region.at(row, k), Axis::m);
+  }
+  int64_t bytes(int64_t elements) const {
+    return elements * int64_t(bits) / 8;
+  }
+  bool on16Bytes(int64_t elements) const {
+    return (elements * int64_t(bits)) % 128 == 0;
+  }
+
+  /// Major-ness, swizzle, LBO and SBO from the tile at (0, 0).
+  std::optional<std::string> derive() {
+    int64_t s0 = addr(0, 0);
+    bool kContiguous = addr(0, 1) - s0 == 1;
+    bool mnContiguous = addr(1, 0) - s0 == 1;
+    if (!kContiguous && !mnContiguous)
+      return name + " is neither K-major nor MN-major: neither the next K "
+                    "element (+" + str(addr(0, 1) - s0) +
+             ") nor the next row (+" + str(addr(1, 0) - s0) +
+             " elements) is adjacent";
+    canon.mnMajor = !kContiguous;
+    if (canon.mnMajor && bits < 8)
+      return name + " is MN-major; packed sub-byte operands are K-major "
+                    "only";
+    canon.t = 128 / bits;
+    SmemSwizzle swizzle = SmemSwizzle::None;
+    if (!region.swizzle.isIdentity()) {
+      std::optional<SwizzleMode> mode =
+          classifyNvmmaSwizzle(region.swizzle, bits);
+      if (!mode)
+        return name + " swizzle " + region.swizzle.toString() +
+               " is not an NVMMA swizzle of " + str(bits) + "-bit elements";
+      swizzle = *cuda::smemSwizzleForBytes(swizzleBytes(*mode));
+      canon.c = swizzleBytes(*mode) / 16;
+    }
+    const int64_t t = canon.t, c = canon.c;
+    // Probe points: the first element the other offset reaches. A probe
+    // outside one instruction's tile leaves the offset unread.
+    auto probe = [&](int64_t r, int64_t k, int64_t &field, bool &used) {
+      used = r < rows && k < instK;
+      field = used ? addr(r, k) - s0 : 128 / bits; // unused: 16 bytes
+    };
+    int64_t lbo = 0, sbo = 0;
+    bool usesLbo = false, usesSbo = false;
+    if (!canon.mnMajor) {
+      probe(8, 0, sbo, usesSbo);
+      if (c == 0)
+        probe(0, t, lbo, usesLbo);
+      else
+        lbo = t;
+    } else if (c == 0) {
+      probe(t, 0, sbo, usesSbo);
+      probe(0, 8, lbo, usesLbo);
+    } else {
+      probe(c * t, 0, lbo, usesLbo);
+      probe(0, 8, sbo, usesSbo);
+    }
+    for (auto [field, label] : {std::pair{lbo, "LBO"}, std::pair{sbo, "SBO"}})
+      if (field < 0 || !on16Bytes(field))
+        return name + " " + label + " = " + str(field) + " elements (" +
+               str(field * int64_t(bits)) + " bits) is not a positive multiple "
+               "of 16 bytes";
+    canon.lbo = lbo;
+    canon.sbo = sbo;
+    operand.mnMajor = canon.mnMajor;
+    operand.usesLbo = usesLbo;
+    operand.usesSbo = usesSbo;
+    operand.descriptor.leadingByteOffset = static_cast<uint32_t>(bytes(lbo));
+    operand.descriptor.strideByteOffset = static_cast<uint32_t>(bytes(sbo));
+    operand.descriptor.swizzle = swizzle;
+    if (auto problems = operand.descriptor.problems(); !problems.empty())
+      return name + " descriptor: " + problems.front();
+    return std::nullopt;
+  }
+
+  std::string layoutName() const {
+    std::string s = canon.mnMajor ? "MN-major" : "K-major";
+    s += canon.c ? ", " + str(canon.c * 16) + "B swizzle" : ", no swizzle";
+    return s + ", LBO " + str(bytes(canon.lbo)) + " B, SBO " +
+           str(bytes(canon.sbo)) + " B";
+  }
+
+  /// The tile starting at (row0, k0): its start byte, after checking every
+  /// element against the canonical layout.
+  OrReason<int64_t> tile(int64_t row0, int64_t k0) const {
+    using R = OrReason<int64_t>;
+    int64_t s = addr(row0, k0);
+    if (!on16Bytes(s))
+      return R::failure(name + " instruction tile at (" + str(row0) + ", " +
+                        str(k0) + ") starts at element " + str(s) +
+                        ", not 16-byte aligned");
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t k = 0; k < instK; ++k) {
+        int64_t want = s + canon.offset(r, k);
+        int64_t got = addr(row0 + r, k0 + k);
+        if (got != want)
+          return R::failure(
+              name + " element (" + str(row0 + r) + ", " + str(k0 + k) +
+              ") is at element " + str(got) + "; the descriptor (" +
+              layoutName() + ") reads element " + str(want) + " there");
+      }
+    int64_t start = bytes(s);
+    if (canon.c) {
+      int64_t w = canon.c * 16;
+      int64_t phase = (start % (8 * w)) / w;
+      if (phase)
+        return R::failure(name + " instruction tile at (" + str(row0) + ", " +
+                          str(k0) + ") starts at byte " + str(start) +
+                          ", row " + str(phase) + " of a " + str(w) +
+                          "-byte swizzle atom: a swizzled operand starts on "
+                          "an atom's first row");
+    }
+    return start;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Tensor-memory tiles
+//===----------------------------------------------------------------------===//
+
+/// `(lane << 16) | column` of the tile at (row0, col0), after checking every
+/// element: row r in lane + dataPathLane(r); element c in column + c *
+/// elementBits / 32 (packed) or + c (unpacked: one element per column).
+OrReason<uint32_t> tmemTile(const Region &region, const std::string &name,
+                            unsigned bits, bool packed, unsigned ctaGroup,
+                            int64_t instM, int64_t row0, int64_t col0,
+                            int64_t rows, int64_t cols) {
+  using R = OrReason<uint32_t>;
+  AxisAddress a0 = region.at(row0, col0);
+  int64_t lane0 = at(a0, Axis::TLane), tcol0 = at(a0, Axis::TCol);
+  if ((tcol0 * int64_t(bits)) % 32)
+    return R::failure(name + " tile at (" + str(row0) + ", " + str(col0) +
+                      ") starts " + str(tcol0 * int64_t(bits) % 32) +
+                      " bits into a 32-bit column");
+  int64_t column = tcol0 * int64_t(bits) / 32;
+  // Element c sits at TCol (in elements) tcol0 + step * c.
+  int64_t step = packed ? 1 : 32 / int64_t(bits);
+  if (!packed && bits > 32)
+    return R::failure(name + " has " + str(bits) + "-bit elements");
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      AxisAddress x = region.at(row0 + r, col0 + c);
+      int64_t wantLane = lane0 + dataPathLane(ctaGroup, instM, r);
+      int64_t wantCol = tcol0 + step * c;
+      if (at(x, Axis::TLane) != wantLane || at(x, Axis::TCol) != wantCol)
+        return R::failure(
+            name + " element (" + str(row0 + r) + ", " + str(col0 + c) +
+            ") is in lane " + str(at(x, Axis::TLane)) + ", TCol " +
+            str(at(x, Axis::TCol)) + "; the M " + str(instM) +
+            " data path puts it in lane " + str(wantLane) + ", TCol " +
+            str(wantCol) +
+            (packed ? "" : " (one element per 32-bit column)"));
+    }
+  int64_t lastLane = lane0 + dataPathLane(ctaGroup, instM, rows - 1);
+  int64_t columns = packed ? cols * int64_t(bits) / 32 : cols;
+  if (lane0 < 0 || lastLane >= 128)
+    return R::failure(name + " tile at (" + str(row0) + ", " + str(col0) +
+                      ") uses lanes " + str(lane0) + ".." + str(lastLane) +
+                      ": tensor memory has 128");
+  if (column < 0 || column + columns > 512)
+    return R::failure(name + " tile at (" + str(row0) + ", " + str(col0) +
+                      ") uses columns " + str(column) + ".." +
+                      str(column + columns - 1) + ": tensor memory has 512");
+  return static_cast<uint32_t>((lane0 << 16) | column);
+}
+
+/// The scale factors one instruction reads for rows row0.. of its operand:
+/// `count` consecutive bytes of one 32-bit column per row, starting at the
+/// byte the scale-factor id names (a multiple of count).
+struct ScaleTile {
+  uint32_t tmem = 0;
+  unsigned id = 0;
+};
+OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
+                              int64_t row0, int64_t rows, int64_t k0,
+                              int64_t count) {
+  using R = OrReason<ScaleTile>;
+  AxisAddress a0 = region.at(row0, k0);
+  int64_t tcol0 = at(a0, Axis::TCol);
+  ScaleTile s;
+  s.id = static_cast<unsigned>(tcol0 % 4);
+  if (s.id % count)
+    return R::failure(name + " for K block " + str(k0) + " start at byte " +
+                      str(s.id) + " of a column; an instruction reading " +
+                      str(count) + " scale(s) per row starts at byte 0" +
+                      (count == 1 ? "..3" : count == 2 ? " or 2" : ""));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t tcol = at(region.at(row0 + r, k0 + j), Axis::TCol);
+      if (tcol != tcol0 + j)
+        return R::failure(name + " (" + str(row0 + r) + ", " + str(k0 + j) +
+                          ") is at TCol " + str(tcol) + "; one instruction "
+                          "reads it from TCol " + str(tcol0 + j) +
+                          " (byte " + str(s.id + j) + " of column " +
+                          str(tcol0 / 4) + ")");
+    }
+  int64_t lane0 = at(a0, Axis::TLane);
+  if (lane0 < 0 || lane0 >= 128 || tcol0 / 4 >= 512)
+    return R::failure(name + " start outside tensor memory (lane " +
+                      str(lane0) + ", column " + str(tcol0 / 4) + ")");
+  s.tmem = static_cast<uint32_t>((lane0 << 16) | (tcol0 / 4));
+  return s;
+}
+
+} // namespace
+
+OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
+  using R = OrReason<Plan>;
+  bool scaled = req.sfaSide.has_value();
+  std::string why;
+  std::optional<MmaKind> kind =
+      selectKind(req.a, req.b, scaled, req.scaleType, &why);
+  if (!kind)
+    return R::failure(why);
+  std::string kindName = "kind::" + cuda::mmaKindName(*kind).str();
+  for (auto [e, bits, name] : {std::tuple{req.a, req.aBits, "A"},
+                               std::tuple{req.b, req.bBits, "B"}}) {
+    if (bits != cuda::mmaElementBits(e))
+      return R::failure(std::string(name) + " elements are " + str(bits) +
+                        "-bit; " + cuda::mmaElementName(e).str() + " is " +
+                        str(cuda::mmaElementBits(e)) + "-bit");
+    if (bits < 8 && (*kind == MmaKind::F8F6F4 || *kind == MmaKind::MXF8F6F4))
+      return R::failure(std::string(name) + " is " +
+                        cuda::mmaElementName(e).str() + ": " + kindName +
+                        " reads fp6/fp4 from 8-bit containers in shared "
+                        "memory, which a tile of packed " + str(bits) +
+                        "-bit elements does not describe (packed fp4 is "
+                        "kind::mxf4/mxf4nvf4, with scales)");
+  }
+  if (req.ctaGroup != 1 && req.ctaGroup != 2)
+    return R::failure("cta_group " + str(req.ctaGroup) + " (1 or 2)");
+  const int64_t g = req.ctaGroup;
+  if (scaled && g == 2)
+    return R::failure("block-scaled cta_group 2: how the pair splits the "
+                      "scale factors is not modelled");
+  if (req.m % g || req.n % g)
+    return R::failure("cta_group 2 splits M and N between two CTAs; M = " +
+                      str(req.m) + ", N = " + str(req.n) + " are not even");
+
+  Plan plan;
+  plan.kind = *kind;
+  plan.ctaGroup = req.ctaGroup;
+  plan.instK = cuda::mmaInstructionK(*kind);
+  // M: the widest instruction the rows allow.
+  llvm::SmallVector<int64_t, 2> ms =
+      g == 1 ? llvm::SmallVector<int64_t, 2>{128, 64}
+             : llvm::SmallVector<int64_t, 2>{256, 128};
+  plan.instM = 0;
+  for (int64_t m : ms)
+    if (req.m % m == 0) {
+      plan.instM = m;
+      break;
+    }
+  if (!plan.instM)
+    return R::failure("M = " + str(req.m) + " is not a multiple of a cta_group " +
+                      str(g) + " MMA's M (" + str(ms[1]) + " or " +
+                      str(ms[0]) + ")");
+  // N: the widest legal instruction N dividing the region's.
+  plan.instN = 0;
+  for (int64_t n = std::min<int64_t>(256, req.n); n >= 8; --n)
+    if (req.n % n == 0 && shapeRule(req.ctaGroup, plan.instM, n).empty()) {
+      plan.instN = n;
+      break;
+    }
+  if (!plan.instN)
+    return R::failure(shapeRule(req.ctaGroup, plan.instM, req.n) +
+                      "; no such N divides the region's " + str(req.n));
+  if (req.k % plan.instK)
+    return R::failure("K = " + str(req.k) + " is not a multiple of " +
+                      kindName + "'s instruction K = " + str(plan.instK) +
+                      " (256 bits of a row)");
+  int64_t mTiles = req.m / plan.instM, nTiles = req.n / plan.instN,
+          kSteps = req.k / plan.instK;
+  if (mTiles * nTiles * kSteps > int64_t(kMaxIssues))
+    return R::failure(str(mTiles * nTiles * kSteps) + " MMAs (more than " +
+                      str(kMaxIssues) + ")");
+
+  const int64_t mLocal = req.m / g, nLocal = req.n / g;
+  const int64_t rowsA = plan.instM / g, rowsB = plan.instN / g;
+  OrReason<Region> a = regionOf(req.aSide, mLocal, req.k, req.transposeA, "A",
+                                req.aInTmem);
+  if (!a)
+    return R::failure(a.reason());
+  OrReason<Region> b =
+      regionOf(req.bSide, nLocal, req.k, !req.transposeB, "B", false);
+  if (!b)
+    return R::failure(b.reason());
+  OrReason<Region> c =
+      regionOf(req.cSide, mLocal, req.n, false, "C", true);
+  if (!c)
+    return R::failure(c.reason());
+  if (req.aInTmem && req.transposeA)
+    return R::failure("A in tensor memory is read K-major ([M, K], K along "
+                      "columns); transpose_a needs A in shared memory");
+
+  std::optional<SharedPlanner> aShared;
+  if (!req.aInTmem) {
+    aShared.emplace(SharedPlanner{*a, "A", req.aBits, rowsA, plan.instK, {}, {}});
+    if (std::optional<std::string> bad = aShared->derive())
+      return R::failure(*bad);
+    plan.a = aShared->operand;
+  }
+  SharedPlanner bShared{*b, "B", req.bBits, rowsB, plan.instK, {}, {}};
+  if (std::optional<std::string> bad = bShared.derive())
+    return R::failure(*bad);
+  plan.b = bShared.operand;
+
+  plan.idesc.kind = *kind;
+  plan.idesc.a = req.a;
+  plan.idesc.b = req.b;
+  plan.idesc.d = scaled ? cuda::MmaAccumulator::F32 : req.d;
+  plan.idesc.aMnMajor = plan.a && plan.a->mnMajor;
+  plan.idesc.bMnMajor = plan.b.mnMajor;
+  plan.idesc.m = static_cast<unsigned>(plan.instM);
+  plan.idesc.n = static_cast<unsigned>(plan.instN);
+  plan.idesc.scaleType = req.scaleType;
+  if (auto problems = plan.idesc.problems(); !problems.empty())
+    return R::failure("instruction descriptor: " + problems.front());
+
+  // Scale factors: K / vec per row; one instruction reads `count` of them.
+  std::optional<Region> sfa, sfb;
+  int64_t count = 0;
+  if (scaled) {
+    int64_t vec = cuda::scaleVectorSize(*kind, req.scaleType);
+    count = plan.instK / vec;
+    if (!req.sfbSide)
+      return R::failure("block scaling needs both sfa and sfb");
+    OrReason<Region> sa = regionOf(*req.sfaSide, mLocal, req.k / vec, false,
+                                   "scale factors A", true);
+    if (!sa)
+      return R::failure(sa.reason());
+    OrReason<Region> sb = regionOf(*req.sfbSide, nLocal, req.k / vec, false,
+                                   "scale factors B", true);
+    if (!sb)
+      return R::failure(sb.reason());
+    sfa = *sa;
+    sfb = *sb;
+  }
+
+  // Per-tile results, computed once each.
+  std::vector<int64_t> aStart(mTiles * kSteps), bStart(nTiles * kSteps);
+  std::vector<uint32_t> aTmem(mTiles * kSteps), dTmem(mTiles * nTiles);
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ki = 0; ki < kSteps; ++ki) {
+      if (aShared) {
+        OrReason<int64_t> s = aShared->tile(mi * rowsA, ki * plan.instK);
+        if (!s)
+          return R::failure(s.reason());
+        aStart[mi * kSteps + ki] = *s;
+      } else {
+        OrReason<uint32_t> t =
+            tmemTile(*a, "A", req.aBits, /*packed=*/true, req.ctaGroup,
+                     plan.instM, mi * rowsA, ki * plan.instK, rowsA,
+                     plan.instK);
+        if (!t)
+          return R::failure(t.reason());
+        aTmem[mi * kSteps + ki] = *t;
+      }
+    }
+  for (int64_t ni = 0; ni < nTiles; ++ni)
+    for (int64_t ki = 0; ki < kSteps; ++ki) {
+      OrReason<int64_t> s = bShared.tile(ni * rowsB, ki * plan.instK);
+      if (!s)
+        return R::failure(s.reason());
+      bStart[ni * kSteps + ki] = *s;
+    }
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni) {
+      OrReason<uint32_t> t =
+          tmemTile(*c, "C", req.dBits, /*packed=*/false, req.ctaGroup,
+                   plan.instM, mi * rowsA, ni * plan.instN, rowsA, plan.instN);
+      if (!t)
+        return R::failure(t.reason());
+      dTmem[mi * nTiles + ni] = *t;
+    }
+
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni)
+      for (int64_t ki = 0; ki < kSteps; ++ki) {
+        Issue is;
+        is.mi = mi;
+        is.ni = ni;
+        is.ki = ki;
+        if (aShared)
+          is.aByte = aStart[mi * kSteps + ki];
+        else
+          is.aTmem = aTmem[mi * kSteps + ki];
+        is.bByte = bStart[ni * kSteps + ki];
+        is.dTmem = dTmem[mi * nTiles + ni];
+        is.inputD = ki > 0                  ? InputD::Accumulate
+                    : req.hasAccumulateFlag ? InputD::FromFlag
+                                            : InputD::Overwrite;
+        cuda::InstrDescriptor idesc = plan.idesc;
+        if (scaled) {
+          OrReason<ScaleTile> sa = scaleTile(*sfa, "scale factors A",
+                                             mi * rowsA, rowsA, ki * count,
+                                             count);
+          if (!sa)
+            return R::failure(sa.reason());
+          OrReason<ScaleTile> sb = scaleTile(*sfb, "scale factors B",
+                                             ni * rowsB, rowsB, ki * count,
+                                             count);
+          if (!sb)
+            return R::failure(sb.reason());
+          is.sfaTmem = sa->tmem;
+          is.sfbTmem = sb->tmem;
+          idesc.aScaleId = sa->id;
+          idesc.bScaleId = sb->id;
+        }
+        is.idesc = *idesc.encode();
+        plan.issues.push_back(is);
+      }
+  return plan;
+}

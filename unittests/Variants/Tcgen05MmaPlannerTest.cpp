@@ -1,0 +1,839 @@
+//===- Tcgen05MmaPlannerTest.cpp - the gemm_async tcgen05 planner -----------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Issue lists and descriptor words are pinned for seed 004's demo, K
+// slices, transposes, cta_group 2, tensor-memory A and block scaling. Every
+// plan is also replayed by `replay`, written from the PTX ISA's canonical
+// layout table in bytes: it decodes each issue's descriptors and instruction
+// descriptor, walks every (row, k) of every instruction to a shared byte
+// (after the byte-level swizzle) and every D cell to a (lane, column), and
+// compares with where the tiles' own layouts (swizzle included) put those
+// elements. The shape matrix counts what lowers and what is declined.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/GemmAsync/Tcgen05MmaPlanner.h"
+
+#include "gtest/gtest-spi.h"
+#include "gtest/gtest.h"
+
+#include <map>
+
+using namespace tile;
+using namespace tile::tcgen05_mma;
+using cuda::MmaElement;
+using cuda::MmaKind;
+using cuda::SmemSwizzle;
+
+namespace {
+
+Iter lane(int64_t e, int64_t s) { return Iter{e, s, Axis::TLane}; }
+Iter col(int64_t e, int64_t s) { return Iter{e, s, Axis::TCol}; }
+Iter mem(int64_t e, int64_t s) { return Iter{e, s, Axis::m}; }
+
+TileLayout nvmma(unsigned bits, int64_t rows, int64_t cols, SwizzleMode m) {
+  OrReason<TileLayout> l = nvmmaSharedLayout(bits, rows, cols, m);
+  EXPECT_TRUE(l) << l.reason();
+  return l ? *l : TileLayout::rowMajor({rows, cols});
+}
+
+RegionSide whole(TileLayout layout, llvm::SmallVector<int64_t, 4> shape) {
+  return RegionSide{std::move(layout), shape,
+                    llvm::SmallVector<int64_t, 4>(shape.size(), 0)};
+}
+
+/// D (or tmem A) of `rows x cols` with row r in lane r, at column `col0`.
+TileLayout tmemRows(int64_t rows, int64_t cols, int64_t colStride = 1,
+                    int64_t col0 = 0) {
+  return TileLayout({lane(rows, 1), col(cols, colStride)}, {},
+                    {AxisOffset{Axis::TCol, col0}});
+}
+
+/// The M 64 data path: row r in lane 32 (r / 16) + r % 16.
+TileLayout tmemM64(int64_t cols) {
+  return TileLayout({lane(4, 32), lane(16, 1), col(cols, 1)});
+}
+
+/// A K-major f16 request: A [M, K], B stored [N, K] (transpose_b), both
+/// 128B-swizzled NVMMA tiles, C [M, N] f32 at column 0.
+Request kMajorF16(int64_t m, int64_t n, int64_t k, SwizzleMode mode) {
+  Request r;
+  r.aSide = whole(nvmma(16, m, k, mode), {m, k});
+  r.bSide = whole(nvmma(16, n, k, mode), {n, k});
+  r.transposeB = true;
+  r.cSide = whole(tmemRows(m, n), {m, n});
+  r.m = m;
+  r.n = n;
+  r.k = k;
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Replay: the PTX ISA's view of each issue, independent of the planner
+//===----------------------------------------------------------------------===//
+
+/// The PTX ISA's swizzle on a shared byte address.
+int64_t ptxSwizzle(int64_t address, SmemSwizzle swizzle) {
+  switch (swizzle) {
+  case SmemSwizzle::None: return address;
+  case SmemSwizzle::B32: return address ^ ((address >> 3) & 0x10);
+  case SmemSwizzle::B64: return address ^ ((address >> 3) & 0x30);
+  case SmemSwizzle::B128: return address ^ ((address >> 3) & 0x70);
+  default: ADD_FAILURE() << "unmodelled swizzle"; return address;
+  }
+}
+
+/// Byte offset of element (row, k) from the descriptor start, for
+/// `bits`-bit elements: the canonical layout table written in bytes
+/// (16-byte core-matrix rows; W = swizzle row bytes).
+int64_t canonicalByte(const cuda::SmemDescriptor &d, bool mnMajor,
+                      unsigned bits, int64_t row, int64_t k) {
+  int64_t lbo = d.leadingByteOffset, sbo = d.strideByteOffset;
+  int64_t perChunk = 128 / bits; // elements in 16 bytes
+  if (d.swizzle == SmemSwizzle::None) {
+    if (!mnMajor) // 8 rows of 16 B form a core matrix; K chunks LBO apart
+      return (row / 8) * sbo + (row % 8) * 16 + (k / perChunk) * lbo +
+             (k % perChunk) * bits / 8;
+    // MN-major: 16 B of rows along a core-matrix row, 8 K rows of 16 B
+    return (row / perChunk) * sbo + (row % perChunk) * bits / 8 +
+           (k / 8) * lbo + (k % 8) * 16;
+  }
+  int64_t w = cuda::smemSwizzleRowBytes(d.swizzle);
+  if (!mnMajor) // W-byte rows, 8-row groups SBO apart
+    return (row / 8) * sbo + (row % 8) * w + k * bits / 8;
+  int64_t perRow = w * 8 / bits; // elements of one W-byte row
+  return (row / perRow) * lbo + (row % perRow) * bits / 8 + (k / 8) * sbo +
+         (k % 8) * w;
+}
+
+/// Address of a tile element, swizzle included, in bytes (shared) or as
+/// (lane, TCol) (tensor memory).
+AxisAddress elementAt(const RegionSide &side, llvm::ArrayRef<int64_t> coord) {
+  llvm::SmallVector<int64_t, 4> c;
+  for (size_t d = 0; d < coord.size(); ++d)
+    c.push_back(side.offsets[d] + coord[d]);
+  return side.layout.apply(c, side.shape);
+}
+
+/// Replays `plan` for `req`; returns the number of operand elements and D
+/// cells checked. Reports the first mismatch of each kind.
+int64_t replay(const Request &req, const Plan &plan) {
+  int64_t checked = 0;
+  const int64_t g = plan.ctaGroup;
+  const int64_t rowsA = plan.instM / g, rowsB = plan.instN / g;
+  std::map<std::pair<int64_t, int64_t>, int> written; // D cell -> writes
+  for (const Issue &is : plan.issues) {
+    std::string why;
+    std::optional<cuda::InstrDescriptor> id =
+        cuda::InstrDescriptor::decode(is.idesc, plan.kind, &why);
+    if (!id) {
+      ADD_FAILURE() << "idesc 0x" << std::hex << is.idesc << ": " << why;
+      return checked;
+    }
+    EXPECT_EQ(id->m, plan.instM);
+    EXPECT_EQ(id->n, plan.instN);
+    unsigned aBits = cuda::mmaElementBits(id->a);
+    unsigned bBits = cuda::mmaElementBits(id->b);
+    int64_t m0 = is.mi * rowsA, n0 = is.ni * rowsB, k0 = is.ki * plan.instK;
+    // A: every (row, k).
+    for (int64_t r = 0; r < rowsA; ++r)
+      for (int64_t k = 0; k < plan.instK; ++k) {
+        llvm::SmallVector<int64_t, 2> coord =
+            req.transposeA ? llvm::SmallVector<int64_t, 2>{k0 + k, m0 + r}
+                           : llvm::SmallVector<int64_t, 2>{m0 + r, k0 + k};
+        AxisAddress want = elementAt(req.aSide, coord);
+        if (plan.a) {
+          std::optional<cuda::SmemDescriptor> d =
+              cuda::SmemDescriptor::decode(plan.a->descriptorTemplate());
+          int64_t byte = ptxSwizzle(
+              is.aByte + canonicalByte(*d, id->aMnMajor, aBits, r, k),
+              d->swizzle);
+          int64_t wantByte = at(want, Axis::m) * aBits / 8;
+          if (byte != wantByte) {
+            ADD_FAILURE() << "issue (" << is.mi << "," << is.ni << ","
+                          << is.ki << ") reads A(" << m0 + r << "," << k0 + k
+                          << ") at byte " << byte << "; the layout has it at "
+                          << wantByte;
+            return checked;
+          }
+        } else {
+          int64_t laneOf = (is.aTmem >> 16) +
+                           dataPathLane(plan.ctaGroup, plan.instM, r);
+          int64_t bitOf = ((is.aTmem & 0xFFFF) * 32) + k * aBits;
+          if (laneOf != at(want, Axis::TLane) ||
+              bitOf != at(want, Axis::TCol) * aBits) {
+            ADD_FAILURE() << "tmem A(" << m0 + r << "," << k0 + k
+                          << ") read from lane " << laneOf << " bit " << bitOf;
+            return checked;
+          }
+        }
+        ++checked;
+      }
+    // B: every (row n, k).
+    std::optional<cuda::SmemDescriptor> bd =
+        cuda::SmemDescriptor::decode(plan.b.descriptorTemplate());
+    for (int64_t n = 0; n < rowsB; ++n)
+      for (int64_t k = 0; k < plan.instK; ++k) {
+        llvm::SmallVector<int64_t, 2> coord =
+            req.transposeB ? llvm::SmallVector<int64_t, 2>{n0 + n, k0 + k}
+                           : llvm::SmallVector<int64_t, 2>{k0 + k, n0 + n};
+        int64_t wantByte = at(elementAt(req.bSide, coord), Axis::m) * bBits / 8;
+        int64_t byte = ptxSwizzle(
+            is.bByte + canonicalByte(*bd, id->bMnMajor, bBits, n, k),
+            bd->swizzle);
+        if (byte != wantByte) {
+          ADD_FAILURE() << "issue (" << is.mi << "," << is.ni << "," << is.ki
+                        << ") reads B(" << n0 + n << "," << k0 + k
+                        << ") at byte " << byte << "; the layout has it at "
+                        << wantByte;
+          return checked;
+        }
+        ++checked;
+      }
+    // D: every cell of the instruction tile, once per output tile.
+    if (is.ki == 0) {
+      for (int64_t r = 0; r < rowsA; ++r)
+        for (int64_t n = 0; n < plan.instN; ++n) {
+          AxisAddress want =
+              elementAt(req.cSide, {m0 + r, is.ni * plan.instN + n});
+          int64_t laneOf =
+              (is.dTmem >> 16) + dataPathLane(plan.ctaGroup, plan.instM, r);
+          int64_t colOf = (is.dTmem & 0xFFFF) + n;
+          // D is unpacked: one element per 32-bit column, whatever its
+          // width (TCol counts elements of the tile's type).
+          if (laneOf != at(want, Axis::TLane) ||
+              colOf * 32 != at(want, Axis::TCol) * int64_t(req.dBits)) {
+            ADD_FAILURE() << "D(" << m0 + r << "," << n << ") written to "
+                          << "lane " << laneOf << " column " << colOf;
+            return checked;
+          }
+          if (written[{laneOf, colOf}]++)
+            ADD_FAILURE() << "D cell lane " << laneOf << " column " << colOf
+                          << " written by two output tiles";
+          ++checked;
+        }
+    }
+    // Accumulation: the first K step overwrites (or follows the flag).
+    EXPECT_EQ(is.inputD == InputD::Accumulate, is.ki > 0);
+  }
+  return checked;
+}
+
+Plan planned(const Request &r) {
+  OrReason<Plan> p = planMma(r);
+  EXPECT_TRUE(p) << p.reason();
+  if (!p)
+    return {};
+  EXPECT_GT(replay(r, *p), 0);
+  return *p;
+}
+
+std::string declined(const Request &r) {
+  OrReason<Plan> p = planMma(r);
+  EXPECT_FALSE(p) << "planned unexpectedly";
+  return p ? "" : p.reason();
+}
+
+struct Want {
+  int64_t aByte, bByte;
+  uint32_t dTmem;
+  InputD inputD;
+};
+void expectIssues(const Plan &p, const std::vector<Want> &want) {
+  ASSERT_EQ(p.issues.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE("issue " + std::to_string(i));
+    EXPECT_EQ(p.issues[i].aByte, want[i].aByte);
+    EXPECT_EQ(p.issues[i].bByte, want[i].bByte);
+    EXPECT_EQ(p.issues[i].dTmem, want[i].dTmem);
+    EXPECT_EQ(p.issues[i].inputD, want[i].inputD);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Seed 004 and its variations
+//===----------------------------------------------------------------------===//
+
+TEST(Tcgen05MmaPlanner, Seed004DemoFourMmas) {
+  // A 128x64 f16 K-major SW128; B 64x128 f16 (K x N, N contiguous: MN-major
+  // SW128); C = tmem[0:128, 256:384] f32.
+  Request r;
+  r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
+  r.bSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
+  r.cSide = RegionSide{tmemRows(128, 512), {128, 512}, {0, 256}};
+  r.m = 128;
+  r.n = 128;
+  r.k = 64;
+  Plan p = planned(r);
+  EXPECT_EQ(p.kind, MmaKind::F16);
+  EXPECT_EQ(p.instM, 128);
+  EXPECT_EQ(p.instN, 128);
+  EXPECT_EQ(p.instK, 16);
+  // f16 -> f32, M128 N128, B MN-major (bit 16).
+  EXPECT_EQ(p.issues[0].idesc, 0x08200010u | (1u << 16));
+  ASSERT_TRUE(p.a);
+  EXPECT_FALSE(p.a->mnMajor);
+  // A: SBO 1024 B (8 rows of 128 B), LBO unread (16 B), 128B swizzle.
+  EXPECT_EQ(p.a->descriptorTemplate(), 0x4000404000010000ull);
+  EXPECT_FALSE(p.a->usesLbo);
+  // B: MN-major SW128: LBO 8192 B (the next 64 N columns), SBO 1024 B (the
+  // next 8 K rows).
+  EXPECT_TRUE(p.b.mnMajor);
+  EXPECT_TRUE(p.b.usesLbo);
+  EXPECT_EQ(p.b.descriptor.leadingByteOffset, 8192u);
+  EXPECT_EQ(p.b.descriptor.strideByteOffset, 1024u);
+  EXPECT_EQ(p.b.descriptorTemplate(), 0x4000404002000000ull);
+  // K = 64: 4 MMAs; A advances 32 B inside the swizzle row, B 16 K rows.
+  expectIssues(p, {{0, 0, 256, InputD::Overwrite},
+                   {32, 2048, 256, InputD::Accumulate},
+                   {64, 4096, 256, InputD::Accumulate},
+                   {96, 6144, 256, InputD::Accumulate}});
+}
+
+TEST(Tcgen05MmaPlanner, ReplayCatchesWrongDescriptors) {
+  // The replay must be able to fail: the demo with B's LBO halved, and
+  // with A's second K step moved by one 16-byte chunk, is reported.
+  Request r;
+  r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
+  r.bSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
+  r.cSide = RegionSide{tmemRows(128, 512), {128, 512}, {0, 256}};
+  r.m = r.n = 128;
+  r.k = 64;
+  OrReason<Plan> p = planMma(r);
+  ASSERT_TRUE(p);
+  for (int corruption = 0; corruption < 2; ++corruption) {
+    Plan bad = *p;
+    if (corruption == 0)
+      bad.b.descriptor.leadingByteOffset = 4096;
+    else
+      bad.issues[1].aByte += 16;
+    ::testing::TestPartResultArray failures;
+    {
+      ::testing::ScopedFakeTestPartResultReporter reporter(
+          ::testing::ScopedFakeTestPartResultReporter::
+              INTERCEPT_ONLY_CURRENT_THREAD,
+          &failures);
+      replay(r, bad);
+    }
+    ASSERT_GE(failures.size(), 1) << "corruption " << corruption;
+    EXPECT_NE(std::string(failures.GetTestPartResult(0).message())
+                  .find(corruption == 0 ? "reads B(" : "reads A(0,16)"),
+              std::string::npos)
+        << failures.GetTestPartResult(0).message();
+  }
+}
+
+TEST(Tcgen05MmaPlanner, AccumulateFlagDecidesTheFirstStep) {
+  Request r = kMajorF16(128, 128, 32, SwizzleMode::B64);
+  r.hasAccumulateFlag = true;
+  Plan p = planned(r);
+  ASSERT_EQ(p.issues.size(), 2u);
+  EXPECT_EQ(p.issues[0].inputD, InputD::FromFlag);
+  EXPECT_EQ(p.issues[1].inputD, InputD::Accumulate);
+}
+
+TEST(Tcgen05MmaPlanner, KSlices) {
+  // Slices of a 128x64 K-major SW128 A and B (stored [N, K]).
+  struct Slice {
+    int64_t k0, k;
+    std::vector<int64_t> starts;
+  };
+  for (const Slice &s : {Slice{0, 16, {0}}, Slice{16, 32, {32, 64}},
+                         Slice{32, 32, {64, 96}}}) {
+    SCOPED_TRACE("K slice " + std::to_string(s.k0) + ":" +
+                 std::to_string(s.k0 + s.k));
+    Request r = kMajorF16(128, 128, 64, SwizzleMode::B128);
+    r.k = s.k;
+    r.aSide.offsets = {0, s.k0};
+    r.bSide.offsets = {0, s.k0};
+    Plan p = planned(r);
+    ASSERT_EQ(p.issues.size(), s.starts.size());
+    for (size_t i = 0; i < s.starts.size(); ++i) {
+      EXPECT_EQ(p.issues[i].aByte, s.starts[i]);
+      EXPECT_EQ(p.issues[i].bByte, s.starts[i]);
+    }
+  }
+}
+
+TEST(Tcgen05MmaPlanner, TransposedOperands) {
+  // transpose_a: A stored [K, M] with M contiguous (MN-major SW128);
+  // B stored [K, N] (no transpose_b) with N contiguous.
+  Request r;
+  r.aSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
+  r.transposeA = true;
+  r.bSide = whole(nvmma(16, 64, 256, SwizzleMode::B128), {64, 256});
+  r.cSide = whole(tmemRows(128, 256), {128, 256});
+  r.m = 128;
+  r.n = 256;
+  r.k = 64;
+  Plan p = planned(r);
+  ASSERT_TRUE(p.a);
+  EXPECT_TRUE(p.a->mnMajor);
+  EXPECT_TRUE(p.b.mnMajor);
+  // bf16 constant 0x08400490 is f16 here (formats 0) with both majors MN.
+  EXPECT_EQ(p.issues[0].idesc, 0x08400010u | (3u << 15));
+  // A: LBO 64 rows of K x 128 B = 8192 B; B: 64 x 128 B = 8192 B.
+  EXPECT_EQ(p.a->descriptor.leadingByteOffset, 8192u);
+  EXPECT_EQ(p.b.descriptor.leadingByteOffset, 8192u);
+  expectIssues(p, {{0, 0, 0, InputD::Overwrite},
+                   {2048, 2048, 0, InputD::Accumulate},
+                   {4096, 4096, 0, InputD::Accumulate},
+                   {6144, 6144, 0, InputD::Accumulate}});
+
+  // Only B transposed (stored [N, K], K-major) with A MN-major.
+  Request r2 = r;
+  r2.bSide = whole(nvmma(16, 256, 64, SwizzleMode::B128), {256, 64});
+  r2.transposeB = true;
+  Plan p2 = planned(r2);
+  EXPECT_FALSE(p2.b.mnMajor);
+  EXPECT_EQ(p2.issues[0].idesc, 0x08400010u | (1u << 15));
+}
+
+TEST(Tcgen05MmaPlanner, EverySwizzleAndMajor) {
+  // Descriptor words for K-major and MN-major f16 operands in every
+  // swizzle: A 128 x K (K = one swizzle row of elements, 16 without swizzle
+  // in an 8x16 B core-matrix layout).
+  struct Case {
+    SwizzleMode mode;
+    uint64_t kMajorWord;
+  };
+  // K-major: SBO = 8 rows x W bytes; LBO unread (16 B); swizzle 6/4/2.
+  for (const Case &c :
+       {Case{SwizzleMode::B32, 0xC000401000010000ull},
+        Case{SwizzleMode::B64, 0x8000402000010000ull},
+        Case{SwizzleMode::B128, 0x4000404000010000ull}}) {
+    SCOPED_TRACE(swizzleModeName(c.mode).str());
+    int64_t k = swizzleBytes(c.mode) / 2;
+    Request r = kMajorF16(128, 64, k, c.mode);
+    Plan p = planned(r);
+    EXPECT_EQ(p.a->descriptorTemplate(), c.kMajorWord);
+    EXPECT_EQ(p.issues.size(), size_t(k / 16));
+    // MN-major in the same swizzle: A stored [K, M].
+    Request t = r;
+    t.bSide = whole(nvmma(16, 64, 32, SwizzleMode::B64), {64, 32});
+    int64_t atom = swizzleBytes(c.mode) / 2; // elements of one swizzle row
+    t.aSide = whole(nvmma(16, 32, 128, c.mode), {32, 128});
+    t.transposeA = true;
+    t.k = 32;
+    Plan q = planned(t);
+    EXPECT_TRUE(q.a->mnMajor);
+    // LBO: the next `atom` M columns are 32 K rows x W bytes further; SBO:
+    // 8 K rows x W bytes.
+    EXPECT_EQ(q.a->descriptor.leadingByteOffset, uint32_t(32 * atom * 2));
+    EXPECT_EQ(q.a->descriptor.strideByteOffset,
+              uint32_t(8 * swizzleBytes(c.mode)));
+  }
+}
+
+TEST(Tcgen05MmaPlanner, NoSwizzleCoreMatrices) {
+  // K-major interleaved: 8x16 B core matrices, K-adjacent ones 128 B apart
+  // (LBO), 8-row groups 512 B apart (SBO) for K = 32 f16.
+  // flat (m, k) = m * 32 + k -> digits m/8, m%8, k/8, k%8.
+  TileLayout a({mem(16, 256), mem(8, 8), mem(4, 64), mem(8, 1)});
+  Request r = kMajorF16(128, 64, 32, SwizzleMode::B64);
+  r.aSide = whole(a, {128, 32});
+  Plan p = planned(r);
+  EXPECT_FALSE(p.a->mnMajor);
+  EXPECT_TRUE(p.a->usesLbo);
+  EXPECT_EQ(p.a->descriptor.leadingByteOffset, 128u);
+  EXPECT_EQ(p.a->descriptor.strideByteOffset, 512u);
+  EXPECT_EQ(p.a->descriptor.swizzle, SmemSwizzle::None);
+  // The second K step starts two core matrices (256 B) further.
+  ASSERT_EQ(p.issues.size(), 2u);
+  EXPECT_EQ(p.issues[1].aByte, 256);
+
+  // MN-major interleaved A stored [K, M]: flat (k, m) = k * 128 + m ->
+  // digits k/8, k%8, m/8, m%8; core matrices (8 K rows x 16 B of M) are
+  // 128 B apart along M (SBO) and 4096 B apart along K (LBO).
+  TileLayout t({mem(4, 2048), mem(8, 8), mem(16, 64), mem(8, 1)});
+  Request q = r;
+  q.aSide = whole(t, {32, 128});
+  q.transposeA = true;
+  Plan pq = planned(q);
+  EXPECT_TRUE(pq.a->mnMajor);
+  EXPECT_EQ(pq.a->descriptor.strideByteOffset, 128u);  // next 8 M
+  EXPECT_EQ(pq.a->descriptor.leadingByteOffset, 4096u); // next 8 K
+}
+
+TEST(Tcgen05MmaPlanner, PlainRowMajorIsNotCanonical) {
+  // A plain row-major 128x64 f16 tile without swizzle: row r+1 is 128 B
+  // further, a core matrix needs 16 B.
+  Request r = kMajorF16(128, 64, 64, SwizzleMode::B128);
+  r.aSide = whole(TileLayout::rowMajor({128, 64}), {128, 64});
+  EXPECT_EQ(declined(r),
+            "A element (1, 0) is at element 64; the descriptor (K-major, no "
+            "swizzle, LBO 16 B, SBO 1024 B) reads element 8 there");
+}
+
+TEST(Tcgen05MmaPlanner, CtaGroupTwo) {
+  // M 256 N 256 for the pair: this CTA holds A 128 x 64, B 128 (N) x 64,
+  // C 128 x 256.
+  Request r;
+  r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
+  r.bSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
+  r.transposeB = true;
+  r.cSide = whole(tmemRows(128, 256), {128, 256});
+  r.m = 256;
+  r.n = 256;
+  r.k = 64;
+  r.ctaGroup = 2;
+  Plan p = planned(r);
+  EXPECT_EQ(p.instM, 256);
+  EXPECT_EQ(p.instN, 256);
+  EXPECT_EQ(p.issues[0].idesc, 0x10400010u);
+  expectIssues(p, {{0, 0, 0, InputD::Overwrite},
+                   {32, 32, 0, InputD::Accumulate},
+                   {64, 64, 0, InputD::Accumulate},
+                   {96, 96, 0, InputD::Accumulate}});
+  // M 128 for the pair: 64 rows here, in the M 64 data path lanes.
+  Request h = r;
+  h.m = 128;
+  h.aSide = whole(nvmma(16, 64, 64, SwizzleMode::B128), {64, 64});
+  h.cSide = whole(tmemM64(256), {64, 256});
+  Plan q = planned(h);
+  EXPECT_EQ(q.instM, 128);
+  EXPECT_EQ(q.issues.size(), 4u);
+  // The C tile in lanes 0..63 instead is declined, naming the lane.
+  h.cSide = whole(tmemRows(64, 256), {64, 256});
+  EXPECT_EQ(declined(h),
+            "C element (16, 0) is in lane 16, TCol 0; the M 128 data path "
+            "puts it in lane 32, TCol 0 (one element per 32-bit column)");
+}
+
+TEST(Tcgen05MmaPlanner, TensorMemoryA) {
+  // A 128 x 64 f16 in tensor memory (packed: 2 elements per column) at
+  // column 128; B [N, K] shared; C at column 0.
+  Request r = kMajorF16(128, 128, 64, SwizzleMode::B128);
+  r.aInTmem = true;
+  r.aSide = whole(tmemRows(128, 64, 1, 256), {128, 64});
+  Plan p = planned(r);
+  EXPECT_FALSE(p.a);
+  ASSERT_EQ(p.issues.size(), 4u);
+  // Column 128 (TCol 256 f16 elements), +8 columns per K step of 16.
+  for (int ki = 0; ki < 4; ++ki)
+    EXPECT_EQ(p.issues[ki].aTmem, uint32_t(128 + 8 * ki));
+  // A transposed in tensor memory is refused.
+  r.transposeA = true;
+  r.aSide = whole(tmemRows(64, 128), {64, 128});
+  EXPECT_EQ(declined(r),
+            "A in tensor memory is read K-major ([M, K], K along columns); "
+            "transpose_a needs A in shared memory");
+}
+
+TEST(Tcgen05MmaPlanner, SeveralOutputTiles) {
+  // M 256 N 256 K 32 with cta_group 1: 2 M tiles x 2 K steps; the two M
+  // tiles of C sit in column blocks 0 and 256 of the same 128 lanes.
+  Request r = kMajorF16(256, 256, 32, SwizzleMode::B64);
+  r.cSide = whole(TileLayout({col(2, 256), lane(128, 1), col(256, 1)}),
+                  {256, 256});
+  Plan p = planned(r);
+  EXPECT_EQ(p.instM, 128);
+  EXPECT_EQ(p.instN, 256);
+  ASSERT_EQ(p.issues.size(), 4u);
+  // Order: (mi, ni) tiles, K innermost; the second M tile is 128 rows x 64
+  // B = 8192 B further in A and 256 columns further in C.
+  EXPECT_EQ(p.issues[2].mi, 1);
+  EXPECT_EQ(p.issues[2].aByte, 8192);
+  EXPECT_EQ(p.issues[2].dTmem, 256u);
+  EXPECT_EQ(p.issues[3].aByte, 8192 + 32);
+}
+
+//===----------------------------------------------------------------------===//
+// Kinds
+//===----------------------------------------------------------------------===//
+
+TEST(Tcgen05MmaPlanner, EveryDenseKind) {
+  struct Case {
+    MmaElement e;
+    unsigned bits;
+    cuda::MmaAccumulator d;
+    MmaKind kind;
+    int64_t k;
+    uint32_t idesc;
+  };
+  // M 128 N 128, both K-major, 128B swizzle.
+  for (const Case &c :
+       {Case{MmaElement::F16, 16, cuda::MmaAccumulator::F32, MmaKind::F16, 16,
+             0x08200010u},
+        Case{MmaElement::BF16, 16, cuda::MmaAccumulator::F32, MmaKind::F16,
+             16, 0x08200490u},
+        Case{MmaElement::TF32, 32, cuda::MmaAccumulator::F32, MmaKind::TF32, 8,
+             0x08200910u},
+        Case{MmaElement::E4M3, 8, cuda::MmaAccumulator::F32, MmaKind::F8F6F4,
+             32, 0x08200010u},
+        Case{MmaElement::E5M2, 8, cuda::MmaAccumulator::F16, MmaKind::F8F6F4,
+             32, 0x08200480u},
+        Case{MmaElement::S8, 8, cuda::MmaAccumulator::S32, MmaKind::I8, 32,
+             0x082004A0u},
+        Case{MmaElement::U8, 8, cuda::MmaAccumulator::S32, MmaKind::I8, 32,
+             0x08200020u}}) {
+    SCOPED_TRACE(cuda::mmaElementName(c.e).str());
+    int64_t k = 1024 / c.bits; // one 128-byte swizzle row of K
+    Request r;
+    r.a = r.b = c.e;
+    r.aBits = r.bBits = c.bits;
+    r.d = c.d;
+    r.dBits = c.d == cuda::MmaAccumulator::F16 ? 16 : 32;
+    r.aSide = whole(nvmma(c.bits, 128, k, SwizzleMode::B128), {128, k});
+    r.bSide = whole(nvmma(c.bits, 128, k, SwizzleMode::B128), {128, k});
+    r.transposeB = true;
+    r.cSide = whole(tmemRows(128, 128, r.dBits == 16 ? 2 : 1), {128, 128});
+    r.m = r.n = 128;
+    r.k = k;
+    Plan p = planned(r);
+    EXPECT_EQ(p.kind, c.kind);
+    EXPECT_EQ(p.instK, c.k);
+    EXPECT_EQ(p.issues.size(), size_t(k / c.k));
+    EXPECT_EQ(p.issues[0].idesc, c.idesc);
+    // Each K step is 32 bytes further in both operands.
+    EXPECT_EQ(p.issues[1].aByte, 32);
+  }
+}
+
+/// A block-scaled request: fp8 (8-bit) or packed fp4 (4-bit) A/B, 128B
+/// swizzle, scale tiles [rows, K / vec] with row r in lane r and the K
+/// scales in consecutive bytes (TCol counts 8-bit scales).
+Request blockScaled(MmaElement e, unsigned bits, cuda::ScaleFactorType type,
+                    int64_t k) {
+  Request r;
+  r.a = r.b = e;
+  r.aBits = r.bBits = bits;
+  r.scaleType = type;
+  r.aSide = whole(nvmma(bits, 128, k, SwizzleMode::B128), {128, k});
+  r.bSide = whole(nvmma(bits, 128, k, SwizzleMode::B128), {128, k});
+  r.transposeB = true;
+  r.cSide = whole(tmemRows(128, 128), {128, 128});
+  r.m = r.n = 128;
+  r.k = k;
+  int64_t vec = type == cuda::ScaleFactorType::UE4M3 ? 16 : 32;
+  r.sfaSide = whole(tmemRows(128, k / vec, 1, 4 * 256), {128, k / vec});
+  r.sfbSide = whole(tmemRows(128, k / vec, 1, 4 * 260), {128, k / vec});
+  return r;
+}
+
+TEST(Tcgen05MmaPlanner, BlockScaledKinds) {
+  // mxf8f6f4 e4m3, ue8m0, K 128: 4 MMAs of K 32, one scale per row each:
+  // scale bytes 0,1,2,3 of column 256 (A) and 260 (B) -> ids 0..3.
+  Plan p = planned(blockScaled(MmaElement::E4M3, 8,
+                               cuda::ScaleFactorType::UE8M0, 128));
+  EXPECT_EQ(p.kind, MmaKind::MXF8F6F4);
+  ASSERT_EQ(p.issues.size(), 4u);
+  for (unsigned ki = 0; ki < 4; ++ki) {
+    EXPECT_EQ(p.issues[ki].sfaTmem, 256u);
+    EXPECT_EQ(p.issues[ki].sfbTmem, 260u);
+    std::optional<cuda::InstrDescriptor> d =
+        cuda::InstrDescriptor::decode(p.issues[ki].idesc, p.kind);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->aScaleId, ki);
+    EXPECT_EQ(d->bScaleId, ki);
+  }
+  EXPECT_EQ(p.issues[0].idesc, 0x08A00000u);
+
+  // mxf4 (packed e2m1, ue8m0), K 256 -> 4 MMAs of K 64 reading 2 scales a
+  // row each: ids 0, 2 then the next column.
+  Plan q = planned(
+      blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256));
+  EXPECT_EQ(q.kind, MmaKind::MXF4);
+  ASSERT_EQ(q.issues.size(), 4u);
+  EXPECT_EQ(q.issues[0].sfaTmem, 256u);
+  EXPECT_EQ(q.issues[2].sfaTmem, 257u);
+  // mxf4 M128 N128 ue8m0: formats 1, ids 0 then 2.
+  EXPECT_EQ(q.issues[0].idesc, 0x08A00480u);
+  EXPECT_EQ(q.issues[1].idesc, 0x08A00480u | (2u << 29) | (2u << 4));
+
+  // mxf4nvf4 (ue4m3, 16-element blocks), K 256: 4 scales per instruction,
+  // one whole column each.
+  Plan n = planned(
+      blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE4M3, 256));
+  EXPECT_EQ(n.kind, MmaKind::MXF4NVF4);
+  ASSERT_EQ(n.issues.size(), 4u);
+  EXPECT_EQ(n.issues[1].sfaTmem, 257u);
+  EXPECT_EQ(n.issues[0].idesc, 0x08200480u);
+}
+
+TEST(Tcgen05MmaPlanner, BlockScaledDeclines) {
+  // Scales starting at byte 1 when an instruction reads 2 per row.
+  Request r =
+      blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256);
+  r.sfaSide->offsets = {0, 1};
+  r.k = 192;
+  r.aSide.offsets = {0, 0};
+  EXPECT_NE(declined(r).find("scale factors A for K block 0 start at byte 1 "
+                             "of a column"),
+            std::string::npos);
+  // fp4 without scales is kind::f8f6f4, which needs 8-bit containers.
+  Request u =
+      blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256);
+  u.sfaSide.reset();
+  u.sfbSide.reset();
+  EXPECT_NE(declined(u).find("kind::f8f6f4 reads fp6/fp4 from 8-bit "
+                             "containers"),
+            std::string::npos);
+  // e4m3 with ue4m3 scales is not a kind.
+  Request e =
+      blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE4M3, 128);
+  EXPECT_EQ(declined(e), "block-scaled e4m3 x e4m3 is kind::mxf8f6f4, whose "
+                         "scales are ue8m0, not ue4m3");
+}
+
+//===----------------------------------------------------------------------===//
+// Declines
+//===----------------------------------------------------------------------===//
+
+TEST(Tcgen05MmaPlanner, DeclinesNameTheRule) {
+  EXPECT_EQ(declined(kMajorF16(96, 128, 64, SwizzleMode::B128)),
+            "M = 96 is not a multiple of a cta_group 1 MMA's M (64 or 128)");
+  EXPECT_EQ(declined(kMajorF16(128, 8, 64, SwizzleMode::B128)),
+            "N = 8: cta_group 1 M 128 MMAs have N a multiple of 16 in "
+            "16..256; no such N divides the region's 8");
+  EXPECT_EQ(declined(kMajorF16(128, 128, 24, SwizzleMode::None)),
+            "K = 24 is not a multiple of kind::f16's instruction K = 16 "
+            "(256 bits of a row)");
+  // A tile starting at row 4 of a 128B swizzle atom.
+  Request r = kMajorF16(128, 128, 64, SwizzleMode::B128);
+  r.aSide = whole(nvmma(16, 256, 64, SwizzleMode::B128), {256, 64});
+  r.aSide.offsets = {4, 0};
+  EXPECT_EQ(declined(r),
+            "A instruction tile at (0, 0) starts at byte 512, row 4 of a "
+            "128-byte swizzle atom: a swizzled operand starts on an atom's "
+            "first row");
+  // A K slice that straddles two 64B swizzle atoms is not one region the
+  // layout can describe.
+  Request s = kMajorF16(128, 128, 64, SwizzleMode::B64);
+  s.k = 16;
+  s.aSide.offsets = {0, 24};
+  s.bSide.offsets = {0, 24};
+  EXPECT_EQ(declined(s),
+            "A region: region [24, 40) of dim 1 wraps around an iter of "
+            "extent 32");
+  // Mixed f16 x bf16.
+  Request m = kMajorF16(128, 128, 64, SwizzleMode::B128);
+  m.b = MmaElement::BF16;
+  EXPECT_EQ(declined(m), "A and B types differ (f16 x bf16); only the "
+                         "fp8/fp6/fp4 kinds mix types");
+}
+
+//===----------------------------------------------------------------------===//
+// Shape legality matrix
+//===----------------------------------------------------------------------===//
+
+/// The outcome the shape rules of REFERENCE.md predict, restated apart
+/// from the planner: "plan", or the rule ("M", "N", "K", "columns").
+std::string predicted(unsigned g, int64_t m, int64_t n, int64_t k,
+                      int64_t instK) {
+  int64_t instM = m % (128 * g) == 0 ? 128 * g : m % (64 * g) == 0 ? 64 * g : 0;
+  if (!instM)
+    return "M";
+  int64_t granule = g == 1 ? (instM == 64 ? 8 : 16) : (instM == 128 ? 32 : 16);
+  int64_t instN = 0;
+  for (int64_t c = granule; c <= std::min<int64_t>(n, 256); c += granule)
+    if (n % c == 0)
+      instN = c;
+  if (!instN)
+    return "N";
+  if (k % instK)
+    return "K";
+  if ((m / instM) * n > 512)
+    return "columns";
+  return "plan";
+}
+
+TEST(Tcgen05MmaPlanner, ShapeMatrix) {
+  // Every (dtype, cta_group, M, N, K) of the grid either plans (and
+  // replays) or is declined naming the rule; which one is predicted from
+  // the rules independently of the planner.
+  struct Type {
+    MmaElement e;
+    unsigned bits;
+    cuda::MmaAccumulator d;
+    int64_t instK;
+  };
+  const Type types[] = {{MmaElement::F16, 16, cuda::MmaAccumulator::F32, 16},
+                        {MmaElement::BF16, 16, cuda::MmaAccumulator::F32, 16},
+                        {MmaElement::TF32, 32, cuda::MmaAccumulator::F32, 8},
+                        {MmaElement::E4M3, 8, cuda::MmaAccumulator::F32, 32},
+                        {MmaElement::S8, 8, cuda::MmaAccumulator::S32, 32}};
+  const int64_t ms[] = {32, 64, 128, 192, 256, 512};
+  const int64_t ns[] = {8, 16, 24, 32, 48, 64, 96, 128, 256, 512};
+  std::map<std::string, int> counts;
+  for (const Type &t : types)
+    for (unsigned g : {1u, 2u})
+      for (int64_t m : ms)
+        for (int64_t n : ns)
+          for (int64_t kBytes : {32, 48, 128}) {
+            const int64_t k = kBytes * 8 / t.bits;
+            const int64_t mLocal = m / g, nLocal = n / g;
+            const int64_t perChunk = 128 / t.bits;
+            Request r;
+            r.a = r.b = t.e;
+            r.aBits = r.bBits = t.bits;
+            r.d = t.d;
+            // K-major 8x16 B core matrices (no swizzle) fit every K.
+            auto coreMatrices = [&](int64_t rows) {
+              return TileLayout(
+                  {mem(std::max<int64_t>(rows / 8, 1), k * 8),
+                   mem(std::min<int64_t>(rows, 8), perChunk),
+                   mem(k / perChunk, 8 * perChunk), mem(perChunk, 1)});
+            };
+            r.aSide = whole(coreMatrices(mLocal), {mLocal, k});
+            r.bSide = whole(coreMatrices(nLocal), {nLocal, k});
+            r.transposeB = true;
+            // C: M tiles side by side in columns, rows on the data path of
+            // the widest instruction M the rows allow.
+            int64_t instM = m % (128 * g) == 0 ? 128 * g : 64 * g;
+            int64_t rows = instM / g, tiles = std::max<int64_t>(mLocal / rows, 1);
+            TileLayout c =
+                rows == 128
+                    ? TileLayout({col(tiles, n), lane(128, 1), col(n, 1)})
+                    : TileLayout({col(tiles, n), lane(4, 32),
+                                  lane(std::min<int64_t>(mLocal, 16), 1),
+                                  col(n, 1)});
+            if (mLocal % rows)
+              c = TileLayout({lane(mLocal, 1), col(n, 1)});
+            r.cSide = whole(c, {mLocal, n});
+            r.m = m;
+            r.n = n;
+            r.k = k;
+            r.ctaGroup = g;
+            std::string what = cuda::mmaElementName(t.e).str() + " cg" +
+                               std::to_string(g) + " M" + std::to_string(m) +
+                               " N" + std::to_string(n) + " K" +
+                               std::to_string(k);
+            std::string want = predicted(g, m, n, k, t.instK);
+            OrReason<Plan> p = planMma(r);
+            std::string got;
+            if (p) {
+              got = "plan";
+              EXPECT_GT(replay(r, *p), 0) << what;
+              EXPECT_TRUE(shapeRule(g, p->instM, p->instN).empty()) << what;
+            } else if (p.reason().find("MMA's M") != std::string::npos) {
+              got = "M";
+            } else if (p.reason().find("MMAs have N") != std::string::npos) {
+              got = "N";
+            } else if (p.reason().find("instruction K") != std::string::npos) {
+              got = "K";
+            } else if (p.reason().find("tensor memory has 512") !=
+                       std::string::npos) {
+              got = "columns";
+            } else {
+              got = "other: " + p.reason();
+            }
+            EXPECT_EQ(got, want) << what << (p ? "" : ": " + p.reason());
+            ++counts[got];
+          }
+  std::printf("shape matrix: %d planned; declined: %d on M, %d on N, %d on "
+              "K, %d on tensor-memory columns\n",
+              counts["plan"], counts["M"], counts["N"], counts["K"],
+              counts["columns"]);
+  int total = 0;
+  for (auto &[what, n] : counts)
+    total += n;
+  EXPECT_EQ(total, 5 * 2 * 6 * 10 * 3);
+  EXPECT_GT(counts["plan"], 0);
+}
+
+} // namespace
