@@ -24,7 +24,17 @@ void registerDSMEMVariant(dispatch::VariantRegistry &registry);
 /// tensor-map kernel parameter per distinct plan; emits cp.async.bulk.tensor.
 void registerTMAVariant(dispatch::VariantRegistry &registry);
 
+/// The tcgen05_cp copy_async variant (priority 10): shared -> tensor memory
+/// through tcgen05.cp. Predicates: shared_tmem, single_thread, tmem_address,
+/// layouts, supported_config, tcgen05_target; planner:
+/// tcgen05_cp::planSharedToTmemCopy.
 void registerTcgen05CpVariant(dispatch::VariantRegistry &registry);
+
+/// The tcgen05 gemm_async variant (priority 10): tcgen05.mma (dense and
+/// block-scaled kinds, cta_group 1/2, A in shared or tensor memory).
+/// Predicates: issuer, tmem_address, element_types, tcgen05_target; planner:
+/// tcgen05_mma::planMma.
+void registerTcgen05MmaVariant(dispatch::VariantRegistry &registry);
 
 /// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt
 /// calls this; embedders call it before running the tile passes.

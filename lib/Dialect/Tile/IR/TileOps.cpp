@@ -321,12 +321,21 @@ LogicalResult GemmAsyncOp::verify() {
   if (b.getScope() != MemoryScope::shared)
     return emitOpError("B must be in shared memory, got ")
            << stringifyMemoryScope(b.getScope());
-  SmallVector<int64_t> aRegion = getTransposeA() ? SmallVector<int64_t>{k, m}
-                                                 : SmallVector<int64_t>{m, k};
-  SmallVector<int64_t> bRegion = getTransposeB() ? SmallVector<int64_t>{n, k}
-                                                 : SmallVector<int64_t>{k, n};
+  // With cta_group 2 the pair shares the MMA: each CTA's regions hold M/2
+  // rows of A and C and N/2 columns of B.
+  int64_t group = getCtaGroup().value_or(1);
+  if (m % group || n % group)
+    return emitOpError("cta_group 2 splits M and N between two CTAs; M = ")
+           << m << " and N = " << n << " must be even";
+  int64_t mLocal = m / group, nLocal = n / group;
+  SmallVector<int64_t> aRegion = getTransposeA()
+                                     ? SmallVector<int64_t>{k, mLocal}
+                                     : SmallVector<int64_t>{mLocal, k};
+  SmallVector<int64_t> bRegion = getTransposeB()
+                                     ? SmallVector<int64_t>{nLocal, k}
+                                     : SmallVector<int64_t>{k, nLocal};
   if (failed(verifyRegion(*this, "C", c, getCStaticOffsets(),
-                          getCOffsets().size(), {m, n})) ||
+                          getCOffsets().size(), {mLocal, n})) ||
       failed(verifyRegion(*this, "A", a, getAStaticOffsets(),
                           getAOffsets().size(), aRegion)) ||
       failed(verifyRegion(*this, "B", b, getBStaticOffsets(),

@@ -133,4 +133,5 @@ void tile::registerBuiltinVariants(VariantRegistry &registry) {
   registerTMAVariant(registry);
   registerDSMEMVariant(registry);
   registerTcgen05CpVariant(registry);
+  registerTcgen05MmaVariant(registry);
 }

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Tcgen05Common.h"
 #include "Predicates.h"
 #include "Tcgen05Cp.h"
 
@@ -20,7 +21,6 @@
 #include "tile/Dispatch/Registry.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -97,25 +97,15 @@ LogicalResult emitTcgen05Cp(Operation *op, ValueRange lowered,
   return success();
 }
 
-/// Where a tensor-memory buffer's address comes from, or why it has none.
+/// Where the destination's tensor-memory address comes from.
 Verdict tmemAddress(Operation *op, const DispatchContext &) {
   auto copy = cast<CopyAsyncOp>(op);
   if (!isSharedToTmem(copy))
     return Verdict::accept(); // shared_tmem names the direction
-  Value dst = copy.getDst();
-  if (dst.getDefiningOp<TmemBufferOp>())
-    return Verdict::accept();
-  if (auto arg = dyn_cast<BlockArgument>(dst)) {
-    auto kernel = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
-    if (!kernel || !kernel.isKernel())
-      return Verdict::accept(); // passed in by a caller that has one
-    return Verdict::reject("the tensor-memory buffer is a kernel argument; "
-                           "tensor memory is allocated in the kernel "
-                           "(tcgen05.alloc) and named with tile.tmem_buffer");
-  }
-  return Verdict::reject("the tensor-memory buffer has no allocated address "
-                         "(make it with tile.tmem_buffer from the "
-                         "tcgen05.alloc result)");
+  if (std::optional<std::string> problem =
+          tcgen05::tmemAddressProblem(copy.getDst(), ""))
+    return Verdict::reject(*problem);
+  return Verdict::accept();
 }
 
 } // namespace
@@ -168,14 +158,7 @@ void tile::registerTcgen05CpVariant(VariantRegistry &registry) {
            return Verdict::reject("tcgen05.cp takes no cache hint");
          return Verdict::accept();
        }},
-      {"tcgen05_target",
-       [](Operation *, const DispatchContext &context) {
-         if ((context.target.sm == 100 || context.target.sm == 101) &&
-             context.target.archSpecific)
-           return Verdict::accept();
-         return Verdict::reject("tcgen05.cp needs sm_100a or sm_101a, not " +
-                                context.target.chip);
-       }},
+      tcgen05::targetPredicate("tcgen05.cp"),
   };
   v.plan = planTcgen05Cp;
   v.emit = emitTcgen05Cp;

@@ -246,9 +246,15 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
 
     `accumulate(%p)` adds into `c` when `%p` is true (C += A @ B); without
     it the op overwrites (C = A @ B). Block-scaled kinds take scale factors
-    `sfa`/`sfb` in tensor memory. `cta_group` (1 or 2) selects single- or
-    two-CTA MMAs. The issuing thread does not wait: completion is observed
-    through `tcgen05.commit` written by the caller.
+    `sfa`/`sfb` in tensor memory, `[M, K / vec]` and `[N, K / vec]` (vec =
+    32, or 16 for ue4m3 fp4 scales). `cta_group` (1 or 2) selects single- or
+    two-CTA MMAs; with 2, `sizes` are the pair's and each CTA's regions hold
+    its half: `M/2 x K` of A, `N/2` columns of B, `M/2 x N` of C.
+
+    `exec thread` issues from the executing thread; `exec warp` from the
+    lane `elect.sync` picks. The issuer does not wait: completion is
+    observed through `tcgen05.commit` issued by the same thread (for exec
+    warp, under the same `elect.sync`) after the MMAs.
 
     Example:
 
