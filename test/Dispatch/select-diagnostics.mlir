@@ -75,11 +75,11 @@ func.func @dynamic(%s: !tile.buffer<128x64xf16, shared>, %d: !tile.buffer<128x64
 
 // -----
 
-// No variant is registered for gemm_async yet (the tcgen05 variant is a
-// later milestone): a clear error, not a crash.
+// A gemm_async no variant can issue: every predicate of tcgen05 is listed.
 !acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
 func.func @gemm(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
-  // expected-error @+1 {{no variants of tile.gemm_async are registered for cuda}}
-  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+  // expected-error @+2 {{no variant of tile.gemm_async can implement this op on sm_100a}}
+  // expected-note @+1 {{tcgen05 (priority 10): rejected: issuer — issued by a warpgroup; one thread issues tcgen05.mma (exec thread), or a warp that elects one lane (exec warp)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec warpgroup {transpose_b} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
   return
 }

@@ -1,0 +1,118 @@
+// RUN: tile-opt %s --tile-select-variants -split-input-file -verify-diagnostics
+
+// Every tcgen05 (gemm_async) refusal names its rule: the predicates, then
+// the planner's declines.
+
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+
+// On sm_90a, with the accumulator a kernel argument and a warpgroup issuer:
+// each predicate says why.
+gpu.module @hopper [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @kernel(%a: !a16, %c: !acc) kernel {
+    // expected-error @+2 {{no variant of tile.gemm_async can implement this op on sm_90a}}
+    // expected-note @+1 {{tcgen05 (priority 10): rejected: issuer — issued by a warpgroup; one thread issues tcgen05.mma (exec thread), or a warp that elects one lane (exec warp); rejected: tmem_address — the tensor-memory buffer C is a kernel argument; tensor memory is allocated in the kernel (tcgen05.alloc) and named with tile.tmem_buffer; rejected: tcgen05_target — tcgen05.mma needs sm_100a or sm_101a, not sm_90a}}
+    tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec warpgroup {transpose_b} : !acc, !a16, !a16
+    gpu.return
+  }
+}
+
+// -----
+
+// Element types no kind takes.
+!i16 = !tile.buffer<128x64xi16, shared>
+!acci = !tile.buffer<128x128xi32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @types(%a: !i16, %c: !acci) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement this op on sm_100a}}
+  // expected-note @+1 {{tcgen05 (priority 10): rejected: element_types — A elements are i16; tcgen05.mma takes f16, bf16, tf32 (f32), fp8 (e4m3, e5m2), fp6, fp4 (e2m1) or 8-bit integers}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acci, !i16, !i16
+  return
+}
+
+// -----
+
+// Shape rules: N = 8 with M 128.
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!b8 = !tile.buffer<8x64xf16, shared, #tile.layout<S[(8,64):(64,1)], swizzle<3,3,3>>>
+!acc8 = !tile.buffer<128x8xf32, tmem, #tile.layout<S[(128,8):(1@TLane,1@TCol)]>>
+func.func @narrow_n(%a: !a16, %b: !b8, %c: !acc8) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement this op on sm_100a}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — N = 8: cta_group 1 M 128 MMAs have N a multiple of 16 in 16..256; no such N divides the region's 8}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 8, 64] exec thread {transpose_b} : !acc8, !a16, !b8
+  return
+}
+
+// -----
+
+// K not a multiple of the instruction's (tf32: 8).
+!t32 = !tile.buffer<128x12xf32, shared>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @k_rule(%a: !t32, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — K = 12 is not a multiple of kind::tf32's instruction K = 8 (256 bits of a row)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 12] exec thread {transpose_b} : !acc, !t32, !t32
+  return
+}
+
+// -----
+
+// A plain row-major tile is not a canonical (core-matrix) layout.
+!rm = !tile.buffer<128x64xf16, shared>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @not_canonical(%a: !rm, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — A element (1, 0) is at element 64; the descriptor (K-major, no swizzle, LBO 16 B, SBO 1024 B) reads element 8 there}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !rm, !rm
+  return
+}
+
+// -----
+
+// A swizzled operand starting mid-atom (row 4).
+!a256 = !tile.buffer<256x64xf16, shared, #tile.layout<S[(256,64):(64,1)], swizzle<3,3,3>>>
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @mid_atom(%a: !a256, %b: !a16, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — A instruction tile at (0, 0) starts at byte 512, row 4 of a 128-byte swizzle atom: a swizzled operand starts on an atom's first row}}
+  tile.gemm_async %c[0, 0], %a[4, 0], %b[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !a256, !a16
+  return
+}
+
+// -----
+
+// The accumulator off the M 128 data path (two rows per lane).
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!bad = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(64,2,128):(1@TLane,128@TCol,1@TCol)]>>
+func.func @data_path(%a: !a16, %c: !bad) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — C element (1, 0) is in lane 0, TCol 128; the M 128 data path puts it in lane 1, TCol 0 (one element per 32-bit column)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !bad, !a16, !a16
+  return
+}
+
+// -----
+
+// A in tensor memory cannot be transposed.
+!at = !tile.buffer<64x128xf16, tmem, #tile.layout<S[(64,128):(1@TLane,1@TCol)]>>
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @tmem_a_transposed(%a: !at, %b: !a16, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — A in tensor memory is read K-major ([M, K], K along columns); transpose_a needs A in shared memory}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 64] exec thread {transpose_a, transpose_b} : !acc, !at, !a16
+  return
+}
+
+// -----
+
+// Block-scaled e4m3 with ue4m3 scales: kind::mxf8f6f4 takes ue8m0 only.
+!e4 = !tile.buffer<128x128xf8E4M3FN, shared, #tile.layout<S[(128,128):(128,1)], swizzle<3,4,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+!sf = !tile.buffer<128x4xf8E4M3FN, tmem, #tile.layout<S[(128,4):(1@TLane,1@TCol)]>>
+func.func @scale_type(%a: !e4, %c: !acc, %sf: !sf) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — block-scaled e4m3 x e4m3 is kind::mxf8f6f4, whose scales are ue8m0, not ue4m3}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 128] exec thread scales(%sf, %sf : !sf, !sf) {transpose_b} : !acc, !e4, !e4
+  return
+}
