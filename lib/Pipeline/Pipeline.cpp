@@ -21,6 +21,7 @@ using namespace mlir;
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
+  pm.addPass(createTileVerifyCtaGroup());
   TileSelectVariantsOptions select;
   select.chip = options.chip;
   select.explain = options.explain;

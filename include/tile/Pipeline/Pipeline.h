@@ -29,7 +29,7 @@ struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::init(false)};
 };
 
-/// --tile-to-nvvm: select variants, lower them, then the upstream lowering of
+/// --tile-to-nvvm: check cta_groups, select variants, lower them, then the upstream lowering of
 /// every gpu.module to the NVVM and LLVM dialects. The result is ready for
 /// `gpu-module-to-binary`.
 void buildTileToNVVMPipeline(mlir::OpPassManager &pm,
