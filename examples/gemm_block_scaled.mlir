@@ -1,0 +1,136 @@
+// Block-scaled fp8 GEMM step (kind::mxf8f6f4): A 128x128 and B 128x128
+// (N x K) e4m3 tiles and their UE8M0 scale factors (one per 32 K elements)
+// are TMA-loaded into shared memory; thread 0 copies the scale tiles into
+// tensor memory with `tile.copy_async` (dispatched to tcgen05_cp: one
+// 128x128b each) and issues `tile.gemm_async ... scales(...)` (dispatched
+// to tcgen05: 4 x tcgen05.mma.kind::mxf8f6f4.block_scale, scale-factor ids
+// 0..3), then commits; every thread reads its row of D back.
+//
+// The scale tiles hold 16 K blocks a row (a K-loop's worth, as CUTLASS
+// stages them); this step uses the first 4. tcgen05.cp and tcgen05.mma
+// issued by one thread execute in issue order, so no wait sits between.
+//
+//   build/bin/tile-compile examples/gemm_block_scaled.mlir -o /tmp/s.ptx \
+//       --manifest /tmp/s.json --explain
+// Launch: 1 CTA of 128 threads; `a` 128x128 e4m3, `b` 128x128 e4m3 (N x
+// K), `sfa`/`sfb` 128x16 ue8m0, `out` 128x128 f32. Expected:
+// out[m][n] = sum_k a[m][k] * 2^(sfa[m][k/32]-127) * b[n][k] *
+// 2^(sfb[n][k/32]-127). Needs an sm_100 GPU.
+
+!op_smem = !tile.buffer<128x128xf8E4M3FN, shared, #tile.layout<S[(128,128):(128,1)], swizzle<3,4,3>>>
+!sf_smem = !tile.buffer<128x16xf8E8M0FNU, shared>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+!sfa_tmem = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(128,16):(1@TLane,1@TCol)] + 1024@TCol>>
+!sfb_tmem = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(128,16):(1@TLane,1@TCol)] + 1088@TCol>>
+!g_op = !tile.buffer<128x128xf8E4M3FN, global>
+!g_sf = !tile.buffer<128x16xf8E8M0FNU, global>
+
+gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
+  llvm.mlir.global internal @load_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+  llvm.mlir.global internal @mma_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+  llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+
+  gpu.func @gemm_block_scaled(%a: memref<128x128xf8E4M3FN, 1>,
+                              %b: memref<128x128xf8E4M3FN, 1>,
+                              %sfa: memref<128x16xf8E8M0FNU, 1>,
+                              %sfb: memref<128x16xf8E8M0FNU, 1>,
+                              %out: memref<128x128xf32, 1>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %i16 = arith.constant 16 : i32
+    %i32 = arith.constant 32 : i32
+    %columns = arith.constant 512 : i32
+    %bytes = arith.constant 36864 : i32
+    %true = arith.constant true
+
+    %tid = gpu.thread_id x
+    %warp = arith.divui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %warp0 = arith.cmpi eq, %warp, %c0 : index
+    %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
+    %lbar = llvm.mlir.addressof @load_bar : !llvm.ptr<3>
+    %mbar = llvm.mlir.addressof @mma_bar : !llvm.ptr<3>
+
+    scf.if %warp0 {
+      nvvm.tcgen05.alloc %slot, %columns : !llvm.ptr<3>, i32
+    }
+    scf.if %leader {
+      nvvm.mbarrier.init %lbar, %i1 : !llvm.ptr<3>, i32
+      nvvm.mbarrier.init %mbar, %i1 : !llvm.ptr<3>, i32
+      nvvm.fence.mbarrier.init
+    }
+    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
+    gpu.barrier
+    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+    %taddr = llvm.load %slot : !llvm.ptr<3> -> i32
+    %acc = tile.tmem_buffer %taddr : !acc
+    // Scales at columns 256..259 (A) and 272..275 (B): TCol counts bytes.
+    %tsfa = tile.tmem_buffer %taddr : !sfa_tmem
+    %tsfb = tile.tmem_buffer %taddr : !sfb_tmem
+
+    %ga = tile.from_memref %a : memref<128x128xf8E4M3FN, 1> -> !g_op
+    %gb = tile.from_memref %b : memref<128x128xf8E4M3FN, 1> -> !g_op
+    %gsfa = tile.from_memref %sfa : memref<128x16xf8E8M0FNU, 1> -> !g_sf
+    %gsfb = tile.from_memref %sfb : memref<128x16xf8E8M0FNU, 1> -> !g_sf
+    %sa = tile.alloc_shared : !op_smem
+    %sb = tile.alloc_shared : !op_smem
+    %ssfa = tile.alloc_shared : !sf_smem
+    %ssfb = tile.alloc_shared : !sf_smem
+    scf.if %leader {
+      nvvm.mbarrier.arrive.expect_tx %lbar, %bytes : !llvm.ptr<3>, i32
+      tile.copy_async %ga[0, 0] to %sa[0, 0] sizes [128, 128] exec thread mbar(%lbar) : !g_op to !op_smem
+      tile.copy_async %gb[0, 0] to %sb[0, 0] sizes [128, 128] exec thread mbar(%lbar) : !g_op to !op_smem
+      tile.copy_async %gsfa[0, 0] to %ssfa[0, 0] sizes [128, 16] exec thread mbar(%lbar) : !g_sf to !sf_smem
+      tile.copy_async %gsfb[0, 0] to %ssfb[0, 0] sizes [128, 16] exec thread mbar(%lbar) : !g_sf to !sf_smem
+      scf.while : () -> () {
+        %done = nvvm.mbarrier.try_wait %lbar, %i0 : !llvm.ptr<3>, i32 -> i1
+        %more = arith.xori %done, %true : i1
+        scf.condition(%more)
+      } do {
+        scf.yield
+      }
+      tile.copy_async %ssfa[0, 0] to %tsfa[0, 0] sizes [128, 16] exec thread : !sf_smem to !sfa_tmem
+      tile.copy_async %ssfb[0, 0] to %tsfb[0, 0] sizes [128, 16] exec thread : !sf_smem to !sfb_tmem
+      tile.gemm_async %acc[0, 0], %sa[0, 0], %sb[0, 0] sizes [128, 128, 128] exec thread
+          scales(%tsfa, %tsfb : !sfa_tmem, !sfb_tmem) {transpose_b}
+          : !acc, !op_smem, !op_smem
+      nvvm.tcgen05.commit %mbar : !llvm.ptr<3>
+    }
+    scf.while : () -> () {
+      %done = nvvm.mbarrier.try_wait %mbar, %i0 : !llvm.ptr<3>, i32 -> i1
+      %more = arith.xori %done, %true : i1
+      scf.condition(%more)
+    } do {
+      scf.yield
+    }
+    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+
+    %w32 = arith.index_cast %warp : index to i32
+    %lane0 = arith.muli %w32, %i32 : i32
+    %laneField = arith.shli %lane0, %i16 : i32
+    %waddr = arith.addi %taddr, %laneField : i32
+    scf.for %col = %c0 to %c128 step %c1 {
+      %col32 = arith.index_cast %col : index to i32
+      %addr = arith.addi %waddr, %col32 : i32
+      %ptr = llvm.inttoptr %addr : i32 to !llvm.ptr<6>
+      %bits = nvvm.tcgen05.ld %ptr {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : i32
+      nvvm.tcgen05.wait #nvvm.tcgen05_wait<load>
+      %v = llvm.bitcast %bits : i32 to f32
+      memref.store %v, %out[%tid, %col] : memref<128x128xf32, 1>
+    }
+
+    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
+    gpu.barrier
+    scf.if %warp0 {
+      %base = llvm.inttoptr %taddr : i32 to !llvm.ptr<6>
+      nvvm.tcgen05.dealloc %base, %columns : !llvm.ptr<6>, i32
+      nvvm.tcgen05.relinquish_alloc_permit
+    }
+    gpu.return
+  }
+}
