@@ -42,8 +42,13 @@ FailureOr<unsigned> KernelABI::tensorMapParam(Operation *op,
   NamedAttrList argAttrs;
   argAttrs.append(LLVM::LLVMDialect::getAlignAttrName(),
                   IntegerAttr::get(IntegerType::get(ctx, 64), kTensorMapBytes));
-  kernel.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
-                        argAttrs.getDictionary(ctx), op->getLoc());
+  // Appending an argument to a gpu.func body cannot fail (no type
+  // constraint or block to reconcile).
+  LogicalResult appended =
+      kernel.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
+                            argAttrs.getDictionary(ctx), op->getLoc());
+  assert(succeeded(appended) && "appending a kernel argument failed");
+  (void)appended;
   NamedAttrList entry(plan);
   entry.set("param", IntegerAttr::get(IntegerType::get(ctx, 64), index));
   maps.push_back(entry.getDictionary(ctx));
