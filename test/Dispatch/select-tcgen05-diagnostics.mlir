@@ -116,3 +116,16 @@ func.func @scale_type(%a: !e4, %c: !acc, %sf: !sf) {
   tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 128] exec thread scales(%sf, %sf : !sf, !sf) {transpose_b} : !acc, !e4, !e4
   return
 }
+
+// -----
+
+// Descriptor starts are planned at compile time: a dynamic K offset is
+// declined.
+!a16 = !tile.buffer<128x128xf16, shared, #tile.layout<S[(128,2,64):(64,8192,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @dynamic_offset(%a: !a16, %c: !acc, %k: index) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — A region has a dynamic offset; descriptor starts and tensor-memory addresses are planned at compile time}}
+  tile.gemm_async %c[0, 0], %a[0, %k], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !a16, !a16
+  return
+}

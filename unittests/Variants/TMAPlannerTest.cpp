@@ -16,6 +16,8 @@
 
 #include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
 
+#include "PlannerTestUtil.h"
+
 #include "gtest/gtest-spi.h"
 #include "gtest/gtest.h"
 
@@ -27,17 +29,13 @@ using cuda::TensorMapDataType;
 
 namespace {
 
+using namespace tile::testing;
+
 using Args = std::vector<int64_t>;
 
 Args args(const Plan &p) {
   llvm::SmallVector<int64_t, 24> a = p.encodeArguments();
   return Args(a.begin(), a.end());
-}
-
-TileLayout nvmma(unsigned bits, int64_t rows, int64_t cols, SwizzleMode m) {
-  OrReason<TileLayout> l = nvmmaSharedLayout(bits, rows, cols, m);
-  EXPECT_TRUE(l) << l.reason();
-  return *l;
 }
 
 /// A whole-tile copy of a row-major global tensor of `shape` into `layout`.

@@ -16,6 +16,8 @@
 
 #include "tile/Variants/CUDA/CopyAsync/Tcgen05CpPlanner.h"
 
+#include "PlannerTestUtil.h"
+
 #include "gtest/gtest.h"
 
 #include <map>
@@ -26,6 +28,8 @@ using cuda::SmemSwizzle;
 
 namespace {
 
+using namespace tile::testing;
+
 using Insts = std::vector<Instruction>;
 
 TileLayout parse(std::initializer_list<Iter> shard,
@@ -34,16 +38,6 @@ TileLayout parse(std::initializer_list<Iter> shard,
                  Swizzle swizzle = {}) {
   return TileLayout(llvm::ArrayRef<Iter>(shard), llvm::ArrayRef<Iter>(replica),
                     llvm::ArrayRef<AxisOffset>(offsets), swizzle);
-}
-
-Iter lane(int64_t e, int64_t s) { return Iter{e, s, Axis::TLane}; }
-Iter col(int64_t e, int64_t s) { return Iter{e, s, Axis::TCol}; }
-Iter mem(int64_t e, int64_t s) { return Iter{e, s, Axis::m}; }
-
-TileLayout nvmma(unsigned bits, int64_t rows, int64_t cols, SwizzleMode m) {
-  OrReason<TileLayout> l = nvmmaSharedLayout(bits, rows, cols, m);
-  EXPECT_TRUE(l) << l.reason();
-  return *l;
 }
 
 Request wholeTile(TileLayout shared, TileLayout tmem,
@@ -56,18 +50,6 @@ Request wholeTile(TileLayout shared, TileLayout tmem,
                       llvm::SmallVector<int64_t, 4>(shape.size(), 0)};
   r.sizes = shape;
   return r;
-}
-
-/// The PTX ISA's swizzle on a shared byte address: the 16-byte chunk index
-/// (bits 4..) XORed with the row index inside the 8-row pattern (bits 7..).
-int64_t ptxSwizzle(int64_t address, SmemSwizzle swizzle) {
-  switch (swizzle) {
-  case SmemSwizzle::None: return address;
-  case SmemSwizzle::B32: return address ^ ((address >> 3) & 0x10);
-  case SmemSwizzle::B64: return address ^ ((address >> 3) & 0x30);
-  case SmemSwizzle::B128: return address ^ ((address >> 3) & 0x70);
-  default: ADD_FAILURE() << "unmodelled swizzle"; return address;
-  }
 }
 
 using Cell = std::pair<int64_t, int64_t>; // (lane, column byte)

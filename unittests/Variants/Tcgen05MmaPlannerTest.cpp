@@ -18,6 +18,8 @@
 
 #include "tile/Variants/CUDA/GemmAsync/Tcgen05MmaPlanner.h"
 
+#include "PlannerTestUtil.h"
+
 #include "gtest/gtest-spi.h"
 #include "gtest/gtest.h"
 
@@ -31,15 +33,7 @@ using cuda::SmemSwizzle;
 
 namespace {
 
-Iter lane(int64_t e, int64_t s) { return Iter{e, s, Axis::TLane}; }
-Iter col(int64_t e, int64_t s) { return Iter{e, s, Axis::TCol}; }
-Iter mem(int64_t e, int64_t s) { return Iter{e, s, Axis::m}; }
-
-TileLayout nvmma(unsigned bits, int64_t rows, int64_t cols, SwizzleMode m) {
-  OrReason<TileLayout> l = nvmmaSharedLayout(bits, rows, cols, m);
-  EXPECT_TRUE(l) << l.reason();
-  return l ? *l : TileLayout::rowMajor({rows, cols});
-}
+using namespace tile::testing;
 
 RegionSide whole(TileLayout layout, llvm::SmallVector<int64_t, 4> shape) {
   return RegionSide{std::move(layout), shape,
@@ -75,17 +69,6 @@ Request kMajorF16(int64_t m, int64_t n, int64_t k, SwizzleMode mode) {
 //===----------------------------------------------------------------------===//
 // Replay: the PTX ISA's view of each issue, independent of the planner
 //===----------------------------------------------------------------------===//
-
-/// The PTX ISA's swizzle on a shared byte address.
-int64_t ptxSwizzle(int64_t address, SmemSwizzle swizzle) {
-  switch (swizzle) {
-  case SmemSwizzle::None: return address;
-  case SmemSwizzle::B32: return address ^ ((address >> 3) & 0x10);
-  case SmemSwizzle::B64: return address ^ ((address >> 3) & 0x30);
-  case SmemSwizzle::B128: return address ^ ((address >> 3) & 0x70);
-  default: ADD_FAILURE() << "unmodelled swizzle"; return address;
-  }
-}
 
 /// Byte offset of element (row, k) from the descriptor start, for
 /// `bits`-bit elements: the canonical layout table written in bytes

@@ -14,12 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Tcgen05Emit.h"
 #include "Tcgen05Cp.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -58,24 +57,8 @@ void tcgen05_cp::emitPlan(CopyAsyncOp op, const Plan &plan, ValueRange lowered,
   CopyAsyncOp::Adaptor adaptor(lowered, op);
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-  auto tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
-  auto constI32 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(rewriter, loc, i32, v);
-  };
-  auto constI64 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(rewriter, loc, i64, v);
-  };
-
-  // Start-address field of the tile: (addr & 0x3FFFF) >> 4.
-  Value addr = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getSrc());
-  Value masked = arith::AndIOp::create(rewriter, loc, addr, constI32(0x3FFFF));
-  Value field = arith::ShRUIOp::create(rewriter, loc, masked, constI32(4));
-  Value field64 = arith::ExtUIOp::create(rewriter, loc, i64, field);
-  Value base = arith::OrIOp::create(
-      rewriter, loc, field64,
-      constI64(static_cast<int64_t>(plan.descriptorTemplate())));
-
+  Value base = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getSrc(),
+                                         plan.descriptorTemplate());
   auto group = plan.ctaGroup == 2 ? NVVM::CTAGroupKind::CTA_2
                                   : NVVM::CTAGroupKind::CTA_1;
   NVVM::Tcgen05CpSrcFormatAttr format;
@@ -84,17 +67,11 @@ void tcgen05_cp::emitPlan(CopyAsyncOp op, const Plan &plan, ValueRange lowered,
         ctx, plan.sourceFormat == SourceFormat::B6x16P32
                  ? NVVM::Tcgen05CpSrcFormat::B6x16_P32
                  : NVVM::Tcgen05CpSrcFormat::B4x16_P64);
-  Value tmemBase = adaptor.getDst();
   for (const Instruction &inst : plan.instructions) {
-    Value desc = base;
-    if (inst.sharedByte)
-      desc = arith::AddIOp::create(rewriter, loc, base,
-                                   constI64(inst.sharedByte >> 4));
-    Value taddr = tmemBase;
-    if (inst.tmemOffset())
-      taddr = arith::AddIOp::create(rewriter, loc, tmemBase,
-                                    constI32(inst.tmemOffset()));
-    Value ptr = LLVM::IntToPtrOp::create(rewriter, loc, tmemPtr, taddr);
+    Value desc =
+        tcgen05::advanceDescriptor(rewriter, loc, base, inst.sharedByte);
+    Value ptr = tcgen05::tmemPointer(rewriter, loc, adaptor.getDst(),
+                                     inst.tmemOffset());
     NVVM::Tcgen05CpOp::create(rewriter, loc, nvvmShape(plan.form.shape), group,
                               nvvmMulticast(plan.form.multicast), format, ptr,
                               desc);

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../CopyAsync/Predicates.h"
 #include "../Tcgen05Common.h"
 #include "Tcgen05Mma.h"
 
@@ -89,44 +90,12 @@ std::string elementTypeProblem(GemmAsyncOp op) {
   return "";
 }
 
-copy_async::RegionSide sideOf(BufferType type, ArrayRef<int64_t> offsets) {
-  copy_async::RegionSide side{*type.getEffectiveLayout(), {}, {}};
-  side.shape.assign(type.getShape().begin(), type.getShape().end());
-  side.offsets.assign(offsets.begin(), offsets.end());
-  return side;
-}
-
 } // namespace
 
 OrReason<tcgen05_mma::Plan> tcgen05_mma::planFor(GemmAsyncOp op) {
   using R = OrReason<Plan>;
   if (std::string bad = elementTypeProblem(op); !bad.empty())
     return R::failure(bad);
-  struct Operand {
-    Value value;
-    ArrayRef<int64_t> offsets;
-    const char *name;
-  };
-  llvm::SmallVector<Operand, 5> operands = {
-      {op.getA(), op.getAStaticOffsets(), "A"},
-      {op.getB(), op.getBStaticOffsets(), "B"},
-      {op.getC(), op.getCStaticOffsets(), "C"}};
-  if (op.getSfa()) {
-    // Scale tiles are whole buffers: [rows, K / vec].
-    operands.push_back({op.getSfa(), {}, "sfa"});
-    operands.push_back({op.getSfb(), {}, "sfb"});
-  }
-  const char *planned = "descriptor starts and tensor-memory addresses are "
-                        "planned at compile time";
-  for (const Operand &o : operands) {
-    auto type = cast<BufferType>(o.value.getType());
-    if (!type.getEffectiveLayout())
-      return R::failure(std::string(o.name) + " has no layout");
-    for (int64_t off : o.offsets)
-      if (ShapedType::isDynamic(off))
-        return R::failure(std::string(o.name) +
-                          " region has a dynamic offset; " + planned);
-  }
   Request r;
   BufferType a = op.getA().getType(), b = op.getB().getType(),
              c = op.getC().getType();
@@ -136,12 +105,27 @@ OrReason<tcgen05_mma::Plan> tcgen05_mma::planFor(GemmAsyncOp op) {
   r.aBits = a.getElementBits();
   r.bBits = b.getElementBits();
   r.dBits = c.getElementBits();
-  r.aSide = sideOf(a, op.getAStaticOffsets());
+  const char *planned = "descriptor starts and tensor-memory addresses are "
+                        "planned at compile time";
+  auto side = [&](BufferType type, ArrayRef<int64_t> offsets,
+                  StringRef name) {
+    return copy_async::regionSide(type, offsets, name, planned);
+  };
+  OrReason<RegionSide> aSide = side(a, op.getAStaticOffsets(), "A");
+  if (!aSide)
+    return R::failure(aSide.reason());
+  OrReason<RegionSide> bSide = side(b, op.getBStaticOffsets(), "B");
+  if (!bSide)
+    return R::failure(bSide.reason());
+  OrReason<RegionSide> cSide = side(c, op.getCStaticOffsets(), "C");
+  if (!cSide)
+    return R::failure(cSide.reason());
+  r.aSide = *aSide;
   r.aInTmem = a.getScope() == MemoryScope::tmem;
   r.transposeA = op.getTransposeA();
-  r.bSide = sideOf(b, op.getBStaticOffsets());
+  r.bSide = *bSide;
   r.transposeB = op.getTransposeB();
-  r.cSide = sideOf(c, op.getCStaticOffsets());
+  r.cSide = *cSide;
   ArrayRef<int64_t> mnk = op.getSizes();
   r.m = mnk[0];
   r.n = mnk[1];
@@ -151,9 +135,17 @@ OrReason<tcgen05_mma::Plan> tcgen05_mma::planFor(GemmAsyncOp op) {
   if (op.getSfa()) {
     BufferType sa = op.getSfa().getType(), sb = op.getSfb().getType();
     r.scaleType = *scaleTypeOf(sa.getElementType());
-    r.sfaSide = sideOf(sa, llvm::SmallVector<int64_t>(sa.getRank(), 0));
-    r.sfbSide = sideOf(sb, llvm::SmallVector<int64_t>(sb.getRank(), 0));
-    // The scale tiles cover this op's K: [rows, K / vec] from column 0.
+    // Scale tiles are whole buffers: [rows, K / vec] from column 0.
+    OrReason<RegionSide> sfa =
+        side(sa, SmallVector<int64_t>(sa.getRank(), 0), "sfa");
+    if (!sfa)
+      return R::failure(sfa.reason());
+    OrReason<RegionSide> sfb =
+        side(sb, SmallVector<int64_t>(sb.getRank(), 0), "sfb");
+    if (!sfb)
+      return R::failure(sfb.reason());
+    r.sfaSide = *sfa;
+    r.sfbSide = *sfb;
     int64_t vec = 0;
     std::string why;
     if (std::optional<cuda::MmaKind> kind =

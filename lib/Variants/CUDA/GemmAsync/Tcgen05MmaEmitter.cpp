@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Tcgen05Emit.h"
 #include "Tcgen05Mma.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -53,16 +54,6 @@ void tcgen05_mma::emitPlan(GemmAsyncOp op, const Plan &plan,
                            ValueRange lowered, RewriterBase &rewriter) {
   GemmAsyncOp::Adaptor adaptor(lowered, op);
   Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-  auto tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
-  auto constI32 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(rewriter, loc, i32, v);
-  };
-  auto constI64 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(rewriter, loc, i64, v);
-  };
-
   // exec warp: the elected lane issues; the others skip.
   OpBuilder::InsertionGuard guard(rewriter);
   if (op.getExec() == ExecScope::warp) {
@@ -72,38 +63,24 @@ void tcgen05_mma::emitPlan(GemmAsyncOp op, const Plan &plan,
     rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
 
-  // Descriptor base of a shared operand: its constant OR the buffer's
-  // start-address field (addr & 0x3FFFF) >> 4.
-  auto descriptorBase = [&](Value sharedPtr, const SharedOperand &operand) {
-    Value addr = LLVM::PtrToIntOp::create(rewriter, loc, i32, sharedPtr);
-    Value masked = arith::AndIOp::create(rewriter, loc, addr, constI32(0x3FFFF));
-    Value field = arith::ShRUIOp::create(rewriter, loc, masked, constI32(4));
-    Value field64 = arith::ExtUIOp::create(rewriter, loc, i64, field);
-    return arith::OrIOp::create(
-        rewriter, loc, field64,
-        constI64(static_cast<int64_t>(operand.descriptorTemplate())));
-  };
-  auto plusStart = [&](Value base, int64_t byte) -> Value {
-    return byte ? arith::AddIOp::create(rewriter, loc, base, constI64(byte >> 4))
-                      .getResult()
-                : base;
+  auto plusStart = [&](Value descriptor, int64_t byte) {
+    return tcgen05::advanceDescriptor(rewriter, loc, descriptor, byte);
   };
   // One pointer per distinct tensor-memory address (D repeats per K step).
   llvm::DenseMap<std::pair<Value, uint32_t>, Value> tmemPointers;
   auto tmemAt = [&](Value base, uint32_t offset) -> Value {
     Value &ptr = tmemPointers[{base, offset}];
-    if (ptr)
-      return ptr;
-    Value addr = offset ? arith::AddIOp::create(rewriter, loc, base,
-                                                constI32(offset))
-                              .getResult()
-                        : base;
-    ptr = LLVM::IntToPtrOp::create(rewriter, loc, tmemPtr, addr);
+    if (!ptr)
+      ptr = tcgen05::tmemPointer(rewriter, loc, base, offset);
     return ptr;
   };
 
-  Value aBase = plan.a ? descriptorBase(adaptor.getA(), *plan.a) : Value();
-  Value bBase = descriptorBase(adaptor.getB(), plan.b);
+  Value aBase = plan.a ? tcgen05::sharedDescriptor(rewriter, loc,
+                                                   adaptor.getA(),
+                                                   plan.a->descriptorTemplate())
+                       : Value();
+  Value bBase = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getB(),
+                                          plan.b.descriptorTemplate());
   Value isTrue, isFalse;
   auto flag = [&](InputD inputD) -> Value {
     if (inputD == InputD::FromFlag)
@@ -129,7 +106,8 @@ void tcgen05_mma::emitPlan(GemmAsyncOp op, const Plan &plan,
     Value b = plusStart(bBase, is.bByte);
     Value &idesc = idescs[is.idesc];
     if (!idesc)
-      idesc = constI32(static_cast<int32_t>(is.idesc));
+      idesc = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                           static_cast<int32_t>(is.idesc));
     Value inputD = flag(is.inputD);
     if (dense) {
       NVVM::Tcgen05MMAOp::create(rewriter, loc, *dense, group,

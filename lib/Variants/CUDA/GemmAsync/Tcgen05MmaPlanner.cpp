@@ -317,10 +317,10 @@ OrReason<uint32_t> tmemTile(const Region &region, const std::string &name,
                       ") starts " + str(tcol0 * int64_t(bits) % 32) +
                       " bits into a 32-bit column");
   int64_t column = tcol0 * int64_t(bits) / 32;
-  // Element c sits at TCol (in elements) tcol0 + step * c.
-  int64_t step = packed ? 1 : 32 / int64_t(bits);
   if (!packed && bits > 32)
     return R::failure(name + " has " + str(bits) + "-bit elements");
+  // Element c sits at TCol (in elements) tcol0 + step * c.
+  int64_t step = packed ? 1 : 32 / int64_t(bits);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
       AxisAddress x = region.at(row0 + r, col0 + c);
