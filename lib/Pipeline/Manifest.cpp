@@ -81,9 +81,58 @@ std::vector<json::Object> parameterSources(LLVM::LLVMFuncOp func) {
   return sources;
 }
 
+/// The kernel's source arguments, what a host passes (DESIGN.md §6): each a
+/// memref (element type and bits, static shape and strides, -1 where
+/// dynamic), a scalar, or a tensor map the host encodes from a plan.
+json::Array sourceArguments(LLVM::LLVMFuncOp func) {
+  json::Array args;
+  auto signature =
+      func->getAttrOfType<TypeAttr>(tile::dispatch::kSourceSignatureAttr);
+  auto type = signature ? dyn_cast<FunctionType>(signature.getValue())
+                        : FunctionType();
+  if (!type)
+    return args;
+  llvm::DenseMap<int64_t, int64_t> mapOfArg;
+  if (auto maps = func->getAttrOfType<ArrayAttr>(tile::dispatch::kTensorMapsAttr))
+    for (auto [i, map] : llvm::enumerate(maps.getAsRange<DictionaryAttr>()))
+      if (auto param = map.getAs<IntegerAttr>("param"))
+        mapOfArg[param.getInt()] = int64_t(i);
+  auto staticOrMinusOne = [](ArrayRef<int64_t> values) {
+    json::Array out;
+    for (int64_t v : values)
+      out.push_back(ShapedType::isDynamic(v) ? int64_t(-1) : v);
+    return out;
+  };
+  for (auto [index, input] : llvm::enumerate(type.getInputs())) {
+    json::Object arg{{"index", int64_t(index)}, {"type", printed(input)}};
+    if (auto it = mapOfArg.find(index); it != mapOfArg.end()) {
+      arg["kind"] = "tensor_map";
+      arg["map"] = it->second;
+    } else if (auto memref = dyn_cast<MemRefType>(input)) {
+      arg["kind"] = "memref";
+      arg["element_type"] = printed(memref.getElementType());
+      if (memref.getElementType().isIntOrFloat())
+        arg["element_bits"] =
+            int64_t(memref.getElementType().getIntOrFloatBitWidth());
+      arg["shape"] = staticOrMinusOne(memref.getShape());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (succeeded(memref.getStridesAndOffset(strides, offset)))
+        arg["strides"] = staticOrMinusOne(strides);
+    } else {
+      arg["kind"] = "scalar";
+      if (input.isIntOrFloat())
+        arg["bits"] = int64_t(input.getIntOrFloatBitWidth());
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
 json::Object describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
                             SymbolTable &symbols) {
   json::Object kernel{{"name", func.getName().str()}};
+  kernel["args"] = sourceArguments(func);
 
   std::vector<json::Object> sources = parameterSources(func);
   json::Array params;

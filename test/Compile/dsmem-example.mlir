@@ -33,6 +33,24 @@
 // PTX: barrier.cluster.wait.aligned;
 
 // MANIFEST: "chip": "sm_90a"
+// The source arguments a host passes: two static 128x64 f16 memrefs.
+// MANIFEST: "args": [
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "element_bits": 16,
+// MANIFEST-NEXT: "element_type": "f16",
+// MANIFEST-NEXT: "index": 0,
+// MANIFEST-NEXT: "kind": "memref",
+// MANIFEST-NEXT: "shape": [
+// MANIFEST-NEXT: 128,
+// MANIFEST-NEXT: 64
+// MANIFEST-NEXT: ],
+// MANIFEST-NEXT: "strides": [
+// MANIFEST-NEXT: 64,
+// MANIFEST-NEXT: 1
+// MANIFEST-NEXT: ],
+// MANIFEST-NEXT: "type": "memref<128x64xf16, 1>"
+// MANIFEST: "index": 1,
+// MANIFEST-NEXT: "kind": "memref",
 // MANIFEST: "block_dims": [
 // MANIFEST-NEXT: 128,
 // MANIFEST-NEXT: 1,
@@ -65,7 +83,7 @@
 // MANIFEST: "static_shared_bytes": 16400,
 // MANIFEST-NEXT: "tensor_maps": []
 // MANIFEST: "ptx": "{{.*}}.90.ptx",
-// MANIFEST-NEXT: "version": 1
+// MANIFEST-NEXT: "version": 2
 
 // EXPLAIN: dsmem_copy.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: selected dsmem (priority 10) on sm_90a
 // EXPLAIN-NOT: see current operation

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // What a host needs to launch the kernels of a lowered module (DESIGN.md §6):
-// per kernel its parameters (with the source argument each came from),
+// per kernel its source arguments, its parameters (with the source argument each came from),
 // block and cluster dims, shared-memory bytes, tensor maps and the dispatch
 // decisions. Built from the output of --tile-to-nvvm, before
 // gpu-module-to-binary replaces the modules.
@@ -25,7 +25,7 @@ class ModuleOp;
 namespace tile {
 
 /// Format version of the manifest; bumped on incompatible changes.
-constexpr int kManifestVersion = 1;
+constexpr int kManifestVersion = 2;
 
 /// `{"version", "modules": [{"name", "chip", "kernels": [...]}]}` for every
 /// gpu.module of `lowered` (kernels are `llvm.func`s marked `nvvm.kernel`).

@@ -1,0 +1,163 @@
+//===- Runtime.h - TileRuntime: load, encode, launch ------------*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The host runtime over the CUDA driver API (DESIGN.md §6), no MLIR: load a
+// cubin or PTX with its launch manifest, check the host's arguments and
+// encode the kernel's tensor maps (cuTensorMapEncodeTiled, after every rule
+// was checked), launch with cluster dims and dynamic shared memory
+// (cuLaunchKernelEx). libcuda is opened at run time, so programs linking
+// this library start on machines without a driver and get an error naming
+// the missing library instead. Every driver error carries the CUresult name.
+//
+// Example:
+//   auto device = tile::runtime::Device::open(0);
+//   auto module = tile::runtime::Module::load("k.cubin", "k.json");
+//   auto kernel = module->kernel("tma_tile_copy");
+//   llvm::Error e = kernel->launch({{64, 128, 1}},
+//       {KernelArg::memref(in.address(), {8192, 8192}),
+//        KernelArg::memref(out.address(), {8192, 8192})});
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_RUNTIME_H
+#define TILE_RUNTIME_RUNTIME_H
+
+#include "tile/Runtime/Launch.h"
+
+#include <cuda.h>
+
+#include <functional>
+#include <memory>
+
+namespace tile::runtime {
+
+/// The driver entry points, resolved from libcuda.so.1 on first use.
+struct DriverApi {
+#define TILE_DRIVER_FUNCTIONS(X)                                               \
+  X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDriverGetVersion)        \
+  X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetAttribute)                   \
+  X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain)                               \
+  X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
+  X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)              \
+  X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuTensorMapEncodeTiled)       \
+  X(cuLaunchKernelEx) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD)              \
+  X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync) X(cuMemsetD8)          \
+  X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)   \
+  X(cuEventElapsedTime) X(cuOccupancyMaxActiveClusters)
+#define TILE_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr;
+  TILE_DRIVER_FUNCTIONS(TILE_DRIVER_MEMBER)
+#undef TILE_DRIVER_MEMBER
+};
+
+/// The driver table, or an error when libcuda.so.1 cannot be opened or
+/// lacks an entry point. cuInit(0) has been called.
+llvm::Expected<const DriverApi &> driver();
+
+/// `what` failed with `result`: "what: CUDA_ERROR_... (description)".
+llvm::Error driverError(CUresult result, llvm::StringRef what);
+/// Success, or driverError.
+llvm::Error check(CUresult result, llvm::StringRef what);
+
+/// A device with its primary context made current.
+class Device {
+public:
+  static llvm::Expected<Device> open(int ordinal = 0);
+  Device(Device &&other);
+  ~Device();
+
+  CUdevice handle() const { return device; }
+  int computeMajor() const { return major; }
+  int computeMinor() const { return minor; }
+  /// "sm_90", "sm_100".
+  std::string smName() const;
+  const std::string &name() const { return name_; }
+  int multiprocessors() const { return sms; }
+
+private:
+  Device() = default;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  int major = 0, minor = 0, sms = 0;
+  std::string name_;
+};
+
+/// Device memory owned by this object.
+class DeviceBuffer {
+public:
+  static llvm::Expected<DeviceBuffer> allocate(size_t bytes);
+  DeviceBuffer(DeviceBuffer &&other);
+  DeviceBuffer &operator=(DeviceBuffer &&other);
+  ~DeviceBuffer();
+
+  uint64_t address() const { return uint64_t(pointer); }
+  size_t size() const { return bytes; }
+  llvm::Error copyFromHost(const void *source, size_t count, size_t at = 0);
+  llvm::Error copyToHost(void *destination, size_t count, size_t at = 0) const;
+  llvm::Error fill(uint8_t byte);
+
+private:
+  DeviceBuffer() = default;
+  CUdeviceptr pointer = 0;
+  size_t bytes = 0;
+};
+
+class Module;
+
+/// One kernel of a loaded module, with its manifest entry.
+class Kernel {
+public:
+  const KernelSpec &spec() const { return *spec_; }
+  CUfunction function() const { return function_; }
+  /// Checks `args` and `config`, encodes the tensor maps, launches. Nothing
+  /// is launched when any check fails; the error lists every problem.
+  llvm::Error launch(const LaunchConfig &config,
+                     llvm::ArrayRef<KernelArg> args) const;
+
+private:
+  friend class Module;
+  const KernelSpec *spec_ = nullptr;
+  CUfunction function_ = nullptr;
+};
+
+/// A cubin or PTX image and its manifest.
+class Module {
+public:
+  /// Reads both files; the image is a cubin, or PTX (text) that the driver
+  /// compiles for the current device.
+  static llvm::Expected<Module> load(llvm::StringRef imagePath,
+                                     llvm::StringRef manifestPath);
+  /// An image without a manifest (kernels written elsewhere, e.g. nvcc's);
+  /// only launchRaw works on its functions.
+  static llvm::Expected<Module> loadImage(llvm::StringRef imagePath);
+  Module(Module &&other);
+  ~Module();
+
+  const LaunchManifest &manifest() const { return *manifest_; }
+  /// The kernel `name`; an error lists the manifest's kernels otherwise.
+  llvm::Expected<Kernel> kernel(llvm::StringRef name) const;
+  llvm::Expected<CUfunction> function(llvm::StringRef name) const;
+
+private:
+  Module() = default;
+  CUmodule module = nullptr;
+  std::unique_ptr<LaunchManifest> manifest_;
+};
+
+/// cuLaunchKernelEx with optional cluster dims (0 = no cluster) and the
+/// dynamic shared bytes (the function's limit is raised when above 48 KiB).
+llvm::Error launchRaw(CUfunction function, std::array<unsigned, 3> grid,
+                      std::array<unsigned, 3> block,
+                      std::array<unsigned, 3> cluster, uint64_t dynamicShared,
+                      CUstream stream, void **params);
+
+/// Milliseconds of GPU time around `body`, from two events on `stream`.
+llvm::Expected<float> timeOnStream(CUstream stream,
+                                   const std::function<llvm::Error()> &body);
+
+} // namespace tile::runtime
+
+#endif // TILE_RUNTIME_RUNTIME_H

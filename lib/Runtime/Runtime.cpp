@@ -1,0 +1,398 @@
+//===- Runtime.cpp - TileRuntime: load, encode, launch ---------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/Runtime.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <dlfcn.h>
+
+using namespace tile::runtime;
+using llvm::Error;
+using llvm::Expected;
+
+namespace {
+
+llvm::Error fail(const std::string &text) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+}
+
+#define TILE_STRINGIFY_EXPANDED(x) TILE_STRINGIFY(x)
+#define TILE_STRINGIFY(x) #x
+
+/// Opens libcuda once; the symbol names are cuda.h's versioned ones
+/// (cuMemAlloc -> cuMemAlloc_v2), which the macros expand to.
+struct LoadedDriver {
+  DriverApi api;
+  std::string problem;
+
+  LoadedDriver() {
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *why = dlerror();
+      problem = std::string("the CUDA driver library libcuda.so.1 could not "
+                            "be loaded (no NVIDIA driver on this machine?): ") +
+                (why ? why : "unknown reason");
+      return;
+    }
+#define TILE_DRIVER_RESOLVE(fn)                                                \
+  api.fn = reinterpret_cast<decltype(api.fn)>(                                 \
+      dlsym(library, TILE_STRINGIFY_EXPANDED(fn)));                           \
+  if (!api.fn && problem.empty())                                              \
+    problem = "libcuda.so.1 has no " TILE_STRINGIFY_EXPANDED(fn)               \
+              " (driver older than CUDA 12.x?)";
+    TILE_DRIVER_FUNCTIONS(TILE_DRIVER_RESOLVE)
+#undef TILE_DRIVER_RESOLVE
+    if (!problem.empty())
+      return;
+    CUresult init = api.cuInit(0);
+    if (init != CUDA_SUCCESS) {
+      const char *name = nullptr;
+      api.cuGetErrorName(init, &name);
+      problem = std::string("cuInit: ") + (name ? name : "unknown error") +
+                " (no usable GPU?)";
+    }
+  }
+};
+
+const LoadedDriver &loaded() {
+  static LoadedDriver instance;
+  return instance;
+}
+
+/// The driver table inside functions that already know it loaded.
+const DriverApi &api() { return loaded().api; }
+
+} // namespace
+
+Expected<const DriverApi &> tile::runtime::driver() {
+  const LoadedDriver &d = loaded();
+  if (!d.problem.empty())
+    return fail(d.problem);
+  return d.api;
+}
+
+Error tile::runtime::driverError(CUresult result, llvm::StringRef what) {
+  const char *name = nullptr, *text = nullptr;
+  if (loaded().api.cuGetErrorName) {
+    api().cuGetErrorName(result, &name);
+    api().cuGetErrorString(result, &text);
+  }
+  std::string message = what.str() + ": " +
+                        (name ? name : "CUresult " + std::to_string(result));
+  if (text)
+    message += std::string(" (") + text + ")";
+  return fail(message);
+}
+
+Error tile::runtime::check(CUresult result, llvm::StringRef what) {
+  return result == CUDA_SUCCESS ? Error::success() : driverError(result, what);
+}
+
+//===----------------------------------------------------------------------===//
+// Device
+//===----------------------------------------------------------------------===//
+
+Expected<Device> Device::open(int ordinal) {
+  Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  int count = 0;
+  if (Error e = check(d->cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return std::move(e);
+  if (ordinal < 0 || ordinal >= count)
+    return fail("device " + std::to_string(ordinal) + " does not exist (" +
+                std::to_string(count) + " devices)");
+  Device device;
+  if (Error e = check(d->cuDeviceGet(&device.device, ordinal), "cuDeviceGet"))
+    return std::move(e);
+  char name[256] = {};
+  if (Error e = check(d->cuDeviceGetName(name, sizeof(name), device.device),
+                      "cuDeviceGetName"))
+    return std::move(e);
+  device.name_ = name;
+  auto attribute = [&](CUdevice_attribute which, int *out) {
+    return check(d->cuDeviceGetAttribute(out, which, device.device),
+                 "cuDeviceGetAttribute");
+  };
+  if (Error e = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                          &device.major))
+    return std::move(e);
+  if (Error e = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                          &device.minor))
+    return std::move(e);
+  if (Error e = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &device.sms))
+    return std::move(e);
+  if (Error e = check(d->cuDevicePrimaryCtxRetain(&device.context, device.device),
+                      "cuDevicePrimaryCtxRetain"))
+    return std::move(e);
+  if (Error e = check(d->cuCtxSetCurrent(device.context), "cuCtxSetCurrent"))
+    return std::move(e);
+  return std::move(device);
+}
+
+Device::Device(Device &&other)
+    : device(other.device), context(other.context), major(other.major),
+      minor(other.minor), sms(other.sms), name_(std::move(other.name_)) {
+  other.context = nullptr;
+}
+
+Device::~Device() {
+  if (context)
+    api().cuDevicePrimaryCtxRelease(device);
+}
+
+std::string Device::smName() const {
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceBuffer
+//===----------------------------------------------------------------------===//
+
+Expected<DeviceBuffer> DeviceBuffer::allocate(size_t bytes) {
+  Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  DeviceBuffer buffer;
+  if (Error e = check(d->cuMemAlloc(&buffer.pointer, bytes),
+                      "cuMemAlloc(" + std::to_string(bytes) + ")"))
+    return std::move(e);
+  buffer.bytes = bytes;
+  return std::move(buffer);
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other)
+    : pointer(other.pointer), bytes(other.bytes) {
+  other.pointer = 0;
+}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) {
+  std::swap(pointer, other.pointer);
+  std::swap(bytes, other.bytes);
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (pointer)
+    api().cuMemFree(pointer);
+}
+
+Error DeviceBuffer::copyFromHost(const void *source, size_t count, size_t at) {
+  if (at + count > bytes)
+    return fail("copy of " + std::to_string(count) + " bytes at " +
+                std::to_string(at) + " overruns a " + std::to_string(bytes) +
+                "-byte buffer");
+  return check(api().cuMemcpyHtoD(pointer + at, source, count), "cuMemcpyHtoD");
+}
+
+Error DeviceBuffer::copyToHost(void *destination, size_t count,
+                               size_t at) const {
+  if (at + count > bytes)
+    return fail("copy of " + std::to_string(count) + " bytes at " +
+                std::to_string(at) + " overruns a " + std::to_string(bytes) +
+                "-byte buffer");
+  return check(api().cuMemcpyDtoH(destination, pointer + at, count),
+               "cuMemcpyDtoH");
+}
+
+Error DeviceBuffer::fill(uint8_t byte) {
+  return check(api().cuMemsetD8(pointer, byte, bytes), "cuMemsetD8");
+}
+
+//===----------------------------------------------------------------------===//
+// Module and Kernel
+//===----------------------------------------------------------------------===//
+
+Expected<Module> Module::loadImage(llvm::StringRef imagePath) {
+  Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  // Null-terminated so that PTX text can be passed as is.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> image =
+      llvm::MemoryBuffer::getFile(imagePath, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/true);
+  if (!image)
+    return fail("cannot read the kernel image " + imagePath.str() + ": " +
+                image.getError().message());
+  char log[4096] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof(log)))};
+  Module module;
+  CUresult result = d->cuModuleLoadDataEx(
+      &module.module, (*image)->getBufferStart(), 2, options, values);
+  if (result != CUDA_SUCCESS) {
+    Error e = driverError(result, "cuModuleLoadDataEx(" + imagePath.str() + ")");
+    if (log[0])
+      return fail(llvm::toString(std::move(e)) + "\n" + log);
+    return std::move(e);
+  }
+  module.manifest_ = std::make_unique<LaunchManifest>();
+  return std::move(module);
+}
+
+Expected<Module> Module::load(llvm::StringRef imagePath,
+                              llvm::StringRef manifestPath) {
+  // The manifest first: a missing or stale one is reported before the
+  // driver is touched.
+  Expected<LaunchManifest> manifest = LaunchManifest::load(manifestPath);
+  if (!manifest)
+    return manifest.takeError();
+  Expected<Module> module = loadImage(imagePath);
+  if (!module)
+    return module.takeError();
+  *module->manifest_ = std::move(*manifest);
+  return module;
+}
+
+Module::Module(Module &&other)
+    : module(other.module), manifest_(std::move(other.manifest_)) {
+  other.module = nullptr;
+}
+
+Module::~Module() {
+  if (module)
+    api().cuModuleUnload(module);
+}
+
+Expected<CUfunction> Module::function(llvm::StringRef name) const {
+  CUfunction function = nullptr;
+  if (Error e = check(api().cuModuleGetFunction(&function, module,
+                                                name.str().c_str()),
+                      "cuModuleGetFunction(" + name.str() + ")"))
+    return std::move(e);
+  return function;
+}
+
+Expected<Kernel> Module::kernel(llvm::StringRef name) const {
+  const KernelSpec *spec = manifest_->kernel(name);
+  if (!spec) {
+    std::string known;
+    for (const KernelSpec &k : manifest_->kernels)
+      known += (known.empty() ? "" : ", ") + k.name;
+    return fail("the manifest has no kernel '" + name.str() + "' (kernels: " +
+                (known.empty() ? "none" : known) + ")");
+  }
+  Expected<CUfunction> function = this->function(name);
+  if (!function)
+    return function.takeError();
+  Kernel kernel;
+  kernel.spec_ = spec;
+  kernel.function_ = *function;
+  return kernel;
+}
+
+Error Kernel::launch(const LaunchConfig &config,
+                     llvm::ArrayRef<KernelArg> args) const {
+  Expected<std::array<unsigned, 3>> block = checkLaunchConfig(*spec_, config);
+  if (!block)
+    return block.takeError();
+  Expected<PreparedLaunch> prepared = prepareLaunch(*spec_, args);
+  if (!prepared)
+    return prepared.takeError();
+  // CUtensorMap must be 64-byte aligned; the packed storage is not.
+  std::vector<CUtensorMap> maps(prepared->tensorMaps.size());
+  std::vector<void *> params(spec_->params.size());
+  for (size_t i = 0; i < params.size(); ++i)
+    params[i] = prepared->storage.data() + prepared->offsets[i];
+  for (auto [i, map] : llvm::enumerate(prepared->tensorMaps)) {
+    const cuda::TensorMapDesc &d = map.desc;
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5], elementStrides[5];
+    for (unsigned r = 0; r < d.rank; ++r) {
+      dims[r] = *d.globalDims[r];
+      box[r] = d.boxDims[r];
+      elementStrides[r] = d.elementStrides[r];
+      if (r + 1 < d.rank)
+        strides[r] = *d.globalStrides[r];
+    }
+    if (Error e = check(
+            api().cuTensorMapEncodeTiled(
+                &maps[i], CUtensorMapDataType(d.dataType), d.rank,
+                reinterpret_cast<void *>(uintptr_t(*d.globalAddress)), dims,
+                strides, box, elementStrides, CUtensorMapInterleave(d.interleave),
+                CUtensorMapSwizzle(d.swizzle),
+                CUtensorMapL2promotion(d.l2Promotion),
+                CUtensorMapFloatOOBfill(d.oobFill)),
+            "cuTensorMapEncodeTiled (parameter " + std::to_string(map.param) +
+                " of " + spec_->name + ")"))
+      return e;
+    params[map.param] = &maps[i];
+  }
+  std::array<unsigned, 3> cluster =
+      spec_->clusterDims.value_or(std::array<unsigned, 3>{0, 0, 0});
+  return launchRaw(function_, config.grid, *block, cluster,
+                   config.dynamicSharedBytes.value_or(spec_->dynamicSharedBytes),
+                   static_cast<CUstream>(config.stream), params.data());
+}
+
+Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid,
+                               std::array<unsigned, 3> block,
+                               std::array<unsigned, 3> cluster,
+                               uint64_t dynamicShared, CUstream stream,
+                               void **params) {
+  Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  if (dynamicShared > 48 * 1024)
+    if (Error e = check(d->cuFuncSetAttribute(
+                            function,
+                            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                            int(dynamicShared)),
+                        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+      return e;
+  CUlaunchConfig config = {};
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = block[0];
+  config.blockDimY = block[1];
+  config.blockDimZ = block[2];
+  config.sharedMemBytes = unsigned(dynamicShared);
+  config.hStream = stream;
+  CUlaunchAttribute attribute = {};
+  if (cluster[0]) {
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = cluster[0];
+    attribute.value.clusterDim.y = cluster[1];
+    attribute.value.clusterDim.z = cluster[2];
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  return check(d->cuLaunchKernelEx(&config, function, params, nullptr),
+               "cuLaunchKernelEx");
+}
+
+Expected<float> tile::runtime::timeOnStream(
+    CUstream stream, const std::function<llvm::Error()> &body) {
+  Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  CUevent start = nullptr, stop = nullptr;
+  if (Error e = check(d->cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate"))
+    return std::move(e);
+  if (Error e = check(d->cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate")) {
+    d->cuEventDestroy(start);
+    return std::move(e);
+  }
+  float ms = 0;
+  Error e = check(d->cuEventRecord(start, stream), "cuEventRecord");
+  if (!e)
+    e = body();
+  if (!e)
+    e = check(d->cuEventRecord(stop, stream), "cuEventRecord");
+  if (!e)
+    e = check(d->cuEventSynchronize(stop), "cuEventSynchronize");
+  if (!e)
+    e = check(d->cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+  d->cuEventDestroy(start);
+  d->cuEventDestroy(stop);
+  if (e)
+    return std::move(e);
+  return ms;
+}
