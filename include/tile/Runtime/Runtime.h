@@ -89,6 +89,8 @@ private:
 class DeviceBuffer {
 public:
   static llvm::Expected<DeviceBuffer> allocate(size_t bytes);
+  /// An empty buffer (address 0).
+  DeviceBuffer() = default;
   DeviceBuffer(DeviceBuffer &&other);
   DeviceBuffer &operator=(DeviceBuffer &&other);
   ~DeviceBuffer();
@@ -100,7 +102,6 @@ public:
   llvm::Error fill(uint8_t byte);
 
 private:
-  DeviceBuffer() = default;
   CUdeviceptr pointer = 0;
   size_t bytes = 0;
 };

@@ -1,0 +1,624 @@
+//===- DeviceTests.cpp - the on-device suite (TileDeviceTests) -------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernels written in tile IR and compiled by tile-compile (kernels/: the
+// generated device suite, see Kernels/gen_device_kernels.py, and the
+// examples), launched through TileRuntime, every result compared with a
+// host reference:
+//   - TMA round trips over dtypes x swizzles x tile shapes (multi-issue
+//     plans, sub-regions, padded rows), each at 5 placements: inside the
+//     tensor, at an unaligned coordinate, across the far edges and before
+//     the near edges (loads zero-fill out-of-bounds elements), and a store
+//     clipped at the edge;
+//   - TMA reduce-add stores; TMA multicast to clusters of 2 and 4;
+//   - DSMEM rings in clusters of 2 and 4, contiguous and strided regions;
+//   - swizzle read-back: the raw shared tile after a TMA load, every byte
+//     position checked against the layout algebra (nvmmaSharedLayout);
+//   - the examples (tma_copy, tma_tile_copy, dsmem_copy) and, on sm_100
+//     only, the tcgen05 examples (smem_to_tmem, gemm_async).
+// Without a GPU (or below sm_90) every test skips and says why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceCommon.h"
+
+#include "tile/Layout/Layout.h"
+
+#include "gtest/gtest.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+#include <map>
+#include <random>
+
+using namespace tile::runtime;
+using tile::device::kernelPath;
+using llvm::Error;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Environment
+//===----------------------------------------------------------------------===//
+
+/// The device and the suite's module, opened once.
+struct Suite {
+  std::optional<Device> device;
+  std::optional<Module> module;
+  std::string skip;
+
+  static Suite &get() {
+    static Suite suite;
+    return suite;
+  }
+
+private:
+  Suite() {
+    llvm::Expected<Device> d = Device::open(0);
+    if (!d) {
+      skip = "no GPU: " + llvm::toString(d.takeError());
+      return;
+    }
+    device.emplace(std::move(*d));
+    if (device->computeMajor() < 9) {
+      skip = "TMA and clusters need sm_90+; device 0 is " + device->smName();
+      return;
+    }
+    llvm::Expected<Module> m =
+        Module::load(kernelPath("device_suite.sm_90a.cubin"),
+                     kernelPath("device_suite.sm_90a.json"));
+    if (!m) {
+      skip = "cannot load the suite: " + llvm::toString(m.takeError());
+      return;
+    }
+    module.emplace(std::move(*m));
+  }
+};
+
+#define REQUIRE_SUITE()                                                        \
+  do {                                                                         \
+    if (!Suite::get().skip.empty())                                            \
+      GTEST_SKIP() << Suite::get().skip;                                       \
+  } while (0)
+
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    if (Error e = (expr))                                                      \
+      FAIL() << llvm::toString(std::move(e));                                  \
+  } while (0)
+
+template <typename T> T unwrap(llvm::Expected<T> value) {
+  if (!value) {
+    ADD_FAILURE() << llvm::toString(value.takeError());
+    return T();
+  }
+  return std::move(*value);
+}
+
+/// Launches and waits; driver errors (and kernel faults) become failures.
+Error launchAndWait(const Module &module, const std::string &name,
+                    std::array<unsigned, 3> grid,
+                    std::vector<KernelArg> args) {
+  llvm::Expected<Kernel> kernel = module.kernel(name);
+  if (!kernel)
+    return kernel.takeError();
+  LaunchConfig config;
+  config.grid = grid;
+  if (Error e = kernel->launch(config, args))
+    return e;
+  return check(driver()->cuCtxSynchronize(), "cuCtxSynchronize after " + name);
+}
+
+std::vector<uint8_t> randomBytes(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> v(n);
+  for (uint8_t &b : v)
+    b = uint8_t(rng() % 255 + 1); // never 0: zero fill stays visible
+  return v;
+}
+
+struct DeviceArray {
+  DeviceBuffer buffer;
+  static llvm::Expected<DeviceArray> of(const std::vector<uint8_t> &bytes) {
+    llvm::Expected<DeviceBuffer> b = DeviceBuffer::allocate(bytes.size());
+    if (!b)
+      return b.takeError();
+    if (Error e = b->copyFromHost(bytes.data(), bytes.size()))
+      return std::move(e);
+    return DeviceArray{std::move(*b)};
+  }
+  std::vector<uint8_t> read() const {
+    std::vector<uint8_t> out(buffer.size());
+    if (Error e = buffer.copyToHost(out.data(), out.size()))
+      ADD_FAILURE() << llvm::toString(std::move(e));
+    return out;
+  }
+};
+
+/// Element-wise comparison; reports the first few differences.
+::testing::AssertionResult sameElements(const std::vector<uint8_t> &got,
+                                        const std::vector<uint8_t> &want,
+                                        unsigned bytes, int64_t cols) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << "sizes differ";
+  int64_t wrong = 0;
+  std::string first;
+  for (size_t e = 0; e < got.size() / bytes; ++e)
+    if (std::memcmp(&got[e * bytes], &want[e * bytes], bytes) != 0 &&
+        wrong++ < 4)
+      first += " (" + std::to_string(e / cols) + ", " +
+               std::to_string(e % cols) + ")";
+  if (!wrong)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << wrong << " of " << got.size() / bytes
+         << " elements differ; first at" << first;
+}
+
+//===----------------------------------------------------------------------===//
+// The generated cases
+//===----------------------------------------------------------------------===//
+
+struct Case {
+  std::string kernel, family, dtype, swizzle;
+  unsigned bytes = 0, cluster = 0;
+  int64_t rows = 0, cols = 0;
+  // dsmem
+  std::array<int64_t, 2> src{}, dst{}, srcOffset{};
+};
+
+const std::vector<Case> &allCases() {
+  static std::vector<Case> cases = [] {
+    std::vector<Case> out;
+    auto file = llvm::MemoryBuffer::getFile(kernelPath("device_suite.cases.json"));
+    if (!file)
+      return out;
+    llvm::Expected<llvm::json::Value> v = llvm::json::parse((*file)->getBuffer());
+    if (!v) {
+      llvm::consumeError(v.takeError());
+      return out;
+    }
+    auto pair = [](const llvm::json::Object &o, llvm::StringRef key) {
+      std::array<int64_t, 2> p{};
+      if (const llvm::json::Array *a = o.getArray(key))
+        for (size_t i = 0; i < 2 && i < a->size(); ++i)
+          p[i] = (*a)[i].getAsInteger().value_or(0);
+      return p;
+    };
+    for (const llvm::json::Value &c : *v->getAsObject()->getArray("cases")) {
+      const llvm::json::Object &o = *c.getAsObject();
+      Case k;
+      k.kernel = o.getString("kernel")->str();
+      k.family = o.getString("family")->str();
+      k.dtype = o.getString("dtype")->str();
+      k.swizzle = o.getString("swizzle").value_or("").str();
+      k.bytes = o.getInteger("bytes").value_or(0);
+      k.cluster = o.getInteger("cluster").value_or(0);
+      auto region = pair(o, "region");
+      k.rows = region[0];
+      k.cols = region[1];
+      k.src = pair(o, "src");
+      k.dst = pair(o, "dst");
+      k.srcOffset = pair(o, "src_offset");
+      out.push_back(k);
+    }
+    return out;
+  }();
+  return cases;
+}
+
+std::vector<Case> casesOf(const std::string &family) {
+  std::vector<Case> out;
+  for (const Case &c : allCases())
+    if (c.family == family)
+      out.push_back(c);
+  return out;
+}
+
+std::string caseName(const ::testing::TestParamInfo<Case> &info) {
+  return info.param.kernel;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA round trips
+//===----------------------------------------------------------------------===//
+
+/// Where the region is read from and written to.
+struct Placement {
+  const char *name;
+  int64_t inRow, inCol, outRow, outCol;
+};
+
+class TmaRoundTrip : public ::testing::TestWithParam<Case> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaRoundTrip);
+
+TEST_P(TmaRoundTrip, EveryPlacementMatchesTheHostReference) {
+  REQUIRE_SUITE();
+  const Case &c = GetParam();
+  const int64_t R = c.rows, C = c.cols, b = c.bytes;
+  // Row strides stay multiples of 16 bytes.
+  const int64_t rows = 2 * R + 5, cols = C + 64;
+  const int64_t aligned = 16 / b ? 16 / b : 1;
+  const Placement placements[] = {
+      {"inside", R / 2 + 1, aligned, 2, 2 * aligned},
+      {"unaligned", 1, 3, 3, 5},
+      {"across the far edges", rows - R / 2, cols - C / 2, 0, 0},
+      {"before the near edges", -(R / 2) - 1, -(C / 4) - 1, 1, aligned},
+      {"store clipped at the edge", 0, 0, rows - R / 2, cols - C / 2 - 1},
+  };
+  std::vector<uint8_t> in = randomBytes(rows * cols * b, 1234);
+  for (const Placement &p : placements) {
+    SCOPED_TRACE(p.name);
+    std::vector<uint8_t> sentinel(rows * cols * b, 0xA5);
+    DeviceArray dIn = unwrap(DeviceArray::of(in));
+    DeviceArray dOut = unwrap(DeviceArray::of(sentinel));
+    ASSERT_OK(launchAndWait(
+        *Suite::get().module, c.kernel, {1, 1, 1},
+        {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
+         KernelArg::memref(dOut.buffer.address(), {rows, cols}),
+         KernelArg::i64(p.inRow), KernelArg::i64(p.inCol),
+         KernelArg::i64(p.outRow), KernelArg::i64(p.outCol)}));
+    std::vector<uint8_t> want = sentinel;
+    for (int64_t i = 0; i < R; ++i)
+      for (int64_t j = 0; j < C; ++j) {
+        int64_t oy = p.outRow + i, ox = p.outCol + j;
+        if (oy < 0 || oy >= rows || ox < 0 || ox >= cols)
+          continue; // the store drops out-of-bounds elements
+        int64_t iy = p.inRow + i, ix = p.inCol + j;
+        bool inside = iy >= 0 && iy < rows && ix >= 0 && ix < cols;
+        for (int64_t k = 0; k < b; ++k)
+          want[(oy * cols + ox) * b + k] =
+              inside ? in[(iy * cols + ix) * b + k] : 0; // zero fill
+      }
+    EXPECT_TRUE(sameElements(dOut.read(), want, b, cols));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, TmaRoundTrip,
+                         ::testing::ValuesIn(casesOf("roundtrip")), caseName);
+
+//===----------------------------------------------------------------------===//
+// TMA reduce-add
+//===----------------------------------------------------------------------===//
+
+/// `v` (a small integer) as an element of `dtype`; exact in f16/bf16 too.
+void encodeInteger(const std::string &dtype, int v, uint8_t *p) {
+  float f = float(v);
+  uint32_t fbits;
+  std::memcpy(&fbits, &f, 4);
+  if (dtype == "f32") {
+    std::memcpy(p, &f, 4);
+  } else if (dtype == "i32") {
+    std::memcpy(p, &v, 4);
+  } else if (dtype == "bf16") {
+    uint16_t h = uint16_t(fbits >> 16); // small integers need no rounding
+    std::memcpy(p, &h, 2);
+  } else if (dtype == "f16") {
+    uint16_t h = 0; // sign | exponent | 10-bit mantissa
+    if (v) {
+      unsigned mag = unsigned(std::abs(v));
+      int exponent = 31 - __builtin_clz(mag);
+      h = uint16_t((v < 0 ? 0x8000 : 0) | ((exponent + 15) << 10) |
+                   ((mag << (10 - exponent)) & 0x3FF));
+    }
+    std::memcpy(p, &h, 2);
+  }
+}
+
+/// `n` random integers in [lo, hi] (into `values`) encoded as `dtype`.
+std::vector<uint8_t> smallIntegers(const std::string &dtype, unsigned bytes,
+                                   int64_t n, int lo, int hi, unsigned seed,
+                                   std::vector<int> &values) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> out(n * bytes);
+  values.resize(n);
+  for (int64_t e = 0; e < n; ++e) {
+    values[e] = lo + int(rng() % unsigned(hi - lo + 1));
+    encodeInteger(dtype, values[e], &out[e * bytes]);
+  }
+  return out;
+}
+
+class TmaReduceAdd : public ::testing::TestWithParam<Case> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaReduceAdd);
+
+TEST_P(TmaReduceAdd, AddsTheTileIntoTheTensor) {
+  REQUIRE_SUITE();
+  const Case &c = GetParam();
+  const int64_t R = c.rows, C = c.cols, rows = 2 * R, cols = C + 64;
+  std::vector<int> a, o;
+  std::vector<uint8_t> in = smallIntegers(c.dtype, c.bytes, rows * cols, -8, 8, 7, a);
+  std::vector<uint8_t> out = smallIntegers(c.dtype, c.bytes, rows * cols, -8, 8, 8, o);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut = unwrap(DeviceArray::of(out));
+  const int64_t inRow = 3, inCol = 8, outRow = R / 2, outCol = 16;
+  ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {1, 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
+                           KernelArg::memref(dOut.buffer.address(), {rows, cols}),
+                           KernelArg::i64(inRow), KernelArg::i64(inCol),
+                           KernelArg::i64(outRow), KernelArg::i64(outCol)}));
+  std::vector<int> sum = o;
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < C; ++j)
+      sum[(outRow + i) * cols + outCol + j] += a[(inRow + i) * cols + inCol + j];
+  std::vector<uint8_t> want(rows * cols * c.bytes);
+  for (int64_t e = 0; e < rows * cols; ++e)
+    encodeInteger(c.dtype, sum[e], &want[e * c.bytes]);
+  EXPECT_TRUE(sameElements(dOut.read(), want, c.bytes, cols));
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, TmaReduceAdd,
+                         ::testing::ValuesIn(casesOf("reduce")), caseName);
+
+//===----------------------------------------------------------------------===//
+// TMA multicast
+//===----------------------------------------------------------------------===//
+
+class TmaMulticast : public ::testing::TestWithParam<Case> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaMulticast);
+
+TEST_P(TmaMulticast, EveryCtaOfTheClusterReceivesTheTile) {
+  REQUIRE_SUITE();
+  const Case &c = GetParam();
+  const int64_t R = c.rows, C = c.cols, n = c.cluster;
+  std::vector<uint8_t> in = randomBytes(R * C * c.bytes, 99);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut =
+      unwrap(DeviceArray::of(std::vector<uint8_t>(n * R * C * c.bytes, 0)));
+  ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {unsigned(n), 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {R, C}),
+                           KernelArg::memref(dOut.buffer.address(), {n * R, C})}));
+  std::vector<uint8_t> want;
+  for (int64_t r = 0; r < n; ++r)
+    want.insert(want.end(), in.begin(), in.end());
+  EXPECT_TRUE(sameElements(dOut.read(), want, c.bytes, C));
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, TmaMulticast,
+                         ::testing::ValuesIn(casesOf("multicast")), caseName);
+
+//===----------------------------------------------------------------------===//
+// DSMEM
+//===----------------------------------------------------------------------===//
+
+class DsmemRing : public ::testing::TestWithParam<Case> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DsmemRing);
+
+TEST_P(DsmemRing, EachCtaReceivesItsNeighboursRegion) {
+  REQUIRE_SUITE();
+  const Case &c = GetParam();
+  const int64_t n = c.cluster, b = c.bytes;
+  const int64_t sr = c.src[0], sc = c.src[1], dr = c.dst[0], dc = c.dst[1];
+  std::vector<uint8_t> in = randomBytes(n * sr * sc * b, 5);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut =
+      unwrap(DeviceArray::of(std::vector<uint8_t>(n * dr * dc * b, 0)));
+  ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {unsigned(n), 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {n * sr, sc}),
+                           KernelArg::memref(dOut.buffer.address(), {n * dr, dc})}));
+  std::vector<uint8_t> want(n * dr * dc * b);
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t from = (r + n - 1) % n; // CTA r received from CTA r-1
+    for (int64_t i = 0; i < c.rows; ++i)
+      for (int64_t j = 0; j < c.cols; ++j)
+        std::memcpy(&want[((r * dr + i) * dc + j) * b],
+                    &in[((from * sr + c.srcOffset[0] + i) * sc + c.srcOffset[1] +
+                         j) * b],
+                    b);
+  }
+  EXPECT_TRUE(sameElements(dOut.read(), want, b, dc));
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, DsmemRing,
+                         ::testing::ValuesIn(casesOf("dsmem")), caseName);
+
+//===----------------------------------------------------------------------===//
+// Swizzle read-back
+//===----------------------------------------------------------------------===//
+
+class SwizzleReadBack : public ::testing::TestWithParam<Case> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SwizzleReadBack);
+
+TEST_P(SwizzleReadBack, EverySharedByteIsWhereTheLayoutAlgebraSays) {
+  REQUIRE_SUITE();
+  const Case &c = GetParam();
+  const int64_t R = c.rows, C = c.cols, b = c.bytes;
+  tile::SwizzleMode mode = c.swizzle == "128"  ? tile::SwizzleMode::B128
+                           : c.swizzle == "64" ? tile::SwizzleMode::B64
+                           : c.swizzle == "32" ? tile::SwizzleMode::B32
+                                               : tile::SwizzleMode::None;
+  tile::OrReason<tile::TileLayout> layout =
+      tile::nvmmaSharedLayout(unsigned(8 * b), R, C, mode);
+  ASSERT_TRUE(bool(layout)) << layout.reason();
+  std::vector<uint8_t> in = randomBytes(R * C * b, 42);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dDump =
+      unwrap(DeviceArray::of(std::vector<uint8_t>(R * C * b, 0)));
+  ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {1, 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {R, C}),
+                           KernelArg::memref(dDump.buffer.address(),
+                                             {R * C * b / 4})}));
+  std::vector<uint8_t> dump = dDump.read();
+  // Every element's bytes at the algebra's address; every byte covered once.
+  std::vector<int> covered(dump.size(), 0);
+  int64_t wrong = 0;
+  std::string first;
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t k = 0; k < C; ++k) {
+      int64_t element = tile::at(layout->apply({r, k}, {R, C}), tile::Axis::m);
+      ASSERT_GE(element, 0);
+      ASSERT_LT(element * b, int64_t(dump.size()));
+      for (int64_t i = 0; i < b; ++i)
+        ++covered[element * b + i];
+      if (std::memcmp(&dump[element * b], &in[(r * C + k) * b], b) != 0 &&
+          wrong++ == 0)
+        first = "(" + std::to_string(r) + ", " + std::to_string(k) +
+                ") expected at byte " + std::to_string(element * b);
+    }
+  EXPECT_EQ(wrong, 0) << "elements not where the layout puts them; first: "
+                      << first;
+  EXPECT_EQ(std::count(covered.begin(), covered.end(), 1),
+            int64_t(dump.size()));
+  std::printf("[ checked  ] %s: %zu byte positions, swizzle %s\n",
+              c.kernel.c_str(), dump.size(), c.swizzle.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, SwizzleReadBack,
+                         ::testing::ValuesIn(casesOf("readback")), caseName);
+
+//===----------------------------------------------------------------------===//
+// The examples
+//===----------------------------------------------------------------------===//
+
+/// Loads kernels/<example>.<chip>.{cubin,json}; skips below `major`, or
+/// on any other major when `exact`.
+std::optional<Module> loadExample(const std::string &example,
+                                  const std::string &chip, int major,
+                                  bool exact, std::string &skip) {
+  if (!Suite::get().device) {
+    skip = Suite::get().skip;
+    return std::nullopt;
+  }
+  const Device &d = *Suite::get().device;
+  if (exact ? d.computeMajor() != major : d.computeMajor() < major) {
+    skip = example + " needs an sm_" + std::to_string(major) + "0 device (" +
+           (major == 10 ? "tcgen05, tensor memory" : "TMA, clusters") +
+           "); device 0 is " + d.smName();
+    return std::nullopt;
+  }
+  llvm::Expected<Module> m =
+      Module::load(kernelPath(example + "." + chip + ".cubin"),
+                   kernelPath(example + "." + chip + ".json"));
+  if (!m) {
+    ADD_FAILURE() << llvm::toString(m.takeError());
+    return std::nullopt;
+  }
+  return std::move(*m);
+}
+
+#define LOAD_EXAMPLE(var, example, chip, major, exact)                         \
+  std::string var##_skip;                                                      \
+  std::optional<Module> var =                                                  \
+      loadExample(example, chip, major, exact, var##_skip);                    \
+  if (!var##_skip.empty())                                                     \
+    GTEST_SKIP() << var##_skip;                                                \
+  ASSERT_TRUE(var.has_value())
+
+TEST(Examples, TmaCopy) {
+  LOAD_EXAMPLE(module, "tma_copy", "sm_90a", 9, false);
+  std::vector<uint8_t> in = randomBytes(8 * 256 * 2, 3);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  ASSERT_OK(launchAndWait(*module, "tma_copy", {1, 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {8, 256}),
+                           KernelArg::memref(dOut.buffer.address(), {8, 256})}));
+  EXPECT_TRUE(sameElements(dOut.read(), in, 2, 256));
+}
+
+TEST(Examples, TmaTileCopyOfARuntimeSizedTensor) {
+  LOAD_EXAMPLE(module, "tma_tile_copy", "sm_90a", 9, false);
+  const int64_t rows = 1024, cols = 512;
+  std::vector<uint8_t> in = randomBytes(rows * cols * 2, 4);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  ASSERT_OK(launchAndWait(*module, "tma_tile_copy",
+                          {unsigned(cols / 64), unsigned(rows / 128), 1},
+                          {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
+                           KernelArg::memref(dOut.buffer.address(), {rows, cols})}));
+  EXPECT_TRUE(sameElements(dOut.read(), in, 2, cols));
+}
+
+TEST(Examples, DsmemCopyInClustersOfTwo) {
+  LOAD_EXAMPLE(module, "dsmem_copy", "sm_90a", 9, false);
+  std::vector<uint8_t> in = randomBytes(128 * 64 * 2, 6);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  ASSERT_OK(launchAndWait(*module, "dsmem_copy", {132, 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {128, 64}),
+                           KernelArg::memref(dOut.buffer.address(), {128, 64})}));
+  EXPECT_TRUE(sameElements(dOut.read(), in, 2, 64));
+}
+
+TEST(Tcgen05, SmemToTmemBroadcastsToEveryWarp) {
+  LOAD_EXAMPLE(module, "smem_to_tmem", "sm_100a", 10, true);
+  std::vector<uint8_t> in = randomBytes(128 * 4, 8);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(128 * 16, 0)));
+  ASSERT_OK(launchAndWait(*module, "smem_to_tmem", {1, 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {128}),
+                           KernelArg::memref(dOut.buffer.address(), {128, 4})}));
+  // out[32w + l][k] == in[4l + k] (32-bit words) for every warp w.
+  std::vector<uint8_t> want(128 * 16);
+  for (int w = 0; w < 4; ++w)
+    for (int l = 0; l < 32; ++l)
+      std::memcpy(&want[(32 * w + l) * 16], &in[16 * l], 16);
+  EXPECT_TRUE(sameElements(dOut.read(), want, 4, 4));
+}
+
+TEST(Tcgen05, GemmAsyncMatchesTheHostGemm) {
+  LOAD_EXAMPLE(module, "gemm_async", "sm_100a", 10, true);
+  constexpr int M = 128, N = 128, K = 64;
+  std::vector<int> a, b;
+  std::vector<uint8_t> aBytes = smallIntegers("f16", 2, M * K, -3, 3, 11, a);
+  std::vector<uint8_t> bBytes = smallIntegers("f16", 2, K * N, -2, 2, 12, b);
+  std::vector<uint8_t> want(M * N * 4);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      int sum = 0;
+      for (int k = 0; k < K; ++k)
+        sum += a[m * K + k] * b[k * N + n];
+      float f = float(sum);
+      std::memcpy(&want[(m * N + n) * 4], &f, 4);
+    }
+  DeviceArray dA = unwrap(DeviceArray::of(aBytes));
+  DeviceArray dB = unwrap(DeviceArray::of(bBytes));
+  DeviceArray dC = unwrap(DeviceArray::of(std::vector<uint8_t>(M * N * 4, 0)));
+  ASSERT_OK(launchAndWait(*module, "gemm_async", {1, 1, 1},
+                          {KernelArg::memref(dA.buffer.address(), {M, K}),
+                           KernelArg::memref(dB.buffer.address(), {K, N}),
+                           KernelArg::memref(dC.buffer.address(), {M, N})}));
+  EXPECT_TRUE(sameElements(dC.read(), want, 4, N));
+}
+
+//===----------------------------------------------------------------------===//
+// Bad input never launches (on the real driver)
+//===----------------------------------------------------------------------===//
+
+TEST(Runtime, BadInputIsRefusedBeforeTheDriver) {
+  REQUIRE_SUITE();
+  llvm::Expected<Kernel> k =
+      Suite::get().module->kernel("roundtrip_f16_128x64_sw128");
+  ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+  DeviceArray d = unwrap(DeviceArray::of(std::vector<uint8_t>(1 << 20, 0)));
+  uint64_t base = d.buffer.address();
+  LaunchConfig config;
+  auto errorOf = [&](std::vector<KernelArg> args) {
+    Error e = k->launch(config, args);
+    return e ? llvm::toString(std::move(e)) : std::string();
+  };
+  auto offsets = [] {
+    return std::vector<KernelArg>{KernelArg::i64(0), KernelArg::i64(0),
+                                  KernelArg::i64(0), KernelArg::i64(0)};
+  };
+  std::vector<KernelArg> args = {KernelArg::memref(base, {256, 256}),
+                                 KernelArg::memref(base + 8, {256, 256})};
+  for (KernelArg &a : offsets())
+    args.push_back(a);
+  EXPECT_NE(errorOf(args).find("globalAddress"), std::string::npos);
+  args[1] = KernelArg::memref(base, {256, 100});
+  EXPECT_NE(errorOf(args).find("not a multiple of 16"), std::string::npos);
+  args.pop_back();
+  EXPECT_NE(errorOf(args).find("takes 6 arguments"), std::string::npos);
+  llvm::Expected<Kernel> missing = Suite::get().module->kernel("no_such_kernel");
+  ASSERT_FALSE(bool(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("roundtrip_f16_8x256_sw128"),
+            std::string::npos);
+  ASSERT_OK(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize"));
+}
+
+} // namespace
