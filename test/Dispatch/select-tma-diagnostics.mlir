@@ -73,3 +73,17 @@ gpu.module @ampere [#nvvm.target<chip = "sm_80">] {
     gpu.return
   }
 }
+
+// -----
+
+// A box starting 6 bytes into a row (column 3 of f16) faults on the GPU
+// (CUDA_ERROR_ILLEGAL_INSTRUCTION, seen on an H200): refused, both ways.
+func.func @unaligned_inner_start(%g: !tile.buffer<64x256xf16, global>, %s: !tile.buffer<8x64xf16, shared>, %bar: !llvm.ptr<3>) {
+  // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_100a}}
+  // expected-note @+1 {{tma (priority 20): declined — a box starts at element 3 of the contiguous global dim (byte 6), not a multiple of 16 bytes as cp.async.bulk.tensor requires}}
+  tile.copy_async %g[0, 3] to %s[0, 0] sizes [8, 64] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<64x256xf16, global> to !tile.buffer<8x64xf16, shared>
+  // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_100a}}
+  // expected-note @+1 {{tma (priority 20): declined — a box starts at element 3 of the contiguous global dim (byte 6)}}
+  tile.copy_async %s[0, 0] to %g[5, 3] sizes [8, 64] exec thread {dispatch = "tma"} : !tile.buffer<8x64xf16, shared> to !tile.buffer<64x256xf16, global>
+  return
+}

@@ -443,6 +443,32 @@ TEST(TMAPlanner, MisalignedSharedBoxIsRefused) {
             "requires");
 }
 
+TEST(TMAPlanner, UnalignedInnerBoxStartIsRefused) {
+  // Regression (TileDeviceTests' unaligned-coordinate probe on an H200): a
+  // box starting at column 3 of an f16 tensor (byte 6) was planned, and the
+  // tensor copy faulted with CUDA_ERROR_ILLEGAL_INSTRUCTION.
+  Request r = rowMajorRequest({64, 256}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  r.global.offsets = {0, 3};
+  r.shared = SharedSide{TileLayout::rowMajor({8, 64}), {8, 64}, {0, 0}};
+  r.sizes = {8, 64};
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "a box starts at element 3 of the contiguous global "
+                        "dim (byte 6), not a multiple of 16 bytes as "
+                        "cp.async.bulk.tensor requires");
+  // Column 8 (byte 16) is fine; so is row 3, which is not the contiguous dim.
+  r.global.offsets = {3, 8};
+  EXPECT_TRUE(bool(planTensorCopy(r)));
+  // int8: byte = element; 24 is not a multiple of 16.
+  Request i8 = rowMajorRequest({64, 256}, TileLayout(), 8,
+                               TensorMapDataType::UInt8);
+  i8.global.offsets = {0, 24};
+  i8.shared = SharedSide{TileLayout::rowMajor({8, 64}), {8, 64}, {0, 0}};
+  i8.sizes = {8, 64};
+  EXPECT_FALSE(bool(planTensorCopy(i8)));
+}
+
 TEST(TMAPlanner, NarrowSwizzledRowsAreRefused) {
   // 32 f16 columns (64 bytes) under a 128-byte swizzle.
   TileLayout narrow({Iter{8, 32, Axis::m}, Iter{32, 1, Axis::m}}, {}, {},

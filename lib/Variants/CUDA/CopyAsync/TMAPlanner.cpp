@@ -270,6 +270,17 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
       shared += index[l] * loops[l].sharedStride;
     }
     issue.sharedByte = shared * u.unitBytes;
+    // The box's start in the contiguous dim must be 16-byte aligned: an
+    // unaligned start faults (CUDA_ERROR_ILLEGAL_INSTRUCTION, loads and
+    // stores, every swizzle; seen on an H200 by TileDeviceTests' probe). A
+    // dynamic offset is added at run time and must keep this.
+    int64_t innerByte = issue.coords[0].constant * u.unitBytes;
+    if (innerByte % 16)
+      return R::failure("a box starts at element " +
+                        str(issue.coords[0].constant) +
+                        " of the contiguous global dim (byte " +
+                        str(innerByte) + "), not a multiple of 16 bytes as "
+                        "cp.async.bulk.tensor requires");
     if (issue.sharedByte % alignment)
       return R::failure("a box starts at shared byte " +
                         str(issue.sharedByte) + ", not " + str(alignment) +
