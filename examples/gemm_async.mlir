@@ -10,7 +10,7 @@
 // Launch: 1 CTA of 128 threads; `a` 128x64 f16, `b` 64x128 f16 (K x N,
 // N contiguous: B is MN-major), `out` 128x128 f32; the manifest's tensor
 // maps for `a` and `b` are encoded by the host. Expected: out = a @ b.
-// Needs an sm_100 GPU (test/Device/gemm_async_run.cpp skips without one).
+// Needs an sm_100 GPU (TileDeviceTests: Tcgen05.GemmAsyncMatchesTheHostGemm skips without one).
 
 !a_smem = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
 !b_smem = !tile.buffer<64x128xf16, shared, #tile.layout<S[(64,2,64):(64,4096,1)], swizzle<3,3,3>>>

@@ -15,7 +15,7 @@
 //       --manifest /tmp/s.json --explain
 // Launch: 1 CTA of 128 threads; `in` is 128 x i32 (the tile's 512 bytes),
 // `out` is 128 x 4 x i32. Expected: out[32w + l][k] == in[4l + k] for every
-// warp w. Needs an sm_100 GPU (test/Device/smem_to_tmem_run.cpp).
+// warp w. Needs an sm_100 GPU (TileDeviceTests: Tcgen05.SmemToTmem...).
 
 !smem_t = !tile.buffer<32x16xui8, shared, #tile.layout<S[(32,16):(16,1)]>>
 !tmem_t = !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>

@@ -136,15 +136,17 @@ def multicast(name, ty, rows, cols, layout, n):
     %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
     %rank_index = arith.index_cast %rank : i32 to index
     %first = arith.cmpi eq, %rank, %i0 : i32
-    // Every CTA arms its barrier before any multicast can land in it.
+    // Every CTA initialises its barrier before any multicast can land in
+    // it; the bytes may land before the expect_tx (the transaction count
+    // goes negative, the pending arrival holds the phase).
     scf.if %leader {{
       nvvm.mbarrier.init %bar, %i1 : !llvm.ptr<3>, i32
       nvvm.fence.mbarrier.init
-      nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32
     }}
     nvvm.cluster.arrive {{aligned}}
     nvvm.cluster.wait {{aligned}}
     scf.if %leader {{
+      nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32
       scf.if %first {{
         tile.copy_async %g_in[0, 0] to %tile[0, 0] sizes [{rows}, {cols}] exec thread
             mbar(%bar) cta_mask(%mask) : {gbuf(2, ty)} to {t}

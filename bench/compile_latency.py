@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Compile latency of tile-compile (runs where tile-compile was built; no GPU).
+
+  bench/compile_latency.py [--tile-compile build/bin/tile-compile] [--reps 7]
+                           [--max-ops 10000]
+
+Per example: wall time of `tile-compile <example> -o x.ptx` (the whole
+driver: parse, select, lower, NVPTX codegen), median of --reps runs. Then
+one kernel with 10, 100, 1000, 10000 tile.copy_async ops (global -> shared
+TMA, one 64x64 f16 box each at its own static coordinates, one tensor map
+shared by all): median ms and ms per op, to show how cost grows with size.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def many_copies(n):
+    """One kernel with n TMA loads of distinct 64x64 tiles of a 4096x4096
+    tensor into one 128B-swizzled shared tile."""
+    t = "!tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>"
+    g = "!tile.buffer<4096x4096xf16, global>"
+    ops = []
+    for i in range(n):
+        row, col = (i // 64) % 64 * 64, i % 64 * 64
+        ops.append(f"    tile.copy_async %g[{row}, {col}] to %s[0, 0] sizes [64, 64] "
+                   f"exec thread mbar(%bar) : {g} to {t}\n")
+    return (f"gpu.module @k [#nvvm.target<chip = \"sm_90a\">] {{\n"
+            f"  llvm.mlir.global internal @bar() {{addr_space = 3 : i32, alignment = 8 : i64}} : i64\n"
+            f"  gpu.func @copies(%in: memref<4096x4096xf16, 1>) kernel {{\n"
+            f"    %g = tile.from_memref %in : memref<4096x4096xf16, 1> -> {g}\n"
+            f"    %s = tile.alloc_shared {{alignment = 1024 : i64}} : {t}\n"
+            f"    %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>\n"
+            + "".join(ops) + "    gpu.return\n  }\n}\n")
+
+
+def timed(cmd, reps):
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        times.append((time.perf_counter() - start) * 1e3)
+        if result.returncode != 0:
+            sys.exit(f"FAIL: {' '.join(cmd)}\n{result.stderr}")
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tile-compile", default=os.path.join(ROOT, "build/bin/tile-compile"))
+    parser.add_argument("--reps", type=int, default=7)
+    parser.add_argument("--max-ops", type=int, default=10000)
+    args = parser.parse_args()
+    tc = args.tile_compile
+    with tempfile.TemporaryDirectory() as tmp:
+        ptx = os.path.join(tmp, "out.ptx")
+        print(f"tile-compile latency, median of {args.reps} (ms, wall, PTX only)")
+        print(f"{'example':32} {'ms':>9}")
+        examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples"))
+                          if f.endswith(".mlir"))
+        for example in examples:
+            path = os.path.join(ROOT, "examples", example)
+            text = open(path).read()
+            if "gpu.module" not in text:
+                continue
+            ms = timed([tc, path, "-o", ptx], args.reps)
+            print(f"{example:32} {ms:9.1f}")
+            print(f"RESULT bench=compile name={example} ms={ms:.1f}")
+        print(f"\n{'copy ops in one kernel':32} {'ms':>9} {'ms/op':>9}")
+        n = 10
+        while n <= args.max_ops:
+            src = os.path.join(tmp, f"copies_{n}.mlir")
+            with open(src, "w") as f:
+                f.write(many_copies(n))
+            reps = args.reps if n <= 1000 else max(1, args.reps // 2)
+            ms = timed([tc, src, "-o", ptx], reps)
+            print(f"{n:<32} {ms:9.1f} {ms / n:9.3f}")
+            print(f"RESULT bench=compile-scaling ops={n} ms={ms:.1f} ms_per_op={ms / n:.4f}")
+            n *= 10
+
+
+if __name__ == "__main__":
+    main()
