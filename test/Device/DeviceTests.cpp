@@ -17,7 +17,8 @@
 //   - DSMEM rings in clusters of 2 and 4, contiguous and strided regions;
 //   - swizzle read-back: the raw shared tile after a TMA load, every byte
 //     position checked against the layout algebra (nvmmaSharedLayout);
-//   - the examples (tma_copy, tma_tile_copy, dsmem_copy) and, on sm_100
+//   - the examples (tma_copy from its cubin and from its PTX,
+//     tma_tile_copy, dsmem_copy) and, on sm_100
 //     only, the tcgen05 examples (smem_to_tmem, gemm_async).
 // Without a GPU (or below sm_90) every test skips and says why.
 //
@@ -568,6 +569,21 @@ std::optional<Module> loadExample(const std::string &example,
 TEST(Examples, TmaCopy) {
   LOAD_EXAMPLE(module, "tma_copy", "sm_90a", 9, false);
   std::vector<uint8_t> in = randomBytes(8 * 256 * 2, 3);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  ASSERT_OK(launchAndWait(*module, "tma_copy", {1, 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {8, 256}),
+                           KernelArg::memref(dOut.buffer.address(), {8, 256})}));
+  EXPECT_TRUE(sameElements(dOut.read(), in, 2, 256));
+}
+
+TEST(Examples, TmaCopyFromPtx) {
+  // The same kernel loaded from its PTX: the driver compiles it.
+  REQUIRE_SUITE();
+  llvm::Expected<Module> module = Module::load(
+      kernelPath("tma_copy.sm_90a.ptx"), kernelPath("tma_copy.sm_90a.json"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  std::vector<uint8_t> in = randomBytes(8 * 256 * 2, 13);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
   DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
   ASSERT_OK(launchAndWait(*module, "tma_copy", {1, 1, 1},
