@@ -33,7 +33,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
-#include <map>
 #include <random>
 
 using namespace tile::runtime;
@@ -131,6 +130,9 @@ struct DeviceArray {
     if (Error e = b->copyFromHost(bytes.data(), bytes.size()))
       return std::move(e);
     return DeviceArray{std::move(*b)};
+  }
+  static llvm::Expected<DeviceArray> zeros(size_t bytes) {
+    return of(std::vector<uint8_t>(bytes, 0));
   }
   std::vector<uint8_t> read() const {
     std::vector<uint8_t> out(buffer.size());
@@ -426,7 +428,7 @@ TEST_P(TmaMulticast, EveryCtaOfTheClusterReceivesTheTile) {
   std::vector<uint8_t> in = randomBytes(R * C * c.bytes, 99);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
   DeviceArray dOut =
-      unwrap(DeviceArray::of(std::vector<uint8_t>(n * R * C * c.bytes, 0)));
+      unwrap(DeviceArray::zeros(n * R * C * c.bytes));
   ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {unsigned(n), 1, 1},
                           {KernelArg::memref(dIn.buffer.address(), {R, C}),
                            KernelArg::memref(dOut.buffer.address(), {n * R, C})}));
@@ -454,7 +456,7 @@ TEST_P(DsmemRing, EachCtaReceivesItsNeighboursRegion) {
   std::vector<uint8_t> in = randomBytes(n * sr * sc * b, 5);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
   DeviceArray dOut =
-      unwrap(DeviceArray::of(std::vector<uint8_t>(n * dr * dc * b, 0)));
+      unwrap(DeviceArray::zeros(n * dr * dc * b));
   ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {unsigned(n), 1, 1},
                           {KernelArg::memref(dIn.buffer.address(), {n * sr, sc}),
                            KernelArg::memref(dOut.buffer.address(), {n * dr, dc})}));
@@ -495,7 +497,7 @@ TEST_P(SwizzleReadBack, EverySharedByteIsWhereTheLayoutAlgebraSays) {
   std::vector<uint8_t> in = randomBytes(R * C * b, 42);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
   DeviceArray dDump =
-      unwrap(DeviceArray::of(std::vector<uint8_t>(R * C * b, 0)));
+      unwrap(DeviceArray::zeros(R * C * b));
   ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {1, 1, 1},
                           {KernelArg::memref(dIn.buffer.address(), {R, C}),
                            KernelArg::memref(dDump.buffer.address(),
@@ -570,7 +572,7 @@ TEST(Examples, TmaCopy) {
   LOAD_EXAMPLE(module, "tma_copy", "sm_90a", 9, false);
   std::vector<uint8_t> in = randomBytes(8 * 256 * 2, 3);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
-  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  DeviceArray dOut = unwrap(DeviceArray::zeros(in.size()));
   ASSERT_OK(launchAndWait(*module, "tma_copy", {1, 1, 1},
                           {KernelArg::memref(dIn.buffer.address(), {8, 256}),
                            KernelArg::memref(dOut.buffer.address(), {8, 256})}));
@@ -585,7 +587,7 @@ TEST(Examples, TmaCopyFromPtx) {
   ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
   std::vector<uint8_t> in = randomBytes(8 * 256 * 2, 13);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
-  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  DeviceArray dOut = unwrap(DeviceArray::zeros(in.size()));
   ASSERT_OK(launchAndWait(*module, "tma_copy", {1, 1, 1},
                           {KernelArg::memref(dIn.buffer.address(), {8, 256}),
                            KernelArg::memref(dOut.buffer.address(), {8, 256})}));
@@ -597,7 +599,7 @@ TEST(Examples, TmaTileCopyOfARuntimeSizedTensor) {
   const int64_t rows = 1024, cols = 512;
   std::vector<uint8_t> in = randomBytes(rows * cols * 2, 4);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
-  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  DeviceArray dOut = unwrap(DeviceArray::zeros(in.size()));
   ASSERT_OK(launchAndWait(*module, "tma_tile_copy",
                           {unsigned(cols / 64), unsigned(rows / 128), 1},
                           {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
@@ -609,7 +611,7 @@ TEST(Examples, DsmemCopyInClustersOfTwo) {
   LOAD_EXAMPLE(module, "dsmem_copy", "sm_90a", 9, false);
   std::vector<uint8_t> in = randomBytes(128 * 64 * 2, 6);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
-  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(in.size(), 0)));
+  DeviceArray dOut = unwrap(DeviceArray::zeros(in.size()));
   ASSERT_OK(launchAndWait(*module, "dsmem_copy", {132, 1, 1},
                           {KernelArg::memref(dIn.buffer.address(), {128, 64}),
                            KernelArg::memref(dOut.buffer.address(), {128, 64})}));
@@ -620,7 +622,7 @@ TEST(Tcgen05, SmemToTmemBroadcastsToEveryWarp) {
   LOAD_EXAMPLE(module, "smem_to_tmem", "sm_100a", 10, true);
   std::vector<uint8_t> in = randomBytes(128 * 4, 8);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
-  DeviceArray dOut = unwrap(DeviceArray::of(std::vector<uint8_t>(128 * 16, 0)));
+  DeviceArray dOut = unwrap(DeviceArray::zeros(128 * 16));
   ASSERT_OK(launchAndWait(*module, "smem_to_tmem", {1, 1, 1},
                           {KernelArg::memref(dIn.buffer.address(), {128}),
                            KernelArg::memref(dOut.buffer.address(), {128, 4})}));
@@ -649,7 +651,7 @@ TEST(Tcgen05, GemmAsyncMatchesTheHostGemm) {
     }
   DeviceArray dA = unwrap(DeviceArray::of(aBytes));
   DeviceArray dB = unwrap(DeviceArray::of(bBytes));
-  DeviceArray dC = unwrap(DeviceArray::of(std::vector<uint8_t>(M * N * 4, 0)));
+  DeviceArray dC = unwrap(DeviceArray::zeros(M * N * 4));
   ASSERT_OK(launchAndWait(*module, "gemm_async", {1, 1, 1},
                           {KernelArg::memref(dA.buffer.address(), {M, K}),
                            KernelArg::memref(dB.buffer.address(), {K, N}),
@@ -666,7 +668,7 @@ TEST(Runtime, BadInputIsRefusedBeforeTheDriver) {
   llvm::Expected<Kernel> k =
       Suite::get().module->kernel("roundtrip_f16_128x64_sw128");
   ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
-  DeviceArray d = unwrap(DeviceArray::of(std::vector<uint8_t>(1 << 20, 0)));
+  DeviceArray d = unwrap(DeviceArray::zeros(1 << 20));
   uint64_t base = d.buffer.address();
   LaunchConfig config;
   auto errorOf = [&](std::vector<KernelArg> args) {

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <map>
 
 using namespace tile::runtime;
 using tile::cuda::TensorMapSwizzle;

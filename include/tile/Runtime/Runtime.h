@@ -43,11 +43,11 @@ struct DriverApi {
   X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain)                               \
   X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)              \
-  X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuTensorMapEncodeTiled)       \
+  X(cuFuncSetAttribute) X(cuTensorMapEncodeTiled)                             \
   X(cuLaunchKernelEx) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD)              \
   X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync) X(cuMemsetD8)          \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)   \
-  X(cuEventElapsedTime) X(cuOccupancyMaxActiveClusters)
+  X(cuEventElapsedTime)
 #define TILE_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr;
   TILE_DRIVER_FUNCTIONS(TILE_DRIVER_MEMBER)
 #undef TILE_DRIVER_MEMBER
