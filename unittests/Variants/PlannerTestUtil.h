@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Iter shorthands, the NVMMA shared layout as a test fixture, and the PTX
-// ISA's byte-level swizzle formula, written here apart from the layout
-// algebra so simulators can check the algebra's swizzle against it.
+// Iter shorthands, the NVMMA shared layout as a test fixture, and the
+// lowering checker's verdict as a test assertion, with a tally of what it
+// checked printed when the test binary ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,9 +15,11 @@
 #define TILE_UNITTESTS_VARIANTS_PLANNERTESTUTIL_H
 
 #include "tile/Layout/Layout.h"
-#include "tile/Target/CUDA/SmemDescriptor.h"
+#include "tile/Variants/CUDA/PlanChecker.h"
 
 #include "gtest/gtest.h"
+
+#include <cstdio>
 
 namespace tile::testing {
 
@@ -34,16 +36,47 @@ inline TileLayout nvmma(unsigned bits, int64_t rows, int64_t cols,
   return l ? *l : TileLayout::rowMajor({rows, cols});
 }
 
-/// The PTX ISA's swizzle on a shared byte address: the 16-byte chunk index
-/// (bits 4..) XORed with the row index inside the 8-row pattern (bits 7..).
-inline int64_t ptxSwizzle(int64_t address, cuda::SmemSwizzle swizzle) {
-  switch (swizzle) {
-  case cuda::SmemSwizzle::None: return address;
-  case cuda::SmemSwizzle::B32: return address ^ ((address >> 3) & 0x10);
-  case cuda::SmemSwizzle::B64: return address ^ ((address >> 3) & 0x30);
-  case cuda::SmemSwizzle::B128: return address ^ ((address >> 3) & 0x70);
-  default: ADD_FAILURE() << "unmodelled swizzle"; return address;
+/// What the lowering checker verified in this test binary.
+struct CheckTally {
+  int plans = 0, skipped = 0, failed = 0;
+  int64_t instructions = 0, elements = 0;
+};
+inline CheckTally &checkTally() {
+  static CheckTally tally;
+  return tally;
+}
+
+/// Prints the tally when the binary's tests end (tests run one process
+/// per test under ctest; run the binary itself for the totals).
+class CheckTallyPrinter : public ::testing::Environment {
+public:
+  void TearDown() override {
+    const CheckTally &t = checkTally();
+    if (t.plans)
+      std::printf("lowering checker: %d plans modelled (%lld instructions, "
+                  "%lld elements compared), %d skipped, %d failed\n",
+                  t.plans, (long long)t.instructions, (long long)t.elements,
+                  t.skipped, t.failed);
   }
+};
+inline ::testing::Environment *const kCheckTallyPrinter =
+    ::testing::AddGlobalTestEnvironment(new CheckTallyPrinter);
+
+/// Fails the test with the checker's first mismatch; counts the plan.
+inline void expectChecked(const plan_check::CheckReport &r,
+                          const std::string &what = "") {
+  CheckTally &t = checkTally();
+  ++t.plans;
+  t.instructions += r.instructions;
+  t.elements += r.elements;
+  if (r.skipped)
+    ++t.skipped;
+  if (r.failure)
+    ++t.failed;
+  EXPECT_FALSE(r.failure) << what << (what.empty() ? "" : ": ")
+                          << r.failure.value_or("");
+  EXPECT_FALSE(r.skipped) << what << ": " << r.skipped.value_or("");
+  EXPECT_GT(r.elements, 0) << what << ": the checker compared nothing";
 }
 
 } // namespace tile::testing

@@ -7,10 +7,10 @@
 //
 // Encode arguments are pinned in TVM TIRx's order: rank, dims inner->outer,
 // byte strides, box, element strides, interleave, swizzle, L2 promotion,
-// oob fill (-1 for a runtime value). Every plan is also checked by
-// simulation: executing its issues on the global tensor must put each region
-// element where the shared layout says (independent of how the plan was
-// derived).
+// oob fill (-1 for a runtime value). Every plan is also run through the
+// lowering checker: each issue's box, modelled from the tensor map (dense
+// box, the map's byte-level swizzle), must move each region element from
+// its global byte to where the shared layout says, and nothing else.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,88 +55,12 @@ Request rowMajorRequest(llvm::SmallVector<int64_t, 5> shape, TileLayout layout,
   return r;
 }
 
-/// Simulates the plan: each issue copies its box, element by element, from
-/// global element coordinates to shared bytes (box-dense order, then the
-/// layout's swizzle on the whole address), and checks every region element
-/// lands where the shared layout puts it. Needs static sizes and offsets.
-void expectPlanMovesRegion(const Plan &p, const Request &r) {
-  unsigned bytes = r.elementBits / 8;
-  unsigned unit = bytes * p.promotion;
-  unsigned rank = p.map.rank;
-  // Global byte offset of a map coordinate.
-  std::vector<int64_t> strideBytes(rank, unit);
-  for (unsigned i = 1; i < rank; ++i)
-    strideBytes[i] = p.globalStrides[i - 1].value;
-  const Swizzle &swz = r.shared.layout.swizzle();
-  // Map from global byte -> shared byte, for every byte the plan moves.
-  std::map<int64_t, int64_t> moved;
-  for (const Issue &issue : p.issues) {
-    std::vector<int64_t> idx(rank, 0);
-    int64_t boxElems = 1;
-    for (uint32_t b : p.map.boxDims)
-      boxElems *= b;
-    for (int64_t n = 0; n < boxElems; ++n) {
-      int64_t g = 0, dense = 0, pitch = 1;
-      bool inBounds = true;
-      for (unsigned i = 0; i < rank; ++i) {
-        int64_t c = issue.coords[i].constant + idx[i];
-        ASSERT_LT(issue.coords[i].regionDim, 0) << "dynamic coordinate";
-        if (c >= p.globalDims[i].value)
-          inBounds = false;
-        g += c * strideBytes[i];
-        dense += idx[i] * pitch;
-        pitch *= p.map.boxDims[i];
-      }
-      ASSERT_TRUE(inBounds) << "a plan reads outside the tensor";
-      for (unsigned b = 0; b < unit; ++b) {
-        int64_t sharedByte = issue.sharedByte + dense * unit + b;
-        // The swizzle acts on element addresses of the original type.
-        int64_t element = swz.apply(sharedByte / bytes);
-        ASSERT_TRUE(moved.emplace(g + b, element * bytes + sharedByte % bytes)
-                        .second)
-            << "two issues write global byte " << g + b;
-      }
-      for (unsigned i = 0; i < rank; ++i) {
-        if (++idx[i] < int64_t(p.map.boxDims[i]))
-          break;
-        idx[i] = 0;
-      }
-    }
-  }
-  // Every region element, from its global byte to its shared byte.
-  unsigned n = r.sizes.size();
-  int64_t count = 1;
-  for (int64_t s : r.sizes)
-    count *= s;
-  EXPECT_EQ(int64_t(moved.size()), count * bytes);
-  std::vector<int64_t> c(n, 0);
-  for (int64_t e = 0; e < count; ++e) {
-    int64_t g = 0;
-    llvm::SmallVector<int64_t, 5> sc;
-    for (unsigned d = 0; d < n; ++d) {
-      g += (r.global.offsets[d] + c[d]) * r.global.strides[d];
-      sc.push_back(r.shared.offsets[d] + c[d]);
-    }
-    int64_t s = at(r.shared.layout.apply(sc, r.shared.shape), Axis::m);
-    for (unsigned b = 0; b < bytes; ++b) {
-      auto it = moved.find(g * bytes + b);
-      ASSERT_NE(it, moved.end()) << "element " << e << " not copied";
-      ASSERT_EQ(it->second, s * bytes + b) << "element " << e;
-    }
-    for (unsigned d = n; d-- > 0;) {
-      if (++c[d] < r.sizes[d])
-        break;
-      c[d] = 0;
-    }
-  }
-}
-
 Plan planOk(const Request &r) {
   OrReason<Plan> p = planTensorCopy(r);
   EXPECT_TRUE(p) << p.reason();
   if (!p)
     return Plan();
-  expectPlanMovesRegion(*p, r);
+  expectChecked(plan_check::checkTma(r, *p));
   return *p;
 }
 
@@ -266,6 +190,10 @@ TEST(TMAPlanner, DynamicSizesAndOffsets) {
   ASSERT_EQ(p->issues.size(), 1u);
   EXPECT_EQ(p->issues[0].coords,
             (llvm::SmallVector<Coordinate, 5>{{1, 0}, {0, 0}}));
+  // Checked as it runs: a 1000x320 tensor, region at (256, 64).
+  GlobalSide runtime{{1000, 320}, {320, 1}, {256, 64}};
+  EXPECT_TRUE(plan_check::checkTma(r, *p).skipped);
+  expectChecked(plan_check::checkTma(r, *p, &runtime));
 }
 
 TEST(TMAPlanner, DynamicDimIsNeverSplit) {
@@ -284,6 +212,8 @@ TEST(TMAPlanner, DynamicDimIsNeverSplit) {
               (llvm::SmallVector<Coordinate, 5>{{-1, 64 * a}, {-1, 0}}));
     EXPECT_EQ(p->issues[a].sharedByte, 1024 * a);
   }
+  GlobalSide runtime{{8, 4096}, {4096, 1}, {0, 0}};
+  expectChecked(plan_check::checkTma(r, *p, &runtime));
 }
 
 TEST(TMAPlanner, OneStageOfAMultiStageBuffer) {
@@ -459,7 +389,7 @@ TEST(TMAPlanner, UnalignedInnerBoxStartIsRefused) {
                         "cp.async.bulk.tensor requires");
   // Column 8 (byte 16) is fine; so is row 3, which is not the contiguous dim.
   r.global.offsets = {3, 8};
-  EXPECT_TRUE(bool(planTensorCopy(r)));
+  planOk(r);
   // int8: byte = element; 24 is not a multiple of 16.
   Request i8 = rowMajorRequest({64, 256}, TileLayout(), 8,
                                TensorMapDataType::UInt8);
@@ -489,21 +419,22 @@ TEST(TMAPlanner, SubByteElementsAreRefused) {
                         "which the planner does not use");
 }
 
-// The simulation is an oracle that can fail: a plan whose box lands one
-// swizzle atom off is caught.
-Request gOracleRequest;
-Plan gCorruptPlan;
-
-TEST(TMAPlanner, SimulationCatchesAWrongPlan) {
-  gOracleRequest = rowMajorRequest({8, 256},
-                                   nvmma(16, 8, 256, SwizzleMode::B128), 16,
-                                   TensorMapDataType::Float16);
-  OrReason<Plan> p = planTensorCopy(gOracleRequest);
+TEST(TMAPlanner, CheckerCatchesAWrongPlan) {
+  // The checker must be able to fail: a box landing one swizzle atom off,
+  // and a second issue over the same box.
+  Request r = rowMajorRequest({8, 256}, nvmma(16, 8, 256, SwizzleMode::B128),
+                              16, TensorMapDataType::Float16);
+  OrReason<Plan> p = planTensorCopy(r);
   ASSERT_TRUE(p);
-  gCorruptPlan = *p;
-  gCorruptPlan.issues[0].sharedByte += 1024;
-  EXPECT_FATAL_FAILURE(expectPlanMovesRegion(gCorruptPlan, gOracleRequest),
-                       "element 0");
+  Plan off = *p;
+  off.issues[0].sharedByte += 1024;
+  EXPECT_EQ(plan_check::checkTma(r, off).failure.value_or(""),
+            "element (0, 0) byte 0: the shared layout puts it at shared byte "
+            "4096, issue 0 moves it to shared byte 5120");
+  Plan twice = *p;
+  twice.issues.push_back(twice.issues[0]);
+  EXPECT_EQ(plan_check::checkTma(r, twice).failure.value_or(""),
+            "issues 0 and 1 both move shared byte 4096");
 }
 
 } // namespace

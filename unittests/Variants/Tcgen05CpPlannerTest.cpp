@@ -6,11 +6,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Descriptor fields and instruction lists are pinned for seed 000's cases,
-// every form and both cta_groups. Every plan is also executed by a
-// simulator that walks each instruction the way the PTX ISA describes
-// tcgen05.cp (descriptor rows, 16-byte chunks, the byte-level swizzle
-// formula, the form's lanes and multicast) and compares the tensor-memory
-// bytes it writes with what the two layouts say, byte for byte.
+// every form and both cta_groups. Every plan is also run through the
+// lowering checker: each instruction, as the emitter encodes it, goes
+// through the PTX-semantics model of tcgen05.cp (descriptor rows, 16-byte
+// chunks, the byte-level swizzle, the form's lanes and multicast) and the
+// tensor-memory bytes it writes are compared with what the two layouts
+// say, byte for byte.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,84 +53,13 @@ Request wholeTile(TileLayout shared, TileLayout tmem,
   return r;
 }
 
-using Cell = std::pair<int64_t, int64_t>; // (lane, column byte)
-
-/// What the plan writes: tensor-memory byte -> shared byte, by walking each
-/// instruction as the PTX ISA describes it. Fails on a byte written twice.
-std::map<Cell, int64_t> simulate(const Plan &plan) {
-  std::map<Cell, int64_t> out;
-  const cuda::SmemDescriptor &d = plan.descriptor;
-  int64_t w = cuda::smemSwizzleRowBytes(d.swizzle);
-  for (const Instruction &inst : plan.instructions)
-    for (int64_t r = 0; r < plan.form.rows(); ++r)
-      for (int64_t b = 0; b < plan.form.rowBytes(); ++b) {
-        int64_t chunk = b / 16;
-        int64_t chunkOffset =
-            chunk == 0 ? 0
-                       : (d.swizzle == SmemSwizzle::None ? d.leadingByteOffset
-                                                         : 16);
-        int64_t pre = inst.sharedByte + (r / 8) * d.strideByteOffset +
-                      (r % 8) * w + chunkOffset + b % 16;
-        int64_t shared = ptxSwizzle(pre, d.swizzle);
-        for (int64_t rep : plan.form.replicaLanes()) {
-          Cell cell{inst.lane + plan.form.lane(r) + rep, inst.column * 4 + b};
-          EXPECT_TRUE(out.emplace(cell, shared).second)
-              << "lane " << cell.first << " column byte " << cell.second
-              << " written twice";
-        }
-      }
-  return out;
-}
-
-/// What the layouts say: tensor-memory byte -> shared byte for every
-/// element of the region and every tensor-memory replica.
-std::map<Cell, int64_t> expected(const Request &req) {
-  std::map<Cell, int64_t> out;
-  int64_t bytes = req.elementBits / 8;
-  int64_t n = 1;
-  for (int64_t s : req.sizes)
-    n *= s;
-  unsigned rank = req.sizes.size();
-  for (int64_t i = 0; i < n; ++i) {
-    llvm::SmallVector<int64_t, 4> sc(rank), tc(rank);
-    for (int64_t rest = i, d = rank - 1; d >= 0; --d) {
-      sc[d] = req.shared.offsets[d] + rest % req.sizes[d];
-      tc[d] = req.tmem.offsets[d] + rest % req.sizes[d];
-      rest /= req.sizes[d];
-    }
-    int64_t shared =
-        at(req.shared.layout.apply(sc, req.shared.shape), Axis::m) * bytes;
-    for (int64_t rep = 0; rep < req.tmem.layout.replicaCount(); ++rep) {
-      AxisAddress t = req.tmem.layout.apply(tc, req.tmem.shape, rep);
-      for (int64_t k = 0; k < bytes; ++k)
-        out[{at(t, Axis::TLane), at(t, Axis::TCol) * bytes + k}] = shared + k;
-    }
-  }
-  return out;
-}
-
-/// Plans `req` and checks the plan byte for byte.
+/// Plans `req` and checks the plan with the lowering checker.
 Plan planAndCheck(const Request &req) {
   OrReason<Plan> plan = planSharedToTmemCopy(req);
   EXPECT_TRUE(plan) << plan.reason();
   if (!plan)
     return {};
-  std::map<Cell, int64_t> got = simulate(*plan), want = expected(req);
-  EXPECT_EQ(got.size(), want.size()) << "plan writes a different byte count";
-  for (const auto &[cell, shared] : want) {
-    auto it = got.find(cell);
-    if (it == got.end()) {
-      ADD_FAILURE() << "lane " << cell.first << " column byte " << cell.second
-                    << " is never written";
-      break;
-    }
-    if (it->second != shared) {
-      ADD_FAILURE() << "lane " << cell.first << " column byte " << cell.second
-                    << " receives shared byte " << it->second << ", expected "
-                    << shared;
-      break;
-    }
-  }
+  expectChecked(plan_check::checkTcgen05Cp(req, *plan), plan->form.name());
   return *plan;
 }
 
@@ -399,13 +329,29 @@ TEST(Tcgen05CpPlanner, RejectsSubByteWithoutContainers) {
                               "containers; the tiles have 16-bit elements");
 }
 
-TEST(Tcgen05CpPlanner, SimulatorCatchesACorruptedPlan) {
+TEST(Tcgen05CpPlanner, CheckerCatchesACorruptedPlan) {
+  // The checker must be able to fail: SBO 144 instead of 128 moves rows
+  // 8.. of the seed-000 copy; a second instruction on the same columns
+  // writes them twice; a column 4 further leaves the region unwritten.
   Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   OrReason<Plan> plan = planSharedToTmemCopy(r);
   ASSERT_TRUE(plan);
-  plan->descriptor.strideByteOffset = 144;
-  std::map<Cell, int64_t> got = simulate(*plan), want = expected(r);
-  EXPECT_NE(got, want);
+  Plan sbo = *plan;
+  sbo.descriptor.strideByteOffset = 144;
+  EXPECT_EQ(plan_check::checkTcgen05Cp(r, sbo).failure.value_or(""),
+            "element (8, 0): tensor-memory lane 8, column byte 0 should "
+            "receive shared byte 4224 (the shared layout); instruction 0 "
+            "delivers shared byte 4240");
+  Plan twice = *plan;
+  twice.instructions.push_back(twice.instructions[0]);
+  EXPECT_EQ(plan_check::checkTcgen05Cp(r, twice).failure.value_or(""),
+            "instruction 1 writes tensor-memory lane 0, column byte 0 a "
+            "second time");
+  Plan moved = *plan;
+  moved.instructions[0].column = 4;
+  EXPECT_EQ(plan_check::checkTcgen05Cp(r, moved).failure.value_or(""),
+            "element (0, 0): tensor-memory lane 0, column byte 0 is never "
+            "written");
 }
 
 //===----------------------------------------------------------------------===//

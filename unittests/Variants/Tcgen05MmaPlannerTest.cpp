@@ -7,12 +7,12 @@
 //
 // Issue lists and descriptor words are pinned for seed 004's demo, K
 // slices, transposes, cta_group 2, tensor-memory A and block scaling. Every
-// plan is also replayed by `replay`, written from the PTX ISA's canonical
-// layout table in bytes: it decodes each issue's descriptors and instruction
-// descriptor, walks every (row, k) of every instruction to a shared byte
-// (after the byte-level swizzle) and every D cell to a (lane, column), and
-// compares with where the tiles' own layouts (swizzle included) put those
-// elements. The shape matrix counts what lowers and what is declined.
+// plan is also run through the lowering checker: each issue's words go
+// through the PTX-semantics model of tcgen05.mma (the decoders, the
+// canonical layouts in bytes, the byte-level swizzle, the data paths), and
+// every A, B, D and scale element it touches is compared with where the
+// tiles' own layouts (swizzle included) put it. The shape matrix counts
+// what lowers and what is declined.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,144 +66,11 @@ Request kMajorF16(int64_t m, int64_t n, int64_t k, SwizzleMode mode) {
   return r;
 }
 
-//===----------------------------------------------------------------------===//
-// Replay: the PTX ISA's view of each issue, independent of the planner
-//===----------------------------------------------------------------------===//
-
-/// Byte offset of element (row, k) from the descriptor start, for
-/// `bits`-bit elements: the canonical layout table written in bytes
-/// (16-byte core-matrix rows; W = swizzle row bytes).
-int64_t canonicalByte(const cuda::SmemDescriptor &d, bool mnMajor,
-                      unsigned bits, int64_t row, int64_t k) {
-  int64_t lbo = d.leadingByteOffset, sbo = d.strideByteOffset;
-  int64_t perChunk = 128 / bits; // elements in 16 bytes
-  if (d.swizzle == SmemSwizzle::None) {
-    if (!mnMajor) // 8 rows of 16 B form a core matrix; K chunks LBO apart
-      return (row / 8) * sbo + (row % 8) * 16 + (k / perChunk) * lbo +
-             (k % perChunk) * bits / 8;
-    // MN-major: 16 B of rows along a core-matrix row, 8 K rows of 16 B
-    return (row / perChunk) * sbo + (row % perChunk) * bits / 8 +
-           (k / 8) * lbo + (k % 8) * 16;
-  }
-  int64_t w = cuda::smemSwizzleRowBytes(d.swizzle);
-  if (!mnMajor) // W-byte rows, 8-row groups SBO apart
-    return (row / 8) * sbo + (row % 8) * w + k * bits / 8;
-  int64_t perRow = w * 8 / bits; // elements of one W-byte row
-  return (row / perRow) * lbo + (row % perRow) * bits / 8 + (k / 8) * sbo +
-         (k % 8) * w;
-}
-
-/// Address of a tile element, swizzle included, in bytes (shared) or as
-/// (lane, TCol) (tensor memory).
-AxisAddress elementAt(const RegionSide &side, llvm::ArrayRef<int64_t> coord) {
-  llvm::SmallVector<int64_t, 4> c;
-  for (size_t d = 0; d < coord.size(); ++d)
-    c.push_back(side.offsets[d] + coord[d]);
-  return side.layout.apply(c, side.shape);
-}
-
-/// Replays `plan` for `req`; returns the number of operand elements and D
-/// cells checked. Reports the first mismatch of each kind.
-int64_t replay(const Request &req, const Plan &plan) {
-  int64_t checked = 0;
-  const int64_t g = plan.ctaGroup;
-  const int64_t rowsA = plan.instM / g, rowsB = plan.instN / g;
-  std::map<std::pair<int64_t, int64_t>, int> written; // D cell -> writes
-  for (const Issue &is : plan.issues) {
-    std::string why;
-    std::optional<cuda::InstrDescriptor> id =
-        cuda::InstrDescriptor::decode(is.idesc, plan.kind, &why);
-    if (!id) {
-      ADD_FAILURE() << "idesc 0x" << std::hex << is.idesc << ": " << why;
-      return checked;
-    }
-    EXPECT_EQ(id->m, plan.instM);
-    EXPECT_EQ(id->n, plan.instN);
-    unsigned aBits = cuda::mmaElementBits(id->a);
-    unsigned bBits = cuda::mmaElementBits(id->b);
-    int64_t m0 = is.mi * rowsA, n0 = is.ni * rowsB, k0 = is.ki * plan.instK;
-    // A: every (row, k).
-    for (int64_t r = 0; r < rowsA; ++r)
-      for (int64_t k = 0; k < plan.instK; ++k) {
-        llvm::SmallVector<int64_t, 2> coord =
-            req.transposeA ? llvm::SmallVector<int64_t, 2>{k0 + k, m0 + r}
-                           : llvm::SmallVector<int64_t, 2>{m0 + r, k0 + k};
-        AxisAddress want = elementAt(req.aSide, coord);
-        if (plan.a) {
-          std::optional<cuda::SmemDescriptor> d =
-              cuda::SmemDescriptor::decode(plan.a->descriptorTemplate());
-          int64_t byte = ptxSwizzle(
-              is.aByte + canonicalByte(*d, id->aMnMajor, aBits, r, k),
-              d->swizzle);
-          int64_t wantByte = at(want, Axis::m) * aBits / 8;
-          if (byte != wantByte) {
-            ADD_FAILURE() << "issue (" << is.mi << "," << is.ni << ","
-                          << is.ki << ") reads A(" << m0 + r << "," << k0 + k
-                          << ") at byte " << byte << "; the layout has it at "
-                          << wantByte;
-            return checked;
-          }
-        } else {
-          int64_t laneOf = (is.aTmem >> 16) +
-                           dataPathLane(plan.ctaGroup, plan.instM, r);
-          int64_t bitOf = ((is.aTmem & 0xFFFF) * 32) + k * aBits;
-          if (laneOf != at(want, Axis::TLane) ||
-              bitOf != at(want, Axis::TCol) * aBits) {
-            ADD_FAILURE() << "tmem A(" << m0 + r << "," << k0 + k
-                          << ") read from lane " << laneOf << " bit " << bitOf;
-            return checked;
-          }
-        }
-        ++checked;
-      }
-    // B: every (row n, k).
-    std::optional<cuda::SmemDescriptor> bd =
-        cuda::SmemDescriptor::decode(plan.b.descriptorTemplate());
-    for (int64_t n = 0; n < rowsB; ++n)
-      for (int64_t k = 0; k < plan.instK; ++k) {
-        llvm::SmallVector<int64_t, 2> coord =
-            req.transposeB ? llvm::SmallVector<int64_t, 2>{n0 + n, k0 + k}
-                           : llvm::SmallVector<int64_t, 2>{k0 + k, n0 + n};
-        int64_t wantByte = at(elementAt(req.bSide, coord), Axis::m) * bBits / 8;
-        int64_t byte = ptxSwizzle(
-            is.bByte + canonicalByte(*bd, id->bMnMajor, bBits, n, k),
-            bd->swizzle);
-        if (byte != wantByte) {
-          ADD_FAILURE() << "issue (" << is.mi << "," << is.ni << "," << is.ki
-                        << ") reads B(" << n0 + n << "," << k0 + k
-                        << ") at byte " << byte << "; the layout has it at "
-                        << wantByte;
-          return checked;
-        }
-        ++checked;
-      }
-    // D: every cell of the instruction tile, once per output tile.
-    if (is.ki == 0) {
-      for (int64_t r = 0; r < rowsA; ++r)
-        for (int64_t n = 0; n < plan.instN; ++n) {
-          AxisAddress want =
-              elementAt(req.cSide, {m0 + r, is.ni * plan.instN + n});
-          int64_t laneOf =
-              (is.dTmem >> 16) + dataPathLane(plan.ctaGroup, plan.instM, r);
-          int64_t colOf = (is.dTmem & 0xFFFF) + n;
-          // D is unpacked: one element per 32-bit column, whatever its
-          // width (TCol counts elements of the tile's type).
-          if (laneOf != at(want, Axis::TLane) ||
-              colOf * 32 != at(want, Axis::TCol) * int64_t(req.dBits)) {
-            ADD_FAILURE() << "D(" << m0 + r << "," << n << ") written to "
-                          << "lane " << laneOf << " column " << colOf;
-            return checked;
-          }
-          if (written[{laneOf, colOf}]++)
-            ADD_FAILURE() << "D cell lane " << laneOf << " column " << colOf
-                          << " written by two output tiles";
-          ++checked;
-        }
-    }
-    // Accumulation: the first K step overwrites (or follows the flag).
-    EXPECT_EQ(is.inputD == InputD::Accumulate, is.ki > 0);
-  }
-  return checked;
+/// Checks `plan` with the lowering checker; returns the elements compared.
+int64_t check(const Request &req, const Plan &plan) {
+  plan_check::CheckReport report = plan_check::checkTcgen05Mma(req, plan);
+  expectChecked(report);
+  return report.elements;
 }
 
 Plan planned(const Request &r) {
@@ -211,7 +78,7 @@ Plan planned(const Request &r) {
   EXPECT_TRUE(p) << p.reason();
   if (!p)
     return {};
-  EXPECT_GT(replay(r, *p), 0);
+  check(r, *p);
   return *p;
 }
 
@@ -277,9 +144,10 @@ TEST(Tcgen05MmaPlanner, Seed004DemoFourMmas) {
                    {96, 6144, 256, InputD::Accumulate}});
 }
 
-TEST(Tcgen05MmaPlanner, ReplayCatchesWrongDescriptors) {
-  // The replay must be able to fail: the demo with B's LBO halved, and
-  // with A's second K step moved by one 16-byte chunk, is reported.
+TEST(Tcgen05MmaPlanner, CheckerCatchesWrongDescriptors) {
+  // The checker must be able to fail: the demo with B's LBO halved, with
+  // A's second K step moved by one 16-byte chunk, and with a K step
+  // dropped, is reported at the first wrong element.
   Request r;
   r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
   r.bSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
@@ -288,26 +156,22 @@ TEST(Tcgen05MmaPlanner, ReplayCatchesWrongDescriptors) {
   r.k = 64;
   OrReason<Plan> p = planMma(r);
   ASSERT_TRUE(p);
-  for (int corruption = 0; corruption < 2; ++corruption) {
-    Plan bad = *p;
-    if (corruption == 0)
-      bad.b.descriptor.leadingByteOffset = 4096;
-    else
-      bad.issues[1].aByte += 16;
-    ::testing::TestPartResultArray failures;
-    {
-      ::testing::ScopedFakeTestPartResultReporter reporter(
-          ::testing::ScopedFakeTestPartResultReporter::
-              INTERCEPT_ONLY_CURRENT_THREAD,
-          &failures);
-      replay(r, bad);
-    }
-    ASSERT_GE(failures.size(), 1) << "corruption " << corruption;
-    EXPECT_NE(std::string(failures.GetTestPartResult(0).message())
-                  .find(corruption == 0 ? "reads B(" : "reads A(0,16)"),
-              std::string::npos)
-        << failures.GetTestPartResult(0).message();
-  }
+  Plan lbo = *p;
+  lbo.b.descriptor.leadingByteOffset = 4096;
+  EXPECT_EQ(plan_check::checkTcgen05Mma(r, lbo).failure.value_or(""),
+            "issue 0 (tile 0, 0, K step 0) multiplies B(64, 0) (as [N, K]): "
+            "the layout has it at shared byte 12288, the instruction reads "
+            "shared byte 8192");
+  Plan step = *p;
+  step.issues[1].aByte += 16;
+  EXPECT_EQ(plan_check::checkTcgen05Mma(r, step).failure.value_or(""),
+            "issue 1 (tile 0, 0, K step 1) multiplies A(0, 16): the layout "
+            "has it at shared byte 4128, the instruction reads shared byte "
+            "4144");
+  Plan dropped = *p;
+  dropped.issues.pop_back();
+  EXPECT_EQ(plan_check::checkTcgen05Mma(r, dropped).failure.value_or(""),
+            "no issue computes tile (0, 0) K step 3");
 }
 
 TEST(Tcgen05MmaPlanner, AccumulateFlagDecidesTheFirstStep) {
@@ -727,7 +591,7 @@ std::string predicted(unsigned g, int64_t m, int64_t n, int64_t k,
 
 TEST(Tcgen05MmaPlanner, ShapeMatrix) {
   // Every (dtype, cta_group, M, N, K) of the grid either plans (and
-  // replays) or is declined naming the rule; which one is predicted from
+  // is checked) or is declined naming the rule; which one is predicted from
   // the rules independently of the planner.
   struct Type {
     MmaElement e;
@@ -791,7 +655,8 @@ TEST(Tcgen05MmaPlanner, ShapeMatrix) {
             std::string got;
             if (p) {
               got = "plan";
-              EXPECT_GT(replay(r, *p), 0) << what;
+              SCOPED_TRACE(what);
+              check(r, *p);
               EXPECT_TRUE(shapeRule(g, p->instM, p->instN).empty()) << what;
             } else if (p.reason().find("MMA's M") != std::string::npos) {
               got = "M";

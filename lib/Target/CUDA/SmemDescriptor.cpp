@@ -12,6 +12,10 @@
 using namespace tile::cuda;
 using F = SmemDescriptorFields;
 
+llvm::StringRef tile::cuda::descriptorFlavourName(DescriptorFlavour flavour) {
+  return flavour == DescriptorFlavour::Tcgen05 ? "tcgen05" : "wgmma";
+}
+
 llvm::StringRef tile::cuda::smemSwizzleName(SmemSwizzle swizzle) {
   switch (swizzle) {
   case SmemSwizzle::None: return "none";
@@ -57,7 +61,8 @@ void checkOffset(std::vector<std::string> &out, const char *name,
 }
 } // namespace
 
-std::vector<std::string> SmemDescriptor::problems() const {
+std::vector<std::string>
+SmemDescriptor::problems(DescriptorFlavour flavour) const {
   std::vector<std::string> out;
   if (startAddress % 16)
     out.push_back("start address " + std::to_string(startAddress) +
@@ -75,36 +80,59 @@ std::vector<std::string> SmemDescriptor::problems() const {
     out.push_back("swizzle value " + std::to_string(unsigned(swizzle)) +
                   " is reserved");
   }
+  if (flavour == DescriptorFlavour::Wgmma) {
+    if (swizzle == SmemSwizzle::B128Atom32B)
+      out.push_back("swizzle 128B_base32B is tcgen05-only; a wgmma "
+                    "descriptor has none, 128B, 64B or 32B");
+    if (lboAbsolute)
+      out.push_back("LBO mode (bit 52) is tcgen05-only; it is reserved in a "
+                    "wgmma descriptor");
+  }
   return out;
 }
 
-std::optional<uint64_t> SmemDescriptor::encode() const {
-  if (!problems().empty())
+std::optional<uint64_t> SmemDescriptor::encode(DescriptorFlavour flavour) const {
+  if (!problems(flavour).empty())
     return std::nullopt;
   uint64_t w = 0;
   // The address field keeps bits 4..17: shared windows are < 256 KiB.
   w = F::StartAddress::insert(w, (startAddress & 0x3FFFF) >> 4);
   w = F::LeadingByteOffset::insert(w, leadingByteOffset >> 4);
   w = F::StrideByteOffset::insert(w, strideByteOffset >> 4);
-  w = F::FixedVersion::insert(w, F::tcgen05Version);
+  if (flavour == DescriptorFlavour::Tcgen05)
+    w = F::FixedVersion::insert(w, F::tcgen05Version);
   w = F::BaseOffset::insert(w, baseOffset);
   w = F::LboMode::insert(w, lboAbsolute ? 1 : 0);
   w = F::Swizzle::insert(w, static_cast<uint64_t>(swizzle));
   return w;
 }
 
-std::optional<SmemDescriptor> SmemDescriptor::decode(uint64_t word,
-                                                     std::string *why) {
+std::optional<SmemDescriptor>
+SmemDescriptor::decode(uint64_t word, DescriptorFlavour flavour,
+                       std::string *why) {
   std::string reasons;
   auto fail = [&](const std::string &r) {
     reasons += (reasons.empty() ? "" : "; ") + r;
   };
-  if (F::FixedVersion::extract(word) != F::tcgen05Version)
-    fail("bits 46-48 are " + std::to_string(F::FixedVersion::extract(word)) +
-         ", a tcgen05 descriptor has 0b001 there");
+  uint64_t fixed = F::FixedVersion::extract(word);
   uint64_t swz = F::Swizzle::extract(word);
-  if (swz == 3 || swz == 5 || swz == 7)
-    fail("swizzle value " + std::to_string(swz) + " is reserved");
+  if (flavour == DescriptorFlavour::Tcgen05) {
+    if (fixed != F::tcgen05Version)
+      fail("bits 46-48 are " + std::to_string(fixed) +
+           ", a tcgen05 descriptor has 0b001 there");
+    if (swz == 3 || swz == 5 || swz == 7)
+      fail("swizzle value " + std::to_string(swz) + " is reserved");
+  } else {
+    if (fixed)
+      fail("bits 46-48 are " + std::to_string(fixed) +
+           ", reserved (0) in a wgmma descriptor (a tcgen05 descriptor has "
+           "0b001 there)");
+    if (F::LboMode::extract(word))
+      fail("bit 52 (tcgen05's LBO mode) is reserved in a wgmma descriptor");
+    if (swz & 1)
+      fail("bit 61 is reserved in a wgmma descriptor (its swizzle is the "
+           "2-bit field at 62-63)");
+  }
   if (word & F::reservedMask)
     fail("reserved bits are set (mask 0x" +
          llvm::utohexstr(word & F::reservedMask) + ")");

@@ -6,19 +6,24 @@
 //===----------------------------------------------------------------------===//
 //
 // The 64-bit shared-memory matrix descriptor that tcgen05.mma and tcgen05.cp
-// read their shared operand through (PTX ISA "Tensor Memory: Shared Memory
-// Descriptor", tcgen05 flavour), as a checked bitfield: every field has a
-// declared bit range, encoding refuses a value that does not fit, and
-// decoding refuses reserved encodings. MLIR-free; shared by the tcgen05_cp
-// and gemm tcgen05 variants and their tests.
+// (PTX ISA "Tensor Memory: Shared Memory Descriptor") and Hopper's
+// wgmma.mma_async ("Asynchronous Warpgroup Level Matrix Shared Memory
+// Layout: Matrix Descriptor") read a shared operand through, as a checked
+// bitfield: every field has a declared bit range, encoding refuses a value
+// that does not fit, and decoding refuses reserved encodings. The two
+// flavours share the field positions; the wgmma one has no fixed bits, no
+// LBO mode and a 2-bit swizzle at 62-63 (values 1/2/3 = the tcgen05 values
+// 2/4/6 at 61-63). MLIR-free; shared by the tcgen05_cp and gemm tcgen05
+// variants, the PTX-semantics model and the wgmma anchors on Hopper.
 //
 //   bits  0-13  start address      (addr & 0x3FFFF) >> 4
 //        16-29  leading byte offset (LBO) >> 4
 //        32-45  stride byte offset  (SBO) >> 4
-//        46-48  fixed 0b001 (tcgen05; Hopper's wgmma descriptor has 0)
+//        46-48  fixed 0b001 (tcgen05); reserved, 0 (wgmma)
 //        49-51  base offset (matrix start's row phase in the swizzle pattern)
-//        52     LBO mode (0: relative byte offset)
+//        52     LBO mode (0: relative byte offset); reserved (wgmma)
 //        61-63  swizzle: 0 none, 1 128B with 32B atom, 2 128B, 4 64B, 6 32B
+//               (wgmma: bit 61 reserved; 62-63 = 1 128B, 2 64B, 3 32B)
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +40,13 @@
 #include <vector>
 
 namespace tile::cuda {
+
+/// Which instruction family reads the descriptor.
+enum class DescriptorFlavour : uint8_t {
+  Tcgen05, ///< tcgen05.mma / tcgen05.cp (sm_100a)
+  Wgmma,   ///< wgmma.mma_async (sm_90a)
+};
+llvm::StringRef descriptorFlavourName(DescriptorFlavour flavour);
 
 /// The swizzle field of a tcgen05 shared descriptor (values 3, 5, 7 are
 /// reserved).
@@ -72,7 +84,7 @@ struct SmemDescriptorFields {
 static_assert(SmemDescriptorFields::reservedMask == 0x1FE0'0000'C000'C000ull,
               "descriptor fields overlap or leave an unexpected gap");
 
-/// A tcgen05 shared-memory descriptor in byte units.
+/// A shared-memory matrix descriptor in byte units.
 struct SmemDescriptor {
   /// Shared-window byte address of the matrix start (16-byte aligned; only
   /// its low 18 bits are encoded).
@@ -86,14 +98,21 @@ struct SmemDescriptor {
   bool lboAbsolute = false;
   SmemSwizzle swizzle = SmemSwizzle::None;
 
-  /// Every field that cannot be encoded, one message each; empty if none.
-  std::vector<std::string> problems() const;
+  /// Every field that cannot be encoded in `flavour`, one message each;
+  /// empty if none (wgmma has no LBO mode and no 128B_base32B swizzle).
+  std::vector<std::string>
+  problems(DescriptorFlavour flavour = DescriptorFlavour::Tcgen05) const;
   /// The 64-bit descriptor, or nullopt when `problems()` is not empty.
-  std::optional<uint64_t> encode() const;
-  /// The descriptor of `word`, or the reasons it is not a valid tcgen05
-  /// descriptor (wrong fixed bits, reserved swizzle, reserved bits set).
+  std::optional<uint64_t>
+  encode(DescriptorFlavour flavour = DescriptorFlavour::Tcgen05) const;
+  /// The descriptor of `word`, or the reasons it is not a valid descriptor
+  /// of `flavour` (wrong fixed bits, reserved swizzle, reserved bits set).
+  static std::optional<SmemDescriptor>
+  decode(uint64_t word, DescriptorFlavour flavour, std::string *why = nullptr);
   static std::optional<SmemDescriptor> decode(uint64_t word,
-                                              std::string *why = nullptr);
+                                              std::string *why = nullptr) {
+    return decode(word, DescriptorFlavour::Tcgen05, why);
+  }
 
   bool operator==(const SmemDescriptor &o) const {
     return startAddress == o.startAddress &&

@@ -1,0 +1,178 @@
+//===- Tcgen05Model.h - which bytes tcgen05.cp / tcgen05.mma move -*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The tensor-memory half of the PTX-semantics model, from the PTX ISA's
+// "Tensor Memory" chapter. It takes instructions as the hardware sees them
+// (descriptor words, instruction descriptors, 32-bit tensor-memory
+// addresses), decodes them with the rejecting decoders, and says which
+// bytes go where:
+//
+//  - tensor-memory addressing: address = (lane << 16) | column, 128 lanes of
+//    512 32-bit columns;
+//  - tcgen05.cp (shape, multicast, cta_group, tmem address, descriptor): row
+//    r of the source starts at `start + (r/8) SBO + (r%8) W` (W = swizzle row
+//    bytes, 16 unswizzled); a 256-bit row's second 16-byte chunk follows at
+//    +16 when swizzled and at +LBO unswizzled; the address is then
+//    swizzled. Row r lands in lane `lane + L(r)` and the multicast's
+//    replicas, in rowBits/32 consecutive columns:
+//      128x256b, 128x128b  L(r) = r            4x256b  L(r) = 32 r
+//      64x128b.warpx2::02_13  L(r) = r, replica +64
+//      64x128b.warpx2::01_23  L(r) = 64 (r/32) + r%32, replica +32
+//      32x128b.warpx4  L(r) = r, replicas +32, +64, +96
+//    The decompressing source formats (b6x16_p32, b4x16_p64) turn each
+//    16-byte source chunk into 16 one-byte containers (value i from bits
+//    [w i, w i + w) of the chunk).
+//  - tcgen05.mma (instruction descriptor, A/B descriptors or tmem A, D
+//    address, cta_group): D(m, n) = sum_k A(m, k) B(n, k) over the
+//    instruction's K = 256 bits of elements; A(m, k) and B(n, k) are read
+//    through the shared operand model (sharedMemoryModel.h), A from tensor
+//    memory at lane `a + P(m)`, bit `32 column + k bits`; D(m, n) is at lane
+//    `d + P(m)`, column `d + n` (one element per 32-bit column). P is the
+//    data path of M: M 128 (cta_group 1) / 256 (cta_group 2): P(m) = m;
+//    M 64 / 128: P(m) = 32 (m/16) + m%16. With cta_group 2 each CTA of the
+//    pair holds M/2 rows of A and D and N/2 rows of B under the same
+//    addresses.
+//  - block-scaled kinds: the scale of A row m for the instruction's j-th K
+//    block is the byte `sfaId + j` of the 32-bit column at lane
+//    `sfa + P(m)` (B likewise with row n and the B scale id).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TARGET_CUDA_MODEL_TCGEN05MODEL_H
+#define TILE_TARGET_CUDA_MODEL_TCGEN05MODEL_H
+
+#include "tile/Target/CUDA/InstrDescriptor.h"
+#include "tile/Target/CUDA/Model/SharedMemoryModel.h"
+
+namespace tile::cuda::model {
+
+constexpr int64_t kTensorMemoryLanes = 128;
+constexpr int64_t kTensorMemoryColumns = 512;
+
+/// A 32-bit tensor-memory cell.
+struct TmemCell {
+  int64_t lane = 0;
+  int64_t column = 0;
+  bool operator==(const TmemCell &o) const {
+    return lane == o.lane && column == o.column;
+  }
+};
+/// The cell `(lane << 16) | column` names.
+TmemCell tmemCell(uint32_t address);
+
+//===----------------------------------------------------------------------===//
+// tcgen05.cp
+//===----------------------------------------------------------------------===//
+
+enum class CpShape : uint8_t { S128x256b, S4x256b, S128x128b, S64x128b, S32x128b };
+enum class CpMulticast : uint8_t { None, Warpx2_02_13, Warpx2_01_23, Warpx4 };
+enum class CpSourceFormat : uint8_t { None, B6x16P32, B4x16P64 };
+
+struct CpInstruction {
+  CpShape shape = CpShape::S128x256b;
+  CpMulticast multicast = CpMulticast::None;
+  CpSourceFormat sourceFormat = CpSourceFormat::None;
+  unsigned ctaGroup = 1;
+  uint32_t tmemAddress = 0;
+  /// The tcgen05 shared-memory descriptor word.
+  uint64_t descriptor = 0;
+};
+
+/// One destination byte of a tcgen05.cp.
+struct CpByte {
+  int64_t lane = 0;
+  /// Byte within the lane's row: 4 * column + byte of the column.
+  int64_t columnByte = 0;
+  /// Absolute shared address of the source byte (of the source chunk's
+  /// byte holding the value's first bit with a decompressing format).
+  int64_t sharedByte = 0;
+  /// First source bit of the value inside `sharedByte` and its width (8
+  /// for plain copies, 6 or 4 with a decompressing format).
+  unsigned sourceBit = 0;
+  unsigned sourceBits = 8;
+};
+
+/// Every byte `inst` writes (per CTA with cta_group 2), rows in order and
+/// replicas innermost; nullopt with the reason on an invalid instruction
+/// (descriptor decode, shape/multicast pairing, lanes or columns outside
+/// tensor memory, a column not 128-bit aligned).
+std::optional<std::vector<CpByte>> tcgen05Copy(const CpInstruction &inst,
+                                               std::string *why = nullptr);
+
+//===----------------------------------------------------------------------===//
+// tcgen05.mma
+//===----------------------------------------------------------------------===//
+
+struct MmaInstruction {
+  MmaKind kind = MmaKind::F16;
+  uint32_t idesc = 0;
+  unsigned ctaGroup = 1;
+  /// A's tcgen05 descriptor word, or nullopt when A is in tensor memory
+  /// at `aTmem`.
+  std::optional<uint64_t> aDescriptor;
+  uint32_t aTmem = 0;
+  uint64_t bDescriptor = 0;
+  uint32_t dTmem = 0;
+  /// Block-scaled kinds: the scale-factor tensor-memory addresses.
+  uint32_t sfaTmem = 0, sfbTmem = 0;
+};
+
+/// Where an A element is read.
+struct AOperandPlace {
+  bool inTensorMemory = false;
+  ElementAddress shared;
+  int64_t lane = 0;
+  /// Bit within the lane's row (32 * column + bit of the column).
+  int64_t bit = 0;
+};
+
+/// A decoded tcgen05.mma: shapes and where each operand element is.
+class MmaModel {
+public:
+  static std::optional<MmaModel> create(const MmaInstruction &inst,
+                                        std::string *why = nullptr);
+
+  /// The instruction's shape (the pair's with cta_group 2).
+  int64_t m() const { return idesc.m; }
+  int64_t n() const { return idesc.n; }
+  int64_t k() const { return instK; }
+  /// Rows of A / D and of B each CTA holds.
+  int64_t rowsA() const { return idesc.m / group; }
+  int64_t rowsB() const { return idesc.n / group; }
+  /// Lane of row `r` (of A or D) relative to the instruction's lane.
+  int64_t dataPathLane(int64_t r) const;
+
+  /// A(m, k), m < rowsA(), k < k().
+  AOperandPlace a(int64_t m, int64_t k) const;
+  /// B(n, k), n < rowsB(), k < k().
+  ElementAddress b(int64_t n, int64_t k) const;
+  /// D(m, n), m < rowsA(), n < n().
+  TmemCell d(int64_t m, int64_t n) const;
+  /// Scale factors of A row m / B row n for K block j of this instruction
+  /// (j < k() / scale vector size): (lane, byte within the lane's row).
+  std::pair<int64_t, int64_t> scaleA(int64_t m, int64_t j) const;
+  std::pair<int64_t, int64_t> scaleB(int64_t n, int64_t j) const;
+  /// K elements one scale factor covers (0 for dense kinds).
+  int64_t scaleVector() const { return vec; }
+
+  const InstrDescriptor &instrDescriptor() const { return idesc; }
+
+private:
+  InstrDescriptor idesc;
+  unsigned group = 1;
+  int64_t instK = 16;
+  int64_t vec = 0;
+  std::optional<SharedOperandModel> aShared;
+  TmemCell aCell;
+  SharedOperandModel bShared = *SharedOperandModel::create(
+      SmemDescriptor(), OperandMajor::K, 16);
+  TmemCell dCell, sfaCell, sfbCell;
+};
+
+} // namespace tile::cuda::model
+
+#endif // TILE_TARGET_CUDA_MODEL_TCGEN05MODEL_H

@@ -1,0 +1,84 @@
+//===- PlanChecker.h - check planned instructions with the PTX model -*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The lowering checker (DESIGN.md §7, point 4). It takes a variant's plan,
+// turns each planned instruction into the words the emitter puts in the
+// kernel (descriptor = template | start field, + sharedByte >> 4; tensor
+// memory = base + (lane << 16 | column)), runs them through the
+// PTX-semantics model (Target/CUDA/Model) and compares every element with
+// what the tile layouts say must happen:
+//
+//  - tcgen05_cp: every byte of every element of the region, in every
+//    tensor-memory replica, receives the shared byte the shared layout puts
+//    that element at; nothing else in tensor memory is written; no byte is
+//    written twice.
+//  - tcgen05 (MMA): the issues cover every (M tile, N tile, K step) once,
+//    K steps in order, the first one overwriting (or following the flag);
+//    every A(m, k), B(n, k) an issue multiplies is the element the layouts
+//    put at the shared byte (or tensor-memory lane/bit) the model reads; every
+//    D(m, n) cell is where C's layout has it, written by one output tile;
+//    block scales are read from where the scale layouts put them.
+//  - tma: every region element moves between the global byte its strides
+//    give and the shared byte the shared layout gives; no box element
+//    touches a shared byte outside the region.
+//
+// The layouts are read through the layout algebra (swizzle included); the
+// instructions through the model (swizzle on bytes, from the PTX ISA). A
+// mismatch names the first wrong element: its logical coordinate, the
+// instruction, and the expected and modelled addresses. MLIR-free.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_VARIANTS_CUDA_PLANCHECKER_H
+#define TILE_VARIANTS_CUDA_PLANCHECKER_H
+
+#include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
+#include "tile/Variants/CUDA/CopyAsync/Tcgen05CpPlanner.h"
+#include "tile/Variants/CUDA/GemmAsync/Tcgen05MmaPlanner.h"
+
+#include <optional>
+#include <string>
+
+namespace tile::plan_check {
+
+struct CheckReport {
+  /// Instructions modelled and elements (or bytes, for copies) compared.
+  int64_t instructions = 0;
+  int64_t elements = 0;
+  /// The first mismatch, or why the plan could not be modelled.
+  std::optional<std::string> failure;
+  /// Set (with `failure` empty) when the plan has runtime values the check
+  /// was not given (a TMA plan with dynamic sizes or offsets).
+  std::optional<std::string> skipped;
+
+  bool passed() const { return !failure && !skipped; }
+};
+
+/// Where the checked buffers are assumed to start: any address aligned to
+/// the 1024-byte swizzle pattern (the layouts' swizzle is relative to the
+/// buffer) and any tensor-memory allocation.
+struct Placement {
+  int64_t sharedBase = 0x1000;
+  uint32_t tmemBase = 0;
+};
+
+CheckReport checkTcgen05Cp(const tcgen05_cp::Request &request,
+                           const tcgen05_cp::Plan &plan,
+                           Placement placement = {});
+CheckReport checkTcgen05Mma(const tcgen05_mma::Request &request,
+                            const tcgen05_mma::Plan &plan,
+                            Placement placement = {});
+/// `runtime` gives the global shape, strides and region offsets a plan with
+/// dynamic values runs with (every value static); without it such a plan is
+/// reported skipped.
+CheckReport checkTma(const tma::Request &request, const tma::Plan &plan,
+                     const tma::GlobalSide *runtime = nullptr,
+                     Placement placement = {});
+
+} // namespace tile::plan_check
+
+#endif // TILE_VARIANTS_CUDA_PLANCHECKER_H

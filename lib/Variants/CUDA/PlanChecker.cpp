@@ -1,0 +1,518 @@
+//===- PlanChecker.cpp - check planned instructions with the PTX model ----===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/PlanChecker.h"
+
+#include "tile/Target/CUDA/Model/SharedMemoryModel.h"
+#include "tile/Target/CUDA/Model/Tcgen05Model.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <map>
+
+using namespace tile;
+using namespace tile::plan_check;
+namespace model = tile::cuda::model;
+using copy_async::RegionSide;
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+std::string coordString(llvm::ArrayRef<int64_t> c) {
+  std::string s = "(";
+  for (size_t i = 0; i < c.size(); ++i)
+    s += (i ? ", " : "") + str(c[i]);
+  return s + ")";
+}
+
+/// The descriptor word the emitters build for a buffer at `base` plus
+/// `byte`: the template OR the start field, then `byte >> 4` added.
+uint64_t descriptorWord(uint64_t descriptorTemplate, int64_t base,
+                        int64_t byte) {
+  return (descriptorTemplate | uint64_t((base & 0x3FFFF) >> 4)) +
+         uint64_t(byte >> 4);
+}
+
+/// Calls `f(coords)` for every coordinate of `sizes`, row-major; stops when
+/// `f` returns false.
+template <typename F>
+void forEachCoord(llvm::ArrayRef<int64_t> sizes, F f) {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  llvm::SmallVector<int64_t, 5> c(sizes.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!f(llvm::ArrayRef<int64_t>(c)))
+      return;
+    for (size_t d = sizes.size(); d-- > 0;) {
+      if (++c[d] < sizes[d])
+        break;
+      c[d] = 0;
+    }
+  }
+}
+
+llvm::SmallVector<int64_t, 5> plus(llvm::ArrayRef<int64_t> offsets,
+                                   llvm::ArrayRef<int64_t> c) {
+  llvm::SmallVector<int64_t, 5> out;
+  for (size_t d = 0; d < c.size(); ++d)
+    out.push_back(offsets[d] + c[d]);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// tcgen05.cp
+//===----------------------------------------------------------------------===//
+
+model::CpShape cpShape(tcgen05_cp::Shape s) {
+  switch (s) {
+  case tcgen05_cp::Shape::S128x256b: return model::CpShape::S128x256b;
+  case tcgen05_cp::Shape::S4x256b: return model::CpShape::S4x256b;
+  case tcgen05_cp::Shape::S128x128b: return model::CpShape::S128x128b;
+  case tcgen05_cp::Shape::S64x128b: return model::CpShape::S64x128b;
+  case tcgen05_cp::Shape::S32x128b: return model::CpShape::S32x128b;
+  }
+  return model::CpShape::S128x256b;
+}
+
+model::CpMulticast cpMulticast(tcgen05_cp::Multicast m) {
+  switch (m) {
+  case tcgen05_cp::Multicast::None: return model::CpMulticast::None;
+  case tcgen05_cp::Multicast::Warpx2_02_13: return model::CpMulticast::Warpx2_02_13;
+  case tcgen05_cp::Multicast::Warpx2_01_23: return model::CpMulticast::Warpx2_01_23;
+  case tcgen05_cp::Multicast::Warpx4: return model::CpMulticast::Warpx4;
+  }
+  return model::CpMulticast::None;
+}
+
+model::CpSourceFormat cpFormat(tcgen05_cp::SourceFormat f) {
+  switch (f) {
+  case tcgen05_cp::SourceFormat::None: return model::CpSourceFormat::None;
+  case tcgen05_cp::SourceFormat::B6x16P32: return model::CpSourceFormat::B6x16P32;
+  case tcgen05_cp::SourceFormat::B4x16P64: return model::CpSourceFormat::B4x16P64;
+  }
+  return model::CpSourceFormat::None;
+}
+
+} // namespace
+
+CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
+                                       const tcgen05_cp::Plan &plan,
+                                       Placement pl) {
+  CheckReport report;
+  const uint64_t templ = plan.descriptorTemplate();
+  const model::TmemCell tbase = model::tmemCell(pl.tmemBase);
+  struct Written {
+    model::CpByte byte;
+    size_t instruction;
+  };
+  std::map<std::pair<int64_t, int64_t>, Written> written;
+  for (size_t i = 0; i < plan.instructions.size(); ++i) {
+    const tcgen05_cp::Instruction &inst = plan.instructions[i];
+    model::CpInstruction mi;
+    mi.shape = cpShape(plan.form.shape);
+    mi.multicast = cpMulticast(plan.form.multicast);
+    mi.sourceFormat = cpFormat(plan.sourceFormat);
+    mi.ctaGroup = plan.ctaGroup;
+    mi.tmemAddress = pl.tmemBase + inst.tmemOffset();
+    mi.descriptor = descriptorWord(templ, pl.sharedBase, inst.sharedByte);
+    std::string why;
+    std::optional<std::vector<model::CpByte>> bytes =
+        model::tcgen05Copy(mi, &why);
+    ++report.instructions;
+    if (!bytes) {
+      report.failure = "instruction " + str(i) + " (" + plan.form.name() +
+                       "): the model refuses it: " + why;
+      return report;
+    }
+    for (const model::CpByte &b : *bytes)
+      if (!written.emplace(std::pair{b.lane, b.columnByte}, Written{b, i})
+               .second) {
+        report.failure = "instruction " + str(i) + " writes tensor-memory "
+                         "lane " + str(b.lane) + ", column byte " +
+                         str(b.columnByte) + " a second time";
+        return report;
+      }
+  }
+
+  const int64_t bytes = req.elementBits / 8;
+  forEachCoord(req.sizes, [&](llvm::ArrayRef<int64_t> c) {
+    auto sc = plus(req.shared.offsets, c), tc = plus(req.tmem.offsets, c);
+    int64_t shared =
+        pl.sharedBase +
+        at(req.shared.layout.apply(sc, req.shared.shape), Axis::m) * bytes;
+    for (int64_t rep = 0; rep < req.tmem.layout.replicaCount(); ++rep) {
+      AxisAddress t = req.tmem.layout.apply(tc, req.tmem.shape, rep);
+      int64_t lane = tbase.lane + at(t, Axis::TLane);
+      int64_t colByte = tbase.column * 4 + at(t, Axis::TCol) * bytes;
+      for (int64_t k = 0; k < bytes; ++k) {
+        std::string where = "element " + coordString(c) +
+                            (bytes > 1 ? " byte " + str(k) : "") +
+                            (rep ? " (replica " + str(rep) + ")" : "") +
+                            ": tensor-memory lane " + str(lane) +
+                            ", column byte " + str(colByte + k);
+        auto it = written.find({lane, colByte + k});
+        if (it == written.end()) {
+          report.failure = where + " is never written";
+          return false;
+        }
+        const model::CpByte &got = it->second.byte;
+        int64_t want = shared + k;
+        bool ok = got.sourceBits == 8
+                      ? got.sharedByte == want
+                      : (got.sharedByte & ~int64_t(15)) == (want & ~int64_t(15)) &&
+                            (colByte + k) % 16 == want % 16;
+        if (!ok) {
+          report.failure = where + " should receive shared byte " +
+                           str(want) + " (the shared layout); instruction " +
+                           str(it->second.instruction) + " delivers shared "
+                           "byte " + str(got.sharedByte) +
+                           (got.sourceBits == 8 ? "" : " (packed value)");
+          return false;
+        }
+        written.erase(it);
+      }
+    }
+    ++report.elements;
+    return true;
+  });
+  if (!report.failure && !written.empty()) {
+    const auto &[cell, w] = *written.begin();
+    report.failure = "instruction " + str(w.instruction) + " writes tensor-"
+                     "memory lane " + str(cell.first) + ", column byte " +
+                     str(cell.second) + ", which holds no element of the "
+                     "region";
+  }
+  return report;
+}
+
+//===----------------------------------------------------------------------===//
+// tcgen05.mma
+//===----------------------------------------------------------------------===//
+
+CheckReport plan_check::checkTcgen05Mma(const tcgen05_mma::Request &req,
+                                        const tcgen05_mma::Plan &plan,
+                                        Placement pl) {
+  using tcgen05_mma::InputD;
+  CheckReport report;
+  if (plan.instM <= 0 || plan.instN <= 0 || plan.instK <= 0 ||
+      req.m % plan.instM || req.n % plan.instN || req.k % plan.instK) {
+    report.failure = "the instruction shape " + str(plan.instM) + "x" +
+                     str(plan.instN) + "x" + str(plan.instK) +
+                     " does not tile the op's [" + str(req.m) + ", " +
+                     str(req.n) + ", " + str(req.k) + "]";
+    return report;
+  }
+  const int64_t mTiles = req.m / plan.instM, nTiles = req.n / plan.instN,
+                kSteps = req.k / plan.instK;
+  std::vector<int> seen(mTiles * nTiles * kSteps, 0);
+  const model::TmemCell tbase = model::tmemCell(pl.tmemBase);
+  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> dOwner;
+
+  auto elementOf = [](const RegionSide &side, bool transpose, int64_t row,
+                      int64_t col) {
+    llvm::SmallVector<int64_t, 2> c =
+        transpose ? llvm::SmallVector<int64_t, 2>{side.offsets[0] + col,
+                                                  side.offsets[1] + row}
+                  : llvm::SmallVector<int64_t, 2>{side.offsets[0] + row,
+                                                  side.offsets[1] + col};
+    return side.layout.apply(c, side.shape);
+  };
+  auto sharedPlace = [&](const AxisAddress &a, unsigned bits) {
+    int64_t bit = at(a, Axis::m) * int64_t(bits);
+    return model::ElementAddress{pl.sharedBase + bit / 8, unsigned(bit % 8)};
+  };
+  auto placeString = [](const model::ElementAddress &a) {
+    return "shared byte " + str(a.byte) + (a.bit ? " bit " + str(a.bit) : "");
+  };
+
+  for (size_t i = 0; i < plan.issues.size(); ++i) {
+    const tcgen05_mma::Issue &is = plan.issues[i];
+    std::string issue = "issue " + str(i) + " (tile " + str(is.mi) + ", " +
+                        str(is.ni) + ", K step " + str(is.ki) + ")";
+    if (is.mi < 0 || is.mi >= mTiles || is.ni < 0 || is.ni >= nTiles ||
+        is.ki < 0 || is.ki >= kSteps ||
+        seen[(is.mi * nTiles + is.ni) * kSteps + is.ki]++) {
+      report.failure = issue + " is outside the op or repeats a tile";
+      return report;
+    }
+    bool firstStep = is.ki == 0;
+    InputD wantD = !firstStep ? InputD::Accumulate
+                   : req.hasAccumulateFlag ? InputD::FromFlag
+                                           : InputD::Overwrite;
+    if (is.inputD != wantD) {
+      report.failure = issue + ": the first K step must overwrite C (or "
+                       "follow the accumulate flag) and every later one "
+                       "accumulate";
+      return report;
+    }
+    if (i && is.ki && plan.issues[i - 1].ki != is.ki - 1) {
+      report.failure = issue + " does not follow K step " + str(is.ki - 1) +
+                       " of its tile";
+      return report;
+    }
+    model::MmaInstruction mi;
+    mi.kind = plan.kind;
+    mi.idesc = is.idesc;
+    mi.ctaGroup = plan.ctaGroup;
+    if (plan.a)
+      mi.aDescriptor = descriptorWord(plan.a->descriptorTemplate(),
+                                      pl.sharedBase, is.aByte);
+    else
+      mi.aTmem = pl.tmemBase + is.aTmem;
+    mi.bDescriptor =
+        descriptorWord(plan.b.descriptorTemplate(), pl.sharedBase, is.bByte);
+    mi.dTmem = pl.tmemBase + is.dTmem;
+    mi.sfaTmem = pl.tmemBase + is.sfaTmem;
+    mi.sfbTmem = pl.tmemBase + is.sfbTmem;
+    std::string why;
+    std::optional<model::MmaModel> mm = model::MmaModel::create(mi, &why);
+    ++report.instructions;
+    if (!mm) {
+      report.failure = issue + ": the model refuses it: " + why;
+      return report;
+    }
+    if (mm->m() != plan.instM || mm->n() != plan.instN ||
+        mm->k() != plan.instK) {
+      report.failure = issue + ": the instruction computes " + str(mm->m()) +
+                       "x" + str(mm->n()) + "x" + str(mm->k()) +
+                       ", the plan tiles with " + str(plan.instM) + "x" +
+                       str(plan.instN) + "x" + str(plan.instK);
+      return report;
+    }
+    const int64_t m0 = is.mi * mm->rowsA(), n0 = is.ni * mm->rowsB(),
+                  k0 = is.ki * mm->k(), dn0 = is.ni * mm->n();
+    // A(m, k) and B(n, k): the elements the layouts hold where the model
+    // reads.
+    for (int64_t r = 0; r < mm->rowsA(); ++r)
+      for (int64_t k = 0; k < mm->k(); ++k) {
+        AxisAddress want = elementOf(req.aSide, req.transposeA, m0 + r, k0 + k);
+        model::AOperandPlace got = mm->a(r, k);
+        std::string el = issue + " multiplies A" +
+                         coordString({m0 + r, k0 + k}) + ": ";
+        if (!got.inTensorMemory) {
+          model::ElementAddress w = sharedPlace(want, req.aBits);
+          if (!(got.shared == w)) {
+            report.failure = el + "the layout has it at " + placeString(w) +
+                             ", the instruction reads " +
+                             placeString(got.shared);
+            return report;
+          }
+        } else {
+          int64_t wl = tbase.lane + at(want, Axis::TLane);
+          int64_t wb = tbase.column * 32 + at(want, Axis::TCol) * req.aBits;
+          if (got.lane != wl || got.bit != wb) {
+            report.failure = el + "the layout has it at tensor-memory lane " +
+                             str(wl) + " bit " + str(wb) + ", the instruction "
+                             "reads lane " + str(got.lane) + " bit " +
+                             str(got.bit);
+            return report;
+          }
+        }
+        ++report.elements;
+      }
+    for (int64_t n = 0; n < mm->rowsB(); ++n)
+      for (int64_t k = 0; k < mm->k(); ++k) {
+        // B is [K, N], or [N, K] with transposeB.
+        AxisAddress want =
+            elementOf(req.bSide, !req.transposeB, n0 + n, k0 + k);
+        model::ElementAddress w = sharedPlace(want, req.bBits);
+        model::ElementAddress got = mm->b(n, k);
+        if (!(got == w)) {
+          report.failure = issue + " multiplies B" +
+                           coordString({n0 + n, k0 + k}) +
+                           " (as [N, K]): the layout has it at " +
+                           placeString(w) + ", the instruction reads " +
+                           placeString(got);
+          return report;
+        }
+        ++report.elements;
+      }
+    // D(m, n): one element per 32-bit column.
+    for (int64_t r = 0; r < mm->rowsA(); ++r)
+      for (int64_t n = 0; n < mm->n(); ++n) {
+        AxisAddress want = req.cSide.layout.apply(
+            {req.cSide.offsets[0] + m0 + r, req.cSide.offsets[1] + dn0 + n},
+            req.cSide.shape);
+        int64_t wl = tbase.lane + at(want, Axis::TLane);
+        int64_t wbit = tbase.column * 32 + at(want, Axis::TCol) * req.dBits;
+        model::TmemCell got = mm->d(r, n);
+        if (got.lane != wl || got.column * 32 != wbit) {
+          report.failure = issue + " accumulates D" +
+                           coordString({m0 + r, dn0 + n}) +
+                           " in tensor-memory lane " + str(got.lane) +
+                           ", column " + str(got.column) + "; C's layout has "
+                           "it at lane " + str(wl) + ", bit " + str(wbit) +
+                           " (column " + str(wbit / 32) + ")";
+          return report;
+        }
+        auto [it, fresh] = dOwner.emplace(std::pair{got.lane, got.column},
+                                          std::pair{is.mi, is.ni});
+        if (!fresh && it->second != std::pair{is.mi, is.ni}) {
+          report.failure = issue + " accumulates into lane " +
+                           str(got.lane) + ", column " + str(got.column) +
+                           ", which output tile (" + str(it->second.first) +
+                           ", " + str(it->second.second) + ") also uses";
+          return report;
+        }
+        ++report.elements;
+      }
+    // Block scales.
+    if (mm->scaleVector()) {
+      if (!req.sfaSide || !req.sfbSide) {
+        report.failure = issue + " is block-scaled; the request has no "
+                         "scale tiles";
+        return report;
+      }
+      int64_t blocks = mm->k() / mm->scaleVector();
+      int64_t kb0 = is.ki * blocks;
+      for (int side = 0; side < 2; ++side) {
+        const RegionSide &s = side ? *req.sfbSide : *req.sfaSide;
+        int64_t rows = side ? mm->rowsB() : mm->rowsA();
+        int64_t row0 = side ? n0 : m0;
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t j = 0; j < blocks; ++j) {
+            AxisAddress want = s.layout.apply(
+                {s.offsets[0] + row0 + r, s.offsets[1] + kb0 + j}, s.shape);
+            std::pair<int64_t, int64_t> got =
+                side ? mm->scaleB(r, j) : mm->scaleA(r, j);
+            int64_t wl = tbase.lane + at(want, Axis::TLane);
+            int64_t wb = tbase.column * 4 + at(want, Axis::TCol);
+            if (got.first != wl || got.second != wb) {
+              report.failure =
+                  issue + " reads the scale of " + (side ? "B" : "A") +
+                  " row " + str(row0 + r) + ", K block " + str(kb0 + j) +
+                  " from tensor-memory lane " + str(got.first) + ", byte " +
+                  str(got.second) + "; the scale layout has it at lane " +
+                  str(wl) + ", byte " + str(wb);
+              return report;
+            }
+            ++report.elements;
+          }
+      }
+    }
+  }
+  for (size_t t = 0; t < seen.size(); ++t)
+    if (!seen[t]) {
+      int64_t ki = t % kSteps, ni = (t / kSteps) % nTiles,
+              mi = t / (kSteps * nTiles);
+      report.failure = "no issue computes tile (" + str(mi) + ", " + str(ni) +
+                       ") K step " + str(ki);
+      return report;
+    }
+  return report;
+}
+
+//===----------------------------------------------------------------------===//
+// tma
+//===----------------------------------------------------------------------===//
+
+CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
+                                 const tma::GlobalSide *runtime,
+                                 Placement pl) {
+  CheckReport report;
+  const tma::GlobalSide *g = &req.global;
+  auto isStatic = [](const tma::GlobalSide &s) {
+    for (auto *v : {&s.shape, &s.strides, &s.offsets})
+      for (int64_t x : *v)
+        if (x == tma::kDynamic)
+          return false;
+    return true;
+  };
+  if (!isStatic(*g)) {
+    if (!runtime) {
+      report.skipped = "the plan has runtime sizes, strides or offsets and "
+                       "no runtime instance was given";
+      return report;
+    }
+    if (!isStatic(*runtime)) {
+      report.failure = "the runtime instance has dynamic values";
+      return report;
+    }
+    g = runtime;
+  }
+  // The map as the runtime completes it (lib/Runtime: dims from the
+  // memref's sizes, strides times their byte scale).
+  cuda::TensorMapDesc map = plan.map;
+  for (unsigned i = 0; i < map.rank; ++i) {
+    const tma::MapValue &d = plan.globalDims[i];
+    map.globalDims[i] = uint64_t(d.isStatic() ? d.value : g->shape[d.sourceDim]);
+    if (i) {
+      const tma::MapValue &s = plan.globalStrides[i - 1];
+      map.globalStrides[i - 1] = uint64_t(
+          s.isStatic() ? s.value : g->strides[s.sourceDim] * s.scale);
+    }
+  }
+  const int64_t unit = int64_t(cuda::elementBytes(map.dataType));
+  llvm::DenseMap<int64_t, int64_t> moved; // global byte -> shared byte
+  llvm::DenseSet<int64_t> sharedTouched;
+  llvm::DenseMap<int64_t, size_t> touchedBy;
+  for (size_t i = 0; i < plan.issues.size(); ++i) {
+    const tma::Issue &is = plan.issues[i];
+    llvm::SmallVector<int64_t, 5> coords;
+    for (const tma::Coordinate &c : is.coords)
+      coords.push_back(c.constant + (c.regionDim >= 0 ? g->offsets[c.regionDim] : 0));
+    std::string why;
+    std::optional<std::vector<model::BoxElement>> box =
+        model::tensorMapBox(map, coords, pl.sharedBase + is.sharedByte, &why);
+    ++report.instructions;
+    if (!box) {
+      report.failure = "issue " + str(i) + " at " + coordString(coords) +
+                       ": the model refuses it: " + why;
+      return report;
+    }
+    for (const model::BoxElement &e : *box)
+      for (int64_t b = 0; b < unit; ++b) {
+        int64_t s = e.sharedByte + b;
+        if (!sharedTouched.insert(s).second) {
+          report.failure = "issues " + str(touchedBy[s]) + " and " + str(i) +
+                           " both move shared byte " + str(s);
+          return report;
+        }
+        touchedBy[s] = i;
+        if (e.inBounds)
+          moved[e.globalByte + b] = s;
+      }
+  }
+  const int64_t bytes = req.elementBits / 8;
+  forEachCoord(req.sizes, [&](llvm::ArrayRef<int64_t> c) {
+    int64_t gElem = 0;
+    for (size_t d = 0; d < c.size(); ++d)
+      gElem += (g->offsets[d] + c[d]) * g->strides[d];
+    auto sc = plus(req.shared.offsets, c);
+    int64_t s = pl.sharedBase +
+                at(req.shared.layout.apply(sc, req.shared.shape), Axis::m) * bytes;
+    for (int64_t b = 0; b < bytes; ++b) {
+      auto it = moved.find(gElem * bytes + b);
+      std::string el = "element " + coordString(c) +
+                       (bytes > 1 ? " byte " + str(b) : "");
+      if (it == moved.end()) {
+        report.failure = el + " (global byte " + str(gElem * bytes + b) +
+                         ") is moved by no issue";
+        return false;
+      }
+      if (it->second != s + b) {
+        report.failure = el + ": the shared layout puts it at shared byte " +
+                         str(s + b) + ", issue " +
+                         str(touchedBy[it->second]) + " moves it to shared "
+                         "byte " + str(it->second);
+        return false;
+      }
+      sharedTouched.erase(s + b);
+    }
+    ++report.elements;
+    return true;
+  });
+  if (!report.failure && !sharedTouched.empty()) {
+    int64_t s = *sharedTouched.begin();
+    report.failure = "issue " + str(touchedBy[s]) + " moves shared byte " +
+                     str(s) + ", which holds no element of the region";
+  }
+  return report;
+}
