@@ -27,6 +27,8 @@
 #include "DeviceCommon.h"
 
 #include "tile/Layout/Layout.h"
+#include "tile/Target/CUDA/Model/SharedMemoryModel.h"
+#include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
 
 #include "gtest/gtest.h"
 #include "llvm/Support/JSON.h"
@@ -523,8 +525,49 @@ TEST_P(SwizzleReadBack, EverySharedByteIsWhereTheLayoutAlgebraSays) {
                       << first;
   EXPECT_EQ(std::count(covered.begin(), covered.end(), 1),
             int64_t(dump.size()));
-  std::printf("[ checked  ] %s: %zu byte positions, swizzle %s\n",
-              c.kernel.c_str(), dump.size(), c.swizzle.c_str());
+
+  // The PTX-semantics model of the same copy: the tma plan's boxes (dense,
+  // the map's swizzle on the byte address) must put every global byte
+  // where the hardware did (the tile is 1024-byte aligned: base 0).
+  tile::tma::Request req;
+  req.global = {{R, C}, {C, 1}, {0, 0}};
+  req.shared = {*layout, {R, C}, {0, 0}};
+  req.sizes = {R, C};
+  req.elementBits = unsigned(8 * b);
+  req.dataType = b == 1   ? tile::cuda::TensorMapDataType::UInt8
+                 : b == 2 ? tile::cuda::TensorMapDataType::Float16
+                          : tile::cuda::TensorMapDataType::Float32;
+  tile::OrReason<tile::tma::Plan> plan = tile::tma::planTensorCopy(req);
+  ASSERT_TRUE(bool(plan)) << plan.reason();
+  int64_t modelled = 0, modelWrong = 0;
+  std::string firstModel;
+  for (const tile::tma::Issue &is : plan->issues) {
+    llvm::SmallVector<int64_t, 5> coords;
+    for (const tile::tma::Coordinate &co : is.coords)
+      coords.push_back(co.constant);
+    std::string why;
+    std::optional<std::vector<tile::cuda::model::BoxElement>> box =
+        tile::cuda::model::tensorMapBox(plan->map, coords, is.sharedByte, &why);
+    ASSERT_TRUE(box) << why;
+    int64_t unit = tile::cuda::elementBytes(plan->map.dataType);
+    for (const tile::cuda::model::BoxElement &e : *box) {
+      ASSERT_TRUE(e.inBounds);
+      ++modelled;
+      if (std::memcmp(&dump[e.sharedByte], &in[e.globalByte], unit) != 0 &&
+          modelWrong++ == 0)
+        firstModel = "global byte " + std::to_string(e.globalByte) +
+                     ": the model puts it at shared byte " +
+                     std::to_string(e.sharedByte);
+    }
+  }
+  EXPECT_EQ(modelWrong, 0) << "bytes not where the PTX model puts them; "
+                           << "first: " << firstModel;
+  EXPECT_EQ(modelled * tile::cuda::elementBytes(plan->map.dataType),
+            int64_t(dump.size()));
+  std::printf("[ checked  ] %s: %zu byte positions, swizzle %s (layout "
+              "algebra and PTX model, %zu box(es))\n",
+              c.kernel.c_str(), dump.size(), c.swizzle.c_str(),
+              plan->issues.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, SwizzleReadBack,
