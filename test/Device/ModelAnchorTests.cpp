@@ -49,6 +49,10 @@ struct Anchor {
   bool tf32 = false;
   bool aMnMajor = false, bMnMajor = false;
   SwizzleMode swizzle = SwizzleMode::None;
+  /// A control: B's LBO and SBO swapped, a descriptor the project never
+  /// emits. The hardware must still read what the model says, and not what
+  /// the layout says (so agreement above is not by construction).
+  bool swapBOffsets = false;
 };
 
 std::vector<Anchor> anchors() {
@@ -66,6 +70,10 @@ std::vector<Anchor> anchors() {
                      mode});
     out.push_back({std::string("tf32_k_k_") + sw, true, false, false, mode});
   }
+  out.push_back({"control_f16_k_k_none_b_offsets_swapped", false, false, false,
+                 SwizzleMode::None, true});
+  out.push_back({"control_f16_mn_mn_sw128_b_offsets_swapped", false, true,
+                 true, SwizzleMode::B128, true});
   return out;
 }
 
@@ -214,6 +222,12 @@ TEST_P(WgmmaAnchor, HardwareReadsWhatTheModelSays) {
   ASSERT_TRUE(plan->a);
   plan_check::CheckReport report = plan_check::checkTcgen05Mma(r, *plan);
   ASSERT_FALSE(report.failure) << *report.failure;
+  if (c.swapBOffsets) {
+    std::swap(plan->b.descriptor.leadingByteOffset,
+              plan->b.descriptor.strideByteOffset);
+    ASSERT_TRUE(plan_check::checkTcgen05Mma(r, *plan).failure)
+        << "the checker accepts swapped B offsets";
+  }
 
   // The project's LBO/SBO/swizzle, encoded for wgmma (start 0).
   std::optional<uint64_t> aTemplate =
@@ -232,8 +246,7 @@ TEST_P(WgmmaAnchor, HardwareReadsWhatTheModelSays) {
   llvm::Expected<CUfunction> f = module->function(fn);
   ASSERT_TRUE(bool(f)) << llvm::toString(f.takeError());
 
-  const int64_t aSlots = M * k, bSlots = N * k;
-  int64_t compared = 0;
+  int64_t compared = 0, layoutDisagrees = 0;
   for (const tcgen05_mma::Issue &is : plan->issues) {
     SCOPED_TRACE("K step " + std::to_string(is.ki));
     // The model of this issue's operands, from the wgmma words (buffer at a
@@ -257,6 +270,16 @@ TEST_P(WgmmaAnchor, HardwareReadsWhatTheModelSays) {
         operand(*bTemplate, is.bByte, c.bMnMajor);
     ASSERT_TRUE(am && bm);
     const int64_t k0 = is.ki * instK;
+    // Images cover the tile and every byte the model reads.
+    int64_t aSlots = M * k, bSlots = N * k;
+    for (int64_t i = 0; i < 128; ++i)
+      for (int64_t kk = 0; kk < instK; ++kk) {
+        if (i < M)
+          aSlots = std::max(aSlots, am->address(i, kk).byte / bytes + 1);
+        bSlots = std::max(bSlots, bm->address(i, kk).byte / bytes + 1);
+      }
+    aSlots = (aSlots * bytes + 1023) / 1024 * 1024 / bytes;
+    bSlots = (bSlots * bytes + 1023) / 1024 * 1024 / bytes;
     // The layout's slot of A(m, k0 + kk) / B(n, k0 + kk).
     auto layoutSlot = [&](const copy_async::RegionSide &s, bool transpose, int64_t row,
                           int64_t kk) {
@@ -271,33 +294,46 @@ TEST_P(WgmmaAnchor, HardwareReadsWhatTheModelSays) {
       std::vector<int64_t> slots[2];
       for (int half = 0; half < 2; ++half) {
         std::vector<uint8_t> a(aSlots * bytes, 0), b(bSlots * bytes, 0);
-        std::vector<uint8_t> &probed = probeA ? a : b;
+        std::vector<float> aVal(aSlots, 0), bVal(bSlots, 0);
+        auto set = [&](bool onA, int64_t slot, float v) {
+          put(onA ? a : b, slot, v, c.tf32);
+          (onA ? aVal : bVal)[slot] = v;
+        };
         for (int64_t s = 0; s < (probeA ? aSlots : bSlots); ++s)
-          put(probed, s, encodeSlot(half ? s / 4096 : s % 4096), c.tf32);
+          set(probeA, s, encodeSlot(half ? s / 4096 : s % 4096));
         // The identity on the other operand, where the model places it.
-        for (int64_t i = 0; i < instK; ++i) {
-          if (probeA)
-            put(b, bm->address(i, i).byte / bytes, 1.0f, c.tf32);
-          else
-            put(a, am->address(i, i).byte / bytes, 1.0f, c.tf32);
-        }
+        for (int64_t i = 0; i < instK; ++i)
+          set(!probeA,
+              (probeA ? bm->address(i, i) : am->address(i, i)).byte / bytes,
+              1.0f);
         llvm::Expected<std::vector<float>> d =
             runWgmma(*f, a, b, *aTemplate, uint32_t(is.aByte), *bTemplate,
                      uint32_t(is.bByte));
         ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+        // Every D cell as the model computes it from these images (exact:
+        // small integers), and, for the control, as the layout would.
         for (int64_t m = 0; m < M; ++m)
           for (int64_t n = 0; n < N; ++n) {
-            float v = (*d)[m * N + n];
-            bool inProbe = probeA ? n < instK : m < instK;
-            if (!inProbe) {
-              ASSERT_EQ(v, 0.0f) << "D(" << m << ", " << n
-                                 << ") should be 0: the identity operand "
-                                    "is not where the model put it";
-              continue;
+            float want = 0, layoutWant = 0;
+            for (int64_t kk = 0; kk < instK; ++kk) {
+              want += aVal[am->address(m, kk).byte / bytes] *
+                      bVal[bm->address(n, kk).byte / bytes];
+              if (c.swapBOffsets)
+                layoutWant +=
+                    aVal[layoutSlot(r.aSide, c.aMnMajor, m, kk)] *
+                    bVal[layoutSlot(r.bSide, !r.transposeB, n, kk)];
             }
-            slots[half].push_back(decodeSlot(v));
+            float v = (*d)[m * N + n];
+            ASSERT_EQ(v, want) << "D(" << m << ", " << n << ") of the "
+                               << (probeA ? "A" : "B") << " probe: the H100 "
+                               << "computed " << v << ", the model " << want;
+            layoutDisagrees += c.swapBOffsets && v != layoutWant;
+            if (probeA ? n < instK : m < instK)
+              slots[half].push_back(decodeSlot(v));
           }
       }
+      if (c.swapBOffsets)
+        continue; // an aliasing descriptor: slots are sums, not indices
       // Row-major over the probed block: A probe (m, kk = n), B probe
       // (kk = m, n).
       size_t i = 0;
@@ -320,16 +356,26 @@ TEST_P(WgmmaAnchor, HardwareReadsWhatTheModelSays) {
               << modelSlot;
           ASSERT_EQ(hw, layout)
               << (probeA ? "A(" : "B(") << row << ", " << k0 + kk
-              << "): the H100 read slot " << hw << "; the tile layout holds "
-              << "the element at slot " << layout;
+              << "): the H100 read slot " << hw << "; the tile layout "
+              << "holds the element at slot " << layout;
           ++compared;
         }
     }
   }
-  std::printf("[ anchored ] %s: %zu wgmma K steps, %lld A/B elements read "
-              "where the model and the layout say (A %s LBO %u SBO %u, B %s "
-              "LBO %u SBO %u, swizzle %s)\n",
-              c.name.c_str(), plan->issues.size(), (long long)compared,
+  if (c.swapBOffsets)
+    EXPECT_GT(layoutDisagrees, 0)
+        << "swapped offsets read what the layout says: the probe is blind";
+  std::string what =
+      c.swapBOffsets
+          ? "every D cell as the model computes it; " +
+                std::to_string(layoutDisagrees) +
+                " D cells differ from the layout's prediction, as they must"
+          : std::to_string(compared) + " A/B elements read where the model "
+                                       "and the layout say; every D cell as "
+                                       "the model computes it";
+  std::printf("[ anchored ] %s: %zu wgmma K steps x 4 launches, %s (A %s LBO "
+              "%u SBO %u, B %s LBO %u SBO %u, swizzle %s)\n",
+              c.name.c_str(), plan->issues.size(), what.c_str(),
               c.aMnMajor ? "MN-major" : "K-major",
               plan->a->descriptor.leadingByteOffset,
               plan->a->descriptor.strideByteOffset,
