@@ -527,6 +527,31 @@ TEST(Tcgen05MmaPlanner, BlockScaledDeclines) {
                          "scales are ue8m0, not ue4m3");
 }
 
+TEST(Tcgen05MmaPlanner, ScaleFactorLanesAreChecked) {
+  // Regression (found by the lowering checker): the planner checked only
+  // the columns of the scale tiles, so scales of row 1 stored in lane 2
+  // (a lane permutation, same columns) were planned and the MMA would
+  // have scaled row 1 with row 2's factors. The checker reported "reads
+  // the scale of A row 1, K block 0 from tensor-memory lane 1, byte 1024;
+  // the scale layout has it at lane 2".
+  Request r =
+      blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
+  r.sfaSide = whole(TileLayout({lane(2, 1), lane(64, 2), col(4, 1)}, {},
+                               {AxisOffset{Axis::TCol, 4 * 256}}),
+                    {128, 4});
+  EXPECT_EQ(declined(r), "scale factors A (1, 0) is in lane 2; the "
+                         "instruction reads row 1's scales from lane 1");
+  // B's 128 scale rows must fit the 128 lanes from their first lane.
+  Request b =
+      blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
+  b.sfbSide = whole(tmemRows(128, 4, 1, 4 * 260), {128, 4});
+  b.sfbSide->layout = TileLayout({lane(128, 1), col(4, 1)}, {},
+                                 {AxisOffset{Axis::TLane, 4},
+                                  AxisOffset{Axis::TCol, 4 * 260}});
+  EXPECT_NE(declined(b).find("scale factors B start outside tensor memory"),
+            std::string::npos);
+}
+
 //===----------------------------------------------------------------------===//
 // Declines
 //===----------------------------------------------------------------------===//
@@ -685,3 +710,4 @@ TEST(Tcgen05MmaPlanner, ShapeMatrix) {
 }
 
 } // namespace
+

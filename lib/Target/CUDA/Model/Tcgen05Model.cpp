@@ -159,6 +159,9 @@ std::optional<MmaModel> MmaModel::create(const MmaInstruction &inst,
   unsigned bBits = operandBits(inst.kind, id->b);
   m.instK = 256 / aBits;
   m.vec = scaleVectorSize(inst.kind, id->scaleType);
+  if (m.vec && (g == 2 || id->n > 128))
+    return refuse<R>(why, "block scaling with cta_group 2 or N > 128 is not "
+                          "modelled (where those scale factors sit)");
   if (inst.aDescriptor) {
     std::optional<SmemDescriptor> ad = SmemDescriptor::decode(
         *inst.aDescriptor, DescriptorFlavour::Tcgen05, &w);

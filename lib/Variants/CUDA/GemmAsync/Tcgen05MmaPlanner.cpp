@@ -350,14 +350,16 @@ OrReason<uint32_t> tmemTile(const Region &region, const std::string &name,
 
 /// The scale factors one instruction reads for rows row0.. of its operand:
 /// `count` consecutive bytes of one 32-bit column per row, starting at the
-/// byte the scale-factor id names (a multiple of count).
+/// byte the scale-factor id names (a multiple of count); row r in lane
+/// `lane0 + laneOf(r)` (A: the M data path; B: r).
 struct ScaleTile {
   uint32_t tmem = 0;
   unsigned id = 0;
 };
 OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
                               int64_t row0, int64_t rows, int64_t k0,
-                              int64_t count) {
+                              int64_t count,
+                              llvm::function_ref<int64_t(int64_t)> laneOf) {
   using R = OrReason<ScaleTile>;
   AxisAddress a0 = region.at(row0, k0);
   int64_t tcol0 = at(a0, Axis::TCol);
@@ -368,9 +370,16 @@ OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
                       str(s.id) + " of a column; an instruction reading " +
                       str(count) + " scale(s) per row starts at byte 0" +
                       (count == 1 ? "..3" : count == 2 ? " or 2" : ""));
+  int64_t lane0 = at(a0, Axis::TLane);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < count; ++j) {
-      int64_t tcol = at(region.at(row0 + r, k0 + j), Axis::TCol);
+      AxisAddress x = region.at(row0 + r, k0 + j);
+      if (at(x, Axis::TLane) != lane0 + laneOf(r))
+        return R::failure(name + " (" + str(row0 + r) + ", " + str(k0 + j) +
+                          ") is in lane " + str(at(x, Axis::TLane)) +
+                          "; the instruction reads row " + str(row0 + r) +
+                          "'s scales from lane " + str(lane0 + laneOf(r)));
+      int64_t tcol = at(x, Axis::TCol);
       if (tcol != tcol0 + j)
         return R::failure(name + " (" + str(row0 + r) + ", " + str(k0 + j) +
                           ") is at TCol " + str(tcol) + "; one instruction "
@@ -378,8 +387,7 @@ OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
                           " (byte " + str(s.id + j) + " of column " +
                           str(tcol0 / 4) + ")");
     }
-  int64_t lane0 = at(a0, Axis::TLane);
-  if (lane0 < 0 || lane0 >= 128 || tcol0 / 4 >= 512)
+  if (lane0 < 0 || lane0 + laneOf(rows - 1) >= 128 || tcol0 / 4 >= 512)
     return R::failure(name + " start outside tensor memory (lane " +
                       str(lane0) + ", column " + str(tcol0 / 4) + ")");
   s.tmem = static_cast<uint32_t>((lane0 << 16) | (tcol0 / 4));
@@ -576,14 +584,16 @@ OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
                                             : InputD::Overwrite;
         cuda::InstrDescriptor idesc = plan.idesc;
         if (scaled) {
-          OrReason<ScaleTile> sa = scaleTile(*sfa, "scale factors A",
-                                             mi * rowsA, rowsA, ki * count,
-                                             count);
+          OrReason<ScaleTile> sa = scaleTile(
+              *sfa, "scale factors A", mi * rowsA, rowsA, ki * count, count,
+              [&](int64_t r) {
+                return dataPathLane(req.ctaGroup, plan.instM, r);
+              });
           if (!sa)
             return R::failure(sa.reason());
-          OrReason<ScaleTile> sb = scaleTile(*sfb, "scale factors B",
-                                             ni * rowsB, rowsB, ki * count,
-                                             count);
+          OrReason<ScaleTile> sb =
+              scaleTile(*sfb, "scale factors B", ni * rowsB, rowsB,
+                        ki * count, count, [](int64_t r) { return r; });
           if (!sb)
             return R::failure(sb.reason());
           is.sfaTmem = sa->tmem;

@@ -38,7 +38,8 @@
 //    addresses.
 //  - block-scaled kinds: the scale of A row m for the instruction's j-th K
 //    block is the byte `sfaId + j` of the 32-bit column at lane
-//    `sfa + P(m)` (B likewise with row n and the B scale id).
+//    `sfa + P(m)` (B likewise: row n in lane `sfb + n`, the B scale id);
+//    modelled for cta_group 1 and N <= 128 only.
 //
 //===----------------------------------------------------------------------===//
 
