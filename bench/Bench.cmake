@@ -11,14 +11,17 @@ add_custom_command(OUTPUT ${bench_mlir}
 tile_device_kernel(bench ${bench_mlir} sm_90a)
 
 find_program(TILE_NVCC nvcc PATHS $ENV{CUDA_HOME}/bin /usr/local/cuda/bin)
+# tile_nvcc_cubin(<name> <source>): kernels/<name>.sm_90a.cubin from CUDA C++.
+function(tile_nvcc_cubin name source)
+  set(cubin ${TILE_DEVICE_KERNELS_DIR}/${name}.sm_90a.cubin)
+  add_custom_command(OUTPUT ${cubin}
+    COMMAND ${TILE_NVCC} -cubin -arch=sm_90a -O3 -o ${cubin} ${source}
+    DEPENDS ${source}
+    COMMENT "nvcc ${name}.cu")
+  set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${cubin})
+endfunction()
 if(TILE_NVCC)
-  set(reference ${TILE_DEVICE_KERNELS_DIR}/dsmem_cg_reference.sm_90a.cubin)
-  add_custom_command(OUTPUT ${reference}
-    COMMAND ${TILE_NVCC} -cubin -arch=sm_90a -O3 -o ${reference}
-            ${TILE_SOURCE_DIR}/bench/dsmem_cg_reference.cu
-    DEPENDS ${TILE_SOURCE_DIR}/bench/dsmem_cg_reference.cu
-    COMMENT "nvcc dsmem_cg_reference.cu (the DSMEM benchmark's reference)")
-  set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${reference})
+  tile_nvcc_cubin(dsmem_cg_reference ${TILE_SOURCE_DIR}/bench/dsmem_cg_reference.cu)
 else()
   message(STATUS "nvcc not found: the DSMEM benchmark's CUDA reference is not built")
 endif()
