@@ -1,7 +1,7 @@
-// A 2-CTA cluster kernel (seed 002): CTA 0 stages a 128x64 f16 tile from
-// global memory into its shared memory and bulk-copies it into CTA 1's
-// shared memory with one tile.copy_async (dispatch picks `dsmem`); CTA 1
-// arms its mbarrier for the 16384 bytes, waits, and writes the tile out.
+// A 2-CTA cluster kernel: CTA 0 stages a 128x64 f16 tile from global memory
+// into its shared memory and bulk-copies it into CTA 1's shared memory with
+// one tile.copy_async (dispatch picks `dsmem`); CTA 1 arms its mbarrier for
+// the 16384 bytes, waits, and writes the tile out.
 // Launch: grid (2k, 1, 1) in clusters of (2, 1, 1), 128 threads per CTA;
 // every cluster copies `in` to `out`.
 //

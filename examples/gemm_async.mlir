@@ -1,5 +1,5 @@
-// Seed 004 (tcgen05 GEMM): a warpgroup TMA-loads a 128x64 A and a 64x128 B
-// (f16, 128-byte swizzled shared tiles), one thread issues
+// A 128x128x64 f16 GEMM on tcgen05: a warpgroup TMA-loads a 128x64 A and a
+// 64x128 B (128-byte swizzled shared tiles), one thread issues
 // `tile.gemm_async` (dispatched to tcgen05: 4 x tcgen05.mma.kind::f16 of
 // K 16, f32 accumulate) into tensor-memory columns 256..383, commits to an
 // mbarrier, and after the wait every thread reads its lane back

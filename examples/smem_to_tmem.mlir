@@ -1,7 +1,7 @@
-// Seed 000: a warpgroup copies a 32x16 uint8 shared tile into tensor memory
-// with one copy_async, dispatched to tcgen05_cp (32x128b.warpx4: the 32 rows
-// land in lanes 0-31 of every warp's 32-lane slab), then every warp reads
-// its slab back with tcgen05.ld.
+// A warpgroup copies a 32x16 uint8 shared tile into tensor memory with one
+// copy_async, dispatched to tcgen05_cp (32x128b.warpx4: the 32 rows land in
+// lanes 0-31 of every warp's 32-lane slab), then every warp reads its slab
+// back with tcgen05.ld.
 //
 //   warp 0 allocates tensor memory (32 columns, the allocation unit; the
 //   tile uses columns 0-3: 16 bytes a lane) and publishes the address;

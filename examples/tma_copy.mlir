@@ -1,6 +1,6 @@
-// Seed 003: one elected thread loads an 8x256 f16 tile into a 128-byte
-// swizzled shared tile with one tensor copy, every thread waits on the
-// mbarrier, then the same thread stores the tile back out with another
+// A TMA round trip: one elected thread loads an 8x256 f16 tile into a
+// 128-byte swizzled shared tile with one tensor copy, every thread waits on
+// the mbarrier, then the same thread stores the tile back out with another
 // tensor copy. The tensor map is a by-value kernel parameter the host
 // encodes from the manifest's plan (rank 3: the 256 columns split into four
 // 64-element swizzle atoms).

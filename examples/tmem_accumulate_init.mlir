@@ -1,4 +1,4 @@
-// Seed 001 (the Gluon tcgen05_copy tutorial's matmul-accumulate use): the C
+// Tensor memory initialised by tcgen05.cp before accumulating: the C
 // tile of D = A @ B + C is TMA-loaded into 128-byte swizzled shared memory
 // and copied into a 128-lane tensor-memory accumulator with one copy_async
 // (dispatched to tcgen05_cp: 8 x 128x256b, each 8 fp32 columns), so the

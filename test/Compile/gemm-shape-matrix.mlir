@@ -1,10 +1,10 @@
-// The gemm_async shape matrix (5 element types x cta_group 1/2 x 6 M x 10 N
-// x 3 K, K-major core-matrix operands): the 600 configurations REFERENCE.md's
-// shape rules allow, as decided by the generator apart from the planner,
-// all lower to tcgen05.mma (2800 MMAs, 750 of them cta_group::2) and
+// The gemm_async shape matrix (5 element types x cta_group 1/2 x 6 M x 10 N x
+// 3 K, K-major core-matrix operands): the 600 configurations the PTX ISA's
+// tcgen05.mma shape rules allow, as decided by the generator apart from the
+// planner, all lower to tcgen05.mma (2800 MMAs, 750 of them cta_group::2) and
 // assemble for sm_100a. The 1200 the rules refuse are declined with the rule
-// named in unit test Tcgen05MmaPlanner.ShapeMatrix (600 on M, 210 on N, 330
-// on K, 60 on tensor-memory columns).
+// named in unit test Tcgen05MmaPlanner.ShapeMatrix (600 on M, 210 on N, 330 on
+// K, 60 on tensor-memory columns).
 // RUN: %python %tile_src_root/test/Compile/Inputs/gen_gemm_shape_matrix.py > %t.mlir
 // RUN: tile-compile %t.mlir -o %t.ptx
 // RUN: grep -c '^.visible .func' %t.ptx | FileCheck %s --check-prefix=FUNCS

@@ -1,4 +1,4 @@
-// examples/smem_to_tmem.mlir (seed 000): the copy_async is dispatched to
+// examples/smem_to_tmem.mlir (32x16 u8 tile): the copy_async is dispatched to
 // tcgen05_cp and becomes one 32x128b.warpx4 through a descriptor whose
 // constant part is 0x0000400800010000 (SBO 128 B, LBO 16 B, no swizzle);
 // the kernel assembles for sm_100a.

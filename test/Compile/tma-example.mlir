@@ -1,6 +1,6 @@
-// examples/tma_copy.mlir (seed 003) through tile-compile: the manifest
-// holds the 128B plan (TVM's golden encode arguments) for each of the two
-// by-value tensor-map parameters, and ptxas accepts the PTX.
+// examples/tma_copy.mlir (8x256 f16 TMA round trip) through tile-compile: the
+// manifest holds the 128B plan (TVM's golden encode arguments) for each of the
+// two by-value tensor-map parameters, and ptxas accepts the PTX.
 // RUN: tile-compile %tile_src_root/examples/tma_copy.mlir --chip sm_90a -o %t.90.ptx --manifest %t.json
 // RUN: FileCheck %s < %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.90.ptx

@@ -19,8 +19,9 @@
 !sft = !tile.buffer<128x8xf32, tmem, #tile.layout<S[(32,4,8):(1@TLane,32@TLane,1@TCol)]>>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
-  // Seed 000: 32 rows of 16 bytes, no swizzle (SBO 128 B, LBO unused = 16).
-  // CHECK-LABEL: gpu.func @seed000_warpx4
+  // A 32x16 u8 tile broadcast by warpx4: 32 rows of 16 bytes, no swizzle
+  // (SBO 128 B, LBO unused = 16).
+  // CHECK-LABEL: gpu.func @u8_32x16_warpx4
   // CHECK-SAME: (%[[SMEM:.*]]: !llvm.ptr<3>, %[[TMEM:.*]]: i32)
   // CHECK: %[[ADDR:.*]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i32
   // CHECK: %[[MASKED:.*]] = arith.andi %[[ADDR]], %{{.*}} : i32
@@ -33,13 +34,14 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
   // CHECK: nvvm.tcgen05.cp %[[T]], %[[DESC]] {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
   // CHECK-NOT: nvvm.tcgen05.cp
   // CHECK: gpu.return
-  gpu.func @seed000_warpx4(%s: !u8s, %t: !u8t) {
+  gpu.func @u8_32x16_warpx4(%s: !u8s, %t: !u8t) {
     tile.copy_async %s[0, 0] to %t[0, 0] sizes [32, 16] exec thread : !u8s to !u8t
     gpu.return
   }
 
-  // Seed 001: 128x64 fp32 accumulator, 128B swizzle, at columns 128..191:
-  // 8 x 128x256b; the second atom column starts 16 KiB (1024 x 16 B) on.
+  // Accumulator initialisation (as in tmem_accumulate_init): 128x64 fp32,
+  // 128B swizzle, at columns 128..191: 8 x 128x256b; the second atom column
+  // starts 16 KiB (1024 x 16 B) on.
   // CHECK-LABEL: gpu.func @accumulator_128x256b
   // CHECK-SAME: (%{{.*}}: !llvm.ptr<3>, %[[TMEM:.*]]: i32)
   // 0x4000404000010000: swizzle 2 (128B), SBO 64 (1024 B), LBO 1, bit 46.

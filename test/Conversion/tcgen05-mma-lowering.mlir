@@ -29,9 +29,9 @@
 !sf43b = !tile.buffer<128x16xf8E4M3FN, tmem, #tile.layout<S[(128,16):(1@TLane,1@TCol)] + 1040@TCol>>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
-  // Seed 004: 128x64 (K-major) by 64x128 (N contiguous: MN-major) f16 into
-  // tmem columns 256..383: 4 MMAs of K 16.
-  // CHECK-LABEL: gpu.func @seed004_f16
+  // The gemm_async example: 128x64 (K-major) by 64x128 (N contiguous:
+  // MN-major) f16 into tmem columns 256..383: 4 MMAs of K 16.
+  // CHECK-LABEL: gpu.func @f16_128x128x64
   // CHECK-SAME: (%[[C:.*]]: i32, %[[A:.*]]: !llvm.ptr<3>, %[[B:.*]]: !llvm.ptr<3>)
   // CHECK: %[[AADDR:.*]] = llvm.ptrtoint %[[A]] : !llvm.ptr<3> to i32
   // 0x4000404000010000: swizzle 128B, SBO 1024 B, LBO 16 B (unread), bit 46.
@@ -63,9 +63,9 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
   // CHECK: nvvm.tcgen05.mma
   // CHECK-NOT: nvvm.tcgen05.mma
   // CHECK: gpu.return
-  // PTX-LABEL: seed004_f16
+  // PTX-LABEL: f16_128x128x64
   // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::f16
-  gpu.func @seed004_f16(%c: !acc512, %a: !a16, %b: !b16mn) {
+  gpu.func @f16_128x128x64(%c: !acc512, %a: !a16, %b: !b16mn) {
     tile.gemm_async %c[0, 256], %a[0, 0], %b[0, 0] sizes [128, 128, 64] exec thread
         : !acc512, !a16, !b16mn
     gpu.return

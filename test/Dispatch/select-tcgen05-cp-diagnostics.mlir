@@ -104,9 +104,10 @@ func.func @dynamic(%s: !u8s, %taddr: i32, %row: index) {
 
 // -----
 
-// Seed 001, M = 256 with TensorMemoryLayout block (128, 2): four consecutive
-// tensor-memory columns alternate between rows r and r + 128, so no 16-byte
-// shared chunk feeds them (the tutorial skips it: "no tcgen05.copy atom").
+// From the tcgen05_copy tutorial's matrix, M = 256 with TensorMemoryLayout
+// block (128, 2): four consecutive tensor-memory columns alternate between
+// rows r and r + 128, so no 16-byte shared chunk feeds them (the tutorial
+// skips it: "no tcgen05.copy atom").
 !c = !tile.buffer<256x16xf32, shared, #tile.layout<S[(256,2,8):(8,2048,1)], swizzle<1,2,3>>>
 !acc = !tile.buffer<256x16xf32, tmem, #tile.layout<S[(2,128,8,2):(2@TCol,1@TLane,4@TCol,1@TCol)]>>
 func.func @narrow_tmem_blocks(%s: !c, %taddr: i32) {

@@ -2,8 +2,8 @@
 
 !sw128 = !tile.buffer<8x256xf16, shared, #tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>>
 
-// Seed 003: 8x256 f16 into a 128B-swizzled tile and back; both directions
-// go to tma (dsmem only copies shared -> shared).
+// The tma_copy example: 8x256 f16 into a 128B-swizzled tile and back; both
+// directions go to tma (dsmem only copies shared -> shared).
 // CHECK-LABEL: gpu.func @round_trip
 // CHECK: tile.copy_async {{.*}} {variant = "tma"}
 // CHECK: tile.copy_async {{.*}} {variant = "tma"}

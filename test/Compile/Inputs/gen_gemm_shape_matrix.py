@@ -4,12 +4,12 @@ sm_100a module (one device function per configuration).
 
 The grid of unittests/Variants/Tcgen05MmaPlannerTest.cpp (ShapeMatrix): 5
 element types x cta_group 1/2 x M {32..512} x N {8..512} x K of 32/48/128
-bytes, K-major operands in 8x16-byte core matrices (no swizzle), C on the
-data path of the widest instruction M. Which configurations lower is
-decided here from REFERENCE.md's shape rules, written apart from the
-planner; the planner must agree (the lit test lowers and assembles these;
-the unit test checks the declines). With --count it prints the number of
-configurations and of MMAs the rules predict instead.
+bytes, K-major operands in 8x16-byte core matrices (no swizzle), C on the data
+path of the widest instruction M. Which configurations lower is decided here
+from the PTX ISA's tcgen05.mma shape rules (docs/Tcgen05Mma.md), written apart
+from the planner; the planner must agree (the lit test lowers and assembles
+these; the unit test checks the declines). With --count it prints the number
+of configurations and of MMAs the rules predict instead.
 """
 import sys
 

@@ -1,7 +1,7 @@
-// The buffers of the seed kernels, inside an sm_100a kernel module: a global
-// tensor, a 128-byte swizzled shared tile (seed 003), a 32x16 uint8 shared
-// tile and its warpx4-broadcast tensor-memory copy (seed 000), and a 128-lane
-// f32 accumulator at tmem columns 256..383 (seed 004).
+// The buffer types and layouts the example kernels use, in an sm_100a
+// module: a global tensor with runtime sizes, a 128-byte swizzled 8x256 f16
+// shared tile, a 32x16 uint8 shared tile and its warpx4-broadcast
+// tensor-memory copy, and a 128-lane f32 accumulator at tmem columns 256..383.
 //
 // `scripts/demo` round-trips this file through tile-opt.
 gpu.module @seeds [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes seed 001's tcgen05_copy matrix as one sm_100a module.
+"""Writes the tcgen05_copy tutorial's configuration matrix (one sm_100a module).
 
 The Gluon tutorial's configurations: fp32 (M, N) tiles in NVMMA shared
 layouts with a 32/64/128-byte swizzle, copied into Triton's
@@ -29,7 +29,7 @@ def tmem_layout(m, n, bn):
             f"({bn}@TCol,1@TLane,{(m // 128) * bn}@TCol,1@TCol)]>")
 
 
-print('gpu.module @seed001 [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {')
+print('gpu.module @tcgen05_cp_config_matrix [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {')
 count = 0
 for bn in (1, 2, 4, 8, 16, 32, 64, 128, 256):
     for m in (128, 256):
