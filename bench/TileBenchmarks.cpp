@@ -95,7 +95,8 @@ void tmaCopy(const Device &device) {
                                         nullptr),
                                     "cuMemcpyDtoDAsync");
                      }});
-  for (const KernelSpec &spec : module.manifest().kernels) {
+  for (const KernelSpec *entry : module.manifest().kernels()) {
+    const KernelSpec &spec = *entry;
     unsigned r, c, k;
     if (std::sscanf(spec.name.c_str(), "tma_copy_%ux%u_k%u", &r, &c, &k) != 3)
       continue;

@@ -4,7 +4,7 @@
 // tensor-memory copy, and a 128-lane f32 accumulator at tmem columns 256..383.
 //
 // `scripts/demo` round-trips this file through tile-opt.
-gpu.module @seeds [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
+gpu.module @buffers [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
   gpu.func @buffers(%a: memref<?x?xf16, 1>, %taddr: i32) kernel {
     %global = tile.from_memref %a
         : memref<?x?xf16, 1> -> !tile.buffer<?x?xf16, global>

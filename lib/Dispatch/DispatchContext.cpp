@@ -30,6 +30,8 @@ std::optional<std::string> tile::dispatch::enclosingTargetChip(Operation *op) {
 
 std::optional<DispatchContext>
 tile::dispatch::dispatchContextFor(Operation *op, StringRef fallbackChip) {
+  // An #nvvm.target makes the family cuda; without a target the chip option
+  // (or sm_100a) is a cuda chip too, the only family tile-mlir ships.
   std::string chip = enclosingTargetChip(op).value_or(
       fallbackChip.empty() ? "sm_100a" : fallbackChip.str());
   std::optional<TargetInfo> target = TargetInfo::parse(chip);
@@ -38,5 +40,5 @@ tile::dispatch::dispatchContextFor(Operation *op, StringRef fallbackChip) {
                     << "'; expected sm_<version>[a|f]";
     return std::nullopt;
   }
-  return DispatchContext{*target};
+  return DispatchContext{kCudaFamily.str(), *target};
 }

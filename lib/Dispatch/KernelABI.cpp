@@ -6,42 +6,60 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dispatch/KernelABI.h"
-#include "tile/Dispatch/Passes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Target/CUDA/HardwareLimits.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-
-namespace tile {
-#define GEN_PASS_DEF_TILEFINALIZEKERNELABI
-#include "tile/Dispatch/Passes.h.inc"
-} // namespace tile
 
 using namespace mlir;
 using namespace tile::dispatch;
+using tile::TensorMapPlanAttr;
 
-FailureOr<unsigned> KernelABI::tensorMapParam(Operation *op,
-                                              DictionaryAttr plan) {
+namespace {
+
+/// The tensor-map records of `kernel`.
+SmallVector<TensorMapPlanAttr> tensorMapsOf(gpu::GPUFuncOp kernel) {
+  SmallVector<TensorMapPlanAttr> maps;
+  if (auto existing = kernel->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
+    for (Attribute map : existing)
+      maps.push_back(cast<TensorMapPlanAttr>(map));
+  return maps;
+}
+
+gpu::GPUFuncOp enclosingKernel(Operation *op) {
   auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  if (!kernel || !kernel.isKernel())
+  return kernel && kernel.isKernel() ? kernel : gpu::GPUFuncOp();
+}
+
+} // namespace
+
+std::optional<unsigned> KernelABI::tensorMapParam(Operation *op,
+                                                  TensorMapPlanAttr plan) {
+  gpu::GPUFuncOp kernel = enclosingKernel(op);
+  if (!kernel)
+    return std::nullopt;
+  for (TensorMapPlanAttr map : tensorMapsOf(kernel))
+    if (map.withParam(0) == plan.withParam(0))
+      return unsigned(map.getParam());
+  return std::nullopt;
+}
+
+LogicalResult KernelABI::addTensorMapParam(Operation *op,
+                                           TensorMapPlanAttr plan) {
+  gpu::GPUFuncOp kernel = enclosingKernel(op);
+  if (!kernel)
     return op->emitError()
            << "a tensor-map copy must be inside a gpu.func kernel: its "
               "tensor map is a kernel parameter";
+  if (tensorMapParam(op, plan))
+    return success();
   MLIRContext *ctx = op->getContext();
-  SmallVector<Attribute> maps;
-  if (auto existing = kernel->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
-    maps.assign(existing.begin(), existing.end());
-  for (Attribute map : maps) {
-    auto dict = cast<DictionaryAttr>(map);
-    NamedAttrList withoutParam(dict);
-    Attribute param = withoutParam.erase("param");
-    if (withoutParam.getDictionary(ctx) == plan)
-      return static_cast<unsigned>(cast<IntegerAttr>(param).getInt());
-  }
   unsigned index = kernel.getNumArguments();
   NamedAttrList argAttrs;
   argAttrs.append(LLVM::LLVMDialect::getAlignAttrName(),
-                  IntegerAttr::get(IntegerType::get(ctx, 64), kTensorMapBytes));
+                  IntegerAttr::get(IntegerType::get(ctx, 64),
+                                   cuda::kTensorMapBytes));
   // Appending an argument to a gpu.func body cannot fail (no type
   // constraint or block to reconcile).
   LogicalResult appended =
@@ -49,11 +67,12 @@ FailureOr<unsigned> KernelABI::tensorMapParam(Operation *op,
                             argAttrs.getDictionary(ctx), op->getLoc());
   assert(succeeded(appended) && "appending a kernel argument failed");
   (void)appended;
-  NamedAttrList entry(plan);
-  entry.set("param", IntegerAttr::get(IntegerType::get(ctx, 64), index));
-  maps.push_back(entry.getDictionary(ctx));
+  SmallVector<Attribute> maps;
+  for (TensorMapPlanAttr map : tensorMapsOf(kernel))
+    maps.push_back(map);
+  maps.push_back(plan.withParam(index));
   kernel->setAttr(kTensorMapsAttr, ArrayAttr::get(ctx, maps));
-  return index;
+  return success();
 }
 
 SmallVector<std::string> tile::dispatch::loweredParamParts(Type type) {
@@ -75,55 +94,3 @@ unsigned tile::dispatch::loweredParamIndex(FunctionType signature,
     index += loweredParamParts(signature.getInput(i)).size();
   return index;
 }
-
-namespace {
-
-struct FinalizeKernelABIPass
-    : public tile::impl::TileFinalizeKernelABIBase<FinalizeKernelABIPass> {
-  void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    getOperation()->walk([&](LLVM::LLVMFuncOp func) {
-      auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
-      if (!maps)
-        return;
-      auto signature = func->getAttrOfType<TypeAttr>(kSourceSignatureAttr);
-      if (!signature || !isa<FunctionType>(signature.getValue())) {
-        func.emitError() << "tensor maps without " << kSourceSignatureAttr
-                         << "; run --tile-lower-variants";
-        return signalPassFailure();
-      }
-      auto type = cast<FunctionType>(signature.getValue());
-      SmallVector<Attribute> updated;
-      for (auto map : maps.getAsRange<DictionaryAttr>()) {
-        unsigned source = cast<IntegerAttr>(map.get("param")).getInt();
-        unsigned lowered = loweredParamIndex(type, source);
-        if (lowered >= func.getNumArguments() ||
-            !isa<LLVM::LLVMPointerType>(func.getArgument(lowered).getType())) {
-          func.emitError() << "tensor-map parameter " << source
-                           << " has no pointer parameter after lowering";
-          return signalPassFailure();
-        }
-        func.setArgAttr(lowered, LLVM::LLVMDialect::getByValAttrName(),
-                        TypeAttr::get(LLVM::LLVMArrayType::get(
-                            IntegerType::get(ctx, 8), kTensorMapBytes)));
-        func.setArgAttr(lowered, LLVM::LLVMDialect::getAlignAttrName(),
-                        IntegerAttr::get(IntegerType::get(ctx, 64),
-                                         kTensorMapBytes));
-        func.setArgAttr(lowered, NVVM::NVVMDialect::getGridConstantAttrName(),
-                        UnitAttr::get(ctx));
-        NamedAttrList entry(map);
-        entry.set("lowered_param",
-                  IntegerAttr::get(IntegerType::get(ctx, 64), lowered));
-        if (auto global = map.getAs<IntegerAttr>("global_arg"))
-          entry.set("lowered_global_param",
-                    IntegerAttr::get(IntegerType::get(ctx, 64),
-                                     loweredParamIndex(type, global.getInt()) +
-                                         1)); // the aligned pointer
-        updated.push_back(entry.getDictionary(ctx));
-      }
-      func->setAttr(kTensorMapsAttr, ArrayAttr::get(ctx, updated));
-    });
-  }
-};
-
-} // namespace

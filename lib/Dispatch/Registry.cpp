@@ -80,9 +80,9 @@ std::string CandidateReport::describe() const {
 
 Selection tile::dispatch::selectVariant(mlir::Operation *op,
                                         const DispatchContext &context,
-                                        llvm::StringRef family,
                                         std::optional<llvm::StringRef> forced) {
   Selection result;
+  llvm::StringRef family = context.family;
   std::vector<const Variant *> candidates = VariantRegistry::global().candidates(
       op->getName().getStringRef(), family);
   if (forced) {
@@ -109,14 +109,19 @@ Selection tile::dispatch::selectVariant(mlir::Operation *op,
       if (!verdict.accepted)
         report.rejections.emplace_back(p.name, verdict.reason);
     }
+    // A variant without a planner has nothing to plan (its plan is null).
     if (report.rejections.empty() && v->plan) {
-      Verdict planned = v->plan(op, context);
-      if (!planned.accepted)
-        report.declined = planned.reason;
+      OrReason<AnyPlan> planned = v->plan(op, context);
+      if (planned)
+        report.plan = std::move(*planned);
+      else
+        report.declined = planned.reason();
     }
     bool eligible = !forced || v->name == *forced;
-    if (!result.chosen && eligible && report.viable())
+    if (!result.chosen && eligible && report.viable()) {
       result.chosen = v;
+      result.plan = report.plan;
+    }
     result.reports.push_back(std::move(report));
   }
   return result;

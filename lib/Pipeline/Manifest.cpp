@@ -4,8 +4,16 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
+//
+// Fills the manifest schema from a lowered module: the kernel's source
+// signature (what the host passes), its lowered parameters (what the driver
+// gets), launch bounds, shared memory, the tensor-map plans and the dispatch
+// records. The JSON keys are the schema's (lib/Manifest), not spelled here.
+//
+//===----------------------------------------------------------------------===//
 
 #include "tile/Pipeline/Manifest.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/KernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -16,7 +24,10 @@
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
-namespace json = llvm::json;
+using namespace tile::manifest;
+using tile::dispatch::kDispatchAttr;
+using tile::dispatch::kSourceSignatureAttr;
+using tile::dispatch::kTensorMapsAttr;
 
 namespace {
 
@@ -27,212 +38,193 @@ std::string printed(Type type) {
   return text;
 }
 
-/// Integers, strings, arrays and dictionaries as JSON (the plan attributes).
-json::Value toJSON(Attribute attr) {
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getInt();
-  if (auto s = dyn_cast<StringAttr>(attr))
-    return s.getValue().str();
-  if (auto a = dyn_cast<ArrayAttr>(attr)) {
-    json::Array out;
-    for (Attribute e : a)
-      out.push_back(toJSON(e));
-    return out;
-  }
-  if (auto d = dyn_cast<DictionaryAttr>(attr)) {
-    json::Object out;
-    for (NamedAttribute e : d)
-      out[e.getName().str()] = toJSON(e.getValue());
-    return out;
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  attr.print(os);
-  return text;
+FunctionType sourceSignature(LLVM::LLVMFuncOp func) {
+  auto signature = func->getAttrOfType<TypeAttr>(kSourceSignatureAttr);
+  return signature ? dyn_cast<FunctionType>(signature.getValue())
+                   : FunctionType();
 }
 
-json::Value dims(DenseI32ArrayAttr attr) {
-  json::Array out;
-  for (int32_t d : attr.asArrayRef())
-    out.push_back(d);
+SmallVector<int64_t, 5> staticOrMinusOne(ArrayRef<int64_t> values) {
+  SmallVector<int64_t, 5> out;
+  for (int64_t v : values)
+    out.push_back(ShapedType::isDynamic(v) ? int64_t(-1) : v);
   return out;
 }
 
-/// What each lowered parameter is, from the kernel's source signature
-/// (dispatch::loweredParamParts). Empty when the signature is unknown or does
-/// not match the parameters.
-std::vector<json::Object> parameterSources(LLVM::LLVMFuncOp func) {
-  std::vector<json::Object> sources;
-  auto signature =
-      func->getAttrOfType<TypeAttr>(tile::dispatch::kSourceSignatureAttr);
-  auto type = signature ? dyn_cast<FunctionType>(signature.getValue())
-                        : FunctionType();
-  if (!type)
-    return {};
-  for (auto [index, input] : llvm::enumerate(type.getInputs()))
-    for (std::string &part : tile::dispatch::loweredParamParts(input)) {
-      json::Object source{{"arg", int64_t(index)}};
-      if (!part.empty())
-        source["part"] = std::move(part);
-      sources.push_back(std::move(source));
-    }
-  if (sources.size() != func.getNumArguments())
-    return {};
-  return sources;
-}
-
-/// The kernel's source arguments, what a host passes (DESIGN.md §6): each a
-/// memref (element type and bits, static shape and strides, -1 where
-/// dynamic), a scalar, or a tensor map the host encodes from a plan.
-json::Array sourceArguments(LLVM::LLVMFuncOp func) {
-  json::Array args;
-  auto signature =
-      func->getAttrOfType<TypeAttr>(tile::dispatch::kSourceSignatureAttr);
-  auto type = signature ? dyn_cast<FunctionType>(signature.getValue())
-                        : FunctionType();
+/// The kernel's source arguments, what a host passes: each a memref
+/// (element type and bits, static shape and strides), a scalar, or a
+/// tensor map the host encodes from a plan.
+std::vector<ArgSpec> sourceArguments(LLVM::LLVMFuncOp func,
+                                     ArrayRef<TensorMapSpec> maps) {
+  std::vector<ArgSpec> args;
+  FunctionType type = sourceSignature(func);
   if (!type)
     return args;
-  llvm::DenseMap<int64_t, int64_t> mapOfArg;
-  if (auto maps = func->getAttrOfType<ArrayAttr>(tile::dispatch::kTensorMapsAttr))
-    for (auto [i, map] : llvm::enumerate(maps.getAsRange<DictionaryAttr>()))
-      if (auto param = map.getAs<IntegerAttr>("param"))
-        mapOfArg[param.getInt()] = int64_t(i);
-  auto staticOrMinusOne = [](ArrayRef<int64_t> values) {
-    json::Array out;
-    for (int64_t v : values)
-      out.push_back(ShapedType::isDynamic(v) ? int64_t(-1) : v);
-    return out;
-  };
   for (auto [index, input] : llvm::enumerate(type.getInputs())) {
-    json::Object arg{{"index", int64_t(index)}, {"type", printed(input)}};
-    if (auto it = mapOfArg.find(index); it != mapOfArg.end()) {
-      arg["kind"] = "tensor_map";
-      arg["map"] = it->second;
+    ArgSpec arg;
+    arg.index = index;
+    arg.type = printed(input);
+    auto map = llvm::find_if(
+        maps, [&](const TensorMapSpec &m) { return m.param == index; });
+    if (map != maps.end()) {
+      arg.kind = ArgSpec::Kind::TensorMap;
+      arg.map = int(map - maps.begin());
     } else if (auto memref = dyn_cast<MemRefType>(input)) {
-      arg["kind"] = "memref";
-      arg["element_type"] = printed(memref.getElementType());
-      if (memref.getElementType().isIntOrFloat())
-        arg["element_bits"] =
-            int64_t(memref.getElementType().getIntOrFloatBitWidth());
-      arg["shape"] = staticOrMinusOne(memref.getShape());
+      arg.kind = ArgSpec::Kind::MemRef;
+      Type element = memref.getElementType();
+      arg.elementType = printed(element);
+      if (element.isIntOrFloat())
+        arg.elementBits = element.getIntOrFloatBitWidth();
+      arg.shape = staticOrMinusOne(memref.getShape());
       SmallVector<int64_t> strides;
       int64_t offset;
       if (succeeded(memref.getStridesAndOffset(strides, offset)))
-        arg["strides"] = staticOrMinusOne(strides);
+        arg.strides = staticOrMinusOne(strides);
     } else {
-      arg["kind"] = "scalar";
+      arg.kind = ArgSpec::Kind::Scalar;
       if (input.isIntOrFloat())
-        arg["bits"] = int64_t(input.getIntOrFloatBitWidth());
+        arg.scalarBits = input.getIntOrFloatBitWidth();
     }
     args.push_back(std::move(arg));
   }
   return args;
 }
 
-json::Object describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
-                            SymbolTable &symbols) {
-  json::Object kernel{{"name", func.getName().str()}};
-  kernel["args"] = sourceArguments(func);
-
-  std::vector<json::Object> sources = parameterSources(func);
-  json::Array params;
+/// Each lowered parameter and the part of a source argument it holds
+/// (dispatch::loweredParamParts); no sources when the signature is unknown
+/// or does not match the parameters.
+std::vector<ParamSpec> parameters(LLVM::LLVMFuncOp func,
+                                  const DataLayout &layout) {
+  std::vector<std::pair<int, std::string>> sources;
+  if (FunctionType type = sourceSignature(func))
+    for (auto [index, input] : llvm::enumerate(type.getInputs()))
+      for (std::string &part : tile::dispatch::loweredParamParts(input))
+        sources.emplace_back(int(index), std::move(part));
+  if (sources.size() != func.getNumArguments())
+    sources.clear();
+  std::vector<ParamSpec> params;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     Type type = func.getArgument(i).getType();
-    json::Object param{{"index", int64_t(i)}, {"type", printed(type)}};
-    uint64_t bytes = layout.getTypeSize(type);
+    ParamSpec p;
+    p.index = i;
+    p.type = printed(type);
+    p.bytes = layout.getTypeSize(type);
     // PTX kernel parameters of scalar and pointer type are naturally aligned.
-    uint64_t align = bytes;
-    std::string kind = isa<LLVM::LLVMPointerType>(type) ? "pointer"
-                       : isa<IntegerType>(type)        ? "integer"
-                       : isa<FloatType>(type)          ? "float"
-                                                       : "other";
+    p.align = p.bytes;
+    p.kind = isa<LLVM::LLVMPointerType>(type) ? ParamSpec::Kind::Pointer
+             : isa<IntegerType>(type)        ? ParamSpec::Kind::Integer
+             : isa<FloatType>(type)          ? ParamSpec::Kind::Float
+                                             : ParamSpec::Kind::Other;
     // By-value parameters (tensor maps) pass their pointee's bytes.
     if (auto byval = func.getArgAttrOfType<TypeAttr>(
             i, LLVM::LLVMDialect::getByValAttrName())) {
-      bytes = layout.getTypeSize(byval.getValue());
-      kind = func.getArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName())
-                 ? "grid_constant"
-                 : "byval";
+      p.bytes = layout.getTypeSize(byval.getValue());
+      p.kind = func.getArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName())
+                   ? ParamSpec::Kind::GridConstant
+                   : ParamSpec::Kind::ByVal;
     }
     if (auto a = func.getArgAttrOfType<IntegerAttr>(
             i, LLVM::LLVMDialect::getAlignAttrName()))
-      align = a.getInt();
-    param["kind"] = kind;
-    param["bytes"] = int64_t(bytes);
-    param["align"] = int64_t(align);
+      p.align = a.getInt();
     if (!sources.empty())
-      param["source"] = std::move(sources[i]);
-    params.push_back(std::move(param));
+      std::tie(p.sourceArg, p.part) = sources[i];
+    params.push_back(std::move(p));
   }
-  kernel["params"] = std::move(params);
+  return params;
+}
 
-  if (auto block = func->getAttrOfType<DenseI32ArrayAttr>("gpu.known_block_size"))
-    kernel["block_dims"] = dims(block);
-  else if (auto reqntid = func->getAttrOfType<DenseI32ArrayAttr>(
-               NVVM::NVVMDialect::getReqntidAttrName()))
-    kernel["block_dims"] = dims(reqntid);
-  else
-    kernel["block_dims"] = nullptr;
-  // A kernel compiled with .reqnctapercluster must be launched as a cluster.
-  if (auto cluster = func->getAttrOfType<DenseI32ArrayAttr>(
-          NVVM::NVVMDialect::getClusterDimAttrName()))
-    kernel["cluster_dims"] = dims(cluster);
-  else
-    kernel["cluster_dims"] = nullptr;
+std::vector<TensorMapSpec> tensorMaps(LLVM::LLVMFuncOp func) {
+  std::vector<TensorMapSpec> maps;
+  auto records = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
+  if (!records)
+    return maps;
+  for (auto plan : records.getAsRange<tile::TensorMapPlanAttr>()) {
+    TensorMapSpec t;
+    t.param = plan.getParam();
+    t.globalArg = plan.getGlobalArg();
+    t.loweredParam = plan.getLoweredParam().value_or(0);
+    t.loweredGlobalParam = plan.getLoweredGlobalParam().value_or(0);
+    // The variant wrote the name from the same table.
+    t.dataType = *parseDataType(plan.getDataType());
+    t.encode.assign(plan.getEncode().asArrayRef());
+    t.dimSources.assign(plan.getDimSources().asArrayRef());
+    t.strideSources.assign(plan.getStrideSources().asArrayRef());
+    t.strideScales.assign(plan.getStrideScales().asArrayRef());
+    t.bytesPerIssue = plan.getBytesPerIssue();
+    t.issues = plan.getIssues();
+    maps.push_back(std::move(t));
+  }
+  return maps;
+}
 
+std::optional<std::array<unsigned, 3>> dims(LLVM::LLVMFuncOp func,
+                                            ArrayRef<StringRef> names) {
+  for (StringRef name : names)
+    if (auto attr = func->getAttrOfType<DenseI32ArrayAttr>(name)) {
+      ArrayRef<int32_t> d = attr.asArrayRef();
+      if (d.size() == 3)
+        return std::array<unsigned, 3>{unsigned(d[0]), unsigned(d[1]),
+                                       unsigned(d[2])};
+    }
+  return std::nullopt;
+}
+
+/// Bytes of the shared-memory globals `func` uses, laid out in order.
+uint64_t staticSharedBytes(LLVM::LLVMFuncOp func, const DataLayout &layout,
+                           SymbolTable &symbols) {
   llvm::SetVector<LLVM::GlobalOp> shared;
   func.walk([&](LLVM::AddressOfOp address) {
     auto global = symbols.lookup<LLVM::GlobalOp>(address.getGlobalName());
-    if (global && global.getAddrSpace() == 3)
+    if (global && global.getAddrSpace() ==
+                      unsigned(NVVM::NVVMMemorySpace::Shared))
       shared.insert(global);
   });
-  uint64_t sharedBytes = 0;
+  uint64_t bytes = 0;
   for (LLVM::GlobalOp global : shared) {
     uint64_t align = std::max<uint64_t>(global.getAlignment().value_or(1), 1);
-    sharedBytes = llvm::alignTo(sharedBytes, align) +
-                  layout.getTypeSize(global.getGlobalType());
+    bytes = llvm::alignTo(bytes, align) +
+            layout.getTypeSize(global.getGlobalType());
   }
-  kernel["static_shared_bytes"] = int64_t(sharedBytes);
-  kernel["dynamic_shared_bytes"] = 0;
+  return bytes;
+}
 
-  json::Array tensorMaps;
-  if (auto maps = func->getAttrOfType<ArrayAttr>(tile::dispatch::kTensorMapsAttr))
-    for (Attribute map : maps)
-      tensorMaps.push_back(toJSON(map));
-  kernel["tensor_maps"] = std::move(tensorMaps);
-
-  json::Array dispatch;
-  if (auto decisions = func->getAttrOfType<ArrayAttr>(tile::dispatch::kDispatchAttr))
-    for (auto decision : decisions.getAsRange<DictionaryAttr>()) {
-      json::Object entry;
-      for (NamedAttribute field : decision)
-        if (auto text = dyn_cast<StringAttr>(field.getValue()))
-          entry[field.getName().str()] = text.getValue().str();
-      dispatch.push_back(std::move(entry));
-    }
-  kernel["dispatch"] = std::move(dispatch);
+KernelSpec describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
+                          SymbolTable &symbols) {
+  KernelSpec kernel;
+  kernel.name = func.getName().str();
+  kernel.tensorMaps = tensorMaps(func);
+  kernel.args = sourceArguments(func, kernel.tensorMaps);
+  kernel.params = parameters(func, layout);
+  kernel.blockDims =
+      dims(func, {"gpu.known_block_size", NVVM::NVVMDialect::getReqntidAttrName()});
+  // A kernel compiled with .reqnctapercluster must be launched as a cluster.
+  kernel.clusterDims = dims(func, {NVVM::NVVMDialect::getClusterDimAttrName()});
+  kernel.staticSharedBytes = staticSharedBytes(func, layout, symbols);
+  if (auto records = func->getAttrOfType<ArrayAttr>(kDispatchAttr))
+    for (auto record : records.getAsRange<tile::DispatchRecordAttr>())
+      kernel.dispatch.push_back({record.getOp().str(),
+                                 record.getVariant().str(),
+                                 record.getLoc().str()});
   return kernel;
 }
 
 } // namespace
 
-json::Object tile::buildLaunchManifest(ModuleOp lowered) {
-  json::Array modules;
+LaunchManifest tile::buildLaunchManifest(ModuleOp lowered) {
+  LaunchManifest manifest;
   lowered.walk([&](gpu::GPUModuleOp module) {
-    json::Object entry{{"name", module.getName().str()}};
+    ModuleSpec entry;
+    entry.name = module.getName().str();
     if (ArrayAttr targets = module.getTargetsAttr())
       for (Attribute target : targets)
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-          entry["chip"] = nvvm.getChip().str();
+          entry.chip = nvvm.getChip().str();
     DataLayout layout(module);
     SymbolTable symbols(module);
-    json::Array kernels;
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
       if (func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
-        kernels.push_back(describeKernel(func, layout, symbols));
-    entry["kernels"] = std::move(kernels);
-    modules.push_back(std::move(entry));
+        entry.kernels.push_back(describeKernel(func, layout, symbols));
+    manifest.modules.push_back(std::move(entry));
   });
-  return json::Object{{"version", kManifestVersion},
-                      {"modules", std::move(modules)}};
+  return manifest;
 }

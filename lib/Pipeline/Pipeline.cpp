@@ -6,7 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Pipeline/Pipeline.h"
-#include "tile/Dispatch/Passes.h"
+#include "tile/Conversion/TileToNVVM/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dispatch/PlanCache.h"
+#include "tile/Variants/CUDA/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -22,13 +25,15 @@ using namespace mlir;
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
   pm.addPass(createTileVerifyCtaGroup());
+  // Selection's plans are the ones lowering emits (each op planned once).
+  auto plans = std::make_shared<dispatch::PlanCache>();
   TileSelectVariantsOptions select;
   select.chip = options.chip;
   select.explain = options.explain;
-  pm.addPass(createTileSelectVariants(select));
+  pm.addPass(createTileSelectVariants(select, plans));
   TileLowerVariantsOptions lower;
   lower.chip = options.chip;
-  pm.addPass(createTileLowerVariants(lower));
+  pm.addPass(createTileLowerVariants(lower, plans));
   // The emitters produce scf/arith/memref next to NVVM; gpu-to-nvvm brings
   // those (and the kernels' memref signatures) to the LLVM dialect, and
   // nvvm-to-llvm expands the NVVM ops that are inline PTX.

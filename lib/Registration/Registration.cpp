@@ -12,10 +12,12 @@
 
 #include "tile/Registration/Registration.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Passes.h"
+#include "tile/Conversion/TileToNVVM/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dispatch/Registry.h"
 #include "tile/Pipeline/Pipeline.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
+#include "tile/Variants/CUDA/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -74,7 +76,9 @@ void tile::registerAllDialects(mlir::DialectRegistry &registry) {
 }
 
 void tile::registerAllPasses() {
-  tile::registerTilePasses();
+  tile::registerTileTransformsPasses();
+  tile::registerTileToNVVMPasses();
+  tile::registerTileCUDATransformsPasses();
   tile::registerTileToNVVMPipeline();
   tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
   mlir::registerTransformsPasses();

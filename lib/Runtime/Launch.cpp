@@ -72,12 +72,12 @@ void checkMemRef(const ArgSpec &spec, const MemRefArg &m,
       problems.push_back(at + ": size[" + str(d) + "] = " + str(m.sizes[d]) +
                          " but the kernel was compiled for " +
                          str(spec.shape[d]));
-    if (d < spec.strides.size() && spec.strides[d] >= 0 &&
-        m.strides[d] != spec.strides[d])
+    if (spec.strides && d < spec.strides->size() && (*spec.strides)[d] >= 0 &&
+        m.strides[d] != (*spec.strides)[d])
       problems.push_back(at + ": stride[" + str(d) + "] = " +
                          str(m.strides[d]) +
                          " elements but the kernel was compiled for " +
-                         str(spec.strides[d]));
+                         str((*spec.strides)[d]));
   }
   if (m.offset < 0)
     problems.push_back(at + ": offset " + str(m.offset) + " is negative");

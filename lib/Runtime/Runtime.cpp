@@ -273,8 +273,8 @@ Expected<Kernel> Module::kernel(llvm::StringRef name) const {
   const KernelSpec *spec = manifest_->kernel(name);
   if (!spec) {
     std::string known;
-    for (const KernelSpec &k : manifest_->kernels)
-      known += (known.empty() ? "" : ", ") + k.name;
+    for (const KernelSpec *k : manifest_->kernels())
+      known += (known.empty() ? "" : ", ") + k->name;
     return fail("the manifest has no kernel '" + name.str() + "' (kernels: " +
                 (known.empty() ? "none" : known) + ")");
   }

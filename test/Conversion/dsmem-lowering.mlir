@@ -22,7 +22,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   // One 16384-byte copy for a contiguous tile.
   // CHECK: llvm.mlir.global internal @[[TILE:__tile_shared_[0-9]+]]() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
   // CHECK-LABEL: gpu.func @whole_tile
-  // CHECK-SAME: tile.dispatch = [{loc = "{{.*}}dsmem-lowering.mlir:{{[0-9]+}}:{{[0-9]+}}", op = "tile.copy_async", variant = "dsmem"}]
+  // CHECK-SAME: tile.dispatch = [#tile.dispatch_record<op = "tile.copy_async", variant = "dsmem", loc = "{{.*}}dsmem-lowering.mlir:{{[0-9]+}}:{{[0-9]+}}">]
   // CHECK: %[[BASE:.+]] = llvm.mlir.addressof @[[TILE]] : !llvm.ptr<3>
   // CHECK: %[[BAR:.+]] = llvm.mlir.addressof @bar : !llvm.ptr<3>
   // CHECK: %[[PEER_TILE:.+]] = nvvm.mapa %[[BASE]], %[[PEER:.+]] : !llvm.ptr<3> -> !llvm.ptr<7>

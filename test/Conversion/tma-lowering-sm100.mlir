@@ -11,7 +11,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 
   // CHECK-LABEL: gpu.func @pair_load
-  // CHECK-SAME: data_type = "UINT8", dim_sources = [-1, -1, -1], encode = [3, 128, 8, 2, 256, 128, 128, 8, 2, 1, 1, 1, 0, 3, 2, 0]
+  // CHECK-SAME: data_type = "UINT8", encode = [3, 128, 8, 2, 256, 128, 128, 8, 2, 1, 1, 1, 0, 3, 2, 0], dim_sources = [-1, -1, -1]
   // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} {group = #nvvm.cta_group<cta_2>}
   gpu.func @pair_load(%in: memref<8x256xf8E4M3FN, 1>) kernel {
     %g = tile.from_memref %in : memref<8x256xf8E4M3FN, 1> -> !tile.buffer<8x256xf8E4M3FN, global>

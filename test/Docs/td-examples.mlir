@@ -1,6 +1,8 @@
 // Every `Example:` in the dialect's ODS descriptions parses and verifies.
 // RUN: %python %S/check_td_examples.py tile-opt %tile_src_root/include/tile/Dialect/Tile/IR | FileCheck %s
 // CHECK-DAG: TileAttrs.td example 0: ok
+// CHECK-DAG: TileKernelABIAttrs.td example 0: ok
+// CHECK-DAG: TileKernelABIAttrs.td example 1: ok
 // CHECK-DAG: TileTypes.td example 0: ok
 // CHECK-DAG: TileOps.td example 0: ok
 // CHECK-DAG: TileOps.td example 1: ok
@@ -8,4 +10,4 @@
 // CHECK-DAG: TileOps.td example 3: ok
 // CHECK-DAG: TileOps.td example 4: ok
 // CHECK-DAG: TileOps.td example 5: ok
-// CHECK: 8 examples checked, 0 failed
+// CHECK: 10 examples checked, 0 failed

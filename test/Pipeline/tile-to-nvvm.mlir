@@ -9,7 +9,7 @@
 // CHECK-SAME: gpu.kernel
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
 // CHECK-SAME: nvvm.kernel
-// CHECK-SAME: tile.dispatch = [{loc = "{{.*}}", op = "tile.copy_async", variant = "dsmem"}]
+// CHECK-SAME: tile.dispatch = [#tile.dispatch_record<op = "tile.copy_async", variant = "dsmem", loc = "{{.*}}">]
 // CHECK: nvvm.mapa
 // CHECK: nvvm.mapa
 // CHECK: nvvm.cp.async.bulk.shared.cluster.shared.cta

@@ -194,7 +194,7 @@ int compile(MLIRContext &context) {
   if (failed(lower.run(*module)))
     return 1;
 
-  llvm::json::Object manifest = tile::buildLaunchManifest(*module);
+  tile::manifest::LaunchManifest manifest = tile::buildLaunchManifest(*module);
   if (!loweredPath.empty()) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -254,17 +254,13 @@ int compile(MLIRContext &context) {
                    << ")" << (error.empty() ? "" : ": " + error) << "\n";
       return 1;
     }
-    manifest["cubin"] = cubinPath.getValue();
+    manifest.cubin = cubinPath.getValue();
   }
 
   if (!manifestPath.empty()) {
-    manifest["chip"] = chip;
-    manifest["ptx"] = ptxPath.getValue();
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
-       << "\n";
-    if (failed(writeFile(manifestPath, text)))
+    manifest.chip = chip;
+    manifest.ptx = ptxPath.getValue();
+    if (failed(writeFile(manifestPath, tile::manifest::toJSONText(manifest))))
       return 1;
   }
   return 0;

@@ -8,7 +8,9 @@
 #include "ExternalVariants.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Passes.h"
+#include "tile/Conversion/TileToNVVM/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dispatch/PlanCache.h"
 #include "tile/Dispatch/Registry.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
 
@@ -154,6 +156,45 @@ TEST_F(EmbeddingTest, SelectedVariantWithoutEmitterIsAnError) {
                        "yet: it registers no emitter");
   // Nothing was rewritten.
   EXPECT_NE(lowered.find("tile.copy_async"), std::string::npos);
+}
+
+TEST_F(EmbeddingTest, EachOpIsPlannedOncePerPipelineRun) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kCopies, &context);
+  ASSERT_TRUE(module);
+  auto cache = std::make_shared<tile::dispatch::PlanCache>();
+  PassManager pm(&context);
+  pm.addPass(tile::createTileSelectVariants({}, cache));
+  pm.addPass(tile::createTileLowerVariants({}, cache));
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  // Both copies were planned at selection and their plans emitted as is.
+  EXPECT_EQ(cache->reused(), 2u);
+  EXPECT_EQ(cache->planned(), 0u);
+}
+
+TEST_F(EmbeddingTest, AChangedOpIsPlannedAgain) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kCopies, &context);
+  ASSERT_TRUE(module);
+  auto cache = std::make_shared<tile::dispatch::PlanCache>();
+  PassManager select(&context);
+  select.addPass(tile::createTileSelectVariants({}, cache));
+  ASSERT_TRUE(succeeded(select.run(*module)));
+  // Between the passes the second copy changes (a smaller region): its
+  // plan from selection no longer describes it.
+  tile::CopyAsyncOp second;
+  module->walk([&](tile::CopyAsyncOp op) { second = op; });
+  second.setSizes({128, 64});
+  PassManager lower(&context);
+  lower.addPass(tile::createTileLowerVariants({}, cache));
+  ASSERT_TRUE(succeeded(lower.run(*module)));
+  EXPECT_EQ(cache->reused(), 1u);
+  EXPECT_EQ(cache->planned(), 1u);
+  // The new plan is the one emitted: 128 rows of 64 f16 = 16 KiB in one
+  // contiguous bulk copy.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  EXPECT_NE(text.find("arith.constant 16384 : i32"), std::string::npos)
+      << text;
 }
 
 TEST(Registry, OrderIsPriorityThenNameAndDuplicatesAreRefused) {

@@ -13,7 +13,7 @@
 #include "ExternalVariants.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Registry.h"
+#include "tile/Dispatch/VariantDecl.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
@@ -25,14 +25,25 @@ using namespace tile::dispatch;
 
 namespace {
 
-/// Lowers a small shared copy to a call into the embedding compiler's own
-/// device library: `external_small_copy(src, dst, bytes)`.
-LogicalResult emitLibraryCall(Operation *op, ValueRange lowered,
-                              const DispatchContext &, RewriterBase &rewriter) {
-  auto copy = cast<CopyAsyncOp>(op);
+/// The external variant's plan: the bytes one call copies.
+struct SmallCopyPlan {
+  int64_t bytes = 0;
+};
+
+OrReason<SmallCopyPlan> planSmallCopy(CopyAsyncOp copy,
+                                      const DispatchContext &) {
+  int64_t bytes = copy.getSrcType().getElementBits() / 8;
+  for (int64_t s : copy.getSizes())
+    bytes *= s;
+  return SmallCopyPlan{bytes};
+}
+
+LogicalResult emitLibraryCall(CopyAsyncOp copy, const SmallCopyPlan &plan,
+                              ValueRange lowered, const DispatchContext &,
+                              RewriterBase &rewriter) {
   CopyAsyncOp::Adaptor adaptor(lowered, copy);
-  MLIRContext *ctx = op->getContext();
-  Operation *table = SymbolTable::getNearestSymbolTable(op);
+  MLIRContext *ctx = copy.getContext();
+  Operation *table = SymbolTable::getNearestSymbolTable(copy);
   constexpr StringLiteral callee = "external_small_copy";
   auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
   auto fnType = LLVM::LLVMFunctionType::get(
@@ -40,47 +51,39 @@ LogicalResult emitLibraryCall(Operation *op, ValueRange lowered,
   if (!SymbolTable::lookupSymbolIn(table, callee)) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&table->getRegion(0).front());
-    LLVM::LLVMFuncOp::create(rewriter, op->getLoc(), callee, fnType);
+    LLVM::LLVMFuncOp::create(rewriter, copy.getLoc(), callee, fnType);
   }
-  int64_t bytes = copy.getSrcType().getElementBits() / 8;
-  for (int64_t s : copy.getSizes())
-    bytes *= s;
-  Value size = LLVM::ConstantOp::create(rewriter, op->getLoc(),
-                                        rewriter.getI32Type(), bytes);
-  LLVM::CallOp::create(rewriter, op->getLoc(), fnType, callee,
+  Value size = LLVM::ConstantOp::create(rewriter, copy.getLoc(),
+                                        rewriter.getI32Type(), plan.bytes);
+  LLVM::CallOp::create(rewriter, copy.getLoc(), fnType, callee,
                        ValueRange{adaptor.getSrc(), adaptor.getDst(), size});
   return success();
+}
+
+Verdict atMost1KiB(CopyAsyncOp copy, const DispatchContext &context) {
+  int64_t bytes = (*planSmallCopy(copy, context)).bytes;
+  if (bytes <= 1024)
+    return Verdict::accept();
+  return Verdict::reject("region is " + std::to_string(bytes) +
+                         " bytes, more than 1024");
 }
 
 } // namespace
 
 void external::registerExternalVariants() {
-  Variant v;
-  v.opName = CopyAsyncOp::getOperationName().str();
-  v.family = "cuda";
+  VariantDecl<CopyAsyncOp, SmallCopyPlan> v;
   v.name = "fast_small_copy";
   v.priority = 100;
-  v.predicates = {{"at_most_1kib", [](mlir::Operation *op,
-                                      const DispatchContext &) {
-                     auto copy = llvm::cast<CopyAsyncOp>(op);
-                     int64_t bytes = copy.getSrcType().getElementBits() / 8;
-                     for (int64_t s : copy.getSizes())
-                       bytes *= s;
-                     if (bytes <= 1024)
-                       return Verdict::accept();
-                     return Verdict::reject("region is " +
-                                            std::to_string(bytes) +
-                                            " bytes, more than 1024");
-                   }}};
+  v.predicates = {{"at_most_1kib", atMost1KiB}};
+  v.plan = planSmallCopy;
   v.emit = emitLibraryCall;
-  VariantRegistry::global().registerVariant(std::move(v));
+  registerVariant(VariantRegistry::global(), std::move(v));
 
   // Selectable (only when forced: every builtin outranks it) but without an
   // emitter yet, as variants are while being developed.
-  Variant planned;
-  planned.opName = CopyAsyncOp::getOperationName().str();
-  planned.family = "cuda";
+  VariantDecl<CopyAsyncOp, SmallCopyPlan> planned;
   planned.name = "planned_only";
   planned.priority = -100;
-  VariantRegistry::global().registerVariant(std::move(planned));
+  planned.plan = planSmallCopy;
+  registerVariant(VariantRegistry::global(), std::move(planned));
 }

@@ -5,44 +5,53 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// DESIGN.md §6: a TMA tensor map is a by-value kernel parameter
-// (`!llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 128,
-// nvvm.grid_constant}`), one per distinct plan. Before lowering, a variant
-// asks for the parameter here: it is appended to the gpu.func kernel as an
-// `!llvm.ptr` argument and its plan recorded in the kernel's
-// `tile.tensor_maps` attribute (with `param`, the source argument index).
-// After convert-gpu-to-nvvm (which drops `llvm.byval`, and MLIR 22 rejects
+// The kernel ABI (docs/Design.md, "Kernel ABI"): a TMA tensor map is a
+// by-value kernel parameter (`!llvm.ptr {llvm.byval = !llvm.array<128 x
+// i8>, llvm.align = 128, nvvm.grid_constant}`, what nvcc emits for a
+// `const __grid_constant__ CUtensorMap`), one per distinct plan. Before
+// lowering, a variant asks for the parameter here: it is appended to the
+// gpu.func kernel as an `!llvm.ptr` argument and its plan recorded as a
+// `#tile.tensor_map_plan` in the kernel's `tile.tensor_maps`. After
+// convert-gpu-to-nvvm (which drops `llvm.byval`, and MLIR 22 rejects
 // `nvvm.grid_constant` on gpu.func), --tile-finalize-kernel-abi puts the
-// by-value attributes on the lowered parameter and records its index as
-// `lowered_param`.
+// by-value attributes on the lowered parameter and records its index.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_DISPATCH_KERNELABI_H
 #define TILE_DISPATCH_KERNELABI_H
 
-#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
+
+namespace tile {
+class TensorMapPlanAttr;
+} // namespace tile
 
 namespace tile::dispatch {
 
-/// Kernel attributes --tile-lower-variants records and the manifest reads.
+/// Kernel attributes --tile-lower-variants records and the manifest reads:
+/// an array of #tile.tensor_map_plan, the source function type, an array of
+/// #tile.dispatch_record.
 constexpr llvm::StringLiteral kTensorMapsAttr = "tile.tensor_maps";
 constexpr llvm::StringLiteral kSourceSignatureAttr = "tile.source_signature";
 constexpr llvm::StringLiteral kDispatchAttr = "tile.dispatch";
-/// Bytes of a CUtensorMap (cuda.h declares it alignas(128)).
-constexpr unsigned kTensorMapBytes = 128;
 
 class KernelABI {
 public:
-  /// The kernel argument index of the tensor-map parameter described by
-  /// `plan` in the gpu.func kernel enclosing `op`; added on first use, equal
-  /// plans share one. Reports an error on `op` outside a kernel.
-  mlir::FailureOr<unsigned> tensorMapParam(mlir::Operation *op,
-                                           mlir::DictionaryAttr plan);
+  /// Appends the tensor-map parameter described by `plan` (its `param` is
+  /// ignored) to the gpu.func kernel enclosing `op`, unless an equal plan
+  /// already has one. Reports an error on `op` outside a kernel.
+  mlir::LogicalResult addTensorMapParam(mlir::Operation *op,
+                                        TensorMapPlanAttr plan);
+
+  /// The kernel argument holding the tensor map of `plan` (its `param`
+  /// ignored) in the kernel enclosing `op`, if one was added.
+  static std::optional<unsigned> tensorMapParam(mlir::Operation *op,
+                                                TensorMapPlanAttr plan);
 };
 
 /// The parameters convert-gpu-to-nvvm makes from one kernel argument of

@@ -5,18 +5,23 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The dispatch contract (DESIGN.md §5): every tile op has variants per
-// target family, each with a priority, named predicates and a planner that
-// may decline. Selection evaluates every predicate of every candidate, picks
-// the highest-priority variant that passes (ties broken by name), and keeps
-// the full report so failures and explanations list every reason.
+// The dispatch contract (docs/Design.md, "Dispatch"): every tile op has
+// variants per target family, each with a priority, named predicates, a
+// planner that may decline and an emitter. Selection evaluates every
+// predicate of every candidate, picks the highest-priority variant that
+// passes (ties broken by name), and keeps the full report so failures and
+// explanations list every reason.
 //
-// Other compilers register their own variants through the same registry.
+// This header is the type-erased registry. Variants are declared with the
+// typed `VariantDecl` (tile/Dispatch/VariantDecl.h), which erases into a
+// `Variant` here; other compilers register their own the same way.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_DISPATCH_REGISTRY_H
 #define TILE_DISPATCH_REGISTRY_H
+
+#include "tile/Layout/Layout.h" // OrReason
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/LogicalResult.h"
@@ -37,6 +42,10 @@ namespace tile::dispatch {
 
 class KernelABI;
 
+/// The target families dispatch knows; a family is read off the kind of
+/// target attribute on the enclosing module (`#nvvm.target` -> cuda).
+constexpr llvm::StringLiteral kCudaFamily = "cuda";
+
 /// The chip a kernel is compiled for, from `#nvvm.target<chip = ...>`.
 struct TargetInfo {
   std::string chip = "sm_100a";
@@ -49,10 +58,11 @@ struct TargetInfo {
 
 /// What predicates and planners may look at besides the op itself.
 struct DispatchContext {
+  std::string family = kCudaFamily.str();
   TargetInfo target;
 };
 
-/// A predicate's or planner's answer: accepted, or rejected with a reason.
+/// A predicate's answer: accepted, or rejected with a reason.
 struct Verdict {
   bool accepted = true;
   std::string reason;
@@ -61,27 +71,34 @@ struct Verdict {
   static Verdict reject(std::string why) { return {false, std::move(why)}; }
 };
 
-using CheckFn =
-    std::function<Verdict(mlir::Operation *, const DispatchContext &)>;
-/// Rewrites a selected op. `loweredOperands` are the op's operands after
-/// buffer lowering, in operand order: a `global` buffer is its `!llvm.ptr<1>`
-/// base, a `shared` buffer its `!llvm.ptr<3>` base, a `tmem` buffer its i32
-/// tensor-memory address; other operands are unchanged. The emitter inserts
-/// its ops at the rewriter's insertion point (just before the op) and leaves
-/// the op itself alone: the caller erases it after a successful emit. On
-/// failure the emitter reports an error on the op.
-using EmitFn = std::function<llvm::LogicalResult(
-    mlir::Operation *op, mlir::ValueRange loweredOperands,
-    const DispatchContext &, mlir::RewriterBase &)>;
+/// A plan, type-erased: whatever the variant's planner returned. Only the
+/// variant that made it reads it (VariantDecl casts it back).
+using AnyPlan = std::shared_ptr<const void>;
 
+using PredicateFn =
+    std::function<Verdict(mlir::Operation *, const DispatchContext &)>;
+/// Plans the op, or declines with the reason.
+using PlanFn = std::function<OrReason<AnyPlan>(mlir::Operation *,
+                                               const DispatchContext &)>;
 /// Runs before any op is rewritten; may add kernel parameters (tensor maps)
 /// through `abi`. Reports its own errors on the op.
 using PrepareFn = std::function<llvm::LogicalResult(
-    mlir::Operation *, const DispatchContext &, KernelABI &abi)>;
+    mlir::Operation *, const AnyPlan &, const DispatchContext &, KernelABI &)>;
+/// Rewrites a selected op from its plan. `loweredOperands` are the op's
+/// operands after buffer lowering, in operand order: a `global` buffer is
+/// its `!llvm.ptr<1>` base, a `shared` buffer its `!llvm.ptr<3>` base, a
+/// `tmem` buffer its i32 tensor-memory address; other operands are
+/// unchanged. The emitter inserts its ops at the rewriter's insertion point
+/// (just before the op) and leaves the op itself alone: the caller erases
+/// it after a successful emit. On failure the emitter reports an error on
+/// the op.
+using EmitFn = std::function<llvm::LogicalResult(
+    mlir::Operation *op, const AnyPlan &, mlir::ValueRange loweredOperands,
+    const DispatchContext &, mlir::RewriterBase &)>;
 
 struct Predicate {
   std::string name;
-  CheckFn check;
+  PredicateFn check;
 };
 
 struct Variant {
@@ -90,8 +107,9 @@ struct Variant {
   std::string name;         ///< e.g. "dsmem"
   int priority = 0;
   std::vector<Predicate> predicates;
-  /// Runs the variant's planner; declines with the planner's reason.
-  CheckFn plan;
+  /// The planner; declines with the planner's reason. Optional: without
+  /// one the plan is null.
+  PlanFn plan;
   /// Optional: kernel-ABI work before rewriting (e.g. tensor-map params).
   PrepareFn prepare;
   /// Rewrites the op. A variant without one can be selected but not
@@ -124,6 +142,8 @@ struct CandidateReport {
   /// The planner's reason when it declined (only asked if all predicates
   /// passed).
   std::optional<std::string> declined;
+  /// The plan when the candidate is viable.
+  AnyPlan plan;
 
   bool viable() const { return rejections.empty() && !declined; }
   /// `dsmem (priority 10): rejected: has_mbar — ...; declined — ...`.
@@ -132,6 +152,8 @@ struct CandidateReport {
 
 struct Selection {
   const Variant *chosen = nullptr;
+  /// The chosen variant's plan.
+  AnyPlan plan;
   std::vector<CandidateReport> reports;
   /// Set when selection failed for a reason other than "nothing matched"
   /// (e.g. an unknown forced name).
@@ -141,9 +163,10 @@ struct Selection {
 /// The chip of the `#nvvm.target` of the gpu.module enclosing `op`, if any.
 std::optional<std::string> enclosingTargetChip(mlir::Operation *op);
 
-/// The dispatch context of `op`: the chip of its enclosing `#nvvm.target`,
-/// else `fallbackChip` when non-empty, else sm_100a. Reports an error on `op`
-/// and returns nullopt when the chip is not `sm_<digits>[a|f]`.
+/// The dispatch context of `op`: the family and chip of its enclosing
+/// `#nvvm.target`, else `fallbackChip` when non-empty, else sm_100a (both
+/// cuda). Reports an error on `op` and returns nullopt when the chip is not
+/// `sm_<digits>[a|f]`.
 std::optional<DispatchContext> dispatchContextFor(mlir::Operation *op,
                                                   llvm::StringRef fallbackChip);
 
@@ -151,10 +174,10 @@ std::optional<DispatchContext> dispatchContextFor(mlir::Operation *op,
 const Variant *findVariant(llvm::StringRef opName, llvm::StringRef family,
                            llvm::StringRef name);
 
-/// Evaluates every candidate of `op` on `family`. With `forced`, only that
-/// variant may be chosen (it must still pass its predicates and planner).
+/// Evaluates every candidate of `op` on `context.family`. With `forced`,
+/// only that variant may be chosen (it must still pass its predicates and
+/// planner).
 Selection selectVariant(mlir::Operation *op, const DispatchContext &context,
-                        llvm::StringRef family,
                         std::optional<llvm::StringRef> forced);
 
 } // namespace tile::dispatch

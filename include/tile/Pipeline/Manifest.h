@@ -5,18 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What a host needs to launch the kernels of a lowered module (DESIGN.md §6):
-// per kernel its source arguments, its parameters (with the source argument each came from),
-// block and cluster dims, shared-memory bytes, tensor maps and the dispatch
-// decisions. Built from the output of --tile-to-nvvm, before
-// gpu-module-to-binary replaces the modules.
+// The compiler's side of the launch manifest: what a host needs to launch
+// each kernel of a lowered module (docs/Design.md, "Launch manifest"), read
+// off the kernel attributes lowering recorded. The schema and its JSON form
+// are tile/Manifest/LaunchManifest.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_PIPELINE_MANIFEST_H
 #define TILE_PIPELINE_MANIFEST_H
 
-#include "llvm/Support/JSON.h"
+#include "tile/Manifest/LaunchManifest.h"
 
 namespace mlir {
 class ModuleOp;
@@ -24,12 +23,9 @@ class ModuleOp;
 
 namespace tile {
 
-/// Format version of the manifest; bumped on incompatible changes.
-constexpr int kManifestVersion = 2;
-
-/// `{"version", "modules": [{"name", "chip", "kernels": [...]}]}` for every
-/// gpu.module of `lowered` (kernels are `llvm.func`s marked `nvvm.kernel`).
-llvm::json::Object buildLaunchManifest(mlir::ModuleOp lowered);
+/// The manifest of every gpu.module kernel of `lowered` (after
+/// --tile-to-nvvm). The files (`ptx`, `cubin`) are left for the driver.
+manifest::LaunchManifest buildLaunchManifest(mlir::ModuleOp lowered);
 
 } // namespace tile
 

@@ -17,11 +17,19 @@
 #ifndef TILE_RUNTIME_LAUNCH_H
 #define TILE_RUNTIME_LAUNCH_H
 
-#include "tile/Runtime/LaunchManifest.h"
+#include "tile/Manifest/LaunchManifest.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
 namespace tile::runtime {
+
+// The manifest schema, as the runtime reads it.
+using manifest::ArgSpec;
+using manifest::KernelSpec;
+using manifest::LaunchManifest;
+using manifest::ParamSpec;
+using manifest::TensorMapSpec;
+constexpr int kSupportedManifestVersion = manifest::kVersion;
 
 /// A strided view of device memory, as a memref kernel argument expands it.
 struct MemRefArg {

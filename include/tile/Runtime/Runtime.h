@@ -5,13 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The host runtime over the CUDA driver API (DESIGN.md §6), no MLIR: load a
-// cubin or PTX with its launch manifest, check the host's arguments and
-// encode the kernel's tensor maps (cuTensorMapEncodeTiled, after every rule
-// was checked), launch with cluster dims and dynamic shared memory
-// (cuLaunchKernelEx). libcuda is opened at run time, so programs linking
-// this library start on machines without a driver and get an error naming
-// the missing library instead. Every driver error carries the CUresult name.
+// The host runtime over the CUDA driver API, no MLIR (docs/Design.md,
+// "Kernel ABI and the launch manifest"): load a cubin or PTX with its
+// launch manifest, check the host's arguments and encode the kernel's
+// tensor maps (cuTensorMapEncodeTiled, after every rule was checked),
+// launch with cluster dims and dynamic shared memory (cuLaunchKernelEx).
+// libcuda is opened at run time, so programs linking this library start on
+// machines without a driver and get an error naming the missing library
+// instead. Every driver error carries the CUresult name.
 //
 // Example:
 //   auto device = tile::runtime::Device::open(0);

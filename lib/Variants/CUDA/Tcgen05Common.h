@@ -14,7 +14,7 @@
 #define TILE_LIB_VARIANTS_CUDA_TCGEN05COMMON_H
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Registry.h"
+#include "tile/Dispatch/VariantDecl.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -25,9 +25,10 @@ namespace tile::tcgen05 {
 
 /// `tcgen05_target`: sm_100a or sm_101a (NVVM's tcgen05 ops need the
 /// arch-specific chip); `instruction` names what needs it.
-inline dispatch::Predicate targetPredicate(std::string instruction) {
+template <typename OpT>
+dispatch::OpPredicate<OpT> targetPredicate(std::string instruction) {
   return {"tcgen05_target",
-          [instruction](mlir::Operation *, const dispatch::DispatchContext &c) {
+          [instruction](OpT, const dispatch::DispatchContext &c) {
             if ((c.target.sm == 100 || c.target.sm == 101) &&
                 c.target.archSpecific)
               return dispatch::Verdict::accept();

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tile::tcgen05 {
@@ -66,7 +67,9 @@ inline mlir::Value tmemPointer(mlir::RewriterBase &rewriter, mlir::Location loc,
         mlir::arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
                                            offset));
   return mlir::LLVM::IntToPtrOp::create(
-      rewriter, loc, mlir::LLVM::LLVMPointerType::get(rewriter.getContext(), 6),
+      rewriter, loc,
+      mlir::LLVM::LLVMPointerType::get(
+          rewriter.getContext(), unsigned(mlir::NVVM::NVVMMemorySpace::Tensor)),
       addr);
 }
 

@@ -13,32 +13,46 @@ class VariantRegistry;
 } // namespace tile::dispatch
 
 namespace tile {
-/// The dsmem copy_async variant (priority 10): cluster shared -> shared bulk
-/// copies. Predicates: shared_to_shared, single_thread, has_remote_cta,
-/// has_mbar, cluster_target (sm_90+); planner: dsmem::planClusterCopy.
+
+/// Priorities of the built-in variants. The copy_async variants cover
+/// disjoint directions (global <-> shared, shared -> remote shared, shared
+/// -> tensor memory), so today they never compete; tma ranks above the
+/// others so that a variant added later for global <-> shared (e.g. a
+/// cp.async fallback) must outrank it on purpose. An embedder's variant
+/// with a higher priority is tried first.
+constexpr int kTMAPriority = 20;
+constexpr int kDSMEMPriority = 10;
+constexpr int kTcgen05CpPriority = 10;
+constexpr int kTcgen05MmaPriority = 10;
+
+/// The dsmem copy_async variant: cluster shared -> shared bulk copies.
+/// Predicates: shared_to_shared, single_thread, has_remote_cta, has_mbar,
+/// supported_config, cluster_target (sm_90+); planner:
+/// dsmem::planClusterCopy.
 void registerDSMEMVariant(dispatch::VariantRegistry &registry);
 
-/// The tma copy_async variant (priority 20): global <-> shared tensor copies.
+/// The tma copy_async variant: global <-> shared tensor copies.
 /// Predicates: global_shared, single_thread, completion, tma_target,
 /// cta_group_target; planner: tma::planTensorCopy; adds one by-value
 /// tensor-map kernel parameter per distinct plan; emits cp.async.bulk.tensor.
 void registerTMAVariant(dispatch::VariantRegistry &registry);
 
-/// The tcgen05_cp copy_async variant (priority 10): shared -> tensor memory
-/// through tcgen05.cp. Predicates: shared_tmem, single_thread, tmem_address,
+/// The tcgen05_cp copy_async variant: shared -> tensor memory through
+/// tcgen05.cp. Predicates: shared_tmem, single_thread, tmem_address,
 /// layouts, supported_config, tcgen05_target; planner:
 /// tcgen05_cp::planSharedToTmemCopy.
 void registerTcgen05CpVariant(dispatch::VariantRegistry &registry);
 
-/// The tcgen05 gemm_async variant (priority 10): tcgen05.mma (dense and
-/// block-scaled kinds, cta_group 1/2, A in shared or tensor memory).
-/// Predicates: issuer, tmem_address, element_types, tcgen05_target; planner:
+/// The tcgen05 gemm_async variant: tcgen05.mma (dense and block-scaled
+/// kinds, cta_group 1/2, A in shared or tensor memory). Predicates: issuer,
+/// tmem_address, element_types, tcgen05_target; planner:
 /// tcgen05_mma::planMma.
 void registerTcgen05MmaVariant(dispatch::VariantRegistry &registry);
 
 /// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt
 /// calls this; embedders call it before running the tile passes.
 void registerBuiltinVariants(dispatch::VariantRegistry &registry);
+
 } // namespace tile
 
 #endif // TILE_VARIANTS_CUDA_BUILTINVARIANTS_H

@@ -214,3 +214,21 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
 void LayoutAttr::print(AsmPrinter &printer) const {
   printer << "<" << getLayout().toString() << ">";
 }
+
+//===----------------------------------------------------------------------===//
+// TensorMapPlanAttr
+//===----------------------------------------------------------------------===//
+
+TensorMapPlanAttr TensorMapPlanAttr::withParam(int64_t param) const {
+  return get(getContext(), param, getGlobalArg(), getDataType(), getEncode(),
+             getDimSources(), getStrideSources(), getStrideScales(),
+             getBytesPerIssue(), getIssues(), getLoweredParam(),
+             getLoweredGlobalParam());
+}
+
+TensorMapPlanAttr TensorMapPlanAttr::withLoweredParams(int64_t map,
+                                                       int64_t global) const {
+  return get(getContext(), getParam(), getGlobalArg(), getDataType(),
+             getEncode(), getDimSources(), getStrideSources(),
+             getStrideScales(), getBytesPerIssue(), getIssues(), map, global);
+}

@@ -17,6 +17,7 @@ using namespace tile;
 
 #include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
+#include "tile/Dialect/Tile/IR/TileInterfaces.cpp.inc"
 
 void TileDialect::initialize() {
   registerAttributes();

@@ -8,130 +8,170 @@
 // copy_async shared -> shared across a cluster: `mapa` the destination and
 // its mbarrier into the peer CTA, then one
 // `cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes`
-// per planned copy. This file holds the predicates, the planner hook and
-// the registration; the planner is pure (DSMEMPlanner.cpp) and the NVVM
-// emitter lives in DSMEMEmitter.cpp.
+// per planned copy. The whole variant is declared here (predicates, the
+// op -> planner request, the NVVM emitter); the planner itself is pure
+// (DSMEMPlanner.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "DSMEM.h"
 #include "Predicates.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Registry.h"
+#include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
 #include "tile/Variants/CUDA/CopyAsync/DSMEMPlanner.h"
 
-#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tile;
 using namespace tile::dispatch;
+using NVVM::NVVMMemorySpace;
 
 namespace {
 
-/// The planner's view of one side of the copy, or a reason it has none.
-OrReason<dsmem::RegionSide> regionSide(BufferType type,
-                                       ArrayRef<int64_t> offsets,
-                                       const char *name) {
-  return copy_async::regionSide(type, offsets, name,
-                                "the dsmem planner needs static offsets");
+/// The planner's request: both sides' layouts and static regions.
+OrReason<dsmem::Plan> planDSMEM(CopyAsyncOp copy, const DispatchContext &) {
+  using R = OrReason<dsmem::Plan>;
+  const char *why = "the dsmem planner needs static offsets";
+  OrReason<copy_async::RegionSide> src = copy_async::regionSide(
+      copy.getSrcType(), copy.getSrcStaticOffsets(), "source", why);
+  if (!src)
+    return R::failure(src.reason());
+  OrReason<copy_async::RegionSide> dst = copy_async::regionSide(
+      copy.getDstType(), copy.getDstStaticOffsets(), "destination", why);
+  if (!dst)
+    return R::failure(dst.reason());
+  return dsmem::planClusterCopy(*src, *dst, copy.getSizes(),
+                                copy.getSrcType().getElementBits());
 }
 
-Verdict planDSMEM(Operation *op, const DispatchContext &) {
-  OrReason<dsmem::Plan> plan = dsmem::planFor(cast<CopyAsyncOp>(op));
-  if (!plan)
-    return Verdict::reject(plan.reason());
-  return Verdict::accept();
-}
+/// `plan` before `op`: mapa of the destination tile and mbarrier into
+/// `remote_cta`, then one bulk copy per planned copy (a loop per run of
+/// equally spaced copies).
+LogicalResult emitDSMEM(CopyAsyncOp op, const dsmem::Plan &plan,
+                        ValueRange lowered, const DispatchContext &,
+                        RewriterBase &rewriter) {
+  CopyAsyncOp::Adaptor adaptor(lowered, op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  auto clusterPtr = LLVM::LLVMPointerType::get(
+      ctx, unsigned(NVVMMemorySpace::SharedCluster));
+  auto sharedPtr =
+      LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared));
+  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
 
-LogicalResult emitDSMEM(Operation *op, ValueRange lowered,
-                        const DispatchContext &, RewriterBase &rewriter) {
-  auto copy = cast<CopyAsyncOp>(op);
-  OrReason<dsmem::Plan> plan = dsmem::planFor(copy);
-  if (!plan)
-    return op->emitError() << "dsmem planner declined at lowering: "
-                           << plan.reason();
-  dsmem::emitPlan(copy, *plan, lowered, rewriter);
+  Value src = adaptor.getSrc();
+  Value peer = adaptor.getRemoteCta();
+  Value dst = NVVM::MapaOp::create(rewriter, loc, clusterPtr, adaptor.getDst(),
+                                   peer);
+  Value peerBar = NVVM::MapaOp::create(rewriter, loc, clusterPtr,
+                                       adaptor.getMbar(), peer);
+  Value barBits = LLVM::PtrToIntOp::create(rewriter, loc, i32, peerBar);
+  Value bar = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, barBits);
+
+  auto i32Const = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(rewriter, loc, i32, v);
+  };
+  auto issue = [&](LLVM::GEPArg srcByte, LLVM::GEPArg dstByte, Value bytes) {
+    Value from = LLVM::GEPOp::create(rewriter, loc, sharedPtr, i8, src,
+                                     ArrayRef<LLVM::GEPArg>{srcByte});
+    Value to = LLVM::GEPOp::create(rewriter, loc, clusterPtr, i8, dst,
+                                   ArrayRef<LLVM::GEPArg>{dstByte});
+    NVVM::CpAsyncBulkSharedCTAToSharedClusterOp::create(rewriter, loc, to, from,
+                                                        bar, bytes);
+  };
+  // Shared-memory byte offsets stay far below 2^31 (the planner caps a
+  // region at 2^20 elements), so they fit GEP's static i32 indices.
+  auto staticByte = [](int64_t v) {
+    return LLVM::GEPArg(static_cast<int32_t>(v));
+  };
+
+  for (const dsmem::CopyRun &run : dsmem::groupIntoRuns(plan.copies)) {
+    Value bytes = i32Const(run.first.bytes);
+    if (run.count == 1) {
+      issue(staticByte(run.first.srcByte), staticByte(run.first.dstByte),
+            bytes);
+      continue;
+    }
+    // One loop per run keeps large strided regions compact in the PTX.
+    Value lower = i32Const(0);
+    Value upper = i32Const(run.count);
+    Value step = i32Const(1);
+    auto loop = scf::ForOp::create(rewriter, loc, lower, upper, step);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    auto at = [&](int64_t start, int64_t stride) -> Value {
+      Value scaled = arith::MulIOp::create(rewriter, loc, i, i32Const(stride));
+      if (start == 0)
+        return scaled;
+      return arith::AddIOp::create(rewriter, loc, scaled, i32Const(start));
+    };
+    Value srcByte = at(run.first.srcByte, run.srcStride);
+    Value dstByte = at(run.first.dstByte, run.dstStride);
+    issue(srcByte, dstByte, bytes);
+  }
   return success();
+}
+
+Verdict sharedToShared(CopyAsyncOp copy, const DispatchContext &) {
+  if (copy.getSrcType().getScope() == MemoryScope::shared &&
+      copy.getDstType().getScope() == MemoryScope::shared)
+    return Verdict::accept();
+  return Verdict::reject(copy_async::direction(copy) +
+                         "; dsmem copies shared -> shared");
+}
+
+Verdict hasRemoteCta(CopyAsyncOp copy, const DispatchContext &) {
+  if (copy.getRemoteCta())
+    return Verdict::accept();
+  return Verdict::reject(
+      "no remote_cta operand: the destination CTA's rank is needed");
+}
+
+Verdict hasMbar(CopyAsyncOp copy, const DispatchContext &) {
+  if (copy.getMbar())
+    return Verdict::accept();
+  return Verdict::reject("no mbar operand: the destination CTA's "
+                         "mbarrier tracks completion");
+}
+
+Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
+  std::string unused;
+  if (copy.getCacheHint())
+    unused += "cache_hint";
+  if (copy.getCtaGroup())
+    unused += std::string(unused.empty() ? "" : ", ") + "cta_group";
+  if (unused.empty())
+    return Verdict::accept();
+  return Verdict::reject(unused + " given; shared::cta -> "
+                                  "shared::cluster bulk copies take neither");
+}
+
+Verdict clusterTarget(CopyAsyncOp, const DispatchContext &context) {
+  if (context.target.sm >= 90)
+    return Verdict::accept();
+  return Verdict::reject(context.target.chip +
+                         " has no thread-block clusters (sm_90+)");
 }
 
 } // namespace
 
-OrReason<dsmem::Plan> dsmem::planFor(CopyAsyncOp copy) {
-  using R = OrReason<Plan>;
-  OrReason<RegionSide> src =
-      regionSide(copy.getSrcType(), copy.getSrcStaticOffsets(), "source");
-  if (!src)
-    return R::failure(src.reason());
-  OrReason<RegionSide> dst =
-      regionSide(copy.getDstType(), copy.getDstStaticOffsets(), "destination");
-  if (!dst)
-    return R::failure(dst.reason());
-  return planClusterCopy(*src, *dst, copy.getSizes(),
-                         copy.getSrcType().getElementBits());
-}
-
 void tile::registerDSMEMVariant(VariantRegistry &registry) {
-  Variant v;
-  v.opName = CopyAsyncOp::getOperationName().str();
-  v.family = "cuda";
+  VariantDecl<CopyAsyncOp, dsmem::Plan> v;
   v.name = "dsmem";
-  v.priority = 10;
-  v.predicates = {
-      {"shared_to_shared",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (copy.getSrcType().getScope() == MemoryScope::shared &&
-             copy.getDstType().getScope() == MemoryScope::shared)
-           return Verdict::accept();
-         return Verdict::reject(copy_async::direction(copy) +
-                                "; dsmem copies shared -> shared");
-       }},
-      copy_async::singleThread("bulk copies"),
-      {"has_remote_cta",
-       [](Operation *op, const DispatchContext &) {
-         if (cast<CopyAsyncOp>(op).getRemoteCta())
-           return Verdict::accept();
-         return Verdict::reject(
-             "no remote_cta operand: the destination CTA's rank is needed");
-       }},
-      {"has_mbar",
-       [](Operation *op, const DispatchContext &) {
-         if (cast<CopyAsyncOp>(op).getMbar())
-           return Verdict::accept();
-         return Verdict::reject("no mbar operand: the destination CTA's "
-                                "mbarrier tracks completion");
-       }},
-      {"supported_config",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         std::string unused;
-         if (copy.getCacheHint())
-           unused += "cache_hint";
-         if (copy.getCtaGroup())
-           unused += std::string(unused.empty() ? "" : ", ") + "cta_group";
-         if (unused.empty())
-           return Verdict::accept();
-         return Verdict::reject(unused + " given; shared::cta -> "
-                                "shared::cluster bulk copies take neither");
-       }},
-      {"cluster_target",
-       [](Operation *, const DispatchContext &context) {
-         if (context.target.sm >= 90)
-           return Verdict::accept();
-         return Verdict::reject(context.target.chip +
-                                " has no thread-block clusters (sm_90+)");
-       }},
-  };
+  v.priority = kDSMEMPriority;
+  v.predicates = {{"shared_to_shared", sharedToShared},
+                  copy_async::singleThread("bulk copies"),
+                  {"has_remote_cta", hasRemoteCta},
+                  {"has_mbar", hasMbar},
+                  {"supported_config", supportedConfig},
+                  {"cluster_target", clusterTarget}};
   v.plan = planDSMEM;
   v.emit = emitDSMEM;
-  registry.registerVariant(std::move(v));
-}
-
-void tile::registerBuiltinVariants(VariantRegistry &registry) {
-  registerTMAVariant(registry);
-  registerDSMEMVariant(registry);
-  registerTcgen05CpVariant(registry);
-  registerTcgen05MmaVariant(registry);
+  registerVariant(registry, std::move(v));
 }

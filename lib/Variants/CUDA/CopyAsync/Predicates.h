@@ -9,7 +9,7 @@
 #define TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Registry.h"
+#include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -18,10 +18,10 @@ namespace tile::copy_async {
 
 /// `single_thread`: the op is issued by one thread (`exec thread`);
 /// `instructions` names what that thread issues, for the reason.
-inline dispatch::Predicate singleThread(std::string instructions) {
+inline dispatch::OpPredicate<CopyAsyncOp>
+singleThread(std::string instructions) {
   return {"single_thread",
-          [instructions](mlir::Operation *op, const dispatch::DispatchContext &) {
-            auto copy = llvm::cast<CopyAsyncOp>(op);
+          [instructions](CopyAsyncOp copy, const dispatch::DispatchContext &) {
             if (copy.getExec() == ExecScope::thread)
               return dispatch::Verdict::accept();
             return dispatch::Verdict::reject(

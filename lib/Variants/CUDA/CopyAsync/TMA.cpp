@@ -6,23 +6,25 @@
 //===----------------------------------------------------------------------===//
 //
 // copy_async global <-> shared through tensor maps (PTX ISA
-// "cp.async.bulk.tensor"): the predicates, the planner hook that turns the
-// op into a tma::Request for the pure planner (TMAPlanner.cpp), the kernel-
-// ABI step that adds the by-value tensor-map parameter (one per distinct
-// plan), and the emitter hook (TMAEmitter.cpp).
+// "cp.async.bulk.tensor"). The whole variant is declared here: the
+// predicates, the op -> tma::Request for the pure planner (TMAPlanner.cpp),
+// the kernel-ABI step that adds the by-value tensor-map parameter (one per
+// distinct plan, recorded as a #tile.tensor_map_plan) and the NVVM emitter.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Predicates.h"
-#include "TMA.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/KernelABI.h"
-#include "tile/Dispatch/Registry.h"
+#include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
 #include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -30,6 +32,7 @@ using namespace mlir;
 using namespace tile;
 using namespace tile::dispatch;
 using cuda::TensorMapDataType;
+using NVVM::NVVMMemorySpace;
 
 namespace {
 
@@ -70,10 +73,10 @@ std::optional<TensorMapDataType> mapDataType(Type type) {
   return std::nullopt;
 }
 
-} // namespace
-
-OrReason<tma::Request> tma::requestFor(CopyAsyncOp copy) {
-  using R = OrReason<Request>;
+/// The planner's request for a global <-> shared copy, or why the op cannot
+/// be described.
+OrReason<tma::Request> requestFor(CopyAsyncOp copy) {
+  using R = OrReason<tma::Request>;
   bool load = isGlobalToShared(copy);
   BufferType global = load ? copy.getSrcType() : copy.getDstType();
   BufferType shared = load ? copy.getDstType() : copy.getSrcType();
@@ -82,7 +85,7 @@ OrReason<tma::Request> tma::requestFor(CopyAsyncOp copy) {
   ArrayRef<int64_t> sharedOffsets =
       load ? copy.getDstStaticOffsets() : copy.getSrcStaticOffsets();
 
-  Request r;
+  tma::Request r;
   r.sizes.assign(copy.getSizes().begin(), copy.getSizes().end());
   r.elementBits = global.getElementBits();
   std::optional<TensorMapDataType> type = mapDataType(global.getElementType());
@@ -96,7 +99,7 @@ OrReason<tma::Request> tma::requestFor(CopyAsyncOp copy) {
   // runtime strides where a dim inside is dynamic.
   unsigned rank = global.getRank();
   for (int64_t d : global.getShape())
-    r.global.shape.push_back(ShapedType::isDynamic(d) ? kDynamic : d);
+    r.global.shape.push_back(ShapedType::isDynamic(d) ? tma::kDynamic : d);
   if (LayoutAttr layoutAttr = global.getLayout()) {
     TileLayout layout = layoutAttr.getLayout();
     if (layout.offset(Axis::m) != 0)
@@ -124,13 +127,13 @@ OrReason<tma::Request> tma::requestFor(CopyAsyncOp copy) {
     int64_t inner = 1;
     for (unsigned d = rank; d-- > 0;) {
       r.global.strides[d] = inner;
-      if (inner != kDynamic)
-        inner = r.global.shape[d] == kDynamic ? kDynamic
+      if (inner != tma::kDynamic)
+        inner = r.global.shape[d] == tma::kDynamic ? tma::kDynamic
                                                : inner * r.global.shape[d];
     }
   }
   for (int64_t o : globalOffsets)
-    r.global.offsets.push_back(ShapedType::isDynamic(o) ? kDynamic : o);
+    r.global.offsets.push_back(ShapedType::isDynamic(o) ? tma::kDynamic : o);
 
   std::optional<TileLayout> sharedLayout = shared.getEffectiveLayout();
   if (!sharedLayout)
@@ -146,24 +149,113 @@ OrReason<tma::Request> tma::requestFor(CopyAsyncOp copy) {
   return r;
 }
 
-namespace {
+/// The NVVM reduction of a tile reduction kind.
+NVVM::TMAReduxKind nvvmReduxKind(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::add: return NVVM::TMAReduxKind::ADD;
+  case ReduceKind::min: return NVVM::TMAReduxKind::MIN;
+  case ReduceKind::max: return NVVM::TMAReduxKind::MAX;
+  case ReduceKind::inc: return NVVM::TMAReduxKind::INC;
+  case ReduceKind::dec: return NVVM::TMAReduxKind::DEC;
+  case ReduceKind::and_: return NVVM::TMAReduxKind::AND;
+  case ReduceKind::or_: return NVVM::TMAReduxKind::OR;
+  case ReduceKind::xor_: return NVVM::TMAReduxKind::XOR;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
 
-OrReason<tma::Plan> planFor(CopyAsyncOp copy) {
-  OrReason<tma::Request> request = tma::requestFor(copy);
+/// One cp.async.bulk.tensor per issue of `plan` before `op` (g2s with
+/// mbarrier complete_tx, multicast, cache hint, cta_group; s2g; s2g
+/// reduce), reading the tensor map from kernel argument `map`.
+void emitIssues(CopyAsyncOp op, const tma::Plan &plan, Value map,
+                ValueRange lowered, RewriterBase &rewriter) {
+  CopyAsyncOp::Adaptor adaptor(lowered, op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  bool load = op.getSrcType().getScope() == MemoryScope::global;
+  Value shared = load ? adaptor.getDst() : adaptor.getSrc();
+  Type i32 = rewriter.getI32Type();
+
+  // The region's dynamic global offsets, by dim.
+  ArrayRef<int64_t> staticOffsets =
+      load ? op.getSrcStaticOffsets() : op.getDstStaticOffsets();
+  ValueRange dynamicOffsets =
+      load ? adaptor.getSrcOffsets() : adaptor.getDstOffsets();
+  SmallVector<Value> offsetOf(staticOffsets.size());
+  for (size_t d = 0, next = 0; d < staticOffsets.size(); ++d)
+    if (ShapedType::isDynamic(staticOffsets[d]))
+      offsetOf[d] = arith::IndexCastOp::create(rewriter, loc, i32,
+                                               dynamicOffsets[next++]);
+
+  NVVM::CTAGroupKindAttr group;
+  if (std::optional<uint32_t> g = op.getCtaGroup())
+    group = NVVM::CTAGroupKindAttr::get(
+        ctx, *g == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1);
+
+  for (const tma::Issue &issue : plan.issues) {
+    SmallVector<Value, 5> coords;
+    for (const tma::Coordinate &c : issue.coords) {
+      Value constant = arith::ConstantIntOp::create(rewriter, loc, i32,
+                                                    c.constant);
+      if (c.regionDim < 0) {
+        coords.push_back(constant);
+        continue;
+      }
+      Value base = offsetOf[c.regionDim];
+      coords.push_back(c.constant == 0
+                           ? base
+                           : arith::AddIOp::create(rewriter, loc, base,
+                                                   constant).getResult());
+    }
+    Value box = LLVM::GEPOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared)),
+        rewriter.getI8Type(), shared,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(issue.sharedByte)});
+    if (load) {
+      Value clusterBox = LLVM::AddrSpaceCastOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::SharedCluster)), box);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rewriter, loc, clusterBox, map, coords, adaptor.getMbar(),
+          /*im2colOffsets=*/ValueRange(), adaptor.getCtaMask(),
+          adaptor.getCacheHint(), NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, group, /*predicate=*/Value());
+    } else if (std::optional<ReduceKind> reduce = op.getReduce()) {
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          rewriter, loc, map, box, nvvmReduxKind(*reduce),
+          NVVM::TMAStoreMode::TILE, coords, adaptor.getCacheHint());
+    } else {
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, loc, map, box, coords, adaptor.getCacheHint(),
+          NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
+    }
+  }
+}
+
+OrReason<tma::Plan> planTMA(CopyAsyncOp copy, const DispatchContext &) {
+  OrReason<tma::Request> request = requestFor(copy);
   if (!request)
     return OrReason<tma::Plan>::failure(request.reason());
   return tma::planTensorCopy(*request);
 }
 
-/// The plan as the kernel's `tile.tensor_maps` entry (and the manifest's):
-/// the encode arguments, which values are runtime sizes/strides of which
-/// dim of which kernel argument, and the issue shape.
-DictionaryAttr planAttr(Builder &b, const tma::Plan &plan,
-                        unsigned globalArg) {
-  auto ints = [&](auto range) {
-    SmallVector<int64_t> v(range.begin(), range.end());
-    return b.getI64ArrayAttr(v);
-  };
+/// The kernel argument whose memref the host encodes the map from: the
+/// global buffer must be a tile.from_memref of an argument of the kernel.
+std::optional<unsigned> globalKernelArg(CopyAsyncOp copy) {
+  Value global = isGlobalToShared(copy) ? copy.getSrc() : copy.getDst();
+  auto view = global.getDefiningOp<FromMemrefOp>();
+  auto arg = view ? dyn_cast<BlockArgument>(view.getSource()) : BlockArgument();
+  auto kernel = copy->getParentOfType<gpu::GPUFuncOp>();
+  if (!arg || !kernel || arg.getOwner() != &kernel.getBody().front())
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+/// The plan as the kernel's tensor-map record (and the manifest's): the
+/// encode arguments, which values are runtime sizes/strides of which dim of
+/// which kernel argument, and the issue shape. `param` is left 0: the
+/// kernel ABI assigns it.
+TensorMapPlanAttr planAttr(MLIRContext *ctx, const tma::Plan &plan,
+                           unsigned globalArg) {
   SmallVector<int64_t> dimSources, strideSources, strideScales;
   for (const tma::MapValue &v : plan.globalDims)
     dimSources.push_back(v.sourceDim);
@@ -171,113 +263,85 @@ DictionaryAttr planAttr(Builder &b, const tma::Plan &plan,
     strideSources.push_back(v.sourceDim);
     strideScales.push_back(v.isStatic() ? 1 : v.scale);
   }
-  NamedAttrList a;
-  a.append("global_arg", b.getI64IntegerAttr(globalArg));
-  a.append("data_type", b.getStringAttr(cuda::dataTypeName(plan.map.dataType)));
-  a.append("encode", ints(plan.encodeArguments()));
-  a.append("dim_sources", ints(dimSources));
-  a.append("stride_sources", ints(strideSources));
-  a.append("stride_scales", ints(strideScales));
-  a.append("bytes_per_issue", b.getI64IntegerAttr(plan.bytesPerIssue));
-  a.append("issues", b.getI64IntegerAttr(plan.issues.size()));
-  return a.getDictionary(b.getContext());
+  return TensorMapPlanAttr::get(
+      ctx, /*param=*/0, globalArg, cuda::dataTypeName(plan.map.dataType),
+      DenseI64ArrayAttr::get(ctx, plan.encodeArguments()),
+      DenseI64ArrayAttr::get(ctx, dimSources),
+      DenseI64ArrayAttr::get(ctx, strideSources),
+      DenseI64ArrayAttr::get(ctx, strideScales), plan.bytesPerIssue,
+      int64_t(plan.issues.size()), std::nullopt, std::nullopt);
 }
 
-LogicalResult prepareTMA(Operation *op, const DispatchContext &,
-                         KernelABI &abi) {
-  auto copy = cast<CopyAsyncOp>(op);
-  OrReason<tma::Plan> plan = planFor(copy);
-  if (!plan)
-    return op->emitError() << "tma planner declined at lowering: "
-                           << plan.reason();
-  // The host encodes the map from the memref the kernel receives.
-  Value global = isGlobalToShared(copy) ? copy.getSrc() : copy.getDst();
-  auto view = global.getDefiningOp<FromMemrefOp>();
-  auto arg = view ? dyn_cast<BlockArgument>(view.getSource()) : BlockArgument();
-  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  if (!arg || !kernel || arg.getOwner() != &kernel.getBody().front())
-    return op->emitError()
+LogicalResult prepareTMA(CopyAsyncOp copy, const tma::Plan &plan,
+                         const DispatchContext &, KernelABI &abi) {
+  std::optional<unsigned> arg = globalKernelArg(copy);
+  if (!arg)
+    return copy.emitError()
            << "the global buffer of a tma copy must be a tile.from_memref of "
               "a kernel argument: the host encodes its tensor map";
-  Builder b(op->getContext());
-  FailureOr<unsigned> param =
-      abi.tensorMapParam(op, planAttr(b, *plan, arg.getArgNumber()));
-  if (failed(param))
-    return failure();
-  op->setAttr(tma::kTensorMapParamAttr, b.getI64IntegerAttr(*param));
+  return abi.addTensorMapParam(copy, planAttr(copy.getContext(), plan, *arg));
+}
+
+LogicalResult emitTMA(CopyAsyncOp copy, const tma::Plan &plan,
+                      ValueRange lowered, const DispatchContext &,
+                      RewriterBase &rewriter) {
+  std::optional<unsigned> arg = globalKernelArg(copy);
+  std::optional<unsigned> param =
+      arg ? KernelABI::tensorMapParam(copy,
+                                      planAttr(copy.getContext(), plan, *arg))
+          : std::nullopt;
+  if (!param)
+    return copy.emitError() << "tma copy has no tensor-map parameter";
+  auto kernel = copy->getParentOfType<gpu::GPUFuncOp>();
+  emitIssues(copy, plan, kernel.getArgument(*param), lowered, rewriter);
   return success();
 }
 
-LogicalResult emitTMA(Operation *op, ValueRange lowered,
-                      const DispatchContext &, RewriterBase &rewriter) {
-  auto copy = cast<CopyAsyncOp>(op);
-  OrReason<tma::Plan> plan = planFor(copy);
-  if (!plan)
-    return op->emitError() << "tma planner declined at lowering: "
-                           << plan.reason();
-  auto param = op->getAttrOfType<IntegerAttr>(tma::kTensorMapParamAttr);
-  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  if (!param || !kernel)
-    return op->emitError() << "tma copy has no tensor-map parameter";
-  tma::emitPlan(copy, *plan, kernel.getArgument(param.getInt()), lowered,
-                rewriter);
-  return success();
+Verdict globalShared(CopyAsyncOp copy, const DispatchContext &) {
+  if (isGlobalToShared(copy) || isSharedToGlobal(copy))
+    return Verdict::accept();
+  return Verdict::reject(copy_async::direction(copy) +
+                         "; tma copies global <-> shared");
 }
 
-Verdict planTMA(Operation *op, const DispatchContext &) {
-  OrReason<tma::Plan> plan = planFor(cast<CopyAsyncOp>(op));
-  if (!plan)
-    return Verdict::reject(plan.reason());
+Verdict completion(CopyAsyncOp copy, const DispatchContext &) {
+  if (isGlobalToShared(copy) && !copy.getMbar())
+    return Verdict::reject("a global -> shared tensor copy completes "
+                           "on an mbarrier; give mbar(...)");
+  if (isSharedToGlobal(copy) && copy.getMbar())
+    return Verdict::reject("a shared -> global tensor copy completes "
+                           "through bulk groups, not an mbarrier");
   return Verdict::accept();
+}
+
+Verdict tmaTarget(CopyAsyncOp, const DispatchContext &context) {
+  if (context.target.sm >= 90)
+    return Verdict::accept();
+  return Verdict::reject(context.target.chip +
+                         " has no tensor memory accelerator (sm_90+)");
+}
+
+Verdict ctaGroupTarget(CopyAsyncOp copy, const DispatchContext &context) {
+  if (!copy.getCtaGroup() ||
+      (context.target.sm >= 100 && context.target.archSpecific))
+    return Verdict::accept();
+  return Verdict::reject("cta_group needs sm_100a, not " +
+                         context.target.chip);
 }
 
 } // namespace
 
 void tile::registerTMAVariant(VariantRegistry &registry) {
-  Variant v;
-  v.opName = CopyAsyncOp::getOperationName().str();
-  v.family = "cuda";
+  VariantDecl<CopyAsyncOp, tma::Plan> v;
   v.name = "tma";
-  v.priority = 20;
-  v.predicates = {
-      {"global_shared",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (isGlobalToShared(copy) || isSharedToGlobal(copy))
-           return Verdict::accept();
-         return Verdict::reject(copy_async::direction(copy) +
-                                "; tma copies global <-> shared");
-       }},
-      copy_async::singleThread("tensor copies"),
-      {"completion",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (isGlobalToShared(copy) && !copy.getMbar())
-           return Verdict::reject("a global -> shared tensor copy completes "
-                                  "on an mbarrier; give mbar(...)");
-         if (isSharedToGlobal(copy) && copy.getMbar())
-           return Verdict::reject("a shared -> global tensor copy completes "
-                                  "through bulk groups, not an mbarrier");
-         return Verdict::accept();
-       }},
-      {"tma_target",
-       [](Operation *, const DispatchContext &context) {
-         if (context.target.sm >= 90)
-           return Verdict::accept();
-         return Verdict::reject(context.target.chip +
-                                " has no tensor memory accelerator (sm_90+)");
-       }},
-      {"cta_group_target",
-       [](Operation *op, const DispatchContext &context) {
-         if (!cast<CopyAsyncOp>(op).getCtaGroup() ||
-             (context.target.sm >= 100 && context.target.archSpecific))
-           return Verdict::accept();
-         return Verdict::reject("cta_group needs sm_100a, not " +
-                                context.target.chip);
-       }},
-  };
+  v.priority = kTMAPriority;
+  v.predicates = {{"global_shared", globalShared},
+                  copy_async::singleThread("tensor copies"),
+                  {"completion", completion},
+                  {"tma_target", tmaTarget},
+                  {"cta_group_target", ctaGroupTarget}};
   v.plan = planTMA;
   v.prepare = prepareTMA;
   v.emit = emitTMA;
-  registry.registerVariant(std::move(v));
+  registerVariant(registry, std::move(v));
 }

@@ -6,21 +6,30 @@
 //===----------------------------------------------------------------------===//
 //
 // copy_async shared -> tensor memory through `tcgen05.cp` (PTX ISA "Tensor
-// Memory: tcgen05.cp"): the predicates, the planner hook that turns the op
-// into a tcgen05_cp::Request for the pure planner (Tcgen05CpPlanner.cpp),
-// and the emitter hook (Tcgen05CpEmitter.cpp). Completion is the caller's:
-// tcgen05.commit to an mbarrier after the copies (and MMAs) it covers.
+// Memory: tcgen05.cp"). The whole variant is declared here: the predicates,
+// the op -> tcgen05_cp::Request for the pure planner (Tcgen05CpPlanner.cpp)
+// and the emitter. Completion is the caller's: tcgen05.commit to an
+// mbarrier after the copies (and MMAs) it covers.
+//
+// Emission (PTX ISA "Shared Memory Descriptor"): the descriptor's constant
+// part (LBO, SBO, fixed bits, swizzle) is folded by the planner's encoder;
+// the start-address field of the shared tile is computed once at run time
+// and each instruction adds its 16-byte offset to it (a tile lies below
+// 256 KiB, so the 14-bit field never carries). The tensor-memory address is
+// the buffer's plus `(lane << 16) | column`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Tcgen05Common.h"
+#include "../Tcgen05Emit.h"
 #include "Predicates.h"
-#include "Tcgen05Cp.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Registry.h"
+#include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
+#include "tile/Variants/CUDA/CopyAsync/Tcgen05CpPlanner.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -45,9 +54,12 @@ tcgen05_cp::Shape shapeOf(CpShape shape) {
   return tcgen05_cp::Shape::S128x256b;
 }
 
-} // namespace
 
-OrReason<tcgen05_cp::Plan> tcgen05_cp::planFor(CopyAsyncOp copy) {
+/// The planner's request: the shared and tensor-memory sides, the form
+/// asked for.
+OrReason<tcgen05_cp::Plan> planTcgen05Cp(CopyAsyncOp copy,
+                                         const DispatchContext &) {
+  using namespace tcgen05_cp;
   using R = OrReason<Plan>;
   BufferType src = copy.getSrcType(), dst = copy.getDstType();
   Request r;
@@ -77,90 +89,118 @@ OrReason<tcgen05_cp::Plan> tcgen05_cp::planFor(CopyAsyncOp copy) {
   return planSharedToTmemCopy(r);
 }
 
-namespace {
-
-Verdict planTcgen05Cp(Operation *op, const DispatchContext &) {
-  OrReason<tcgen05_cp::Plan> plan = tcgen05_cp::planFor(cast<CopyAsyncOp>(op));
-  if (!plan)
-    return Verdict::reject(plan.reason());
-  return Verdict::accept();
+NVVM::Tcgen05CpShape nvvmShape(tcgen05_cp::Shape shape) {
+  switch (shape) {
+  case tcgen05_cp::Shape::S128x256b: return NVVM::Tcgen05CpShape::SHAPE_128x256b;
+  case tcgen05_cp::Shape::S4x256b: return NVVM::Tcgen05CpShape::SHAPE_4x256b;
+  case tcgen05_cp::Shape::S128x128b: return NVVM::Tcgen05CpShape::SHAPE_128x128b;
+  case tcgen05_cp::Shape::S64x128b: return NVVM::Tcgen05CpShape::SHAPE_64x128b;
+  case tcgen05_cp::Shape::S32x128b: return NVVM::Tcgen05CpShape::SHAPE_32x128b;
+  }
+  return NVVM::Tcgen05CpShape::SHAPE_128x256b;
 }
 
-LogicalResult emitTcgen05Cp(Operation *op, ValueRange lowered,
-                            const DispatchContext &, RewriterBase &rewriter) {
-  auto copy = cast<CopyAsyncOp>(op);
-  OrReason<tcgen05_cp::Plan> plan = tcgen05_cp::planFor(copy);
-  if (!plan)
-    return op->emitError() << "tcgen05_cp planner declined at lowering: "
-                           << plan.reason();
-  tcgen05_cp::emitPlan(copy, *plan, lowered, rewriter);
+NVVM::Tcgen05CpMulticast nvvmMulticast(tcgen05_cp::Multicast m) {
+  switch (m) {
+  case tcgen05_cp::Multicast::None: return NVVM::Tcgen05CpMulticast::NONE;
+  case tcgen05_cp::Multicast::Warpx2_02_13:
+    return NVVM::Tcgen05CpMulticast::WARPX2_02_13;
+  case tcgen05_cp::Multicast::Warpx2_01_23:
+    return NVVM::Tcgen05CpMulticast::WARPX2_01_23;
+  case tcgen05_cp::Multicast::Warpx4: return NVVM::Tcgen05CpMulticast::WARPX4;
+  }
+  return NVVM::Tcgen05CpMulticast::NONE;
+}
+
+
+/// One tcgen05.cp per planned instruction, before `op`.
+LogicalResult emitTcgen05Cp(CopyAsyncOp op, const tcgen05_cp::Plan &plan,
+                            ValueRange lowered, const DispatchContext &,
+                            RewriterBase &rewriter) {
+  using namespace tcgen05_cp;
+  CopyAsyncOp::Adaptor adaptor(lowered, op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  Value base = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getSrc(),
+                                         plan.descriptorTemplate());
+  auto group = plan.ctaGroup == 2 ? NVVM::CTAGroupKind::CTA_2
+                                  : NVVM::CTAGroupKind::CTA_1;
+  NVVM::Tcgen05CpSrcFormatAttr format;
+  if (plan.sourceFormat != SourceFormat::None)
+    format = NVVM::Tcgen05CpSrcFormatAttr::get(
+        ctx, plan.sourceFormat == SourceFormat::B6x16P32
+                 ? NVVM::Tcgen05CpSrcFormat::B6x16_P32
+                 : NVVM::Tcgen05CpSrcFormat::B4x16_P64);
+  for (const Instruction &inst : plan.instructions) {
+    Value desc =
+        tcgen05::advanceDescriptor(rewriter, loc, base, inst.sharedByte);
+    Value ptr = tcgen05::tmemPointer(rewriter, loc, adaptor.getDst(),
+                                     inst.tmemOffset());
+    NVVM::Tcgen05CpOp::create(rewriter, loc, nvvmShape(plan.form.shape), group,
+                              nvvmMulticast(plan.form.multicast), format, ptr,
+                              desc);
+  }
   return success();
 }
 
-/// Where the destination's tensor-memory address comes from.
-Verdict tmemAddress(Operation *op, const DispatchContext &) {
-  auto copy = cast<CopyAsyncOp>(op);
+Verdict sharedTmem(CopyAsyncOp copy, const DispatchContext &) {
+  if (isSharedToTmem(copy))
+    return Verdict::accept();
+  return Verdict::reject(copy_async::direction(copy) +
+                         "; tcgen05.cp copies shared -> tmem");
+}
+
+// The predicates below pass other directions: shared_tmem names them.
+
+Verdict tmemAddress(CopyAsyncOp copy, const DispatchContext &) {
   if (!isSharedToTmem(copy))
-    return Verdict::accept(); // shared_tmem names the direction
+    return Verdict::accept();
   if (std::optional<std::string> problem =
           tcgen05::tmemAddressProblem(copy.getDst(), ""))
     return Verdict::reject(*problem);
   return Verdict::accept();
 }
 
+Verdict layouts(CopyAsyncOp copy, const DispatchContext &) {
+  if (!isSharedToTmem(copy))
+    return Verdict::accept();
+  BufferType src = copy.getSrcType(), dst = copy.getDstType();
+  if (!src.getEffectiveLayout())
+    return Verdict::reject("the shared buffer has no layout");
+  if (!dst.getLayout())
+    return Verdict::reject("the tensor-memory buffer has no layout");
+  if (src.getElementBits() != dst.getElementBits())
+    return Verdict::reject("element widths differ (" +
+                           std::to_string(src.getElementBits()) + " and " +
+                           std::to_string(dst.getElementBits()) + " bits)");
+  return Verdict::accept();
+}
+
+Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
+  if (!isSharedToTmem(copy))
+    return Verdict::accept();
+  if (copy.getMbar())
+    return Verdict::reject(
+        "tcgen05.cp does not signal an mbarrier itself; drop mbar(...) "
+        "and issue tcgen05.commit after the copy");
+  if (copy.getCacheHint())
+    return Verdict::reject("tcgen05.cp takes no cache hint");
+  return Verdict::accept();
+}
+
 } // namespace
 
 void tile::registerTcgen05CpVariant(VariantRegistry &registry) {
-  Variant v;
-  v.opName = CopyAsyncOp::getOperationName().str();
-  v.family = "cuda";
+  VariantDecl<CopyAsyncOp, tcgen05_cp::Plan> v;
   v.name = "tcgen05_cp";
-  v.priority = 10;
-  v.predicates = {
-      {"shared_tmem",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (isSharedToTmem(copy))
-           return Verdict::accept();
-         return Verdict::reject(copy_async::direction(copy) +
-                                "; tcgen05.cp copies shared -> tmem");
-       }},
-      copy_async::singleThread("tcgen05.cp"),
-      {"tmem_address", tmemAddress},
-      {"layouts",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (!isSharedToTmem(copy))
-           return Verdict::accept();
-         BufferType src = copy.getSrcType(), dst = copy.getDstType();
-         if (!src.getEffectiveLayout())
-           return Verdict::reject("the shared buffer has no layout");
-         if (!dst.getLayout())
-           return Verdict::reject("the tensor-memory buffer has no layout");
-         if (src.getElementBits() != dst.getElementBits())
-           return Verdict::reject("element widths differ (" +
-                                  std::to_string(src.getElementBits()) +
-                                  " and " +
-                                  std::to_string(dst.getElementBits()) +
-                                  " bits)");
-         return Verdict::accept();
-       }},
-      {"supported_config",
-       [](Operation *op, const DispatchContext &) {
-         auto copy = cast<CopyAsyncOp>(op);
-         if (!isSharedToTmem(copy))
-           return Verdict::accept();
-         if (copy.getMbar())
-           return Verdict::reject(
-               "tcgen05.cp does not signal an mbarrier itself; drop mbar(...) "
-               "and issue tcgen05.commit after the copy");
-         if (copy.getCacheHint())
-           return Verdict::reject("tcgen05.cp takes no cache hint");
-         return Verdict::accept();
-       }},
-      tcgen05::targetPredicate("tcgen05.cp"),
-  };
+  v.priority = kTcgen05CpPriority;
+  v.predicates = {{"shared_tmem", sharedTmem},
+                  copy_async::singleThread("tcgen05.cp"),
+                  {"tmem_address", tmemAddress},
+                  {"layouts", layouts},
+                  {"supported_config", supportedConfig},
+                  tcgen05::targetPredicate<CopyAsyncOp>("tcgen05.cp")};
   v.plan = planTcgen05Cp;
   v.emit = emitTcgen05Cp;
-  registry.registerVariant(std::move(v));
+  registerVariant(registry, std::move(v));
 }

@@ -5,22 +5,32 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gemm_async through `tcgen05.mma` (PTX ISA "Tensor Memory: tcgen05.mma"):
-// the predicates, the planner hook that turns the op into a
-// tcgen05_mma::Request for the pure planner (Tcgen05MmaPlanner.cpp), and
-// the emitter hook (Tcgen05MmaEmitter.cpp). Completion is the caller's:
-// tcgen05.commit to an mbarrier, issued by the same thread, after the MMAs.
+// gemm_async through `tcgen05.mma` (PTX ISA "Tensor Memory: tcgen05.mma").
+// The whole variant is declared here: the predicates, the op ->
+// tcgen05_mma::Request for the pure planner (Tcgen05MmaPlanner.cpp) and the
+// emitter. Completion is the caller's: tcgen05.commit to an mbarrier,
+// issued by the same thread, after the MMAs.
+//
+// Emission: a shared operand's descriptor is its folded constant (LBO, SBO,
+// swizzle, the fixed bits) OR the start-address field of the buffer,
+// computed once; each issue adds its start (bytes >> 4). Tensor-memory
+// operands are the buffer's 32-bit address plus `(lane << 16) | column`.
+// The instruction descriptor of each issue is a constant.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../CopyAsync/Predicates.h"
 #include "../Tcgen05Common.h"
-#include "Tcgen05Mma.h"
+#include "../Tcgen05Emit.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Registry.h"
+#include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
+#include "tile/Variants/CUDA/GemmAsync/Tcgen05MmaPlanner.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -90,9 +100,11 @@ std::string elementTypeProblem(GemmAsyncOp op) {
   return "";
 }
 
-} // namespace
-
-OrReason<tcgen05_mma::Plan> tcgen05_mma::planFor(GemmAsyncOp op) {
+/// The planner's request: element kinds, the three sides (and scale
+/// tiles), the shape and the config.
+OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
+                                           const DispatchContext &) {
+  using namespace tcgen05_mma;
   using R = OrReason<Plan>;
   if (std::string bad = elementTypeProblem(op); !bad.empty())
     return R::failure(bad);
@@ -159,71 +171,149 @@ OrReason<tcgen05_mma::Plan> tcgen05_mma::planFor(GemmAsyncOp op) {
   return planMma(r);
 }
 
-namespace {
+std::optional<NVVM::Tcgen05MMAKind> denseKind(cuda::MmaKind kind) {
+  switch (kind) {
+  case cuda::MmaKind::F16: return NVVM::Tcgen05MMAKind::F16;
+  case cuda::MmaKind::TF32: return NVVM::Tcgen05MMAKind::TF32;
+  case cuda::MmaKind::F8F6F4: return NVVM::Tcgen05MMAKind::F8F6F4;
+  case cuda::MmaKind::I8: return NVVM::Tcgen05MMAKind::I8;
+  default: return std::nullopt;
+  }
+}
 
-Verdict planTcgen05Mma(Operation *op, const DispatchContext &) {
-  OrReason<tcgen05_mma::Plan> plan =
-      tcgen05_mma::planFor(cast<GemmAsyncOp>(op));
-  if (!plan)
-    return Verdict::reject(plan.reason());
+NVVM::MMABlockScaleKind scaledKind(cuda::MmaKind kind) {
+  switch (kind) {
+  case cuda::MmaKind::MXF4: return NVVM::MMABlockScaleKind::MXF4;
+  case cuda::MmaKind::MXF4NVF4: return NVVM::MMABlockScaleKind::MXF4NVF4;
+  default: return NVVM::MMABlockScaleKind::MXF8F6F4;
+  }
+}
+
+
+/// One tcgen05.mma (or .block_scale) per planned issue, before `op`.
+LogicalResult emitTcgen05Mma(GemmAsyncOp op, const tcgen05_mma::Plan &plan,
+                             ValueRange lowered, const DispatchContext &,
+                             RewriterBase &rewriter) {
+  using namespace tcgen05_mma;
+  GemmAsyncOp::Adaptor adaptor(lowered, op);
+  Location loc = op.getLoc();
+  // exec warp: the elected lane issues; the others skip.
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (op.getExec() == ExecScope::warp) {
+    Value elected = NVVM::ElectSyncOp::create(rewriter, loc, rewriter.getI1Type(),
+                                              Value());
+    auto ifOp = scf::IfOp::create(rewriter, loc, elected, /*else=*/false);
+    rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+
+  auto plusStart = [&](Value descriptor, int64_t byte) {
+    return tcgen05::advanceDescriptor(rewriter, loc, descriptor, byte);
+  };
+  // One pointer per distinct tensor-memory address (D repeats per K step).
+  llvm::DenseMap<std::pair<Value, uint32_t>, Value> tmemPointers;
+  auto tmemAt = [&](Value base, uint32_t offset) -> Value {
+    Value &ptr = tmemPointers[{base, offset}];
+    if (!ptr)
+      ptr = tcgen05::tmemPointer(rewriter, loc, base, offset);
+    return ptr;
+  };
+
+  Value aBase = plan.a ? tcgen05::sharedDescriptor(rewriter, loc,
+                                                   adaptor.getA(),
+                                                   plan.a->descriptorTemplate())
+                       : Value();
+  Value bBase = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getB(),
+                                          plan.b.descriptorTemplate());
+  Value isTrue, isFalse;
+  auto flag = [&](InputD inputD) -> Value {
+    if (inputD == InputD::FromFlag)
+      return adaptor.getAccumulate();
+    Value &slot = inputD == InputD::Accumulate ? isTrue : isFalse;
+    if (!slot)
+      slot = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(),
+                                          inputD == InputD::Accumulate);
+    return slot;
+  };
+  auto group =
+      plan.ctaGroup == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+  std::optional<NVVM::Tcgen05MMAKind> dense = denseKind(plan.kind);
+  unsigned perInstruction =
+      plan.instK / std::max(1u, cuda::scaleVectorSize(plan.kind,
+                                                      plan.idesc.scaleType));
+  llvm::DenseMap<uint32_t, Value> idescs;
+  for (const Issue &is : plan.issues) {
+    // Operands in a fixed order (call arguments would not fix it).
+    Value d = tmemAt(adaptor.getC(), is.dTmem);
+    Value a = plan.a ? plusStart(aBase, is.aByte)
+                     : tmemAt(adaptor.getA(), is.aTmem);
+    Value b = plusStart(bBase, is.bByte);
+    Value &idesc = idescs[is.idesc];
+    if (!idesc)
+      idesc = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                           static_cast<int32_t>(is.idesc));
+    Value inputD = flag(is.inputD);
+    if (dense) {
+      NVVM::Tcgen05MMAOp::create(rewriter, loc, *dense, group,
+                                 NVVM::Tcgen05MMACollectorOp::DISCARD,
+                                 /*aShift=*/false, d, a, b, idesc, inputD,
+                                 Value(), Value());
+      continue;
+    }
+    Value sfa = tmemAt(adaptor.getSfa(), is.sfaTmem);
+    Value sfb = tmemAt(adaptor.getSfb(), is.sfbTmem);
+    // block16 / block32: the elements one scale covers.
+    auto blockScale = perInstruction * 16 == unsigned(plan.instK)
+                          ? NVVM::Tcgen05MMABlockScale::BLOCK16
+                          : NVVM::Tcgen05MMABlockScale::BLOCK32;
+    NVVM::Tcgen05MMABlockScaleOp::create(
+        rewriter, loc, scaledKind(plan.kind), group, blockScale,
+        NVVM::Tcgen05MMACollectorOp::DISCARD, d, a, b, idesc, inputD, sfa,
+        sfb);
+  }
+  return success();
+}
+
+Verdict issuer(GemmAsyncOp op, const DispatchContext &) {
+  ExecScope exec = op.getExec();
+  if (exec == ExecScope::thread || exec == ExecScope::warp)
+    return Verdict::accept();
+  return Verdict::reject(
+      "issued by a " + stringifyExecScope(exec).str() +
+      "; one thread issues tcgen05.mma (exec thread), or a warp that "
+      "elects one lane (exec warp)");
+}
+
+Verdict tmemAddress(GemmAsyncOp gemm, const DispatchContext &) {
+  llvm::SmallVector<std::pair<Value, StringRef>, 4> tmem = {{gemm.getC(), "C"}};
+  if (gemm.getA().getType().getScope() == MemoryScope::tmem)
+    tmem.push_back({gemm.getA(), "A"});
+  if (gemm.getSfa()) {
+    tmem.push_back({gemm.getSfa(), "sfa"});
+    tmem.push_back({gemm.getSfb(), "sfb"});
+  }
+  for (auto [value, name] : tmem)
+    if (std::optional<std::string> problem =
+            tcgen05::tmemAddressProblem(value, name))
+      return Verdict::reject(*problem);
   return Verdict::accept();
 }
 
-LogicalResult emitTcgen05Mma(Operation *op, ValueRange lowered,
-                             const DispatchContext &, RewriterBase &rewriter) {
-  auto gemm = cast<GemmAsyncOp>(op);
-  OrReason<tcgen05_mma::Plan> plan = tcgen05_mma::planFor(gemm);
-  if (!plan)
-    return op->emitError() << "tcgen05 planner declined at lowering: "
-                           << plan.reason();
-  tcgen05_mma::emitPlan(gemm, *plan, lowered, rewriter);
-  return success();
+Verdict elementTypes(GemmAsyncOp op, const DispatchContext &) {
+  std::string bad = elementTypeProblem(op);
+  return bad.empty() ? Verdict::accept() : Verdict::reject(bad);
 }
 
 } // namespace
 
 void tile::registerTcgen05MmaVariant(VariantRegistry &registry) {
-  Variant v;
-  v.opName = GemmAsyncOp::getOperationName().str();
-  v.family = "cuda";
+  VariantDecl<GemmAsyncOp, tcgen05_mma::Plan> v;
   v.name = "tcgen05";
-  v.priority = 10;
-  v.predicates = {
-      {"issuer",
-       [](Operation *op, const DispatchContext &) {
-         ExecScope exec = cast<GemmAsyncOp>(op).getExec();
-         if (exec == ExecScope::thread || exec == ExecScope::warp)
-           return Verdict::accept();
-         return Verdict::reject(
-             "issued by a " + stringifyExecScope(exec).str() +
-             "; one thread issues tcgen05.mma (exec thread), or a warp that "
-             "elects one lane (exec warp)");
-       }},
-      {"tmem_address",
-       [](Operation *op, const DispatchContext &) {
-         auto gemm = cast<GemmAsyncOp>(op);
-         llvm::SmallVector<std::pair<Value, StringRef>, 4> tmem = {
-             {gemm.getC(), "C"}};
-         if (gemm.getA().getType().getScope() == MemoryScope::tmem)
-           tmem.push_back({gemm.getA(), "A"});
-         if (gemm.getSfa()) {
-           tmem.push_back({gemm.getSfa(), "sfa"});
-           tmem.push_back({gemm.getSfb(), "sfb"});
-         }
-         for (auto [value, name] : tmem)
-           if (std::optional<std::string> problem =
-                   tcgen05::tmemAddressProblem(value, name))
-             return Verdict::reject(*problem);
-         return Verdict::accept();
-       }},
-      {"element_types",
-       [](Operation *op, const DispatchContext &) {
-         std::string bad = elementTypeProblem(cast<GemmAsyncOp>(op));
-         return bad.empty() ? Verdict::accept() : Verdict::reject(bad);
-       }},
-      tcgen05::targetPredicate("tcgen05.mma"),
-  };
+  v.priority = kTcgen05MmaPriority;
+  v.predicates = {{"issuer", issuer},
+                  {"tmem_address", tmemAddress},
+                  {"element_types", elementTypes},
+                  tcgen05::targetPredicate<GemmAsyncOp>("tcgen05.mma")};
   v.plan = planTcgen05Mma;
   v.emit = emitTcgen05Mma;
-  registry.registerVariant(std::move(v));
+  registerVariant(registry, std::move(v));
 }

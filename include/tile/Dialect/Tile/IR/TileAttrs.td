@@ -93,4 +93,6 @@ def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
   let genVerifyDecl = 1;
 }
 
+include "tile/Dialect/Tile/IR/TileKernelABIAttrs.td"
+
 #endif // TILE_ATTRS_TD

@@ -48,6 +48,8 @@ struct GlobalMemoryResource
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.h.inc"
 
+#include "tile/Dialect/Tile/IR/TileInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 

@@ -9,6 +9,7 @@
 #define TILE_OPS_TD
 
 include "tile/Dialect/Tile/IR/TileTypes.td"
+include "tile/Dialect/Tile/IR/TileInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/ViewLikeInterface.td"
@@ -143,7 +144,7 @@ def Tile_BaseAddressOp : Tile_Op<"base_address", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, Tile_DispatchOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "asynchronously copy a region of one tile buffer into another";
   let description = [{
@@ -234,7 +235,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
 }
 
 def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, Tile_DispatchOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "asynchronous tensor-core C (+)= A @ B on tile regions";
   let description = [{

@@ -6,20 +6,21 @@
 //===----------------------------------------------------------------------===//
 //
 // ptxas 13.0 rejects a function whose tcgen05 instructions mix cta_group::1
-// and ::2 (REFERENCE.md), and a commit of the other group does not track
-// the MMAs: both are reported here, on the ops, before lowering.
+// and ::2 (a kernel uses one .cta_group), and a commit of the other group
+// does not track the MMAs: both are reported here, on the ops, before
+// lowering.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Passes.h"
+#include "tile/Variants/CUDA/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace tile {
 #define GEN_PASS_DEF_TILEVERIFYCTAGROUP
-#include "tile/Dispatch/Passes.h.inc"
+#include "tile/Variants/CUDA/Transforms/Passes.h.inc"
 } // namespace tile
 
 using namespace mlir;

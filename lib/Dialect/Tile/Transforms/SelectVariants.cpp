@@ -6,13 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dispatch/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dispatch/PlanCache.h"
 #include "tile/Dispatch/Registry.h"
 
 
 namespace tile {
 #define GEN_PASS_DEF_TILESELECTVARIANTS
-#include "tile/Dispatch/Passes.h.inc"
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace tile
 
 using namespace mlir;
@@ -25,11 +26,13 @@ struct SelectVariantsPass
     : public tile::impl::TileSelectVariantsBase<SelectVariantsPass> {
   using TileSelectVariantsBase::TileSelectVariantsBase;
 
+  /// Where the chosen plans go for --tile-lower-variants (set in a
+  /// pipeline; null when the pass runs alone).
+  std::shared_ptr<PlanCache> cache;
+
   void runOnOperation() override {
     bool failedAny = false;
-    getOperation()->walk([&](Operation *op) {
-      if (!isa<CopyAsyncOp, GemmAsyncOp>(op))
-        return;
+    getOperation()->walk([&](DispatchOpInterface op) {
       if (failed(select(op)))
         failedAny = true;
     });
@@ -37,25 +40,22 @@ struct SelectVariantsPass
       signalPassFailure();
   }
 
-  LogicalResult select(Operation *op) {
+  LogicalResult select(DispatchOpInterface op) {
     std::optional<DispatchContext> maybeContext =
         dispatchContextFor(op, chip);
     if (!maybeContext)
       return failure();
     const DispatchContext &context = *maybeContext;
     const std::string &chipName = context.target.chip;
-    std::optional<StringRef> forced;
-    if (auto name = op->getAttrOfType<StringAttr>("dispatch"))
-      forced = name.getValue();
-
-    Selection selection = selectVariant(op, context, "cuda", forced);
+    std::optional<StringRef> forced = op.getForcedVariant();
+    Selection selection = selectVariant(op, context, forced);
     if (!selection.error.empty())
       return op->emitError() << selection.error;
     if (!selection.chosen) {
       InFlightDiagnostic diag = op->emitError();
       if (selection.reports.empty()) {
         diag << "no variants of " << op->getName()
-             << " are registered for cuda";
+             << " are registered for " << context.family;
         return diag;
       }
       if (forced)
@@ -69,8 +69,10 @@ struct SelectVariantsPass
           diag.attachNote() << report.describe();
       return diag;
     }
-    op->setAttr("variant", StringAttr::get(op->getContext(),
-                                           selection.chosen->name));
+    op.setSelectedVariant(selection.chosen->name);
+    ++numSelected;
+    if (cache)
+      cache->remember(op, *selection.chosen, selection.plan);
     if (explain) {
       InFlightDiagnostic remark = op->emitRemark()
                                   << "selected " << selection.chosen->name
@@ -94,3 +96,11 @@ struct SelectVariantsPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+tile::createTileSelectVariants(const TileSelectVariantsOptions &options,
+                               std::shared_ptr<PlanCache> cache) {
+  auto pass = std::make_unique<SelectVariantsPass>(options);
+  pass->cache = std::move(cache);
+  return pass;
+}

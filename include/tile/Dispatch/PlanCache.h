@@ -1,0 +1,54 @@
+//===- PlanCache.h - each op planned once per pipeline run -------*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Selection plans every viable candidate; lowering needs the chosen one's
+// plan again. `--tile-to-nvvm` gives both passes one PlanCache, so the plan
+// made at selection is the one lowering emits. An entry is reused only while
+// the op is unchanged (same operation fingerprint: operands, attributes,
+// types, location) and still names the same variant; anything else plans
+// again. Passes run on their own (without a shared cache) plan in each pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DISPATCH_PLANCACHE_H
+#define TILE_DISPATCH_PLANCACHE_H
+
+#include "tile/Dispatch/Registry.h"
+
+#include "mlir/IR/OperationSupport.h"
+
+#include <unordered_map>
+
+namespace tile::dispatch {
+
+class PlanCache {
+public:
+  /// Remembers `plan` as `variant`'s plan of `op` in its current form.
+  void remember(mlir::Operation *op, const Variant &variant, AnyPlan plan);
+
+  /// The plan of `op` by `variant`: the remembered one when `op` is
+  /// unchanged since, else planned now (and remembered).
+  OrReason<AnyPlan> planOf(mlir::Operation *op, const Variant &variant,
+                           const DispatchContext &context);
+
+  /// How many planOf calls reused a plan / had to plan.
+  unsigned reused() const { return numReused; }
+  unsigned planned() const { return numPlanned; }
+
+private:
+  struct Entry {
+    const Variant *variant;
+    mlir::OperationFingerPrint fingerprint;
+    AnyPlan plan;
+  };
+  std::unordered_map<mlir::Operation *, Entry> entries;
+  unsigned numReused = 0, numPlanned = 0;
+};
+
+} // namespace tile::dispatch
+
+#endif // TILE_DISPATCH_PLANCACHE_H

@@ -1,0 +1,206 @@
+//===- TileToNVVM.cpp - tile ops -> NVVM/LLVM patterns -------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The patterns of --tile-lower-variants: buffer ops become addresses, and
+// each dispatch op is rewritten by the emitter of its selected variant (the
+// registry owns the per-variant code).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace tile;
+using namespace tile::dispatch;
+using NVVM::NVVMMemorySpace;
+
+void tile::populateTileBufferTypeConversions(TypeConverter &converter) {
+  converter.addConversion([](BufferType type) -> std::optional<Type> {
+    MLIRContext *ctx = type.getContext();
+    switch (type.getScope()) {
+    case MemoryScope::global:
+      return LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Global));
+    case MemoryScope::shared:
+      return LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared));
+    case MemoryScope::tmem:
+      return IntegerType::get(ctx, 32);
+    case MemoryScope::local:
+      break;
+    }
+    return std::nullopt;
+  });
+}
+
+namespace {
+
+/// `tile.alloc_shared` -> an internal shared global + its address.
+struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllocSharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Operation *table = SymbolTable::getNearestSymbolTable(op);
+    if (!table)
+      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
+    std::string name;
+    for (unsigned n = 0;; ++n) {
+      name = "__tile_shared_" + std::to_string(n);
+      if (!SymbolTable::lookupSymbolIn(table, name))
+        break;
+    }
+    MLIRContext *ctx = op.getContext();
+    auto arrayType = LLVM::LLVMArrayType::get(
+        IntegerType::get(ctx, 8), static_cast<uint64_t>(op.getAllocationBytes()));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      // Before the function that allocates, so globals read in order.
+      Operation *owner = op;
+      while (owner->getParentOp() != table)
+        owner = owner->getParentOp();
+      rewriter.setInsertionPoint(owner);
+      LLVM::GlobalOp::create(rewriter, op.getLoc(), arrayType,
+                             /*isConstant=*/false, LLVM::Linkage::Internal,
+                             name, /*value=*/Attribute(),
+                             op.getEffectiveAlignment(),
+                             unsigned(NVVMMemorySpace::Shared));
+    }
+    rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(
+        op, LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared)),
+        name);
+    return success();
+  }
+};
+
+/// `tile.from_memref` -> the address of the memref's element 0.
+struct FromMemrefLowering : OpConversionPattern<FromMemrefOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(FromMemrefOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value memref = adaptor.getSource();
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+    // An explicit buffer layout carries the memref offset (`k@m`) and counts
+    // from the aligned pointer; without one the buffer starts at the
+    // memref's element 0, `offset` elements further.
+    if (!op.getResult().getType().getLayout()) {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+      unsigned bits = op.getResult().getType().getElementBits();
+      Value offset = metadata.getOffset();
+      Value offsetBytes;
+      if (bits % 8 == 0) {
+        Value elementBytes =
+            arith::ConstantIndexOp::create(rewriter, loc, bits / 8);
+        offsetBytes = arith::MulIOp::create(rewriter, loc, offset, elementBytes);
+      } else {
+        Value elementBits = arith::ConstantIndexOp::create(rewriter, loc, bits);
+        Value offsetBits =
+            arith::MulIOp::create(rewriter, loc, offset, elementBits);
+        Value eight = arith::ConstantIndexOp::create(rewriter, loc, 8);
+        offsetBytes = arith::DivUIOp::create(rewriter, loc, offsetBits, eight);
+      }
+      address = arith::AddIOp::create(rewriter, loc, address, offsetBytes);
+    }
+    Value asInt = arith::IndexCastUIOp::create(
+        rewriter, loc, rewriter.getI64Type(), address);
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(
+        op,
+        LLVM::LLVMPointerType::get(op.getContext(),
+                                   unsigned(NVVMMemorySpace::Global)),
+        asInt);
+    return success();
+  }
+};
+
+/// Ops whose lowered value is their single operand: `tile.tmem_buffer` is
+/// its i32 tensor-memory address, `tile.base_address` the lowered buffer.
+template <typename OpTy>
+struct ForwardOperandLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getOperands().front());
+    return success();
+  }
+};
+
+/// A dispatch op -> its selected variant's emitter, from the plan made
+/// before the conversion (or planned now when there is none).
+struct DispatchOpLowering
+    : OpInterfaceConversionPattern<DispatchOpInterface> {
+  DispatchOpLowering(const TypeConverter &converter, MLIRContext *ctx,
+                     StringRef fallbackChip, const PlannedOps *planned)
+      : OpInterfaceConversionPattern<DispatchOpInterface>(converter, ctx),
+        fallbackChip(fallbackChip.str()), planned(planned) {}
+
+  LogicalResult
+  matchAndRewrite(DispatchOpInterface op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<PlannedOp> work = plannedOp(op);
+    if (!work)
+      return failure();
+    if (failed(work->variant->emit(op, work->plan, operands, work->context,
+                                   rewriter)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::optional<PlannedOp> plannedOp(DispatchOpInterface op) const {
+    if (planned)
+      if (auto it = planned->find(op); it != planned->end())
+        return it->second;
+    std::optional<StringRef> name = op.getSelectedVariant();
+    if (!name)
+      return std::nullopt;
+    std::optional<DispatchContext> context =
+        dispatchContextFor(op, fallbackChip);
+    if (!context)
+      return std::nullopt;
+    const Variant *variant = findVariant(op->getName().getStringRef(),
+                                         context->family, *name);
+    if (!variant || !variant->emit)
+      return std::nullopt;
+    OrReason<AnyPlan> plan = variant->plan ? variant->plan(op, *context)
+                                           : OrReason<AnyPlan>(AnyPlan());
+    if (!plan) {
+      op->emitError() << variant->name
+                      << " planner declined at lowering: " << plan.reason();
+      return std::nullopt;
+    }
+    return PlannedOp{variant, *context, *plan};
+  }
+
+  std::string fallbackChip;
+  const PlannedOps *planned;
+};
+
+} // namespace
+
+void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns,
+                                             StringRef fallbackChip,
+                                             const PlannedOps *planned) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<AllocSharedLowering, FromMemrefLowering,
+               ForwardOperandLowering<TmemBufferOp>,
+               ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
+  patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned);
+}

@@ -1,0 +1,15 @@
+//===- BuiltinVariants.cpp - tile-mlir's own variants -----------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/BuiltinVariants.h"
+
+void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
+  registerTMAVariant(registry);
+  registerDSMEMVariant(registry);
+  registerTcgen05CpVariant(registry);
+  registerTcgen05MmaVariant(registry);
+}
