@@ -122,13 +122,11 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
     mi.ctaGroup = plan.ctaGroup;
     mi.tmemAddress = pl.tmemBase + inst.tmemOffset();
     mi.descriptor = descriptorWord(templ, pl.sharedBase, inst.sharedByte);
-    std::string why;
-    std::optional<std::vector<model::CpByte>> bytes =
-        model::tcgen05Copy(mi, &why);
+    OrReason<std::vector<model::CpByte>> bytes = model::tcgen05Copy(mi);
     ++report.instructions;
     if (!bytes) {
       report.failure = "instruction " + str(i) + " (" + plan.form.name() +
-                       "): the model refuses it: " + why;
+                       "): the model refuses it: " + bytes.reason();
       return report;
     }
     for (const model::CpByte &b : *bytes)
@@ -271,11 +269,10 @@ CheckReport plan_check::checkTcgen05Mma(const tcgen05_mma::Request &req,
     mi.dTmem = pl.tmemBase + is.dTmem;
     mi.sfaTmem = pl.tmemBase + is.sfaTmem;
     mi.sfbTmem = pl.tmemBase + is.sfbTmem;
-    std::string why;
-    std::optional<model::MmaModel> mm = model::MmaModel::create(mi, &why);
+    OrReason<model::MmaModel> mm = model::MmaModel::create(mi);
     ++report.instructions;
     if (!mm) {
-      report.failure = issue + ": the model refuses it: " + why;
+      report.failure = issue + ": the model refuses it: " + mm.reason();
       return report;
     }
     if (mm->m() != plan.instM || mm->n() != plan.instN ||
@@ -458,13 +455,12 @@ CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
     llvm::SmallVector<int64_t, 5> coords;
     for (const tma::Coordinate &c : is.coords)
       coords.push_back(c.constant + (c.regionDim >= 0 ? g->offsets[c.regionDim] : 0));
-    std::string why;
-    std::optional<std::vector<model::BoxElement>> box =
-        model::tensorMapBox(map, coords, pl.sharedBase + is.sharedByte, &why);
+    OrReason<std::vector<model::BoxElement>> box =
+        model::tensorMapBox(map, coords, pl.sharedBase + is.sharedByte);
     ++report.instructions;
     if (!box) {
       report.failure = "issue " + str(i) + " at " + coordString(coords) +
-                       ": the model refuses it: " + why;
+                       ": the model refuses it: " + box.reason();
       return report;
     }
     for (const model::BoxElement &e : *box)

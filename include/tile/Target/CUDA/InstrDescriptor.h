@@ -30,6 +30,7 @@
 #ifndef TILE_TARGET_CUDA_INSTRDESCRIPTOR_H
 #define TILE_TARGET_CUDA_INSTRDESCRIPTOR_H
 
+#include "tile/Support/OrReason.h"
 #include "tile/Target/CUDA/BitField.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -152,8 +153,7 @@ struct InstrDescriptor {
   /// The descriptor `word` holds for `kind`, or the reasons it is not one
   /// (reserved bits set, a format code the kind does not define, sparsity
   /// or a max shift, which this encoder never produces).
-  static std::optional<InstrDescriptor> decode(uint32_t word, MmaKind kind,
-                                               std::string *why = nullptr);
+  static OrReason<InstrDescriptor> decode(uint32_t word, MmaKind kind);
 
   bool operator==(const InstrDescriptor &o) const;
 };

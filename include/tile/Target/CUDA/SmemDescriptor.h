@@ -30,6 +30,7 @@
 #ifndef TILE_TARGET_CUDA_SMEMDESCRIPTOR_H
 #define TILE_TARGET_CUDA_SMEMDESCRIPTOR_H
 
+#include "tile/Support/OrReason.h"
 #include "tile/Target/CUDA/BitField.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -107,12 +108,12 @@ struct SmemDescriptor {
   encode(DescriptorFlavour flavour = DescriptorFlavour::Tcgen05) const;
   /// The descriptor of `word`, or the reasons it is not a valid descriptor
   /// of `flavour` (wrong fixed bits, reserved swizzle, reserved bits set).
+  static OrReason<SmemDescriptor>
+  decode(uint64_t word, DescriptorFlavour flavour = DescriptorFlavour::Tcgen05);
+  /// Compatibility form for callers outside the core that still pass an
+  /// out-parameter (test/Device/ModelAnchorTests.cpp); goes with them.
   static std::optional<SmemDescriptor>
-  decode(uint64_t word, DescriptorFlavour flavour, std::string *why = nullptr);
-  static std::optional<SmemDescriptor> decode(uint64_t word,
-                                              std::string *why = nullptr) {
-    return decode(word, DescriptorFlavour::Tcgen05, why);
-  }
+  decode(uint64_t word, DescriptorFlavour flavour, std::string *why);
 
   bool operator==(const SmemDescriptor &o) const {
     return startAddress == o.startAddress &&

@@ -37,15 +37,10 @@ bool isFp8OrNarrower(MmaElement e) {
 }
 } // namespace
 
-std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
-                                               bool scaled,
-                                               cuda::ScaleFactorType scaleType,
-                                               std::string *why) {
-  auto fail = [&](std::string reason) -> std::optional<MmaKind> {
-    if (why)
-      *why = std::move(reason);
-    return std::nullopt;
-  };
+OrReason<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
+                                          bool scaled,
+                                          cuda::ScaleFactorType scaleType) {
+  using R = OrReason<MmaKind>;
   std::string types = cuda::mmaElementName(a).str() + " x " +
                       cuda::mmaElementName(b).str();
   if (isFp8OrNarrower(a) && isFp8OrNarrower(b)) {
@@ -55,21 +50,30 @@ std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
       return scaleType == cuda::ScaleFactorType::UE4M3 ? MmaKind::MXF4NVF4
                                                        : MmaKind::MXF4;
     if (scaleType != cuda::ScaleFactorType::UE8M0)
-      return fail("block-scaled " + types +
-                  " is kind::mxf8f6f4, whose scales are ue8m0, not ue4m3");
+      return R::failure("block-scaled " + types +
+                        " is kind::mxf8f6f4, whose scales are ue8m0, not "
+                        "ue4m3");
     return MmaKind::MXF8F6F4;
   }
   if (scaled)
-    return fail("block scaling takes fp8/fp6/fp4 operands, not " + types);
+    return R::failure("block scaling takes fp8/fp6/fp4 operands, not " + types);
   if (a != b)
-    return fail("A and B types differ (" + types +
-                "); only the fp8/fp6/fp4 kinds mix types");
+    return R::failure("A and B types differ (" + types +
+                      "); only the fp8/fp6/fp4 kinds mix types");
   switch (a) {
   case MmaElement::F16: case MmaElement::BF16: return MmaKind::F16;
   case MmaElement::TF32: return MmaKind::TF32;
   case MmaElement::U8: case MmaElement::S8: return MmaKind::I8;
-  default: return fail("no tcgen05.mma kind takes " + types);
+  default:
+    return R::failure("no tcgen05.mma kind takes " + types);
   }
+}
+
+std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
+                                               bool scaled,
+                                               cuda::ScaleFactorType scaleType,
+                                               std::string *why) {
+  return selectKind(a, b, scaled, scaleType).toOptional(why);
 }
 
 std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n) {
@@ -399,11 +403,9 @@ OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
 OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
   using R = OrReason<Plan>;
   bool scaled = req.sfaSide.has_value();
-  std::string why;
-  std::optional<MmaKind> kind =
-      selectKind(req.a, req.b, scaled, req.scaleType, &why);
+  OrReason<MmaKind> kind = selectKind(req.a, req.b, scaled, req.scaleType);
   if (!kind)
-    return R::failure(why);
+    return R::failure(kind.reason());
   std::string kindName = "kind::" + cuda::mmaKindName(*kind).str();
   for (auto [e, bits, name] : {std::tuple{req.a, req.aBits, "A"},
                                std::tuple{req.b, req.bBits, "B"}}) {

@@ -98,11 +98,10 @@ struct CpByte {
 };
 
 /// Every byte `inst` writes (per CTA with cta_group 2), rows in order and
-/// replicas innermost; nullopt with the reason on an invalid instruction
-/// (descriptor decode, shape/multicast pairing, lanes or columns outside
-/// tensor memory, a column not 128-bit aligned).
-std::optional<std::vector<CpByte>> tcgen05Copy(const CpInstruction &inst,
-                                               std::string *why = nullptr);
+/// replicas innermost; the reason on an invalid instruction (descriptor
+/// decode, shape/multicast pairing, lanes or columns outside tensor memory,
+/// a column not 128-bit aligned).
+OrReason<std::vector<CpByte>> tcgen05Copy(const CpInstruction &inst);
 
 //===----------------------------------------------------------------------===//
 // tcgen05.mma
@@ -134,8 +133,8 @@ struct AOperandPlace {
 /// A decoded tcgen05.mma: shapes and where each operand element is.
 class MmaModel {
 public:
-  static std::optional<MmaModel> create(const MmaInstruction &inst,
-                                        std::string *why = nullptr);
+  /// The decoded instruction, or why the model does not define it.
+  static OrReason<MmaModel> create(const MmaInstruction &inst);
 
   /// The instruction's shape (the pair's with cta_group 2).
   int64_t m() const { return idesc.m; }
