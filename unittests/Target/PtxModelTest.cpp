@@ -108,8 +108,8 @@ TEST(PtxModel, Seed000CopyLandsInEveryWarpsLanes) {
   // SBO 128) copied by tcgen05.cp.32x128b.warpx4 to tensor memory at lane
   // 0, column 0. Row r lands in lanes r, 32 + r, 64 + r, 96 + r.
   CpInstruction cp;
-  cp.shape = CpShape::S32x128b;
-  cp.multicast = CpMulticast::Warpx4;
+  cp.shape = Tcgen05CpShape::S32x128b;
+  cp.multicast = Tcgen05CpMulticast::Warpx4;
   cp.descriptor = 0x0000400800010000ull | (0x2000 >> 4); // tile at 0x2000
   OrReason<std::vector<CpByte>> bytes = tcgen05Copy(cp);
   ASSERT_TRUE(bytes);
@@ -140,23 +140,23 @@ TEST(PtxModel, CpFormsAndRefusals) {
   EXPECT_EQ((*b)[16].sharedByte, 2048);   // row 0, byte 16
   EXPECT_EQ((*b)[32 * 9].sharedByte, 128 + 16); // row 9, byte 0
   // 64x128b.warpx2::01_23: row 40 in lane 64 + 8 and its replica 32 on.
-  cp.shape = CpShape::S64x128b;
-  cp.multicast = CpMulticast::Warpx2_01_23;
+  cp.shape = Tcgen05CpShape::S64x128b;
+  cp.multicast = Tcgen05CpMulticast::Warpx2_01_23;
   b = tcgen05Copy(cp);
   ASSERT_TRUE(b);
   EXPECT_EQ((*b)[(40 * 16) * 2].lane, 72);
   EXPECT_EQ((*b)[(40 * 16) * 2 + 1].lane, 104);
   // 4x256b: row r in lane 32 r.
-  cp.shape = CpShape::S4x256b;
-  cp.multicast = CpMulticast::None;
+  cp.shape = Tcgen05CpShape::S4x256b;
+  cp.multicast = Tcgen05CpMulticast::None;
   b = tcgen05Copy(cp);
   ASSERT_TRUE(b);
   EXPECT_EQ(b->back().lane, 96);
   std::string why;
-  cp.shape = CpShape::S32x128b; // needs warpx4
+  cp.shape = Tcgen05CpShape::S32x128b; // needs warpx4
   why = refusalOf(tcgen05Copy(cp));
   EXPECT_NE(why.find("do not pair"), std::string::npos);
-  cp.multicast = CpMulticast::Warpx4;
+  cp.multicast = Tcgen05CpMulticast::Warpx4;
   cp.tmemAddress = (1u << 16) | 2u; // column 2: not 128-bit aligned
   why = refusalOf(tcgen05Copy(cp));
   EXPECT_EQ(why, "column 2 is not 128-bit aligned");

@@ -111,6 +111,14 @@ TEST(SmemDescriptor, DecodeRoundTripsAndRejectsReservedEncodings) {
   EXPECT_EQ(why, "reserved bits are set (mask 0x4000)");
 }
 
+TEST(SmemDescriptor, StartAddressFieldKeepsBits4To17) {
+  static_assert(smemStartAddressField(0x41230) == 0x123);
+  SmemDescriptor d;
+  d.startAddress = 0x41230; // above the 256 KiB window: bit 18 dropped
+  EXPECT_EQ(SmemDescriptorFields::StartAddress::extract(*d.encode()),
+            smemStartAddressField(0x1230));
+}
+
 TEST(SmemDescriptor, SwizzleRowBytes) {
   EXPECT_EQ(smemSwizzleRowBytes(SmemSwizzle::None), 16u);
   EXPECT_EQ(smemSwizzleRowBytes(SmemSwizzle::B32), 32u);

@@ -68,10 +68,6 @@ llvm::StringRef tile::cuda::mmaAccumulatorName(MmaAccumulator accumulator) {
   return "?";
 }
 
-llvm::StringRef tile::cuda::scaleFactorTypeName(ScaleFactorType type) {
-  return type == ScaleFactorType::UE4M3 ? "ue4m3" : "ue8m0";
-}
-
 std::optional<unsigned> tile::cuda::mmaElementFormat(MmaKind kind,
                                                      MmaElement element) {
   switch (kind) {

@@ -13,10 +13,6 @@ using namespace tile::cuda;
 using tile::OrReason;
 using F = SmemDescriptorFields;
 
-llvm::StringRef tile::cuda::descriptorFlavourName(DescriptorFlavour flavour) {
-  return flavour == DescriptorFlavour::Tcgen05 ? "tcgen05" : "wgmma";
-}
-
 llvm::StringRef tile::cuda::smemSwizzleName(SmemSwizzle swizzle) {
   switch (swizzle) {
   case SmemSwizzle::None: return "none";
@@ -96,8 +92,7 @@ std::optional<uint64_t> SmemDescriptor::encode(DescriptorFlavour flavour) const 
   if (!problems(flavour).empty())
     return std::nullopt;
   uint64_t w = 0;
-  // The address field keeps bits 4..17: shared windows are < 256 KiB.
-  w = F::StartAddress::insert(w, (startAddress & 0x3FFFF) >> 4);
+  w = F::StartAddress::insert(w, smemStartAddressField(startAddress));
   w = F::LeadingByteOffset::insert(w, leadingByteOffset >> 4);
   w = F::StrideByteOffset::insert(w, strideByteOffset >> 4);
   if (flavour == DescriptorFlavour::Tcgen05)
@@ -137,7 +132,8 @@ OrReason<SmemDescriptor> SmemDescriptor::decode(uint64_t word,
   if (!reasons.empty())
     return OrReason<SmemDescriptor>::failure(reasons.str());
   SmemDescriptor d;
-  d.startAddress = static_cast<uint32_t>(F::StartAddress::extract(word) << 4);
+  d.startAddress = static_cast<uint32_t>(F::StartAddress::extract(word)
+                                         << kSmemStartAddressShift);
   d.leadingByteOffset =
       static_cast<uint32_t>(F::LeadingByteOffset::extract(word) << 4);
   d.strideByteOffset =

@@ -35,8 +35,8 @@ std::string coordString(llvm::ArrayRef<int64_t> c) {
 /// `byte`: the template OR the start field, then `byte >> 4` added.
 uint64_t descriptorWord(uint64_t descriptorTemplate, int64_t base,
                         int64_t byte) {
-  return (descriptorTemplate | uint64_t((base & 0x3FFFF) >> 4)) +
-         uint64_t(byte >> 4);
+  return (descriptorTemplate | cuda::smemStartAddressField(uint64_t(base))) +
+         uint64_t(byte >> cuda::kSmemStartAddressShift);
 }
 
 /// Calls `f(coords)` for every coordinate of `sizes`, row-major; stops when
@@ -66,41 +66,11 @@ llvm::SmallVector<int64_t, 5> plus(llvm::ArrayRef<int64_t> offsets,
   return out;
 }
 
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // tcgen05.cp
 //===----------------------------------------------------------------------===//
-
-model::CpShape cpShape(tcgen05_cp::Shape s) {
-  switch (s) {
-  case tcgen05_cp::Shape::S128x256b: return model::CpShape::S128x256b;
-  case tcgen05_cp::Shape::S4x256b: return model::CpShape::S4x256b;
-  case tcgen05_cp::Shape::S128x128b: return model::CpShape::S128x128b;
-  case tcgen05_cp::Shape::S64x128b: return model::CpShape::S64x128b;
-  case tcgen05_cp::Shape::S32x128b: return model::CpShape::S32x128b;
-  }
-  return model::CpShape::S128x256b;
-}
-
-model::CpMulticast cpMulticast(tcgen05_cp::Multicast m) {
-  switch (m) {
-  case tcgen05_cp::Multicast::None: return model::CpMulticast::None;
-  case tcgen05_cp::Multicast::Warpx2_02_13: return model::CpMulticast::Warpx2_02_13;
-  case tcgen05_cp::Multicast::Warpx2_01_23: return model::CpMulticast::Warpx2_01_23;
-  case tcgen05_cp::Multicast::Warpx4: return model::CpMulticast::Warpx4;
-  }
-  return model::CpMulticast::None;
-}
-
-model::CpSourceFormat cpFormat(tcgen05_cp::SourceFormat f) {
-  switch (f) {
-  case tcgen05_cp::SourceFormat::None: return model::CpSourceFormat::None;
-  case tcgen05_cp::SourceFormat::B6x16P32: return model::CpSourceFormat::B6x16P32;
-  case tcgen05_cp::SourceFormat::B4x16P64: return model::CpSourceFormat::B4x16P64;
-  }
-  return model::CpSourceFormat::None;
-}
-
-} // namespace
 
 CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
                                        const tcgen05_cp::Plan &plan,
@@ -116,9 +86,9 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
   for (size_t i = 0; i < plan.instructions.size(); ++i) {
     const tcgen05_cp::Instruction &inst = plan.instructions[i];
     model::CpInstruction mi;
-    mi.shape = cpShape(plan.form.shape);
-    mi.multicast = cpMulticast(plan.form.multicast);
-    mi.sourceFormat = cpFormat(plan.sourceFormat);
+    mi.shape = plan.form.shape;
+    mi.multicast = plan.form.multicast;
+    mi.sourceFormat = plan.sourceFormat;
     mi.ctaGroup = plan.ctaGroup;
     mi.tmemAddress = pl.tmemBase + inst.tmemOffset();
     mi.descriptor = descriptorWord(templ, pl.sharedBase, inst.sharedByte);

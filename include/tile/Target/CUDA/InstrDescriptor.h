@@ -68,7 +68,6 @@ llvm::StringRef mmaAccumulatorName(MmaAccumulator accumulator);
 
 /// Scale-factor element types of the block-scaled kinds.
 enum class ScaleFactorType : uint8_t { UE4M3, UE8M0 };
-llvm::StringRef scaleFactorTypeName(ScaleFactorType type);
 
 /// The format code `element` has in `kind`'s A/B format fields, or nullopt
 /// when the kind does not take it.

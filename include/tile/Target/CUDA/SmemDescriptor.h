@@ -47,7 +47,18 @@ enum class DescriptorFlavour : uint8_t {
   Tcgen05, ///< tcgen05.mma / tcgen05.cp (sm_100a)
   Wgmma,   ///< wgmma.mma_async (sm_90a)
 };
-llvm::StringRef descriptorFlavourName(DescriptorFlavour flavour);
+
+/// The start-address field holds bits 4..17 of the shared-window byte
+/// address (shared windows are below 256 KiB; the matrix start is 16-byte
+/// aligned): `(address & kSmemStartAddressMask) >> kSmemStartAddressShift`.
+/// Moving the start by `bytes` (a multiple of 16) adds
+/// `bytes >> kSmemStartAddressShift` to the word.
+constexpr uint64_t kSmemStartAddressMask = 0x3FFFF;
+constexpr unsigned kSmemStartAddressShift = 4;
+/// The start-address field value of the byte address `address`.
+constexpr uint64_t smemStartAddressField(uint64_t address) {
+  return (address & kSmemStartAddressMask) >> kSmemStartAddressShift;
+}
 
 /// The swizzle field of a tcgen05 shared descriptor (values 3, 5, 7 are
 /// reserved).

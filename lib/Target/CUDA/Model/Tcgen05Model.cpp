@@ -46,19 +46,19 @@ OrReason<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst) {
   llvm::SmallVector<int64_t, 4> replicas{0};
   bool multicastOk = false;
   switch (inst.shape) {
-  case CpShape::S128x256b: rows = 128; rowBytes = 32;
-    multicastOk = inst.multicast == CpMulticast::None; break;
-  case CpShape::S4x256b: rows = 4; rowBytes = 32;
-    multicastOk = inst.multicast == CpMulticast::None; break;
-  case CpShape::S128x128b: rows = 128; rowBytes = 16;
-    multicastOk = inst.multicast == CpMulticast::None; break;
-  case CpShape::S64x128b: rows = 64; rowBytes = 16;
-    multicastOk = inst.multicast == CpMulticast::Warpx2_02_13 ||
-                  inst.multicast == CpMulticast::Warpx2_01_23;
-    replicas = {0, inst.multicast == CpMulticast::Warpx2_02_13 ? 64 : 32};
+  case Tcgen05CpShape::S128x256b: rows = 128; rowBytes = 32;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::None; break;
+  case Tcgen05CpShape::S4x256b: rows = 4; rowBytes = 32;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::None; break;
+  case Tcgen05CpShape::S128x128b: rows = 128; rowBytes = 16;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::None; break;
+  case Tcgen05CpShape::S64x128b: rows = 64; rowBytes = 16;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::Warpx2_02_13 ||
+                  inst.multicast == Tcgen05CpMulticast::Warpx2_01_23;
+    replicas = {0, inst.multicast == Tcgen05CpMulticast::Warpx2_02_13 ? 64 : 32};
     break;
-  case CpShape::S32x128b: rows = 32; rowBytes = 16;
-    multicastOk = inst.multicast == CpMulticast::Warpx4;
+  case Tcgen05CpShape::S32x128b: rows = 32; rowBytes = 16;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::Warpx4;
     replicas = {0, 32, 64, 96};
     break;
   }
@@ -66,9 +66,9 @@ OrReason<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst) {
     return R::failure("the shape and multicast do not pair (64x128b "
                       "needs warpx2, 32x128b warpx4, the others none)");
   auto laneOf = [&](int64_t r) -> int64_t {
-    if (inst.shape == CpShape::S4x256b)
+    if (inst.shape == Tcgen05CpShape::S4x256b)
       return 32 * r;
-    if (inst.multicast == CpMulticast::Warpx2_01_23)
+    if (inst.multicast == Tcgen05CpMulticast::Warpx2_01_23)
       return 64 * (r / 32) + r % 32;
     return r;
   };
@@ -82,8 +82,8 @@ OrReason<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst) {
   if (lastLane >= kTensorMemoryLanes)
     return R::failure("lanes up to " + str(lastLane) + " pass 128");
 
-  const unsigned valueBits = inst.sourceFormat == CpSourceFormat::B6x16P32 ? 6
-                             : inst.sourceFormat == CpSourceFormat::B4x16P64
+  const unsigned valueBits = inst.sourceFormat == Tcgen05CpSourceFormat::B6x16P32 ? 6
+                             : inst.sourceFormat == Tcgen05CpSourceFormat::B4x16P64
                                  ? 4
                                  : 8;
   std::vector<CpByte> out;

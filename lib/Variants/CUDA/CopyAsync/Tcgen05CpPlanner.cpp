@@ -32,44 +32,6 @@ using cuda::SmemSwizzle;
 // Forms
 //===----------------------------------------------------------------------===//
 
-llvm::StringRef tcgen05_cp::shapeName(Shape shape) {
-  switch (shape) {
-  case Shape::S128x256b: return "128x256b";
-  case Shape::S4x256b: return "4x256b";
-  case Shape::S128x128b: return "128x128b";
-  case Shape::S64x128b: return "64x128b";
-  case Shape::S32x128b: return "32x128b";
-  }
-  return "?";
-}
-
-llvm::StringRef tcgen05_cp::multicastName(Multicast multicast) {
-  switch (multicast) {
-  case Multicast::None: return "";
-  case Multicast::Warpx2_02_13: return "warpx2::02_13";
-  case Multicast::Warpx2_01_23: return "warpx2::01_23";
-  case Multicast::Warpx4: return "warpx4";
-  }
-  return "?";
-}
-
-llvm::StringRef tcgen05_cp::sourceFormatName(SourceFormat format) {
-  switch (format) {
-  case SourceFormat::None: return "";
-  case SourceFormat::B6x16P32: return "b6x16_p32";
-  case SourceFormat::B4x16P64: return "b4x16_p64";
-  }
-  return "?";
-}
-
-std::optional<Shape> tcgen05_cp::shapeFromName(llvm::StringRef name) {
-  for (Shape s : {Shape::S128x256b, Shape::S4x256b, Shape::S128x128b,
-                  Shape::S64x128b, Shape::S32x128b})
-    if (shapeName(s) == name)
-      return s;
-  return std::nullopt;
-}
-
 unsigned Form::rows() const {
   switch (shape) {
   case Shape::S128x256b: case Shape::S128x128b: return 128;
@@ -103,9 +65,9 @@ llvm::SmallVector<int64_t, 4> Form::replicaLanes() const {
 }
 
 std::string Form::name() const {
-  std::string n = shapeName(shape).str();
+  std::string n = cuda::tcgen05CpShapeName(shape).str();
   if (multicast != Multicast::None)
-    n += "." + multicastName(multicast).str();
+    n += "." + cuda::tcgen05CpMulticastName(multicast).str();
   return n;
 }
 
@@ -189,7 +151,7 @@ OrReason<Geometry> geometryOf(const Request &req) {
                       "with 8-bit containers)");
   if (req.sourceFormat != SourceFormat::None && req.elementBits != 8)
     return R::failure("src_format " +
-                      sourceFormatName(req.sourceFormat).str() +
+                      cuda::tcgen05CpSourceFormatName(req.sourceFormat).str() +
                       " decompresses into 8-bit containers; the tiles have " +
                       str(req.elementBits) + "-bit elements");
   OrReason<SliceResult> s = req.shared.layout.slice(
@@ -515,7 +477,7 @@ OrReason<Plan> tcgen05_cp::planSharedToTmemCopy(const Request &req) {
                    [&](const Form &f) { return f.shape != *req.forcedShape; });
     if (forms.empty())
       return R::failure(
-          "cp_shape " + shapeName(*req.forcedShape).str() +
+          "cp_shape " + cuda::tcgen05CpShapeName(*req.forcedShape).str() +
           " does not fit the tensor-memory replica: the destination's "
           "multicast is " +
           (g->multicast == Multicast::None

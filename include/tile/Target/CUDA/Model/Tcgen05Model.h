@@ -48,6 +48,7 @@
 
 #include "tile/Target/CUDA/InstrDescriptor.h"
 #include "tile/Target/CUDA/Model/SharedMemoryModel.h"
+#include "tile/Target/CUDA/Tcgen05CpForm.h"
 
 namespace tile::cuda::model {
 
@@ -69,14 +70,10 @@ TmemCell tmemCell(uint32_t address);
 // tcgen05.cp
 //===----------------------------------------------------------------------===//
 
-enum class CpShape : uint8_t { S128x256b, S4x256b, S128x128b, S64x128b, S32x128b };
-enum class CpMulticast : uint8_t { None, Warpx2_02_13, Warpx2_01_23, Warpx4 };
-enum class CpSourceFormat : uint8_t { None, B6x16P32, B4x16P64 };
-
 struct CpInstruction {
-  CpShape shape = CpShape::S128x256b;
-  CpMulticast multicast = CpMulticast::None;
-  CpSourceFormat sourceFormat = CpSourceFormat::None;
+  Tcgen05CpShape shape = Tcgen05CpShape::S128x256b;
+  Tcgen05CpMulticast multicast = Tcgen05CpMulticast::None;
+  Tcgen05CpSourceFormat sourceFormat = Tcgen05CpSourceFormat::None;
   unsigned ctaGroup = 1;
   uint32_t tmemAddress = 0;
   /// The tcgen05 shared-memory descriptor word.
