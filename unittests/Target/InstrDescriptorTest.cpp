@@ -7,9 +7,12 @@
 
 #include "tile/Target/CUDA/InstrDescriptor.h"
 
+#include "../RefusalOf.h"
+
 #include "gtest/gtest.h"
 
 using namespace tile::cuda;
+using tile::testing::refusalOf;
 
 namespace {
 
@@ -75,10 +78,9 @@ TEST(InstrDescriptor, PublishedConstants) {
     EXPECT_TRUE(c.desc.problems().empty());
     ASSERT_TRUE(c.desc.encode());
     EXPECT_EQ(*c.desc.encode(), c.word);
-    std::string why;
-    std::optional<InstrDescriptor> back =
-        InstrDescriptor::decode(c.word, c.desc.kind, &why);
-    ASSERT_TRUE(back) << why;
+    tile::OrReason<InstrDescriptor> back =
+        InstrDescriptor::decode(c.word, c.desc.kind);
+    ASSERT_TRUE(back) << back.reason();
     EXPECT_EQ(*back, c.desc);
   }
 }
@@ -147,22 +149,22 @@ TEST(InstrDescriptor, DecodeRejectsReservedAndUndefined) {
   std::string why;
   // Bit 23 is reserved in a dense descriptor (it is the scale type of the
   // block-scaled ones): the mxfp4 constant is not a valid f16 descriptor.
-  EXPECT_FALSE(InstrDescriptor::decode(0x08C00480u, MmaKind::F16, &why));
+  why = refusalOf(InstrDescriptor::decode(0x08C00480u, MmaKind::F16));
   EXPECT_NE(why.find("reserved bits are set (mask 0x800000)"),
             std::string::npos)
       << why;
   // A format 2 (tf32) under kind::f16.
-  EXPECT_FALSE(InstrDescriptor::decode(0x08200110u, MmaKind::F16, &why));
+  why = refusalOf(InstrDescriptor::decode(0x08200110u, MmaKind::F16));
   EXPECT_NE(why.find("A format 2 is not defined for kind::f16"),
             std::string::npos)
       << why;
   // Sparse and .ws max-shift bits are refused.
-  EXPECT_FALSE(InstrDescriptor::decode(0x08200014u, MmaKind::F16, &why));
+  why = refusalOf(InstrDescriptor::decode(0x08200014u, MmaKind::F16));
   EXPECT_NE(why.find("sparse"), std::string::npos) << why;
-  EXPECT_FALSE(InstrDescriptor::decode(0xC8200010u, MmaKind::F16, &why));
+  why = refusalOf(InstrDescriptor::decode(0xC8200010u, MmaKind::F16));
   EXPECT_NE(why.find("max shift"), std::string::npos) << why;
   // Bit 31 is reserved in a block-scaled descriptor.
-  EXPECT_FALSE(InstrDescriptor::decode(0x88400480u, MmaKind::MXF4, &why));
+  why = refusalOf(InstrDescriptor::decode(0x88400480u, MmaKind::MXF4));
   EXPECT_NE(why.find("mask 0x80000000"), std::string::npos) << why;
 }
 

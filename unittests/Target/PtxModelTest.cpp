@@ -18,6 +18,8 @@
 #include "tile/Target/CUDA/Model/SharedMemoryModel.h"
 #include "tile/Target/CUDA/Model/Tcgen05Model.h"
 
+#include "../RefusalOf.h"
+
 #include "gtest/gtest.h"
 
 #include <set>
@@ -27,15 +29,16 @@ using namespace tile::cuda::model;
 
 namespace {
 
+using tile::OrReason;
+using tile::testing::refusalOf;
+
 std::string refusal(uint64_t word, DescriptorFlavour flavour) {
-  std::string why;
-  EXPECT_FALSE(SmemDescriptor::decode(word, flavour, &why));
-  return why;
+  return refusalOf(SmemDescriptor::decode(word, flavour));
 }
 
 TEST(PtxModel, ReferenceDescriptorDecodesInBothFlavours) {
   // REFERENCE.md: K-major SW128 at 0x400, LBO 16, SBO 1024.
-  std::optional<SmemDescriptor> d =
+  OrReason<SmemDescriptor> d =
       SmemDescriptor::decode(0x4000404000010040ull, DescriptorFlavour::Tcgen05);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->startAddress, 0x400u);
@@ -105,10 +108,10 @@ TEST(PtxModel, Seed000CopyLandsInEveryWarpsLanes) {
   // SBO 128) copied by tcgen05.cp.32x128b.warpx4 to tensor memory at lane
   // 0, column 0. Row r lands in lanes r, 32 + r, 64 + r, 96 + r.
   CpInstruction cp;
-  cp.shape = CpShape::S32x128b;
-  cp.multicast = CpMulticast::Warpx4;
+  cp.shape = Tcgen05CpShape::S32x128b;
+  cp.multicast = Tcgen05CpMulticast::Warpx4;
   cp.descriptor = 0x0000400800010000ull | (0x2000 >> 4); // tile at 0x2000
-  std::optional<std::vector<CpByte>> bytes = tcgen05Copy(cp);
+  OrReason<std::vector<CpByte>> bytes = tcgen05Copy(cp);
   ASSERT_TRUE(bytes);
   EXPECT_EQ(bytes->size(), 32u * 16u * 4u);
   std::set<int64_t> lanes;
@@ -131,34 +134,34 @@ TEST(PtxModel, CpFormsAndRefusals) {
   d.leadingByteOffset = 2048;
   d.strideByteOffset = 128;
   cp.descriptor = *d.encode();
-  std::optional<std::vector<CpByte>> b = tcgen05Copy(cp);
+  OrReason<std::vector<CpByte>> b = tcgen05Copy(cp);
   ASSERT_TRUE(b);
   ASSERT_EQ(b->size(), 128u * 32u);
   EXPECT_EQ((*b)[16].sharedByte, 2048);   // row 0, byte 16
   EXPECT_EQ((*b)[32 * 9].sharedByte, 128 + 16); // row 9, byte 0
   // 64x128b.warpx2::01_23: row 40 in lane 64 + 8 and its replica 32 on.
-  cp.shape = CpShape::S64x128b;
-  cp.multicast = CpMulticast::Warpx2_01_23;
+  cp.shape = Tcgen05CpShape::S64x128b;
+  cp.multicast = Tcgen05CpMulticast::Warpx2_01_23;
   b = tcgen05Copy(cp);
   ASSERT_TRUE(b);
   EXPECT_EQ((*b)[(40 * 16) * 2].lane, 72);
   EXPECT_EQ((*b)[(40 * 16) * 2 + 1].lane, 104);
   // 4x256b: row r in lane 32 r.
-  cp.shape = CpShape::S4x256b;
-  cp.multicast = CpMulticast::None;
+  cp.shape = Tcgen05CpShape::S4x256b;
+  cp.multicast = Tcgen05CpMulticast::None;
   b = tcgen05Copy(cp);
   ASSERT_TRUE(b);
   EXPECT_EQ(b->back().lane, 96);
   std::string why;
-  cp.shape = CpShape::S32x128b; // needs warpx4
-  EXPECT_FALSE(tcgen05Copy(cp, &why));
+  cp.shape = Tcgen05CpShape::S32x128b; // needs warpx4
+  why = refusalOf(tcgen05Copy(cp));
   EXPECT_NE(why.find("do not pair"), std::string::npos);
-  cp.multicast = CpMulticast::Warpx4;
+  cp.multicast = Tcgen05CpMulticast::Warpx4;
   cp.tmemAddress = (1u << 16) | 2u; // column 2: not 128-bit aligned
-  EXPECT_FALSE(tcgen05Copy(cp, &why));
+  why = refusalOf(tcgen05Copy(cp));
   EXPECT_EQ(why, "column 2 is not 128-bit aligned");
   cp.tmemAddress = 8u << 16; // lanes 8..135
-  EXPECT_FALSE(tcgen05Copy(cp, &why));
+  why = refusalOf(tcgen05Copy(cp));
   EXPECT_EQ(why, "lanes up to 135 pass 128");
 }
 
@@ -170,7 +173,7 @@ TEST(PtxModel, Seed004MmaOperandsAndDataPaths) {
   mi.aDescriptor = 0x4000404000010000ull | (0x4000 >> 4);
   mi.bDescriptor = 0x4000404002000000ull | (0x8000 >> 4);
   mi.dTmem = 256;
-  std::optional<MmaModel> m = MmaModel::create(mi);
+  OrReason<MmaModel> m = MmaModel::create(mi);
   ASSERT_TRUE(m);
   EXPECT_EQ(m->m(), 128);
   EXPECT_EQ(m->n(), 128);
@@ -222,24 +225,24 @@ TEST(PtxModel, MmaRefusals) {
   mi.idesc = 0x08200010u;
   mi.aDescriptor = 0x4000404000010000ull;
   mi.bDescriptor = 0x4000004000010000ull; // a wgmma word
-  EXPECT_FALSE(MmaModel::create(mi, &why));
+  why = refusalOf(MmaModel::create(mi));
   EXPECT_EQ(why, "B descriptor: bits 46-48 are 0, a tcgen05 descriptor has "
                  "0b001 there");
   mi.bDescriptor = 0x4000404000010000ull | (uint64_t(2) << 49); // base offset
-  EXPECT_FALSE(MmaModel::create(mi, &why));
+  why = refusalOf(MmaModel::create(mi));
   EXPECT_EQ(why, "B: base offset 2 is not modelled (operands start in their "
                  "swizzle pattern's first row)");
   mi.bDescriptor = 0x4000404000010000ull | (0x200 >> 4); // row 4 of the atom
-  EXPECT_FALSE(MmaModel::create(mi, &why));
+  why = refusalOf(MmaModel::create(mi));
   EXPECT_NE(why.find("is in row 4 of its 1024-byte swizzle pattern"),
             std::string::npos);
   mi.bDescriptor = 0x4000404000010000ull;
   mi.idesc = 0x08200010u | (1u << 6); // reserved bit
-  EXPECT_FALSE(MmaModel::create(mi, &why));
+  why = refusalOf(MmaModel::create(mi));
   EXPECT_EQ(why.rfind("instruction descriptor: ", 0), 0u);
   mi.idesc = 0x08200010u;
   mi.dTmem = 448; // columns 448..575
-  EXPECT_FALSE(MmaModel::create(mi, &why));
+  why = refusalOf(MmaModel::create(mi));
   EXPECT_EQ(why, "D at lane 0, column 448 passes tensor memory");
 }
 
@@ -256,7 +259,7 @@ TEST(PtxModel, TensorMapBoxMatchesTIRxGolden) {
   map.boxDims = {64, 8, 4};
   map.elementStrides = {1, 1, 1};
   map.swizzle = TensorMapSwizzle::B128;
-  std::optional<std::vector<BoxElement>> box = tensorMapBox(map, {0, 0, 0}, 0x800);
+  OrReason<std::vector<BoxElement>> box = tensorMapBox(map, {0, 0, 0}, 0x800);
   ASSERT_TRUE(box);
   ASSERT_EQ(box->size(), 2048u);
   std::set<int64_t> shared;
@@ -272,8 +275,7 @@ TEST(PtxModel, TensorMapBoxMatchesTIRxGolden) {
   }
   EXPECT_EQ(shared.size(), 2048u);
   // A box hanging over the tensor's end: those elements are not read.
-  std::optional<std::vector<BoxElement>> edge =
-      tensorMapBox(map, {0, 4, 0}, 0x800);
+  OrReason<std::vector<BoxElement>> edge = tensorMapBox(map, {0, 4, 0}, 0x800);
   ASSERT_TRUE(edge);
   EXPECT_EQ(std::count_if(edge->begin(), edge->end(),
                           [](const BoxElement &e) { return !e.inBounds; }),
@@ -291,19 +293,20 @@ TEST(PtxModel, TensorMapRefusals) {
   map.elementStrides = {1, 1};
   map.swizzle = TensorMapSwizzle::B128; // 64-byte rows under 128B
   std::string why;
-  EXPECT_FALSE(tensorMapBox(map, {0, 0}, 0, &why));
+  why = refusalOf(tensorMapBox(map, {0, 0}, 0));
   EXPECT_EQ(why, "a 64-byte box row under the SWIZZLE_128B swizzle: the model "
                  "defines box rows of exactly the swizzle span");
   map.swizzle = TensorMapSwizzle::B64;
-  EXPECT_TRUE(tensorMapBox(map, {0, 0}, 0, &why)) << why;
-  EXPECT_FALSE(tensorMapBox(map, {0, 0}, 64, &why));
+  OrReason<std::vector<BoxElement>> fits = tensorMapBox(map, {0, 0}, 0);
+  EXPECT_TRUE(fits) << fits.reason();
+  why = refusalOf(tensorMapBox(map, {0, 0}, 64));
   EXPECT_EQ(why, "shared address 64 is not 128-byte aligned");
   map.elementStrides = {1, 2};
-  EXPECT_FALSE(tensorMapBox(map, {0, 0}, 0, &why));
+  why = refusalOf(tensorMapBox(map, {0, 0}, 0));
   EXPECT_EQ(why, "element strides other than 1 are not modelled");
   map.elementStrides = {1, 1};
   map.globalDims[1] = std::nullopt;
-  EXPECT_FALSE(tensorMapBox(map, {0, 0}, 0, &why));
+  why = refusalOf(tensorMapBox(map, {0, 0}, 0));
   EXPECT_EQ(why, "global dim or stride 1 is unknown; the model needs every "
                  "value");
 }

@@ -7,6 +7,8 @@
 
 #include "tile/Target/CUDA/SmemDescriptor.h"
 
+#include "../RefusalOf.h"
+
 #include "gtest/gtest.h"
 
 using namespace tile::cuda;
@@ -91,20 +93,30 @@ TEST(SmemDescriptor, DecodeRoundTripsAndRejectsReservedEncodings) {
   d.strideByteOffset = 512;
   d.baseOffset = 3;
   d.swizzle = SmemSwizzle::B64;
-  std::optional<SmemDescriptor> back = SmemDescriptor::decode(*d.encode());
+  tile::OrReason<SmemDescriptor> back = SmemDescriptor::decode(*d.encode());
   ASSERT_TRUE(back);
   EXPECT_TRUE(*back == d);
 
   std::string why;
   // A Hopper (wgmma) descriptor: bits 46-48 are 0.
-  EXPECT_FALSE(SmemDescriptor::decode(0x4000004000010040ull, &why));
+  why = tile::testing::refusalOf(SmemDescriptor::decode(0x4000004000010040ull));
   EXPECT_EQ(why, "bits 46-48 are 0, a tcgen05 descriptor has 0b001 there");
   for (uint64_t swz : {3, 5, 7}) {
-    EXPECT_FALSE(SmemDescriptor::decode((uint64_t(1) << 46) | (swz << 61), &why));
+    why = tile::testing::refusalOf(
+        SmemDescriptor::decode((uint64_t(1) << 46) | (swz << 61)));
     EXPECT_EQ(why, "swizzle value " + std::to_string(swz) + " is reserved");
   }
-  EXPECT_FALSE(SmemDescriptor::decode((uint64_t(1) << 46) | (1u << 14), &why));
+  why = tile::testing::refusalOf(
+      SmemDescriptor::decode((uint64_t(1) << 46) | (1u << 14)));
   EXPECT_EQ(why, "reserved bits are set (mask 0x4000)");
+}
+
+TEST(SmemDescriptor, StartAddressFieldKeepsBits4To17) {
+  static_assert(smemStartAddressField(0x41230) == 0x123);
+  SmemDescriptor d;
+  d.startAddress = 0x41230; // above the 256 KiB window: bit 18 dropped
+  EXPECT_EQ(SmemDescriptorFields::StartAddress::extract(*d.encode()),
+            smemStartAddressField(0x1230));
 }
 
 TEST(SmemDescriptor, SwizzleRowBytes) {

@@ -472,7 +472,7 @@ TEST(Tcgen05MmaPlanner, BlockScaledKinds) {
   for (unsigned ki = 0; ki < 4; ++ki) {
     EXPECT_EQ(p.issues[ki].sfaTmem, 256u);
     EXPECT_EQ(p.issues[ki].sfbTmem, 260u);
-    std::optional<cuda::InstrDescriptor> d =
+    OrReason<cuda::InstrDescriptor> d =
         cuda::InstrDescriptor::decode(p.issues[ki].idesc, p.kind);
     ASSERT_TRUE(d);
     EXPECT_EQ(d->aScaleId, ki);

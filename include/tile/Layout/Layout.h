@@ -26,6 +26,8 @@
 #ifndef TILE_LAYOUT_LAYOUT_H
 #define TILE_LAYOUT_LAYOUT_H
 
+#include "tile/Support/OrReason.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
@@ -143,33 +145,6 @@ Swizzle nvmmaSwizzle(SwizzleMode mode, unsigned elementBits);
 /// The NVMMA mode `swizzle` is for `elementBits`, or nullopt if it is none.
 std::optional<SwizzleMode> classifyNvmmaSwizzle(const Swizzle &swizzle,
                                                 unsigned elementBits);
-
-//===----------------------------------------------------------------------===//
-// Results with a reason
-//===----------------------------------------------------------------------===//
-
-/// A value, or the reason it could not be produced. Operations of the algebra
-/// that can fail return one of these instead of asserting.
-template <typename T> class OrReason {
-public:
-  OrReason(T value) : value(std::move(value)) {}
-  static OrReason failure(std::string reason) {
-    OrReason r;
-    r.why = std::move(reason);
-    return r;
-  }
-  explicit operator bool() const { return value.has_value(); }
-  T &operator*() { return *value; }
-  const T &operator*() const { return *value; }
-  T *operator->() { return &*value; }
-  const T *operator->() const { return &*value; }
-  const std::string &reason() const { return why; }
-
-private:
-  OrReason() = default;
-  std::optional<T> value;
-  std::string why;
-};
 
 //===----------------------------------------------------------------------===//
 // TileLayout

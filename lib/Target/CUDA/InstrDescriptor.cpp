@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tile::cuda;
+using tile::OrReason;
 using F = InstrDescriptorFields;
 
 llvm::StringRef tile::cuda::mmaKindName(MmaKind kind) {
@@ -65,10 +66,6 @@ llvm::StringRef tile::cuda::mmaAccumulatorName(MmaAccumulator accumulator) {
   case MmaAccumulator::S32: return "s32";
   }
   return "?";
-}
-
-llvm::StringRef tile::cuda::scaleFactorTypeName(ScaleFactorType type) {
-  return type == ScaleFactorType::UE4M3 ? "ue4m3" : "ue8m0";
 }
 
 std::optional<unsigned> tile::cuda::mmaElementFormat(MmaKind kind,
@@ -210,21 +207,18 @@ std::optional<uint32_t> InstrDescriptor::encode() const {
   return static_cast<uint32_t>(w);
 }
 
-std::optional<InstrDescriptor>
-InstrDescriptor::decode(uint32_t word, MmaKind kind, std::string *why) {
-  std::string reasons;
-  auto fail = [&](const std::string &r) {
-    reasons += (reasons.empty() ? "" : "; ") + r;
-  };
+OrReason<InstrDescriptor> InstrDescriptor::decode(uint32_t word, MmaKind kind) {
+  tile::Reasons reasons;
   bool scaled = isBlockScaled(kind);
   uint64_t reserved =
       word & (scaled ? F::scaledReservedMask : F::denseReservedMask);
   if (reserved)
-    fail("reserved bits are set (mask 0x" + llvm::utohexstr(reserved) + ")");
+    reasons.add("reserved bits are set (mask 0x" + llvm::utohexstr(reserved) +
+                ")");
   if (F::Sparse::extract(word) || F::SparseSelector::extract(word))
-    fail("a sparse descriptor (bits 0-2)");
+    reasons.add("a sparse descriptor (bits 0-2)");
   if (!scaled && F::MaxShift::extract(word))
-    fail("a max shift (bits 30-31) belongs to tcgen05.mma.ws");
+    reasons.add("a max shift (bits 30-31) belongs to tcgen05.mma.ws");
   InstrDescriptor d;
   d.kind = kind;
   std::optional<MmaElement> a =
@@ -232,11 +226,11 @@ InstrDescriptor::decode(uint32_t word, MmaKind kind, std::string *why) {
   std::optional<MmaElement> b =
       elementForFormat(kind, F::BFormat::extract(word));
   if (!a)
-    fail("A format " + str(F::AFormat::extract(word)) + " is not defined for " +
-         "kind::" + mmaKindName(kind).str());
+    reasons.add("A format " + str(F::AFormat::extract(word)) +
+                " is not defined for " + "kind::" + mmaKindName(kind).str());
   if (!b)
-    fail("B format " + str(F::BFormat::extract(word)) + " is not defined for " +
-         "kind::" + mmaKindName(kind).str());
+    reasons.add("B format " + str(F::BFormat::extract(word)) +
+                " is not defined for " + "kind::" + mmaKindName(kind).str());
   if (!scaled) {
     std::optional<MmaAccumulator> acc;
     for (MmaAccumulator c : {MmaAccumulator::F16, MmaAccumulator::F32,
@@ -244,16 +238,13 @@ InstrDescriptor::decode(uint32_t word, MmaKind kind, std::string *why) {
       if (accumulatorFormat(kind, c) == F::DFormat::extract(word))
         acc = c;
     if (!acc)
-      fail("D format " + str(F::DFormat::extract(word)) +
-           " is not defined for kind::" + mmaKindName(kind).str());
+      reasons.add("D format " + str(F::DFormat::extract(word)) +
+                  " is not defined for kind::" + mmaKindName(kind).str());
     else
       d.d = *acc;
   }
-  if (!reasons.empty()) {
-    if (why)
-      *why = reasons;
-    return std::nullopt;
-  }
+  if (!reasons.empty())
+    return OrReason<InstrDescriptor>::failure(reasons.str());
   d.a = *a;
   d.b = *b;
   d.saturate = F::Saturate::extract(word);

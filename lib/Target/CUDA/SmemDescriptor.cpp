@@ -10,11 +10,8 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tile::cuda;
+using tile::OrReason;
 using F = SmemDescriptorFields;
-
-llvm::StringRef tile::cuda::descriptorFlavourName(DescriptorFlavour flavour) {
-  return flavour == DescriptorFlavour::Tcgen05 ? "tcgen05" : "wgmma";
-}
 
 llvm::StringRef tile::cuda::smemSwizzleName(SmemSwizzle swizzle) {
   switch (swizzle) {
@@ -95,8 +92,7 @@ std::optional<uint64_t> SmemDescriptor::encode(DescriptorFlavour flavour) const 
   if (!problems(flavour).empty())
     return std::nullopt;
   uint64_t w = 0;
-  // The address field keeps bits 4..17: shared windows are < 256 KiB.
-  w = F::StartAddress::insert(w, (startAddress & 0x3FFFF) >> 4);
+  w = F::StartAddress::insert(w, smemStartAddressField(startAddress));
   w = F::LeadingByteOffset::insert(w, leadingByteOffset >> 4);
   w = F::StrideByteOffset::insert(w, strideByteOffset >> 4);
   if (flavour == DescriptorFlavour::Tcgen05)
@@ -107,42 +103,37 @@ std::optional<uint64_t> SmemDescriptor::encode(DescriptorFlavour flavour) const 
   return w;
 }
 
-std::optional<SmemDescriptor>
-SmemDescriptor::decode(uint64_t word, DescriptorFlavour flavour,
-                       std::string *why) {
-  std::string reasons;
-  auto fail = [&](const std::string &r) {
-    reasons += (reasons.empty() ? "" : "; ") + r;
-  };
+OrReason<SmemDescriptor> SmemDescriptor::decode(uint64_t word,
+                                                DescriptorFlavour flavour) {
+  tile::Reasons reasons;
   uint64_t fixed = F::FixedVersion::extract(word);
   uint64_t swz = F::Swizzle::extract(word);
   if (flavour == DescriptorFlavour::Tcgen05) {
     if (fixed != F::tcgen05Version)
-      fail("bits 46-48 are " + std::to_string(fixed) +
-           ", a tcgen05 descriptor has 0b001 there");
+      reasons.add("bits 46-48 are " + std::to_string(fixed) +
+                  ", a tcgen05 descriptor has 0b001 there");
     if (swz == 3 || swz == 5 || swz == 7)
-      fail("swizzle value " + std::to_string(swz) + " is reserved");
+      reasons.add("swizzle value " + std::to_string(swz) + " is reserved");
   } else {
     if (fixed)
-      fail("bits 46-48 are " + std::to_string(fixed) +
-           ", reserved (0) in a wgmma descriptor (a tcgen05 descriptor has "
-           "0b001 there)");
+      reasons.add("bits 46-48 are " + std::to_string(fixed) +
+                  ", reserved (0) in a wgmma descriptor (a tcgen05 descriptor "
+                  "has 0b001 there)");
     if (F::LboMode::extract(word))
-      fail("bit 52 (tcgen05's LBO mode) is reserved in a wgmma descriptor");
+      reasons.add(
+          "bit 52 (tcgen05's LBO mode) is reserved in a wgmma descriptor");
     if (swz & 1)
-      fail("bit 61 is reserved in a wgmma descriptor (its swizzle is the "
-           "2-bit field at 62-63)");
+      reasons.add("bit 61 is reserved in a wgmma descriptor (its swizzle is "
+                  "the 2-bit field at 62-63)");
   }
   if (word & F::reservedMask)
-    fail("reserved bits are set (mask 0x" +
-         llvm::utohexstr(word & F::reservedMask) + ")");
-  if (!reasons.empty()) {
-    if (why)
-      *why = reasons;
-    return std::nullopt;
-  }
+    reasons.add("reserved bits are set (mask 0x" +
+                llvm::utohexstr(word & F::reservedMask) + ")");
+  if (!reasons.empty())
+    return OrReason<SmemDescriptor>::failure(reasons.str());
   SmemDescriptor d;
-  d.startAddress = static_cast<uint32_t>(F::StartAddress::extract(word) << 4);
+  d.startAddress = static_cast<uint32_t>(F::StartAddress::extract(word)
+                                         << kSmemStartAddressShift);
   d.leadingByteOffset =
       static_cast<uint32_t>(F::LeadingByteOffset::extract(word) << 4);
   d.strideByteOffset =
@@ -151,4 +142,10 @@ SmemDescriptor::decode(uint64_t word, DescriptorFlavour flavour,
   d.lboAbsolute = F::LboMode::extract(word) != 0;
   d.swizzle = static_cast<SmemSwizzle>(swz);
   return d;
+}
+
+std::optional<SmemDescriptor> SmemDescriptor::decode(uint64_t word,
+                                                     DescriptorFlavour flavour,
+                                                     std::string *why) {
+  return decode(word, flavour).toOptional(why);
 }

@@ -35,8 +35,8 @@ std::string coordString(llvm::ArrayRef<int64_t> c) {
 /// `byte`: the template OR the start field, then `byte >> 4` added.
 uint64_t descriptorWord(uint64_t descriptorTemplate, int64_t base,
                         int64_t byte) {
-  return (descriptorTemplate | uint64_t((base & 0x3FFFF) >> 4)) +
-         uint64_t(byte >> 4);
+  return (descriptorTemplate | cuda::smemStartAddressField(uint64_t(base))) +
+         uint64_t(byte >> cuda::kSmemStartAddressShift);
 }
 
 /// Calls `f(coords)` for every coordinate of `sizes`, row-major; stops when
@@ -66,41 +66,11 @@ llvm::SmallVector<int64_t, 5> plus(llvm::ArrayRef<int64_t> offsets,
   return out;
 }
 
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // tcgen05.cp
 //===----------------------------------------------------------------------===//
-
-model::CpShape cpShape(tcgen05_cp::Shape s) {
-  switch (s) {
-  case tcgen05_cp::Shape::S128x256b: return model::CpShape::S128x256b;
-  case tcgen05_cp::Shape::S4x256b: return model::CpShape::S4x256b;
-  case tcgen05_cp::Shape::S128x128b: return model::CpShape::S128x128b;
-  case tcgen05_cp::Shape::S64x128b: return model::CpShape::S64x128b;
-  case tcgen05_cp::Shape::S32x128b: return model::CpShape::S32x128b;
-  }
-  return model::CpShape::S128x256b;
-}
-
-model::CpMulticast cpMulticast(tcgen05_cp::Multicast m) {
-  switch (m) {
-  case tcgen05_cp::Multicast::None: return model::CpMulticast::None;
-  case tcgen05_cp::Multicast::Warpx2_02_13: return model::CpMulticast::Warpx2_02_13;
-  case tcgen05_cp::Multicast::Warpx2_01_23: return model::CpMulticast::Warpx2_01_23;
-  case tcgen05_cp::Multicast::Warpx4: return model::CpMulticast::Warpx4;
-  }
-  return model::CpMulticast::None;
-}
-
-model::CpSourceFormat cpFormat(tcgen05_cp::SourceFormat f) {
-  switch (f) {
-  case tcgen05_cp::SourceFormat::None: return model::CpSourceFormat::None;
-  case tcgen05_cp::SourceFormat::B6x16P32: return model::CpSourceFormat::B6x16P32;
-  case tcgen05_cp::SourceFormat::B4x16P64: return model::CpSourceFormat::B4x16P64;
-  }
-  return model::CpSourceFormat::None;
-}
-
-} // namespace
 
 CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
                                        const tcgen05_cp::Plan &plan,
@@ -116,19 +86,17 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
   for (size_t i = 0; i < plan.instructions.size(); ++i) {
     const tcgen05_cp::Instruction &inst = plan.instructions[i];
     model::CpInstruction mi;
-    mi.shape = cpShape(plan.form.shape);
-    mi.multicast = cpMulticast(plan.form.multicast);
-    mi.sourceFormat = cpFormat(plan.sourceFormat);
+    mi.shape = plan.form.shape;
+    mi.multicast = plan.form.multicast;
+    mi.sourceFormat = plan.sourceFormat;
     mi.ctaGroup = plan.ctaGroup;
     mi.tmemAddress = pl.tmemBase + inst.tmemOffset();
     mi.descriptor = descriptorWord(templ, pl.sharedBase, inst.sharedByte);
-    std::string why;
-    std::optional<std::vector<model::CpByte>> bytes =
-        model::tcgen05Copy(mi, &why);
+    OrReason<std::vector<model::CpByte>> bytes = model::tcgen05Copy(mi);
     ++report.instructions;
     if (!bytes) {
       report.failure = "instruction " + str(i) + " (" + plan.form.name() +
-                       "): the model refuses it: " + why;
+                       "): the model refuses it: " + bytes.reason();
       return report;
     }
     for (const model::CpByte &b : *bytes)
@@ -196,10 +164,269 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
 // tcgen05.mma
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// An A, B, C or scale element of a region side at (row, col) of the
+/// operand as the MMA reads it ([col, row] in the tile when `transpose`).
+AxisAddress elementOf(const RegionSide &side, bool transpose, int64_t row,
+                      int64_t col) {
+  llvm::SmallVector<int64_t, 2> c =
+      transpose ? llvm::SmallVector<int64_t, 2>{side.offsets[0] + col,
+                                                side.offsets[1] + row}
+                : llvm::SmallVector<int64_t, 2>{side.offsets[0] + row,
+                                                side.offsets[1] + col};
+  return side.layout.apply(c, side.shape);
+}
+
+std::string placeString(const model::ElementAddress &a) {
+  return "shared byte " + str(a.byte) + (a.bit ? " bit " + str(a.bit) : "");
+}
+
+/// The check of one tcgen05.mma plan, issue by issue: coverage and order of
+/// the issues, then every element the model says each one reads or writes
+/// against the layouts.
+struct MmaChecker {
+  const tcgen05_mma::Request &req;
+  const tcgen05_mma::Plan &plan;
+  Placement pl;
+  CheckReport &report;
+  model::TmemCell tbase;
+  int64_t mTiles, nTiles, kSteps;
+  /// Issues per (M tile, N tile, K step).
+  std::vector<int> seen;
+  /// The output tile each accumulator cell belongs to.
+  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> dOwner;
+
+  MmaChecker(const tcgen05_mma::Request &req, const tcgen05_mma::Plan &plan,
+             Placement pl, CheckReport &report)
+      : req(req), plan(plan), pl(pl), report(report),
+        tbase(model::tmemCell(pl.tmemBase)), mTiles(req.m / plan.instM),
+        nTiles(req.n / plan.instN), kSteps(req.k / plan.instK),
+        seen(mTiles * nTiles * kSteps, 0) {}
+
+  /// The shared place of an element at `a` of a `bits`-bit tile.
+  model::ElementAddress sharedPlace(const AxisAddress &a, unsigned bits) const {
+    int64_t bit = at(a, Axis::m) * int64_t(bits);
+    return model::ElementAddress{pl.sharedBase + bit / 8, unsigned(bit % 8)};
+  }
+
+  Status checkOrder(size_t i, const std::string &issue);
+  OrReason<model::MmaModel> modelOf(const tcgen05_mma::Issue &is,
+                                    const std::string &issue);
+  Status checkA(const std::string &issue, const model::MmaModel &mm, int64_t m0,
+                int64_t k0);
+  Status checkB(const std::string &issue, const model::MmaModel &mm, int64_t n0,
+                int64_t k0);
+  Status checkD(const std::string &issue, const tcgen05_mma::Issue &is,
+                const model::MmaModel &mm, int64_t m0, int64_t dn0);
+  Status checkScales(const std::string &issue, const tcgen05_mma::Issue &is,
+                     const model::MmaModel &mm, int64_t m0, int64_t n0);
+  Status checkIssue(size_t i);
+  Status checkCoverage() const;
+};
+
+/// Each (M tile, N tile, K step) once; the first K step overwrites C (or
+/// follows the accumulate flag), later ones accumulate, in K order.
+Status MmaChecker::checkOrder(size_t i, const std::string &issue) {
+  using tcgen05_mma::InputD;
+  const tcgen05_mma::Issue &is = plan.issues[i];
+  if (is.mi < 0 || is.mi >= mTiles || is.ni < 0 || is.ni >= nTiles ||
+      is.ki < 0 || is.ki >= kSteps ||
+      seen[(is.mi * nTiles + is.ni) * kSteps + is.ki]++)
+    return Status::failure(issue + " is outside the op or repeats a tile");
+  InputD wantD = is.ki != 0              ? InputD::Accumulate
+                 : req.hasAccumulateFlag ? InputD::FromFlag
+                                         : InputD::Overwrite;
+  if (is.inputD != wantD)
+    return Status::failure(issue +
+                           ": the first K step must overwrite C (or "
+                           "follow the accumulate flag) and every later one "
+                           "accumulate");
+  if (i && is.ki && plan.issues[i - 1].ki != is.ki - 1)
+    return Status::failure(issue + " does not follow K step " + str(is.ki - 1) +
+                           " of its tile");
+  return Status::success();
+}
+
+/// The model of the words the emitter puts in the kernel for `is`, whose
+/// shape must be the plan's.
+OrReason<model::MmaModel> MmaChecker::modelOf(const tcgen05_mma::Issue &is,
+                                              const std::string &issue) {
+  using R = OrReason<model::MmaModel>;
+  model::MmaInstruction mi;
+  mi.kind = plan.kind;
+  mi.idesc = is.idesc;
+  mi.ctaGroup = plan.ctaGroup;
+  if (plan.a)
+    mi.aDescriptor =
+        descriptorWord(plan.a->descriptorTemplate(), pl.sharedBase, is.aByte);
+  else
+    mi.aTmem = pl.tmemBase + is.aTmem;
+  mi.bDescriptor =
+      descriptorWord(plan.b.descriptorTemplate(), pl.sharedBase, is.bByte);
+  mi.dTmem = pl.tmemBase + is.dTmem;
+  mi.sfaTmem = pl.tmemBase + is.sfaTmem;
+  mi.sfbTmem = pl.tmemBase + is.sfbTmem;
+  OrReason<model::MmaModel> mm = model::MmaModel::create(mi);
+  ++report.instructions;
+  if (!mm)
+    return R::failure(issue + ": the model refuses it: " + mm.reason());
+  if (mm->m() != plan.instM || mm->n() != plan.instN || mm->k() != plan.instK)
+    return R::failure(issue + ": the instruction computes " + str(mm->m()) +
+                      "x" + str(mm->n()) + "x" + str(mm->k()) +
+                      ", the plan tiles with " + str(plan.instM) + "x" +
+                      str(plan.instN) + "x" + str(plan.instK));
+  return mm;
+}
+
+/// A(m, k): the element the layout holds where the model reads (shared
+/// memory, or a tensor-memory lane and bit).
+Status MmaChecker::checkA(const std::string &issue, const model::MmaModel &mm,
+                          int64_t m0, int64_t k0) {
+  for (int64_t r = 0; r < mm.rowsA(); ++r)
+    for (int64_t k = 0; k < mm.k(); ++k) {
+      AxisAddress want = elementOf(req.aSide, req.transposeA, m0 + r, k0 + k);
+      model::AOperandPlace got = mm.a(r, k);
+      std::string el =
+          issue + " multiplies A" + coordString({m0 + r, k0 + k}) + ": ";
+      if (!got.inTensorMemory) {
+        model::ElementAddress w = sharedPlace(want, req.aBits);
+        if (!(got.shared == w))
+          return Status::failure(el + "the layout has it at " + placeString(w) +
+                                 ", the instruction reads " +
+                                 placeString(got.shared));
+      } else {
+        int64_t wl = tbase.lane + at(want, Axis::TLane);
+        int64_t wb = tbase.column * 32 + at(want, Axis::TCol) * req.aBits;
+        if (got.lane != wl || got.bit != wb)
+          return Status::failure(
+              el + "the layout has it at tensor-memory lane " + str(wl) +
+              " bit " + str(wb) + ", the instruction reads lane " +
+              str(got.lane) + " bit " + str(got.bit));
+      }
+      ++report.elements;
+    }
+  return Status::success();
+}
+
+/// B(n, k): B is [K, N], or [N, K] with transposeB.
+Status MmaChecker::checkB(const std::string &issue, const model::MmaModel &mm,
+                          int64_t n0, int64_t k0) {
+  for (int64_t n = 0; n < mm.rowsB(); ++n)
+    for (int64_t k = 0; k < mm.k(); ++k) {
+      AxisAddress want = elementOf(req.bSide, !req.transposeB, n0 + n, k0 + k);
+      model::ElementAddress w = sharedPlace(want, req.bBits);
+      model::ElementAddress got = mm.b(n, k);
+      if (!(got == w))
+        return Status::failure(
+            issue + " multiplies B" + coordString({n0 + n, k0 + k}) +
+            " (as [N, K]): the layout has it at " + placeString(w) +
+            ", the instruction reads " + placeString(got));
+      ++report.elements;
+    }
+  return Status::success();
+}
+
+/// D(m, n), one element per 32-bit column: where C's layout has it, and
+/// written by one output tile only.
+Status MmaChecker::checkD(const std::string &issue,
+                          const tcgen05_mma::Issue &is,
+                          const model::MmaModel &mm, int64_t m0, int64_t dn0) {
+  for (int64_t r = 0; r < mm.rowsA(); ++r)
+    for (int64_t n = 0; n < mm.n(); ++n) {
+      AxisAddress want = elementOf(req.cSide, false, m0 + r, dn0 + n);
+      int64_t wl = tbase.lane + at(want, Axis::TLane);
+      int64_t wbit = tbase.column * 32 + at(want, Axis::TCol) * req.dBits;
+      model::TmemCell got = mm.d(r, n);
+      if (got.lane != wl || got.column * 32 != wbit)
+        return Status::failure(
+            issue + " accumulates D" + coordString({m0 + r, dn0 + n}) +
+            " in tensor-memory lane " + str(got.lane) + ", column " +
+            str(got.column) + "; C's layout has it at lane " + str(wl) +
+            ", bit " + str(wbit) + " (column " + str(wbit / 32) + ")");
+      auto [it, fresh] = dOwner.emplace(std::pair{got.lane, got.column},
+                                        std::pair{is.mi, is.ni});
+      if (!fresh && it->second != std::pair{is.mi, is.ni})
+        return Status::failure(issue + " accumulates into lane " +
+                               str(got.lane) + ", column " + str(got.column) +
+                               ", which output tile (" + str(it->second.first) +
+                               ", " + str(it->second.second) + ") also uses");
+      ++report.elements;
+    }
+  return Status::success();
+}
+
+/// Block scales: read from where the scale layouts put them.
+Status MmaChecker::checkScales(const std::string &issue,
+                               const tcgen05_mma::Issue &is,
+                               const model::MmaModel &mm, int64_t m0,
+                               int64_t n0) {
+  if (!req.sfaSide || !req.sfbSide)
+    return Status::failure(issue + " is block-scaled; the request has no "
+                                   "scale tiles");
+  int64_t blocks = mm.k() / mm.scaleVector();
+  int64_t kb0 = is.ki * blocks;
+  for (int side = 0; side < 2; ++side) {
+    const RegionSide &s = side ? *req.sfbSide : *req.sfaSide;
+    int64_t rows = side ? mm.rowsB() : mm.rowsA();
+    int64_t row0 = side ? n0 : m0;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < blocks; ++j) {
+        AxisAddress want = elementOf(s, false, row0 + r, kb0 + j);
+        std::pair<int64_t, int64_t> got =
+            side ? mm.scaleB(r, j) : mm.scaleA(r, j);
+        int64_t wl = tbase.lane + at(want, Axis::TLane);
+        int64_t wb = tbase.column * 4 + at(want, Axis::TCol);
+        if (got.first != wl || got.second != wb)
+          return Status::failure(
+              issue + " reads the scale of " + (side ? "B" : "A") + " row " +
+              str(row0 + r) + ", K block " + str(kb0 + j) +
+              " from tensor-memory lane " + str(got.first) + ", byte " +
+              str(got.second) + "; the scale layout has it at lane " + str(wl) +
+              ", byte " + str(wb));
+        ++report.elements;
+      }
+  }
+  return Status::success();
+}
+
+Status MmaChecker::checkIssue(size_t i) {
+  const tcgen05_mma::Issue &is = plan.issues[i];
+  std::string issue = "issue " + str(i) + " (tile " + str(is.mi) + ", " +
+                      str(is.ni) + ", K step " + str(is.ki) + ")";
+  if (Status s = checkOrder(i, issue); !s)
+    return s;
+  OrReason<model::MmaModel> mm = modelOf(is, issue);
+  if (!mm)
+    return Status::failure(mm.reason());
+  const int64_t m0 = is.mi * mm->rowsA(), n0 = is.ni * mm->rowsB(),
+                k0 = is.ki * mm->k(), dn0 = is.ni * mm->n();
+  Status s = checkA(issue, *mm, m0, k0);
+  if (s)
+    s = checkB(issue, *mm, n0, k0);
+  if (s)
+    s = checkD(issue, is, *mm, m0, dn0);
+  if (s && mm->scaleVector())
+    s = checkScales(issue, is, *mm, m0, n0);
+  return s;
+}
+
+Status MmaChecker::checkCoverage() const {
+  for (size_t t = 0; t < seen.size(); ++t)
+    if (!seen[t]) {
+      int64_t ki = t % kSteps, ni = (t / kSteps) % nTiles,
+              mi = t / (kSteps * nTiles);
+      return Status::failure("no issue computes tile (" + str(mi) + ", " +
+                             str(ni) + ") K step " + str(ki));
+    }
+  return Status::success();
+}
+
+} // namespace
+
 CheckReport plan_check::checkTcgen05Mma(const tcgen05_mma::Request &req,
                                         const tcgen05_mma::Plan &plan,
                                         Placement pl) {
-  using tcgen05_mma::InputD;
   CheckReport report;
   if (plan.instM <= 0 || plan.instN <= 0 || plan.instK <= 0 ||
       req.m % plan.instM || req.n % plan.instN || req.k % plan.instK) {
@@ -209,203 +436,14 @@ CheckReport plan_check::checkTcgen05Mma(const tcgen05_mma::Request &req,
                      str(req.n) + ", " + str(req.k) + "]";
     return report;
   }
-  const int64_t mTiles = req.m / plan.instM, nTiles = req.n / plan.instN,
-                kSteps = req.k / plan.instK;
-  std::vector<int> seen(mTiles * nTiles * kSteps, 0);
-  const model::TmemCell tbase = model::tmemCell(pl.tmemBase);
-  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> dOwner;
-
-  auto elementOf = [](const RegionSide &side, bool transpose, int64_t row,
-                      int64_t col) {
-    llvm::SmallVector<int64_t, 2> c =
-        transpose ? llvm::SmallVector<int64_t, 2>{side.offsets[0] + col,
-                                                  side.offsets[1] + row}
-                  : llvm::SmallVector<int64_t, 2>{side.offsets[0] + row,
-                                                  side.offsets[1] + col};
-    return side.layout.apply(c, side.shape);
-  };
-  auto sharedPlace = [&](const AxisAddress &a, unsigned bits) {
-    int64_t bit = at(a, Axis::m) * int64_t(bits);
-    return model::ElementAddress{pl.sharedBase + bit / 8, unsigned(bit % 8)};
-  };
-  auto placeString = [](const model::ElementAddress &a) {
-    return "shared byte " + str(a.byte) + (a.bit ? " bit " + str(a.bit) : "");
-  };
-
-  for (size_t i = 0; i < plan.issues.size(); ++i) {
-    const tcgen05_mma::Issue &is = plan.issues[i];
-    std::string issue = "issue " + str(i) + " (tile " + str(is.mi) + ", " +
-                        str(is.ni) + ", K step " + str(is.ki) + ")";
-    if (is.mi < 0 || is.mi >= mTiles || is.ni < 0 || is.ni >= nTiles ||
-        is.ki < 0 || is.ki >= kSteps ||
-        seen[(is.mi * nTiles + is.ni) * kSteps + is.ki]++) {
-      report.failure = issue + " is outside the op or repeats a tile";
-      return report;
-    }
-    bool firstStep = is.ki == 0;
-    InputD wantD = !firstStep ? InputD::Accumulate
-                   : req.hasAccumulateFlag ? InputD::FromFlag
-                                           : InputD::Overwrite;
-    if (is.inputD != wantD) {
-      report.failure = issue + ": the first K step must overwrite C (or "
-                       "follow the accumulate flag) and every later one "
-                       "accumulate";
-      return report;
-    }
-    if (i && is.ki && plan.issues[i - 1].ki != is.ki - 1) {
-      report.failure = issue + " does not follow K step " + str(is.ki - 1) +
-                       " of its tile";
-      return report;
-    }
-    model::MmaInstruction mi;
-    mi.kind = plan.kind;
-    mi.idesc = is.idesc;
-    mi.ctaGroup = plan.ctaGroup;
-    if (plan.a)
-      mi.aDescriptor = descriptorWord(plan.a->descriptorTemplate(),
-                                      pl.sharedBase, is.aByte);
-    else
-      mi.aTmem = pl.tmemBase + is.aTmem;
-    mi.bDescriptor =
-        descriptorWord(plan.b.descriptorTemplate(), pl.sharedBase, is.bByte);
-    mi.dTmem = pl.tmemBase + is.dTmem;
-    mi.sfaTmem = pl.tmemBase + is.sfaTmem;
-    mi.sfbTmem = pl.tmemBase + is.sfbTmem;
-    std::string why;
-    std::optional<model::MmaModel> mm = model::MmaModel::create(mi, &why);
-    ++report.instructions;
-    if (!mm) {
-      report.failure = issue + ": the model refuses it: " + why;
-      return report;
-    }
-    if (mm->m() != plan.instM || mm->n() != plan.instN ||
-        mm->k() != plan.instK) {
-      report.failure = issue + ": the instruction computes " + str(mm->m()) +
-                       "x" + str(mm->n()) + "x" + str(mm->k()) +
-                       ", the plan tiles with " + str(plan.instM) + "x" +
-                       str(plan.instN) + "x" + str(plan.instK);
-      return report;
-    }
-    const int64_t m0 = is.mi * mm->rowsA(), n0 = is.ni * mm->rowsB(),
-                  k0 = is.ki * mm->k(), dn0 = is.ni * mm->n();
-    // A(m, k) and B(n, k): the elements the layouts hold where the model
-    // reads.
-    for (int64_t r = 0; r < mm->rowsA(); ++r)
-      for (int64_t k = 0; k < mm->k(); ++k) {
-        AxisAddress want = elementOf(req.aSide, req.transposeA, m0 + r, k0 + k);
-        model::AOperandPlace got = mm->a(r, k);
-        std::string el = issue + " multiplies A" +
-                         coordString({m0 + r, k0 + k}) + ": ";
-        if (!got.inTensorMemory) {
-          model::ElementAddress w = sharedPlace(want, req.aBits);
-          if (!(got.shared == w)) {
-            report.failure = el + "the layout has it at " + placeString(w) +
-                             ", the instruction reads " +
-                             placeString(got.shared);
-            return report;
-          }
-        } else {
-          int64_t wl = tbase.lane + at(want, Axis::TLane);
-          int64_t wb = tbase.column * 32 + at(want, Axis::TCol) * req.aBits;
-          if (got.lane != wl || got.bit != wb) {
-            report.failure = el + "the layout has it at tensor-memory lane " +
-                             str(wl) + " bit " + str(wb) + ", the instruction "
-                             "reads lane " + str(got.lane) + " bit " +
-                             str(got.bit);
-            return report;
-          }
-        }
-        ++report.elements;
-      }
-    for (int64_t n = 0; n < mm->rowsB(); ++n)
-      for (int64_t k = 0; k < mm->k(); ++k) {
-        // B is [K, N], or [N, K] with transposeB.
-        AxisAddress want =
-            elementOf(req.bSide, !req.transposeB, n0 + n, k0 + k);
-        model::ElementAddress w = sharedPlace(want, req.bBits);
-        model::ElementAddress got = mm->b(n, k);
-        if (!(got == w)) {
-          report.failure = issue + " multiplies B" +
-                           coordString({n0 + n, k0 + k}) +
-                           " (as [N, K]): the layout has it at " +
-                           placeString(w) + ", the instruction reads " +
-                           placeString(got);
-          return report;
-        }
-        ++report.elements;
-      }
-    // D(m, n): one element per 32-bit column.
-    for (int64_t r = 0; r < mm->rowsA(); ++r)
-      for (int64_t n = 0; n < mm->n(); ++n) {
-        AxisAddress want = req.cSide.layout.apply(
-            {req.cSide.offsets[0] + m0 + r, req.cSide.offsets[1] + dn0 + n},
-            req.cSide.shape);
-        int64_t wl = tbase.lane + at(want, Axis::TLane);
-        int64_t wbit = tbase.column * 32 + at(want, Axis::TCol) * req.dBits;
-        model::TmemCell got = mm->d(r, n);
-        if (got.lane != wl || got.column * 32 != wbit) {
-          report.failure = issue + " accumulates D" +
-                           coordString({m0 + r, dn0 + n}) +
-                           " in tensor-memory lane " + str(got.lane) +
-                           ", column " + str(got.column) + "; C's layout has "
-                           "it at lane " + str(wl) + ", bit " + str(wbit) +
-                           " (column " + str(wbit / 32) + ")";
-          return report;
-        }
-        auto [it, fresh] = dOwner.emplace(std::pair{got.lane, got.column},
-                                          std::pair{is.mi, is.ni});
-        if (!fresh && it->second != std::pair{is.mi, is.ni}) {
-          report.failure = issue + " accumulates into lane " +
-                           str(got.lane) + ", column " + str(got.column) +
-                           ", which output tile (" + str(it->second.first) +
-                           ", " + str(it->second.second) + ") also uses";
-          return report;
-        }
-        ++report.elements;
-      }
-    // Block scales.
-    if (mm->scaleVector()) {
-      if (!req.sfaSide || !req.sfbSide) {
-        report.failure = issue + " is block-scaled; the request has no "
-                         "scale tiles";
-        return report;
-      }
-      int64_t blocks = mm->k() / mm->scaleVector();
-      int64_t kb0 = is.ki * blocks;
-      for (int side = 0; side < 2; ++side) {
-        const RegionSide &s = side ? *req.sfbSide : *req.sfaSide;
-        int64_t rows = side ? mm->rowsB() : mm->rowsA();
-        int64_t row0 = side ? n0 : m0;
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t j = 0; j < blocks; ++j) {
-            AxisAddress want = s.layout.apply(
-                {s.offsets[0] + row0 + r, s.offsets[1] + kb0 + j}, s.shape);
-            std::pair<int64_t, int64_t> got =
-                side ? mm->scaleB(r, j) : mm->scaleA(r, j);
-            int64_t wl = tbase.lane + at(want, Axis::TLane);
-            int64_t wb = tbase.column * 4 + at(want, Axis::TCol);
-            if (got.first != wl || got.second != wb) {
-              report.failure =
-                  issue + " reads the scale of " + (side ? "B" : "A") +
-                  " row " + str(row0 + r) + ", K block " + str(kb0 + j) +
-                  " from tensor-memory lane " + str(got.first) + ", byte " +
-                  str(got.second) + "; the scale layout has it at lane " +
-                  str(wl) + ", byte " + str(wb);
-              return report;
-            }
-            ++report.elements;
-          }
-      }
-    }
-  }
-  for (size_t t = 0; t < seen.size(); ++t)
-    if (!seen[t]) {
-      int64_t ki = t % kSteps, ni = (t / kSteps) % nTiles,
-              mi = t / (kSteps * nTiles);
-      report.failure = "no issue computes tile (" + str(mi) + ", " + str(ni) +
-                       ") K step " + str(ki);
-      return report;
-    }
+  MmaChecker checker(req, plan, pl, report);
+  Status s = Status::success();
+  for (size_t i = 0; s && i < plan.issues.size(); ++i)
+    s = checker.checkIssue(i);
+  if (s)
+    s = checker.checkCoverage();
+  if (!s)
+    report.failure = s.reason();
   return report;
 }
 
@@ -458,13 +496,12 @@ CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
     llvm::SmallVector<int64_t, 5> coords;
     for (const tma::Coordinate &c : is.coords)
       coords.push_back(c.constant + (c.regionDim >= 0 ? g->offsets[c.regionDim] : 0));
-    std::string why;
-    std::optional<std::vector<model::BoxElement>> box =
-        model::tensorMapBox(map, coords, pl.sharedBase + is.sharedByte, &why);
+    OrReason<std::vector<model::BoxElement>> box =
+        model::tensorMapBox(map, coords, pl.sharedBase + is.sharedByte);
     ++report.instructions;
     if (!box) {
       report.failure = "issue " + str(i) + " at " + coordString(coords) +
-                       ": the model refuses it: " + why;
+                       ": the model refuses it: " + box.reason();
       return report;
     }
     for (const model::BoxElement &e : *box)

@@ -30,6 +30,7 @@
 #ifndef TILE_TARGET_CUDA_INSTRDESCRIPTOR_H
 #define TILE_TARGET_CUDA_INSTRDESCRIPTOR_H
 
+#include "tile/Support/OrReason.h"
 #include "tile/Target/CUDA/BitField.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -67,7 +68,6 @@ llvm::StringRef mmaAccumulatorName(MmaAccumulator accumulator);
 
 /// Scale-factor element types of the block-scaled kinds.
 enum class ScaleFactorType : uint8_t { UE4M3, UE8M0 };
-llvm::StringRef scaleFactorTypeName(ScaleFactorType type);
 
 /// The format code `element` has in `kind`'s A/B format fields, or nullopt
 /// when the kind does not take it.
@@ -152,8 +152,7 @@ struct InstrDescriptor {
   /// The descriptor `word` holds for `kind`, or the reasons it is not one
   /// (reserved bits set, a format code the kind does not define, sparsity
   /// or a max shift, which this encoder never produces).
-  static std::optional<InstrDescriptor> decode(uint32_t word, MmaKind kind,
-                                               std::string *why = nullptr);
+  static OrReason<InstrDescriptor> decode(uint32_t word, MmaKind kind);
 
   bool operator==(const InstrDescriptor &o) const;
 };

@@ -30,6 +30,7 @@
 #ifndef TILE_TARGET_CUDA_SMEMDESCRIPTOR_H
 #define TILE_TARGET_CUDA_SMEMDESCRIPTOR_H
 
+#include "tile/Support/OrReason.h"
 #include "tile/Target/CUDA/BitField.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -46,7 +47,18 @@ enum class DescriptorFlavour : uint8_t {
   Tcgen05, ///< tcgen05.mma / tcgen05.cp (sm_100a)
   Wgmma,   ///< wgmma.mma_async (sm_90a)
 };
-llvm::StringRef descriptorFlavourName(DescriptorFlavour flavour);
+
+/// The start-address field holds bits 4..17 of the shared-window byte
+/// address (shared windows are below 256 KiB; the matrix start is 16-byte
+/// aligned): `(address & kSmemStartAddressMask) >> kSmemStartAddressShift`.
+/// Moving the start by `bytes` (a multiple of 16) adds
+/// `bytes >> kSmemStartAddressShift` to the word.
+constexpr uint64_t kSmemStartAddressMask = 0x3FFFF;
+constexpr unsigned kSmemStartAddressShift = 4;
+/// The start-address field value of the byte address `address`.
+constexpr uint64_t smemStartAddressField(uint64_t address) {
+  return (address & kSmemStartAddressMask) >> kSmemStartAddressShift;
+}
 
 /// The swizzle field of a tcgen05 shared descriptor (values 3, 5, 7 are
 /// reserved).
@@ -107,12 +119,12 @@ struct SmemDescriptor {
   encode(DescriptorFlavour flavour = DescriptorFlavour::Tcgen05) const;
   /// The descriptor of `word`, or the reasons it is not a valid descriptor
   /// of `flavour` (wrong fixed bits, reserved swizzle, reserved bits set).
+  static OrReason<SmemDescriptor>
+  decode(uint64_t word, DescriptorFlavour flavour = DescriptorFlavour::Tcgen05);
+  /// Compatibility form for callers outside the core that still pass an
+  /// out-parameter (test/Device/ModelAnchorTests.cpp); goes with them.
   static std::optional<SmemDescriptor>
-  decode(uint64_t word, DescriptorFlavour flavour, std::string *why = nullptr);
-  static std::optional<SmemDescriptor> decode(uint64_t word,
-                                              std::string *why = nullptr) {
-    return decode(word, DescriptorFlavour::Tcgen05, why);
-  }
+  decode(uint64_t word, DescriptorFlavour flavour, std::string *why);
 
   bool operator==(const SmemDescriptor &o) const {
     return startAddress == o.startAddress &&

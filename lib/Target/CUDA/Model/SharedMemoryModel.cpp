@@ -10,14 +10,10 @@
 using namespace tile::cuda;
 using namespace tile::cuda::model;
 
+using tile::OrReason;
+
 namespace {
 std::string str(int64_t v) { return std::to_string(v); }
-
-template <typename T> std::optional<T> refuse(std::string *why, std::string r) {
-  if (why)
-    *why = std::move(r);
-  return std::nullopt;
-}
 } // namespace
 
 std::optional<int64_t> model::swizzleAddress(int64_t address,
@@ -41,36 +37,36 @@ int64_t model::swizzlePatternBytes(SmemSwizzle swizzle) {
 // Shared operands
 //===----------------------------------------------------------------------===//
 
-std::optional<SharedOperandModel>
+OrReason<SharedOperandModel>
 SharedOperandModel::create(const SmemDescriptor &descriptor, OperandMajor major,
-                           unsigned elementBits, std::string *why) {
-  using R = SharedOperandModel;
+                           unsigned elementBits) {
+  using R = OrReason<SharedOperandModel>;
   if (elementBits != 4 && elementBits != 8 && elementBits != 16 &&
       elementBits != 32)
-    return refuse<R>(why, str(elementBits) + "-bit elements: the canonical "
-                          "layouts are defined for 4, 8, 16 and 32 bits");
+    return R::failure(str(elementBits) +
+                      "-bit elements: the canonical "
+                      "layouts are defined for 4, 8, 16 and 32 bits");
   if (descriptor.swizzle == SmemSwizzle::B128Atom32B)
-    return refuse<R>(why, "swizzle 128B_base32B is not modelled");
+    return R::failure("swizzle 128B_base32B is not modelled");
   if (descriptor.lboAbsolute)
-    return refuse<R>(why, "LBO mode 1 (absolute) is not modelled");
+    return R::failure("LBO mode 1 (absolute) is not modelled");
   if (descriptor.baseOffset)
-    return refuse<R>(why, "base offset " + str(descriptor.baseOffset) +
-                          " is not modelled (operands start in their "
-                          "swizzle pattern's first row)");
+    return R::failure("base offset " + str(descriptor.baseOffset) +
+                      " is not modelled (operands start in their "
+                      "swizzle pattern's first row)");
   if (descriptor.swizzle != SmemSwizzle::None) {
     int64_t w = smemSwizzleRowBytes(descriptor.swizzle);
     int64_t phase = (descriptor.startAddress % (8 * w)) / w;
     if (phase)
-      return refuse<R>(why, "start address " +
-                                str(descriptor.startAddress) + " is in row " +
-                                str(phase) + " of its " + str(8 * w) +
-                                "-byte swizzle pattern with base offset 0; "
-                                "the model defines swizzled operands "
-                                "starting in the pattern's first row");
+      return R::failure("start address " + str(descriptor.startAddress) +
+                        " is in row " + str(phase) + " of its " + str(8 * w) +
+                        "-byte swizzle pattern with base offset 0; "
+                        "the model defines swizzled operands "
+                        "starting in the pattern's first row");
   }
   if (major == OperandMajor::MN && elementBits == 4)
-    return refuse<R>(why, "MN-major packed 4-bit operands are not modelled "
-                          "(the MMA kinds read packed fp4 K-major)");
+    return R::failure("MN-major packed 4-bit operands are not modelled "
+                      "(the MMA kinds read packed fp4 K-major)");
   SharedOperandModel m;
   m.desc = descriptor;
   m.majorness = major;
@@ -112,28 +108,28 @@ ElementAddress SharedOperandModel::address(int64_t row, int64_t k) const {
 // Tensor-map boxes
 //===----------------------------------------------------------------------===//
 
-std::optional<std::vector<BoxElement>>
+OrReason<std::vector<BoxElement>>
 model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
-                    int64_t sharedAddress, std::string *why) {
-  using R = std::vector<BoxElement>;
+                    int64_t sharedAddress) {
+  using R = OrReason<std::vector<BoxElement>>;
   std::vector<std::string> broken = tensorMapViolations(map);
   if (!broken.empty())
-    return refuse<R>(why, "the map breaks a driver rule: " + broken.front());
+    return R::failure("the map breaks a driver rule: " + broken.front());
   if (coords.size() != map.rank)
-    return refuse<R>(why, str(coords.size()) + " coordinates for a rank-" +
-                              str(map.rank) + " map");
+    return R::failure(str(coords.size()) + " coordinates for a rank-" +
+                      str(map.rank) + " map");
   for (unsigned i = 0; i < map.rank; ++i)
     if (!map.globalDims[i] || (i && !map.globalStrides[i - 1]))
-      return refuse<R>(why, "global dim or stride " + str(i) +
-                                " is unknown; the model needs every value");
+      return R::failure("global dim or stride " + str(i) +
+                        " is unknown; the model needs every value");
   if (map.interleave != TensorMapInterleave::None)
-    return refuse<R>(why, "interleaved maps are not modelled");
+    return R::failure("interleaved maps are not modelled");
   for (uint32_t s : map.elementStrides)
     if (s != 1)
-      return refuse<R>(why, "element strides other than 1 are not modelled");
+      return R::failure("element strides other than 1 are not modelled");
   const unsigned e = elementBytes(map.dataType);
   if (!e)
-    return refuse<R>(why, "packed sub-byte data types are not modelled");
+    return R::failure("packed sub-byte data types are not modelled");
   SmemSwizzle swizzle;
   switch (map.swizzle) {
   case TensorMapSwizzle::None: swizzle = SmemSwizzle::None; break;
@@ -141,19 +137,19 @@ model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
   case TensorMapSwizzle::B64: swizzle = SmemSwizzle::B64; break;
   case TensorMapSwizzle::B128: swizzle = SmemSwizzle::B128; break;
   default:
-    return refuse<R>(why, "swizzle " + swizzleName(map.swizzle).str() +
-                              " is not modelled");
+    return R::failure("swizzle " + swizzleName(map.swizzle).str() +
+                      " is not modelled");
   }
   const int64_t rowBytes = int64_t(map.boxDims[0]) * e;
   if (swizzle != SmemSwizzle::None &&
       rowBytes != int64_t(swizzleSpanBytes(map.swizzle)))
-    return refuse<R>(why, "a " + str(rowBytes) + "-byte box row under the " +
-                              swizzleName(map.swizzle).str() +
-                              " swizzle: the model defines box rows of "
-                              "exactly the swizzle span");
+    return R::failure("a " + str(rowBytes) + "-byte box row under the " +
+                      swizzleName(map.swizzle).str() +
+                      " swizzle: the model defines box rows of "
+                      "exactly the swizzle span");
   if (sharedAddress % 128)
-    return refuse<R>(why, "shared address " + str(sharedAddress) +
-                              " is not 128-byte aligned");
+    return R::failure("shared address " + str(sharedAddress) +
+                      " is not 128-byte aligned");
 
   std::vector<BoxElement> out;
   int64_t count = 1;
@@ -182,4 +178,20 @@ model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
     }
   }
   return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Compatibility forms (out-parameter reasons)
+//===----------------------------------------------------------------------===//
+
+std::optional<SharedOperandModel>
+SharedOperandModel::create(const SmemDescriptor &descriptor, OperandMajor major,
+                           unsigned elementBits, std::string *why) {
+  return create(descriptor, major, elementBits).toOptional(why);
+}
+
+std::optional<std::vector<BoxElement>>
+model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
+                    int64_t sharedAddress, std::string *why) {
+  return tensorMapBox(map, coords, sharedAddress).toOptional(why);
 }

@@ -10,14 +10,10 @@
 using namespace tile::cuda;
 using namespace tile::cuda::model;
 
+using tile::OrReason;
+
 namespace {
 std::string str(int64_t v) { return std::to_string(v); }
-
-template <typename T> std::optional<T> refuse(std::string *why, std::string r) {
-  if (why)
-    *why = std::move(r);
-  return std::nullopt;
-}
 } // namespace
 
 TmemCell model::tmemCell(uint32_t address) {
@@ -28,71 +24,66 @@ TmemCell model::tmemCell(uint32_t address) {
 // tcgen05.cp
 //===----------------------------------------------------------------------===//
 
-std::optional<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst,
-                                                      std::string *why) {
-  using R = std::vector<CpByte>;
+OrReason<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst) {
+  using R = OrReason<std::vector<CpByte>>;
   if (inst.ctaGroup != 1 && inst.ctaGroup != 2)
-    return refuse<R>(why, "cta_group " + str(inst.ctaGroup));
-  std::string decodeWhy;
-  std::optional<SmemDescriptor> d =
-      SmemDescriptor::decode(inst.descriptor, DescriptorFlavour::Tcgen05,
-                             &decodeWhy);
+    return R::failure("cta_group " + str(inst.ctaGroup));
+  OrReason<SmemDescriptor> d =
+      SmemDescriptor::decode(inst.descriptor, DescriptorFlavour::Tcgen05);
   if (!d)
-    return refuse<R>(why, "descriptor: " + decodeWhy);
+    return R::failure("descriptor: " + d.reason());
   if (d->swizzle == SmemSwizzle::B128Atom32B || d->lboAbsolute ||
       d->baseOffset)
-    return refuse<R>(why, "descriptor uses a swizzle, LBO mode or base "
-                          "offset the model does not define");
+    return R::failure("descriptor uses a swizzle, LBO mode or base "
+                      "offset the model does not define");
   const bool swizzled = d->swizzle != SmemSwizzle::None;
   const int64_t w = swizzled ? smemSwizzleRowBytes(d->swizzle) : 16;
   if (swizzled && (d->startAddress % (8 * w)) / w)
-    return refuse<R>(why, "start address " + str(d->startAddress) +
-                              " is inside its swizzle pattern's rows 1-7");
+    return R::failure("start address " + str(d->startAddress) +
+                      " is inside its swizzle pattern's rows 1-7");
 
   int64_t rows = 0, rowBytes = 0;
   llvm::SmallVector<int64_t, 4> replicas{0};
   bool multicastOk = false;
   switch (inst.shape) {
-  case CpShape::S128x256b: rows = 128; rowBytes = 32;
-    multicastOk = inst.multicast == CpMulticast::None; break;
-  case CpShape::S4x256b: rows = 4; rowBytes = 32;
-    multicastOk = inst.multicast == CpMulticast::None; break;
-  case CpShape::S128x128b: rows = 128; rowBytes = 16;
-    multicastOk = inst.multicast == CpMulticast::None; break;
-  case CpShape::S64x128b: rows = 64; rowBytes = 16;
-    multicastOk = inst.multicast == CpMulticast::Warpx2_02_13 ||
-                  inst.multicast == CpMulticast::Warpx2_01_23;
-    replicas = {0, inst.multicast == CpMulticast::Warpx2_02_13 ? 64 : 32};
+  case Tcgen05CpShape::S128x256b: rows = 128; rowBytes = 32;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::None; break;
+  case Tcgen05CpShape::S4x256b: rows = 4; rowBytes = 32;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::None; break;
+  case Tcgen05CpShape::S128x128b: rows = 128; rowBytes = 16;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::None; break;
+  case Tcgen05CpShape::S64x128b: rows = 64; rowBytes = 16;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::Warpx2_02_13 ||
+                  inst.multicast == Tcgen05CpMulticast::Warpx2_01_23;
+    replicas = {0, inst.multicast == Tcgen05CpMulticast::Warpx2_02_13 ? 64 : 32};
     break;
-  case CpShape::S32x128b: rows = 32; rowBytes = 16;
-    multicastOk = inst.multicast == CpMulticast::Warpx4;
+  case Tcgen05CpShape::S32x128b: rows = 32; rowBytes = 16;
+    multicastOk = inst.multicast == Tcgen05CpMulticast::Warpx4;
     replicas = {0, 32, 64, 96};
     break;
   }
   if (!multicastOk)
-    return refuse<R>(why, "the shape and multicast do not pair (64x128b "
-                          "needs warpx2, 32x128b warpx4, the others none)");
+    return R::failure("the shape and multicast do not pair (64x128b "
+                      "needs warpx2, 32x128b warpx4, the others none)");
   auto laneOf = [&](int64_t r) -> int64_t {
-    if (inst.shape == CpShape::S4x256b)
+    if (inst.shape == Tcgen05CpShape::S4x256b)
       return 32 * r;
-    if (inst.multicast == CpMulticast::Warpx2_01_23)
+    if (inst.multicast == Tcgen05CpMulticast::Warpx2_01_23)
       return 64 * (r / 32) + r % 32;
     return r;
   };
   TmemCell base = tmemCell(inst.tmemAddress);
   if (base.column % 4)
-    return refuse<R>(why, "column " + str(base.column) +
-                              " is not 128-bit aligned");
+    return R::failure("column " + str(base.column) + " is not 128-bit aligned");
   if (base.column + rowBytes / 4 > kTensorMemoryColumns)
-    return refuse<R>(why, "columns " + str(base.column) + ".." +
-                              str(base.column + rowBytes / 4 - 1) +
-                              " pass 512");
+    return R::failure("columns " + str(base.column) + ".." +
+                      str(base.column + rowBytes / 4 - 1) + " pass 512");
   int64_t lastLane = base.lane + laneOf(rows - 1) + replicas.back();
   if (lastLane >= kTensorMemoryLanes)
-    return refuse<R>(why, "lanes up to " + str(lastLane) + " pass 128");
+    return R::failure("lanes up to " + str(lastLane) + " pass 128");
 
-  const unsigned valueBits = inst.sourceFormat == CpSourceFormat::B6x16P32 ? 6
-                             : inst.sourceFormat == CpSourceFormat::B4x16P64
+  const unsigned valueBits = inst.sourceFormat == Tcgen05CpSourceFormat::B6x16P32 ? 6
+                             : inst.sourceFormat == Tcgen05CpSourceFormat::B4x16P64
                                  ? 4
                                  : 8;
   std::vector<CpByte> out;
@@ -137,21 +128,18 @@ unsigned operandBits(MmaKind kind, MmaElement element) {
 }
 } // namespace
 
-std::optional<MmaModel> MmaModel::create(const MmaInstruction &inst,
-                                         std::string *why) {
-  using R = MmaModel;
+OrReason<MmaModel> MmaModel::create(const MmaInstruction &inst) {
+  using R = OrReason<MmaModel>;
   if (inst.ctaGroup != 1 && inst.ctaGroup != 2)
-    return refuse<R>(why, "cta_group " + str(inst.ctaGroup));
-  std::string w;
-  std::optional<InstrDescriptor> id =
-      InstrDescriptor::decode(inst.idesc, inst.kind, &w);
+    return R::failure("cta_group " + str(inst.ctaGroup));
+  OrReason<InstrDescriptor> id = InstrDescriptor::decode(inst.idesc, inst.kind);
   if (!id)
-    return refuse<R>(why, "instruction descriptor: " + w);
+    return R::failure("instruction descriptor: " + id.reason());
   // Shapes of the data paths (PTX "Matrix shape"): M 64 / 128 (cta_group
   // 1), 128 / 256 (cta_group 2).
   const unsigned g = inst.ctaGroup;
   if (id->m != 64 * g && id->m != 128 * g)
-    return refuse<R>(why, "M = " + str(id->m) + " with cta_group " + str(g));
+    return R::failure("M = " + str(id->m) + " with cta_group " + str(g));
   MmaModel m;
   m.idesc = *id;
   m.group = g;
@@ -160,39 +148,40 @@ std::optional<MmaModel> MmaModel::create(const MmaInstruction &inst,
   m.instK = 256 / aBits;
   m.vec = scaleVectorSize(inst.kind, id->scaleType);
   if (m.vec && (g == 2 || id->n > 128))
-    return refuse<R>(why, "block scaling with cta_group 2 or N > 128 is not "
-                          "modelled (where those scale factors sit)");
+    return R::failure("block scaling with cta_group 2 or N > 128 is not "
+                      "modelled (where those scale factors sit)");
   if (inst.aDescriptor) {
-    std::optional<SmemDescriptor> ad = SmemDescriptor::decode(
-        *inst.aDescriptor, DescriptorFlavour::Tcgen05, &w);
+    OrReason<SmemDescriptor> ad =
+        SmemDescriptor::decode(*inst.aDescriptor, DescriptorFlavour::Tcgen05);
     if (!ad)
-      return refuse<R>(why, "A descriptor: " + w);
-    m.aShared = SharedOperandModel::create(
-        *ad, id->aMnMajor ? OperandMajor::MN : OperandMajor::K, aBits, &w);
-    if (!m.aShared)
-      return refuse<R>(why, "A: " + w);
+      return R::failure("A descriptor: " + ad.reason());
+    OrReason<SharedOperandModel> a = SharedOperandModel::create(
+        *ad, id->aMnMajor ? OperandMajor::MN : OperandMajor::K, aBits);
+    if (!a)
+      return R::failure("A: " + a.reason());
+    m.aShared = *a;
   } else {
     if (id->aMnMajor)
-      return refuse<R>(why, "A in tensor memory is read K-major; the "
-                            "instruction descriptor says MN-major");
+      return R::failure("A in tensor memory is read K-major; the "
+                        "instruction descriptor says MN-major");
     m.aCell = tmemCell(inst.aTmem);
   }
-  std::optional<SmemDescriptor> bd =
-      SmemDescriptor::decode(inst.bDescriptor, DescriptorFlavour::Tcgen05, &w);
+  OrReason<SmemDescriptor> bd =
+      SmemDescriptor::decode(inst.bDescriptor, DescriptorFlavour::Tcgen05);
   if (!bd)
-    return refuse<R>(why, "B descriptor: " + w);
-  std::optional<SharedOperandModel> b = SharedOperandModel::create(
-      *bd, id->bMnMajor ? OperandMajor::MN : OperandMajor::K, bBits, &w);
+    return R::failure("B descriptor: " + bd.reason());
+  OrReason<SharedOperandModel> b = SharedOperandModel::create(
+      *bd, id->bMnMajor ? OperandMajor::MN : OperandMajor::K, bBits);
   if (!b)
-    return refuse<R>(why, "B: " + w);
+    return R::failure("B: " + b.reason());
   m.bShared = *b;
   m.dCell = tmemCell(inst.dTmem);
   m.sfaCell = tmemCell(inst.sfaTmem);
   m.sfbCell = tmemCell(inst.sfbTmem);
   if (m.dCell.lane + m.dataPathLane(m.rowsA() - 1) >= kTensorMemoryLanes ||
       m.dCell.column + int64_t(id->n) > kTensorMemoryColumns)
-    return refuse<R>(why, "D at lane " + str(m.dCell.lane) + ", column " +
-                              str(m.dCell.column) + " passes tensor memory");
+    return R::failure("D at lane " + str(m.dCell.lane) + ", column " +
+                      str(m.dCell.column) + " passes tensor memory");
   return m;
 }
 

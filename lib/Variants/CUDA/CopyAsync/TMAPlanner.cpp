@@ -58,14 +58,21 @@ TensorMapSwizzle mapSwizzle(SwizzleMode mode) {
   return TensorMapSwizzle::None;
 }
 
-/// Plans one split choice (`split[d]`: dim d's modes become map dims).
-OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
-                       TensorMapSwizzle swizzle,
-                       cuda::TensorMapOobFill oobFill) {
-  using R = OrReason<Plan>;
-  unsigned rank = u.sizes.size();
+/// One split choice in the making: the map dims (region-dim order until
+/// orderMapDims, map order after), the issue loops over them and the box.
+struct Draft {
   llvm::SmallVector<MapDim, 8> dims;
   llvm::SmallVector<Loop, 8> loops;
+  llvm::SmallVector<uint32_t, 5> box;
+};
+
+/// The map dims of `split` (`split[d]`: dim d's modes become map dims of
+/// their own); an unsplit dim boxes its innermost mode and loops over the
+/// others at advancing coordinates.
+OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
+  using R = OrReason<Draft>;
+  unsigned rank = u.sizes.size();
+  Draft draft;
   auto value = [](int64_t v, int d) {
     return v == kDynamic ? MapValue{0, d, 1} : MapValue{v, -1, 1};
   };
@@ -79,15 +86,18 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
       // A unit region dim of a unit global dim needs no map dim.
       if (n == 1 && rank > 1)
         continue;
-      dims.push_back({value(n, d), value(g, d), coordinate(o, d), Mode{1, 0}});
+      draft.dims.push_back(
+          {value(n, d), value(g, d), coordinate(o, d), Mode{1, 0}});
       continue;
     }
     if (!split[d] || modes.size() == 1) {
-      unsigned at = dims.size();
-      dims.push_back({value(n, d), value(g, d), coordinate(o, d), modes[0]});
+      unsigned at = draft.dims.size();
+      draft.dims.push_back(
+          {value(n, d), value(g, d), coordinate(o, d), modes[0]});
       int64_t inner = modes[0].extent;
       for (size_t j = 1; j < modes.size(); ++j) {
-        loops.push_back({at, modes[j].extent, inner, modes[j].sharedStride});
+        draft.loops.push_back(
+            {at, modes[j].extent, inner, modes[j].sharedStride});
         inner *= modes[j].extent;
       }
       continue;
@@ -104,13 +114,19 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
       bool last = j + 1 == modes.size();
       int64_t size = last ? n / inner : modes[j].extent;
       int64_t coord = last ? o / inner : (o / inner) % modes[j].extent;
-      dims.push_back({MapValue{size, -1, 1}, MapValue{g * inner, -1, 1},
-                      Coordinate{-1, coord}, modes[j]});
+      draft.dims.push_back({MapValue{size, -1, 1}, MapValue{g * inner, -1, 1},
+                            Coordinate{-1, coord}, modes[j]});
       inner *= modes[j].extent;
     }
   }
+  return draft;
+}
 
-  // Map dim 0 is the global tensor's contiguous dim.
+/// Puts the map dims in map order: dim 0 is the global tensor's contiguous
+/// dim (the one contiguous in shared memory too, if any), then boxed dims
+/// by shared stride.
+Status orderMapDims(Draft &draft) {
+  llvm::SmallVector<MapDim, 8> &dims = draft.dims;
   int first = -1;
   for (unsigned k = 0; k < dims.size(); ++k) {
     if (!dims[k].stride.isStatic() || dims[k].stride.value != 1)
@@ -119,8 +135,9 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
       first = k;
   }
   if (first < 0)
-    return R::failure("no global dim of the region has unit stride; "
-                      "tensor-map dim 0 must be contiguous in global memory");
+    return Status::failure("no global dim of the region has unit stride; "
+                           "tensor-map dim 0 must be contiguous in global "
+                           "memory");
   std::vector<unsigned> order;
   for (unsigned k = 0; k < dims.size(); ++k)
     if (static_cast<int>(k) != first)
@@ -133,30 +150,35 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
   });
   order.insert(order.begin(), first);
   if (order.size() > cuda::kMaxTensorMapRank)
-    return R::failure("the copy needs " + str(order.size()) +
-                      " tensor-map dims; a tensor map has at most 5");
+    return Status::failure("the copy needs " + str(order.size()) +
+                           " tensor-map dims; a tensor map has at most 5");
   llvm::SmallVector<unsigned, 8> position(dims.size());
-  for (unsigned i = 0; i < order.size(); ++i)
+  llvm::SmallVector<MapDim, 8> ordered;
+  for (unsigned i = 0; i < order.size(); ++i) {
     position[order[i]] = i;
-  for (Loop &l : loops)
+    ordered.push_back(dims[order[i]]);
+  }
+  for (Loop &l : draft.loops)
     l.dim = position[l.dim];
+  dims = std::move(ordered);
+  return Status::success();
+}
 
-  // The box: every dim while the shared tile stays dense in box order.
-  Plan plan;
-  plan.promotion = u.promotion;
-  llvm::SmallVector<uint32_t, 5> box;
+/// The box: every dim while the shared tile stays dense in box order (each
+/// box dim at most 256); the rest of each dim becomes an issue loop.
+void chooseBox(Draft &draft) {
   bool dense = true;
   int64_t expected = 1;
-  for (unsigned i = 0; i < order.size(); ++i) {
-    const Mode &m = dims[order[i]].boxMode;
+  for (unsigned i = 0; i < draft.dims.size(); ++i) {
+    const Mode &m = draft.dims[i].boxMode;
     if (m.extent == 1) {
-      box.push_back(1);
+      draft.box.push_back(1);
       continue;
     }
     if (!dense || m.sharedStride != expected) {
       dense = false;
-      box.push_back(1);
-      loops.push_back({i, m.extent, 1, m.sharedStride});
+      draft.box.push_back(1);
+      draft.loops.push_back({i, m.extent, 1, m.sharedStride});
       continue;
     }
     int64_t b = m.extent;
@@ -164,25 +186,26 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
       b = cuda::kMaxBoxDim;
       while (m.extent % b)
         --b;
-      loops.push_back({i, m.extent / b, b, m.sharedStride * b});
+      draft.loops.push_back({i, m.extent / b, b, m.sharedStride * b});
       dense = false;
     }
-    box.push_back(static_cast<uint32_t>(b));
+    draft.box.push_back(static_cast<uint32_t>(b));
     expected *= b;
   }
+}
 
-  // Merge a fully boxed dim into the next one where the global tensor is
-  // contiguous across both: one map dim less, the same boxes. A swizzled
-  // map keeps its inner dim (its box is the swizzle span).
-  llvm::SmallVector<MapDim, 8> ordered;
-  for (unsigned k : order)
-    ordered.push_back(dims[k]);
+/// Merges a fully boxed dim into the next one where the global tensor is
+/// contiguous across both: one map dim less, the same boxes. A swizzled
+/// map keeps its inner dim (its box is the swizzle span).
+void mergeContiguousDims(Draft &draft, TensorMapSwizzle swizzle) {
+  llvm::SmallVector<MapDim, 8> &dims = draft.dims;
+  llvm::SmallVector<uint32_t, 5> &box = draft.box;
   for (unsigned i = swizzle == TensorMapSwizzle::None ? 0 : 1;
-       i + 1 < ordered.size();) {
-    MapDim &inner = ordered[i], &outer = ordered[i + 1];
+       i + 1 < dims.size();) {
+    MapDim &inner = dims[i], &outer = dims[i + 1];
     int64_t merged = int64_t(box[i]) * box[i + 1];
-    bool loopsOverInner = llvm::any_of(
-        loops, [&](const Loop &l) { return l.dim == i; });
+    bool loopsOverInner =
+        llvm::any_of(draft.loops, [&](const Loop &l) { return l.dim == i; });
     if (!inner.size.isStatic() || !inner.stride.isStatic() ||
         !outer.size.isStatic() || !outer.stride.isStatic() ||
         box[i] != inner.size.value || loopsOverInner ||
@@ -197,8 +220,8 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
     inner.base = Coordinate{-1, outer.base.constant * n};
     box[i] = static_cast<uint32_t>(merged);
     box.erase(box.begin() + i + 1);
-    ordered.erase(ordered.begin() + i + 1);
-    for (Loop &l : loops) {
+    dims.erase(dims.begin() + i + 1);
+    for (Loop &l : draft.loops) {
       if (l.dim == i + 1) {
         l.dim = i;
         l.coordStep *= n;
@@ -207,12 +230,18 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
       }
     }
   }
+}
 
+/// The map's arguments (runtime values described by the plan's globalDims
+/// and globalStrides), checked against the driver's rules and the shared
+/// tile's swizzle rows.
+Status describeMap(const Units &u, const Draft &draft, TensorMapSwizzle swizzle,
+                   cuda::TensorMapOobFill oobFill, Plan &plan) {
   cuda::TensorMapDesc &map = plan.map;
   map.dataType = u.dataType;
-  map.rank = ordered.size();
-  for (unsigned i = 0; i < ordered.size(); ++i) {
-    const MapDim &dim = ordered[i];
+  map.rank = draft.dims.size();
+  for (unsigned i = 0; i < draft.dims.size(); ++i) {
+    const MapDim &dim = draft.dims[i];
     plan.globalDims.push_back(dim.size);
     map.globalDims.push_back(dim.size.isStatic()
                                  ? std::optional<uint64_t>(dim.size.value)
@@ -229,45 +258,49 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
                                     ? std::optional<uint64_t>(bytes.value)
                                     : std::nullopt);
   }
-  map.boxDims = box;
-  map.elementStrides.assign(ordered.size(), 1);
+  map.boxDims = draft.box;
+  map.elementStrides.assign(draft.dims.size(), 1);
   map.swizzle = swizzle;
   map.l2Promotion = cuda::TensorMapL2Promotion::B128;
   map.oobFill = oobFill;
 
-  std::vector<std::string> violations = cuda::tensorMapViolations(map);
+  Reasons violations;
+  for (const std::string &v : cuda::tensorMapViolations(map))
+    violations.add(v);
   unsigned span = cuda::swizzleSpanBytes(swizzle);
-  if (span && int64_t(box[0]) * u.unitBytes < span)
-    violations.push_back("boxDim[0] * elementSize = " +
-                         str(int64_t(box[0]) * u.unitBytes) +
-                         " bytes is narrower than the " + str(span) +
-                         "-byte rows of the " + str(span) +
-                         "B-swizzled shared tile");
-  if (!violations.empty()) {
-    std::string reason;
-    for (const std::string &v : violations)
-      reason += (reason.empty() ? "" : "; ") + v;
-    return R::failure(reason);
-  }
+  if (span && int64_t(draft.box[0]) * u.unitBytes < span)
+    violations.add("boxDim[0] * elementSize = " +
+                   str(int64_t(draft.box[0]) * u.unitBytes) +
+                   " bytes is narrower than the " + str(span) +
+                   "-byte rows of the " + str(span) + "B-swizzled shared tile");
+  if (!violations.empty())
+    return Status::failure(violations.str());
+  return Status::success();
+}
 
-  // The issue loop: the product of the loop extents, innermost loop last.
+/// The issues: the product of the loop extents, innermost loop last, each
+/// box start checked against TMA's alignment rules.
+Status listIssues(const Units &u, const Draft &draft, TensorMapSwizzle swizzle,
+                  Plan &plan) {
   int64_t count = 1;
-  for (const Loop &l : loops)
+  for (const Loop &l : draft.loops)
     if ((count *= l.extent) > kMaxIssues)
-      return R::failure("the region needs more than " + str(kMaxIssues) +
-                        " tensor copies");
+      return Status::failure("the region needs more than " + str(kMaxIssues) +
+                             " tensor copies");
   // TMA writes shared memory at 128-byte aligned boxes; a swizzled box must
   // start on its pattern's period so the pattern matches the layout.
+  unsigned span = cuda::swizzleSpanBytes(swizzle);
   int64_t alignment = span ? span * 8 : 128;
-  llvm::SmallVector<int64_t, 8> index(loops.size(), 0);
+  llvm::SmallVector<int64_t, 8> index(draft.loops.size(), 0);
   for (int64_t n = 0; n < count; ++n) {
     Issue issue;
-    for (const MapDim &dim : ordered)
+    for (const MapDim &dim : draft.dims)
       issue.coords.push_back(dim.base);
     int64_t shared = u.sharedStart;
-    for (size_t l = 0; l < loops.size(); ++l) {
-      issue.coords[loops[l].dim].constant += index[l] * loops[l].coordStep;
-      shared += index[l] * loops[l].sharedStride;
+    for (size_t l = 0; l < draft.loops.size(); ++l) {
+      const Loop &loop = draft.loops[l];
+      issue.coords[loop.dim].constant += index[l] * loop.coordStep;
+      shared += index[l] * loop.sharedStride;
     }
     issue.sharedByte = shared * u.unitBytes;
     // The box's start in the contiguous dim must be 16-byte aligned: an
@@ -276,26 +309,47 @@ OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
     // dynamic offset is added at run time and must keep this.
     int64_t innerByte = issue.coords[0].constant * u.unitBytes;
     if (innerByte % 16)
-      return R::failure("a box starts at element " +
-                        str(issue.coords[0].constant) +
-                        " of the contiguous global dim (byte " +
-                        str(innerByte) + "), not a multiple of 16 bytes as "
-                        "cp.async.bulk.tensor requires");
+      return Status::failure(
+          "a box starts at element " + str(issue.coords[0].constant) +
+          " of the contiguous global dim (byte " + str(innerByte) +
+          "), not a multiple of 16 bytes "
+          "as cp.async.bulk.tensor requires");
     if (issue.sharedByte % alignment)
-      return R::failure("a box starts at shared byte " +
-                        str(issue.sharedByte) + ", not " + str(alignment) +
-                        "-byte aligned as " +
-                        (span ? "its swizzle pattern" : "TMA") + " requires");
+      return Status::failure(
+          "a box starts at shared byte " + str(issue.sharedByte) + ", not " +
+          str(alignment) + "-byte aligned as " +
+          (span ? "its swizzle pattern" : "TMA") + " requires");
     plan.issues.push_back(std::move(issue));
-    for (size_t l = loops.size(); l-- > 0;) {
-      if (++index[l] < loops[l].extent)
+    for (size_t l = draft.loops.size(); l-- > 0;) {
+      if (++index[l] < draft.loops[l].extent)
         break;
       index[l] = 0;
     }
   }
   plan.bytesPerIssue = u.unitBytes;
-  for (uint32_t b : box)
+  for (uint32_t b : draft.box)
     plan.bytesPerIssue *= b;
+  return Status::success();
+}
+
+/// Plans one split choice (`split[d]`: dim d's modes become map dims).
+OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
+                       TensorMapSwizzle swizzle,
+                       cuda::TensorMapOobFill oobFill) {
+  using R = OrReason<Plan>;
+  OrReason<Draft> draft = splitIntoMapDims(u, split);
+  if (!draft)
+    return R::failure(draft.reason());
+  if (Status s = orderMapDims(*draft); !s)
+    return R::failure(s.reason());
+  chooseBox(*draft);
+  mergeContiguousDims(*draft, swizzle);
+  Plan plan;
+  plan.promotion = u.promotion;
+  if (Status s = describeMap(u, *draft, swizzle, oobFill, plan); !s)
+    return R::failure(s.reason());
+  if (Status s = listIssues(u, *draft, swizzle, plan); !s)
+    return R::failure(s.reason());
   return plan;
 }
 
@@ -366,6 +420,94 @@ llvm::SmallVector<int64_t, 24> Plan::encodeArguments() const {
   return out;
 }
 
+namespace {
+
+/// The problem in tensor-map elements: each region dim cut into modes
+/// (innermost first), the mode holding a swizzled tile's contiguous
+/// elements cut at the swizzle span (`spanElements`, 0 unswizzled).
+OrReason<Units> unitsOf(const Request &r, const TileLayout &residual,
+                        const GroupedLayout &grouped, int64_t spanElements) {
+  using R = OrReason<Units>;
+  Units u;
+  u.shape = r.global.shape;
+  u.strides = r.global.strides;
+  u.offsets = r.global.offsets;
+  u.sizes = r.sizes;
+  u.sharedStart = residual.offset(Axis::m);
+  u.unitBytes = r.elementBits / 8;
+  u.dataType = r.dataType;
+  for (unsigned d = 0; d < r.sizes.size(); ++d) {
+    llvm::SmallVector<Mode, 3> modes;
+    llvm::ArrayRef<Iter> iters = grouped.group(d);
+    for (auto it = iters.rbegin(); it != iters.rend(); ++it) {
+      if (it->extent == 1)
+        continue;
+      if (it->stride == 0)
+        return R::failure("the shared layout puts several region elements "
+                          "at one address");
+      Mode m{it->extent, it->stride};
+      // Rows of a swizzled tile are exactly one span wide.
+      if (spanElements && m.sharedStride == 1 && m.extent > spanElements) {
+        if (m.extent % spanElements)
+          return R::failure("the contiguous run of " + str(m.extent) +
+                            " elements is not a multiple of the swizzle "
+                            "span (" + str(spanElements) + " elements)");
+        modes.push_back(Mode{spanElements, 1});
+        m = Mode{m.extent / spanElements, spanElements};
+      }
+      modes.push_back(m);
+    }
+    u.modes.push_back(std::move(modes));
+  }
+  return u;
+}
+
+/// Plans every split choice and element promotion; the plan with the fewest
+/// issues wins (then no promotion, then the lowest rank). When none is
+/// valid, the reason is the unsplit, unpromoted plan's.
+OrReason<Plan> bestPlan(const Units &u, TensorMapSwizzle swizzle,
+                        cuda::TensorMapOobFill oobFill) {
+  unsigned rank = u.sizes.size();
+  std::optional<Plan> best;
+  std::string unsplitReason;
+  llvm::SmallVector<unsigned, 5> splittable;
+  for (unsigned d = 0; d < rank; ++d)
+    if (u.modes[d].size() > 1)
+      splittable.push_back(d);
+  for (unsigned factor = 1; u.unitBytes * factor <= 8; factor *= 2) {
+    Units units = u;
+    if (factor > 1) {
+      OrReason<Units> promoted = promote(u, factor, oobFill);
+      if (!promoted)
+        continue;
+      units = *promoted;
+    }
+    for (unsigned mask = 0; mask < (1u << splittable.size()); ++mask) {
+      llvm::SmallVector<bool, 5> split(rank, false);
+      for (unsigned i = 0; i < splittable.size(); ++i)
+        split[splittable[i]] = mask >> i & 1;
+      OrReason<Plan> plan = planOne(units, split, swizzle, oobFill);
+      if (!plan) {
+        if (factor == 1 && mask == 0)
+          unsplitReason = plan.reason();
+        continue;
+      }
+      auto key = [](const Plan &p) {
+        // Promote only to save issues (a box over 256 elements); then the
+        // lowest rank.
+        return std::make_tuple(p.issues.size(), p.promotion, p.map.rank);
+      };
+      if (!best || key(*plan) < key(*best))
+        best = std::move(*plan);
+    }
+  }
+  if (!best)
+    return OrReason<Plan>::failure(unsplitReason);
+  return std::move(*best);
+}
+
+} // namespace
+
 OrReason<Plan> tma::planTensorCopy(const Request &r) {
   using R = OrReason<Plan>;
   unsigned rank = r.sizes.size();
@@ -374,7 +516,8 @@ OrReason<Plan> tma::planTensorCopy(const Request &r) {
       r.shared.offsets.size() != rank)
     return R::failure("global tensor, shared tile and region ranks differ");
   if (r.elementBits % 8 != 0)
-    return R::failure(str(r.elementBits) + "-bit elements need the packed "
+    return R::failure(str(r.elementBits) +
+                      "-bit elements need the packed "
                       "tensor-map types, which the planner does not use");
   unsigned bytes = r.elementBits / 8;
   if (cuda::elementBytes(r.dataType) != bytes)
@@ -407,73 +550,8 @@ OrReason<Plan> tma::planTensorCopy(const Request &r) {
     swizzle = mapSwizzle(*mode);
     spanElements = cuda::swizzleSpanBytes(swizzle) / bytes;
   }
-
-  Units u;
-  u.shape = r.global.shape;
-  u.strides = r.global.strides;
-  u.offsets = r.global.offsets;
-  u.sizes = r.sizes;
-  u.sharedStart = residual.offset(Axis::m);
-  u.unitBytes = bytes;
-  u.dataType = r.dataType;
-  for (unsigned d = 0; d < rank; ++d) {
-    llvm::SmallVector<Mode, 3> modes;
-    llvm::ArrayRef<Iter> iters = grouped->group(d);
-    for (auto it = iters.rbegin(); it != iters.rend(); ++it) {
-      if (it->extent == 1)
-        continue;
-      if (it->stride == 0)
-        return R::failure("the shared layout puts several region elements "
-                          "at one address");
-      Mode m{it->extent, it->stride};
-      // Rows of a swizzled tile are exactly one span wide.
-      if (spanElements && m.sharedStride == 1 && m.extent > spanElements) {
-        if (m.extent % spanElements)
-          return R::failure("the contiguous run of " + str(m.extent) +
-                            " elements is not a multiple of the swizzle "
-                            "span (" + str(spanElements) + " elements)");
-        modes.push_back(Mode{spanElements, 1});
-        m = Mode{m.extent / spanElements, spanElements};
-      }
-      modes.push_back(m);
-    }
-    u.modes.push_back(std::move(modes));
-  }
-
-  std::optional<Plan> best;
-  std::string unsplitReason;
-  llvm::SmallVector<unsigned, 5> splittable;
-  for (unsigned d = 0; d < rank; ++d)
-    if (u.modes[d].size() > 1)
-      splittable.push_back(d);
-  for (unsigned factor = 1; bytes * factor <= 8; factor *= 2) {
-    Units units = u;
-    if (factor > 1) {
-      OrReason<Units> promoted = promote(u, factor, r.oobFill);
-      if (!promoted)
-        continue;
-      units = *promoted;
-    }
-    for (unsigned mask = 0; mask < (1u << splittable.size()); ++mask) {
-      llvm::SmallVector<bool, 5> split(rank, false);
-      for (unsigned i = 0; i < splittable.size(); ++i)
-        split[splittable[i]] = mask >> i & 1;
-      OrReason<Plan> plan = planOne(units, split, swizzle, r.oobFill);
-      if (!plan) {
-        if (factor == 1 && mask == 0)
-          unsplitReason = plan.reason();
-        continue;
-      }
-      auto key = [](const Plan &p) {
-        // Promote only to save issues (a box over 256 elements); then the
-        // lowest rank.
-        return std::make_tuple(p.issues.size(), p.promotion, p.map.rank);
-      };
-      if (!best || key(*plan) < key(*best))
-        best = std::move(*plan);
-    }
-  }
-  if (!best)
-    return R::failure(unsplitReason);
-  return std::move(*best);
+  OrReason<Units> u = unitsOf(r, residual, *grouped, spanElements);
+  if (!u)
+    return R::failure(u.reason());
+  return bestPlan(*u, swizzle, r.oobFill);
 }

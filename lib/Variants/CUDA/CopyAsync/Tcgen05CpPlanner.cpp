@@ -32,44 +32,6 @@ using cuda::SmemSwizzle;
 // Forms
 //===----------------------------------------------------------------------===//
 
-llvm::StringRef tcgen05_cp::shapeName(Shape shape) {
-  switch (shape) {
-  case Shape::S128x256b: return "128x256b";
-  case Shape::S4x256b: return "4x256b";
-  case Shape::S128x128b: return "128x128b";
-  case Shape::S64x128b: return "64x128b";
-  case Shape::S32x128b: return "32x128b";
-  }
-  return "?";
-}
-
-llvm::StringRef tcgen05_cp::multicastName(Multicast multicast) {
-  switch (multicast) {
-  case Multicast::None: return "";
-  case Multicast::Warpx2_02_13: return "warpx2::02_13";
-  case Multicast::Warpx2_01_23: return "warpx2::01_23";
-  case Multicast::Warpx4: return "warpx4";
-  }
-  return "?";
-}
-
-llvm::StringRef tcgen05_cp::sourceFormatName(SourceFormat format) {
-  switch (format) {
-  case SourceFormat::None: return "";
-  case SourceFormat::B6x16P32: return "b6x16_p32";
-  case SourceFormat::B4x16P64: return "b4x16_p64";
-  }
-  return "?";
-}
-
-std::optional<Shape> tcgen05_cp::shapeFromName(llvm::StringRef name) {
-  for (Shape s : {Shape::S128x256b, Shape::S4x256b, Shape::S128x128b,
-                  Shape::S64x128b, Shape::S32x128b})
-    if (shapeName(s) == name)
-      return s;
-  return std::nullopt;
-}
-
 unsigned Form::rows() const {
   switch (shape) {
   case Shape::S128x256b: case Shape::S128x128b: return 128;
@@ -103,9 +65,9 @@ llvm::SmallVector<int64_t, 4> Form::replicaLanes() const {
 }
 
 std::string Form::name() const {
-  std::string n = shapeName(shape).str();
+  std::string n = cuda::tcgen05CpShapeName(shape).str();
   if (multicast != Multicast::None)
-    n += "." + multicastName(multicast).str();
+    n += "." + cuda::tcgen05CpMulticastName(multicast).str();
   return n;
 }
 
@@ -180,6 +142,12 @@ std::string replicaString(llvm::ArrayRef<Iter> replica) {
   return "R[(" + extents + "):(" + strides + ")]";
 }
 
+Status splitIntoModes(const TileLayout &shared, const TileLayout &tmem,
+                      int64_t bytes, llvm::SmallVector<Mode, 8> &modes);
+
+/// The region's geometry: both layouts sliced to the region and split into
+/// common modes, the multicast the tensor-memory replica stands for and the
+/// NVMMA swizzle of the shared side.
 OrReason<Geometry> geometryOf(const Request &req) {
   using R = OrReason<Geometry>;
   if (req.elementBits < 8 || req.elementBits % 8 || req.elementBits > 64)
@@ -189,7 +157,7 @@ OrReason<Geometry> geometryOf(const Request &req) {
                       "with 8-bit containers)");
   if (req.sourceFormat != SourceFormat::None && req.elementBits != 8)
     return R::failure("src_format " +
-                      sourceFormatName(req.sourceFormat).str() +
+                      cuda::tcgen05CpSourceFormatName(req.sourceFormat).str() +
                       " decompresses into 8-bit containers; the tiles have " +
                       str(req.elementBits) + "-bit elements");
   OrReason<SliceResult> s = req.shared.layout.slice(
@@ -236,11 +204,21 @@ OrReason<Geometry> geometryOf(const Request &req) {
   g.laneBase = tmem.offset(Axis::TLane);
   g.columnByteBase = tmem.offset(Axis::TCol) * bytes;
 
-  // Common refinement of the two iter lists, innermost first.
+  if (Status s = splitIntoModes(shared, tmem, bytes, g.modes); !s)
+    return R::failure(s.reason());
+  return g;
+}
+
+/// The common refinement of the shared and tensor-memory iter lists,
+/// innermost first, in bytes (an element is a first mode of `bytes`
+/// contiguous bytes on both sides).
+Status splitIntoModes(const TileLayout &shared, const TileLayout &tmem,
+                      int64_t bytes, llvm::SmallVector<Mode, 8> &modes) {
+  using R = Status;
   llvm::SmallVector<Iter, 8> a(shared.shard().begin(), shared.shard().end());
   llvm::SmallVector<Iter, 8> b(tmem.shard().begin(), tmem.shard().end());
   if (bytes > 1)
-    g.modes.push_back(Mode{bytes, 1, Axis::TCol, 1});
+    modes.push_back(Mode{bytes, 1, Axis::TCol, 1});
   while (!a.empty() && !b.empty()) {
     Iter &x = a.back(), &y = b.back();
     int64_t common = std::min(x.extent, y.extent);
@@ -252,7 +230,7 @@ OrReason<Geometry> geometryOf(const Request &req) {
     if (tStride == 0)
       return R::failure("the tensor-memory layout puts " + str(common) +
                         " elements in one cell (stride 0)");
-    g.modes.push_back(Mode{common, x.stride * bytes, y.axis, tStride});
+    modes.push_back(Mode{common, x.stride * bytes, y.axis, tStride});
     x.extent /= common;
     x.stride *= common;
     y.extent /= common;
@@ -264,7 +242,7 @@ OrReason<Geometry> geometryOf(const Request &req) {
   }
   if (!a.empty() || !b.empty())
     return R::failure("the sliced layouts cover different element counts");
-  return g;
+  return Status::success();
 }
 
 /// Takes from `pool` the modes on `axis` that step `count` times by
@@ -323,56 +301,79 @@ std::string columnBytes(int64_t bytes) {
   return str(bytes) + " column bytes";
 }
 
-OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
-  using R = OrReason<Plan>;
-  llvm::SmallVector<Mode, 8> pool = g.modes;
-  const int64_t rowBytes = form.rowBytes();
-  const bool swizzled = g.swizzle != SmemSwizzle::None;
-  const int64_t w = cuda::smemSwizzleRowBytes(g.swizzle);
+/// One form's plan in the making. Each phase takes modes from `pool` (the
+/// modes of the region no phase has used yet) and fills in `plan`.
+struct FormPlanner {
+  const Geometry &g;
+  Form form;
+  llvm::SmallVector<Mode, 8> pool;
+  Plan plan;
+  int64_t rowBytes;
+  bool swizzled;
+  int64_t w; ///< bytes between rows 0..7 of the descriptor walk
 
-  // One row: rowBytes contiguous column bytes, 16-byte shared chunks.
+  FormPlanner(const Request &req, const Geometry &g, Form form)
+      : g(g), form(form), pool(g.modes), rowBytes(form.rowBytes()),
+        swizzled(g.swizzle != SmemSwizzle::None),
+        w(cuda::smemSwizzleRowBytes(g.swizzle)) {
+    plan.form = form;
+    plan.ctaGroup = req.ctaGroup;
+    plan.sourceFormat = req.sourceFormat;
+    plan.descriptor.swizzle = g.swizzle;
+    plan.descriptor.leadingByteOffset = 16;
+    plan.descriptor.strideByteOffset = 16;
+  }
+
+  Status takeRow();
+  Status takeRows();
+  Status listInstructions();
+  Status checkFootprints() const;
+};
+
+/// One row: rowBytes contiguous column bytes, read as 16-byte shared
+/// chunks. The second chunk of a 256-bit row follows at +16 in a swizzled
+/// row, at +LBO otherwise (which is where LBO comes from).
+Status FormPlanner::takeRow() {
   std::optional<llvm::SmallVector<Mode, 4>> rowModes =
       take(pool, Axis::TCol, 1, rowBytes);
   if (!rowModes)
-    return R::failure("the tensor-memory layout has no run of " +
-                      columnBytes(rowBytes) + " (" + str(rowBytes / 4) +
-                      " consecutive 32-bit columns) holding one row");
-  Plan plan;
-  plan.form = form;
-  plan.ctaGroup = req.ctaGroup;
-  plan.sourceFormat = req.sourceFormat;
-  plan.descriptor.swizzle = g.swizzle;
-  plan.descriptor.leadingByteOffset = 16;
-  plan.descriptor.strideByteOffset = 16;
-  // Each 16-byte chunk is contiguous in shared memory; the second chunk of
-  // a 256-bit row follows at +16 in a swizzled row, at +LBO otherwise.
+    return Status::failure("the tensor-memory layout has no run of " +
+                           columnBytes(rowBytes) + " (" + str(rowBytes / 4) +
+                           " consecutive 32-bit columns) holding one row");
   for (int64_t chunk = 0; chunk < rowBytes; chunk += 16) {
     int64_t start = sharedOffset(*rowModes, chunk);
     for (int64_t byte = chunk; byte < chunk + 16; ++byte) {
       int64_t at = sharedOffset(*rowModes, byte);
       if (at != start + (byte - chunk))
-        return R::failure("a row's 16 column bytes come from shared bytes "
-                          "that are not one contiguous chunk (column byte " +
-                          str(byte) + " reads shared byte +" + str(at) + ")");
+        return Status::failure(
+            "a row's 16 column bytes come from shared bytes that are not one "
+            "contiguous chunk (column byte " +
+            str(byte) + " reads shared byte +" + str(at) + ")");
     }
   }
-  if (rowBytes == 32) {
-    int64_t chunk1 = sharedOffset(*rowModes, 16);
-    if (swizzled && chunk1 != 16)
-      return R::failure("the second 16-byte chunk of a row is at shared "
-                        "byte +" + str(chunk1) + "; in a " +
-                        cuda::smemSwizzleName(g.swizzle).str() +
-                        "-swizzled row it follows at +16");
-    if (!swizzled) {
-      if (chunk1 % 16)
-        return R::failure("LBO = " + str(chunk1) +
-                          " bytes is not 16-byte aligned");
-      plan.usesLeadingByteOffset = true;
-      plan.descriptor.leadingByteOffset = static_cast<uint32_t>(chunk1);
-    }
+  if (rowBytes != 32)
+    return Status::success();
+  int64_t chunk1 = sharedOffset(*rowModes, 16);
+  if (swizzled && chunk1 != 16)
+    return Status::failure("the second 16-byte chunk of a row is at shared "
+                           "byte +" +
+                           str(chunk1) + "; in a " +
+                           cuda::smemSwizzleName(g.swizzle).str() +
+                           "-swizzled row it follows at +16");
+  if (!swizzled) {
+    if (chunk1 % 16)
+      return Status::failure("LBO = " + str(chunk1) +
+                             " bytes is not 16-byte aligned");
+    plan.usesLeadingByteOffset = true;
+    plan.descriptor.leadingByteOffset = static_cast<uint32_t>(chunk1);
   }
+  return Status::success();
+}
 
-  // The rows, in the form's lane pattern.
+/// The form's rows in its lane pattern; their shared strides must follow
+/// the descriptor's walk, rows 0..7 `w` bytes apart and every 8 rows SBO
+/// on (which is where SBO comes from).
+Status FormPlanner::takeRows() {
   llvm::SmallVector<std::pair<int64_t, int64_t>, 2> lanePattern;
   switch (form.shape) {
   case Shape::S128x256b: case Shape::S128x128b:
@@ -391,37 +392,43 @@ OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
     std::optional<llvm::SmallVector<Mode, 4>> got =
         take(pool, Axis::TLane, stride, count);
     if (!got)
-      return R::failure("the tensor-memory layout does not hold " +
-                        str(form.rows()) + " rows in the lanes " +
-                        form.name() + " writes (lanes " + sourceLanes(form) +
-                        ")");
+      return Status::failure("the tensor-memory layout does not hold " +
+                             str(form.rows()) + " rows in the lanes " +
+                             form.name() + " writes (lanes " +
+                             sourceLanes(form) + ")");
     laneModes.append(got->begin(), got->end());
   }
   int64_t rows = form.rows();
   if (rows > 8) {
     int64_t sbo = sharedOffset(laneModes, 8);
     if (sbo % 16)
-      return R::failure("SBO = " + str(sbo) + " bytes (rows 0 -> 8) is not "
-                        "16-byte aligned");
+      return Status::failure("SBO = " + str(sbo) +
+                             " bytes (rows 0 -> 8) is "
+                             "not 16-byte aligned");
     plan.descriptor.strideByteOffset = static_cast<uint32_t>(sbo);
   }
+  int64_t sbo = plan.descriptor.strideByteOffset;
   for (int64_t r = 0; r < rows; ++r) {
-    int64_t want = (r % 8) * w + (r / 8) * int64_t(plan.descriptor.strideByteOffset);
+    int64_t want = (r % 8) * w + (r / 8) * sbo;
     int64_t at = sharedOffset(laneModes, r);
     if (at != want)
-      return R::failure("row " + str(r) + " is at shared byte +" + str(at) +
-                        "; the descriptor walk (" +
-                        (swizzled ? cuda::smemSwizzleName(g.swizzle).str() +
-                                        " swizzle"
-                                  : std::string("no swizzle")) +
-                        ": rows " + str(w) + " bytes apart, SBO " +
-                        str(plan.descriptor.strideByteOffset) +
-                        ") puts it at +" + str(want));
+      return Status::failure(
+          "row " + str(r) + " is at shared byte +" + str(at) +
+          "; the descriptor walk (" +
+          (swizzled ? cuda::smemSwizzleName(g.swizzle).str() + " swizzle"
+                    : std::string("no swizzle")) +
+          ": rows " + str(w) + " bytes apart, SBO " + str(sbo) +
+          ") puts it at +" + str(want));
   }
   if (auto problems = plan.descriptor.problems(); !problems.empty())
-    return R::failure(problems.front());
+    return Status::failure(problems.front());
+  return Status::success();
+}
 
-  // Every other mode repeats the instruction.
+/// Every mode left repeats the instruction; each instance must start on a
+/// 128-bit column, inside tensor memory, 16-byte aligned in shared memory
+/// and (swizzled) on an atom's first row without running past its row.
+Status FormPlanner::listInstructions() {
   llvm::SmallVector<Mode, 8> repeat;
   int64_t count = 1;
   for (const Mode &m : pool)
@@ -430,10 +437,9 @@ OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
       count *= m.extent;
     }
   if (count > int64_t(kMaxInstructions))
-    return R::failure(str(count) + " instructions (more than " +
-                      str(kMaxInstructions) + ")");
-  llvm::SmallVector<int64_t, 4> replicas = form.replicaLanes();
-  int64_t lastLane = form.lane(rows - 1) + replicas.back();
+    return Status::failure(str(count) + " instructions (more than " +
+                           str(kMaxInstructions) + ")");
+  int64_t lastLane = form.lane(form.rows() - 1) + form.replicaLanes().back();
   for (int64_t i = 0; i < count; ++i) {
     Instruction inst;
     int64_t lane = g.laneBase, colByte = g.columnByteBase;
@@ -446,33 +452,34 @@ OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
       (m.tmemAxis == Axis::TLane ? lane : colByte) += d * m.tmemStride;
     }
     if (colByte % 16)
-      return R::failure("tensor-memory column offset " +
-                        columnBytes(colByte) + " is not 128-bit aligned "
-                        "(a multiple of 4 columns)");
+      return Status::failure("tensor-memory column offset " +
+                             columnBytes(colByte) +
+                             " is not 128-bit aligned "
+                             "(a multiple of 4 columns)");
     inst.column = colByte / 4;
     if (inst.column + rowBytes / 4 > kTmemColumns)
-      return R::failure("columns " + str(inst.column) + ".." +
-                        str(inst.column + rowBytes / 4 - 1) +
-                        " pass tensor memory's 512 columns");
+      return Status::failure("columns " + str(inst.column) + ".." +
+                             str(inst.column + rowBytes / 4 - 1) +
+                             " pass tensor memory's 512 columns");
     if (lane < 0 || lane + lastLane >= kTmemLanes)
-      return R::failure("an instruction at lane " + str(lane) + " writes "
-                        "lanes up to " + str(lane + lastLane) +
-                        ": more than tensor memory's 128 lanes");
+      return Status::failure("an instruction at lane " + str(lane) +
+                             " writes lanes up to " + str(lane + lastLane) +
+                             ": more than tensor memory's 128 lanes");
     inst.lane = lane;
     if (sharedByte % 16)
-      return R::failure("shared start byte " + str(sharedByte) +
-                        " is not 16-byte aligned");
+      return Status::failure("shared start byte " + str(sharedByte) +
+                             " is not 16-byte aligned");
     if (swizzled) {
       int64_t phase = (sharedByte % (8 * w)) / w;
       if (phase)
-        return R::failure("shared start byte " + str(sharedByte) +
-                          " is row " + str(phase) + " of a " + str(w) +
-                          "-byte swizzle atom: a swizzled tile must start "
-                          "at an atom's first row");
+        return Status::failure("shared start byte " + str(sharedByte) +
+                               " is row " + str(phase) + " of a " + str(w) +
+                               "-byte swizzle atom: a swizzled tile must "
+                               "start at an atom's first row");
       if (sharedByte % w + rowBytes > w)
-        return R::failure("a " + str(rowBytes) + "-byte row starting " +
-                          str(sharedByte % w) + " bytes into a " + str(w) +
-                          "-byte swizzle row runs past it");
+        return Status::failure("a " + str(rowBytes) + "-byte row starting " +
+                               str(sharedByte % w) + " bytes into a " + str(w) +
+                               "-byte swizzle row runs past it");
     }
     inst.sharedByte = sharedByte;
     plan.instructions.push_back(inst);
@@ -481,23 +488,41 @@ OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
     return std::tie(x.column, x.lane, x.sharedByte) <
            std::tie(y.column, y.lane, y.sharedByte);
   });
+  return Status::success();
+}
 
-  // Footprints must not overlap: two modes stepping onto the same cells
-  // would make the copy ill-defined.
+/// Footprints must not overlap: two modes stepping onto the same cells
+/// would make the copy ill-defined.
+Status FormPlanner::checkFootprints() const {
+  llvm::SmallVector<int64_t, 4> replicas = form.replicaLanes();
   std::vector<bool> written(kTmemLanes * kTmemColumns, false);
   for (const Instruction &inst : plan.instructions)
-    for (int64_t r = 0; r < rows; ++r)
+    for (int64_t r = 0; r < form.rows(); ++r)
       for (int64_t rep : replicas)
         for (int64_t c = 0; c < rowBytes / 4; ++c) {
           size_t cell = (inst.lane + form.lane(r) + rep) * kTmemColumns +
                         inst.column + c;
           if (written[cell])
-            return R::failure("two elements land in tensor-memory lane " +
-                              str(inst.lane + form.lane(r) + rep) +
-                              ", column " + str(inst.column + c));
+            return Status::failure("two elements land in tensor-memory lane " +
+                                   str(inst.lane + form.lane(r) + rep) +
+                                   ", column " + str(inst.column + c));
           written[cell] = true;
         }
-  return plan;
+  return Status::success();
+}
+
+OrReason<Plan> planForm(const Request &req, const Geometry &g, Form form) {
+  FormPlanner p(req, g, form);
+  Status s = p.takeRow();
+  if (s)
+    s = p.takeRows();
+  if (s)
+    s = p.listInstructions();
+  if (s)
+    s = p.checkFootprints();
+  if (!s)
+    return OrReason<Plan>::failure(s.reason());
+  return std::move(p.plan);
 }
 
 } // namespace
@@ -515,7 +540,7 @@ OrReason<Plan> tcgen05_cp::planSharedToTmemCopy(const Request &req) {
                    [&](const Form &f) { return f.shape != *req.forcedShape; });
     if (forms.empty())
       return R::failure(
-          "cp_shape " + shapeName(*req.forcedShape).str() +
+          "cp_shape " + cuda::tcgen05CpShapeName(*req.forcedShape).str() +
           " does not fit the tensor-memory replica: the destination's "
           "multicast is " +
           (g->multicast == Multicast::None
@@ -533,8 +558,9 @@ OrReason<Plan> tcgen05_cp::planSharedToTmemCopy(const Request &req) {
   }
   if (rejected.size() == 1)
     return R::failure(rejected.front());
-  std::string why = "no tcgen05.cp form fits";
+  Reasons why;
+  why.add("no tcgen05.cp form fits");
   for (const std::string &r : rejected)
-    why += "; " + r;
-  return R::failure(why);
+    why.add(r);
+  return R::failure(why.str());
 }

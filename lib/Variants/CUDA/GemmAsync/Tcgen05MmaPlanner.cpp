@@ -37,15 +37,10 @@ bool isFp8OrNarrower(MmaElement e) {
 }
 } // namespace
 
-std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
-                                               bool scaled,
-                                               cuda::ScaleFactorType scaleType,
-                                               std::string *why) {
-  auto fail = [&](std::string reason) -> std::optional<MmaKind> {
-    if (why)
-      *why = std::move(reason);
-    return std::nullopt;
-  };
+OrReason<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
+                                          bool scaled,
+                                          cuda::ScaleFactorType scaleType) {
+  using R = OrReason<MmaKind>;
   std::string types = cuda::mmaElementName(a).str() + " x " +
                       cuda::mmaElementName(b).str();
   if (isFp8OrNarrower(a) && isFp8OrNarrower(b)) {
@@ -55,21 +50,30 @@ std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
       return scaleType == cuda::ScaleFactorType::UE4M3 ? MmaKind::MXF4NVF4
                                                        : MmaKind::MXF4;
     if (scaleType != cuda::ScaleFactorType::UE8M0)
-      return fail("block-scaled " + types +
-                  " is kind::mxf8f6f4, whose scales are ue8m0, not ue4m3");
+      return R::failure("block-scaled " + types +
+                        " is kind::mxf8f6f4, whose scales are ue8m0, not "
+                        "ue4m3");
     return MmaKind::MXF8F6F4;
   }
   if (scaled)
-    return fail("block scaling takes fp8/fp6/fp4 operands, not " + types);
+    return R::failure("block scaling takes fp8/fp6/fp4 operands, not " + types);
   if (a != b)
-    return fail("A and B types differ (" + types +
-                "); only the fp8/fp6/fp4 kinds mix types");
+    return R::failure("A and B types differ (" + types +
+                      "); only the fp8/fp6/fp4 kinds mix types");
   switch (a) {
   case MmaElement::F16: case MmaElement::BF16: return MmaKind::F16;
   case MmaElement::TF32: return MmaKind::TF32;
   case MmaElement::U8: case MmaElement::S8: return MmaKind::I8;
-  default: return fail("no tcgen05.mma kind takes " + types);
+  default:
+    return R::failure("no tcgen05.mma kind takes " + types);
   }
+}
+
+std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
+                                               bool scaled,
+                                               cuda::ScaleFactorType scaleType,
+                                               std::string *why) {
+  return selectKind(a, b, scaled, scaleType).toOptional(why);
 }
 
 std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n) {
@@ -193,27 +197,30 @@ struct SharedPlanner {
   }
 
   /// Major-ness, swizzle, LBO and SBO from the tile at (0, 0).
-  std::optional<std::string> derive() {
+  Status derive() {
     int64_t s0 = addr(0, 0);
     bool kContiguous = addr(0, 1) - s0 == 1;
     bool mnContiguous = addr(1, 0) - s0 == 1;
     if (!kContiguous && !mnContiguous)
-      return name + " is neither K-major nor MN-major: neither the next K "
-                    "element (+" + str(addr(0, 1) - s0) +
-             ") nor the next row (+" + str(addr(1, 0) - s0) +
-             " elements) is adjacent";
+      return Status::failure(
+          name +
+          " is neither K-major nor MN-major: neither the next K "
+          "element (+" +
+          str(addr(0, 1) - s0) + ") nor the next row (+" +
+          str(addr(1, 0) - s0) + " elements) is adjacent");
     canon.mnMajor = !kContiguous;
     if (canon.mnMajor && bits < 8)
-      return name + " is MN-major; packed sub-byte operands are K-major "
-                    "only";
+      return Status::failure(name + " is MN-major; packed sub-byte operands "
+                                    "are K-major only");
     canon.t = 128 / bits;
     SmemSwizzle swizzle = SmemSwizzle::None;
     if (!region.swizzle.isIdentity()) {
       std::optional<SwizzleMode> mode =
           classifyNvmmaSwizzle(region.swizzle, bits);
       if (!mode)
-        return name + " swizzle " + region.swizzle.toString() +
-               " is not an NVMMA swizzle of " + str(bits) + "-bit elements";
+        return Status::failure(name + " swizzle " + region.swizzle.toString() +
+                               " is not an NVMMA swizzle of " + str(bits) +
+                               "-bit elements");
       swizzle = *cuda::smemSwizzleForBytes(swizzleBytes(*mode));
       canon.c = swizzleBytes(*mode) / 16;
     }
@@ -241,9 +248,10 @@ struct SharedPlanner {
     }
     for (auto [field, label] : {std::pair{lbo, "LBO"}, std::pair{sbo, "SBO"}})
       if (field < 0 || !on16Bytes(field))
-        return name + " " + label + " = " + str(field) + " elements (" +
-               str(field * int64_t(bits)) + " bits) is not a positive multiple "
-               "of 16 bytes";
+        return Status::failure(name + " " + label + " = " + str(field) +
+                               " elements (" + str(field * int64_t(bits)) +
+                               " bits) is not a positive multiple "
+                               "of 16 bytes");
     canon.lbo = lbo;
     canon.sbo = sbo;
     operand.mnMajor = canon.mnMajor;
@@ -253,8 +261,8 @@ struct SharedPlanner {
     operand.descriptor.strideByteOffset = static_cast<uint32_t>(bytes(sbo));
     operand.descriptor.swizzle = swizzle;
     if (auto problems = operand.descriptor.problems(); !problems.empty())
-      return name + " descriptor: " + problems.front();
-    return std::nullopt;
+      return Status::failure(name + " descriptor: " + problems.front());
+    return Status::success();
   }
 
   std::string layoutName() const {
@@ -394,31 +402,33 @@ OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
   return s;
 }
 
-} // namespace
-
-OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
-  using R = OrReason<Plan>;
-  bool scaled = req.sfaSide.has_value();
-  std::string why;
-  std::optional<MmaKind> kind =
-      selectKind(req.a, req.b, scaled, req.scaleType, &why);
-  if (!kind)
-    return R::failure(why);
-  std::string kindName = "kind::" + cuda::mmaKindName(*kind).str();
+/// The operand widths the tiles store must be the element types' own, and
+/// fp6/fp4 of the f8f6f4 kinds come in 8-bit containers, not packed.
+Status checkElementWidths(const Request &req, MmaKind kind) {
+  std::string kindName = "kind::" + cuda::mmaKindName(kind).str();
   for (auto [e, bits, name] : {std::tuple{req.a, req.aBits, "A"},
                                std::tuple{req.b, req.bBits, "B"}}) {
     if (bits != cuda::mmaElementBits(e))
-      return R::failure(std::string(name) + " elements are " + str(bits) +
-                        "-bit; " + cuda::mmaElementName(e).str() + " is " +
-                        str(cuda::mmaElementBits(e)) + "-bit");
-    if (bits < 8 && (*kind == MmaKind::F8F6F4 || *kind == MmaKind::MXF8F6F4))
-      return R::failure(std::string(name) + " is " +
-                        cuda::mmaElementName(e).str() + ": " + kindName +
-                        " reads fp6/fp4 from 8-bit containers in shared "
-                        "memory, which a tile of packed " + str(bits) +
-                        "-bit elements does not describe (packed fp4 is "
-                        "kind::mxf4/mxf4nvf4, with scales)");
+      return Status::failure(std::string(name) + " elements are " + str(bits) +
+                             "-bit; " + cuda::mmaElementName(e).str() + " is " +
+                             str(cuda::mmaElementBits(e)) + "-bit");
+    if (bits < 8 && (kind == MmaKind::F8F6F4 || kind == MmaKind::MXF8F6F4))
+      return Status::failure(
+          std::string(name) + " is " + cuda::mmaElementName(e).str() + ": " +
+          kindName +
+          " reads fp6/fp4 from 8-bit containers in shared memory, which a "
+          "tile of packed " +
+          str(bits) +
+          "-bit elements does not describe (packed fp4 is "
+          "kind::mxf4/mxf4nvf4, with scales)");
   }
+  return Status::success();
+}
+
+/// The instruction shape: M as wide as the rows allow, the widest legal N
+/// dividing the region's, K of the kind (256 bits of a row).
+OrReason<Plan> chooseShape(const Request &req, MmaKind kind, bool scaled) {
+  using R = OrReason<Plan>;
   if (req.ctaGroup != 1 && req.ctaGroup != 2)
     return R::failure("cta_group " + str(req.ctaGroup) + " (1 or 2)");
   const int64_t g = req.ctaGroup;
@@ -428,12 +438,10 @@ OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
   if (req.m % g || req.n % g)
     return R::failure("cta_group 2 splits M and N between two CTAs; M = " +
                       str(req.m) + ", N = " + str(req.n) + " are not even");
-
   Plan plan;
-  plan.kind = *kind;
+  plan.kind = kind;
   plan.ctaGroup = req.ctaGroup;
-  plan.instK = cuda::mmaInstructionK(*kind);
-  // M: the widest instruction the rows allow.
+  plan.instK = cuda::mmaInstructionK(kind);
   llvm::SmallVector<int64_t, 2> ms =
       g == 1 ? llvm::SmallVector<int64_t, 2>{128, 64}
              : llvm::SmallVector<int64_t, 2>{256, 128};
@@ -444,10 +452,9 @@ OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
       break;
     }
   if (!plan.instM)
-    return R::failure("M = " + str(req.m) + " is not a multiple of a cta_group " +
-                      str(g) + " MMA's M (" + str(ms[1]) + " or " +
-                      str(ms[0]) + ")");
-  // N: the widest legal instruction N dividing the region's.
+    return R::failure("M = " + str(req.m) +
+                      " is not a multiple of a cta_group " + str(g) +
+                      " MMA's M (" + str(ms[1]) + " or " + str(ms[0]) + ")");
   plan.instN = 0;
   for (int64_t n = std::min<int64_t>(256, req.n); n >= 8; --n)
     if (req.n % n == 0 && shapeRule(req.ctaGroup, plan.instM, n).empty()) {
@@ -458,46 +465,96 @@ OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
     return R::failure(shapeRule(req.ctaGroup, plan.instM, req.n) +
                       "; no such N divides the region's " + str(req.n));
   if (req.k % plan.instK)
-    return R::failure("K = " + str(req.k) + " is not a multiple of " +
-                      kindName + "'s instruction K = " + str(plan.instK) +
-                      " (256 bits of a row)");
-  int64_t mTiles = req.m / plan.instM, nTiles = req.n / plan.instN,
-          kSteps = req.k / plan.instK;
-  if (mTiles * nTiles * kSteps > int64_t(kMaxIssues))
-    return R::failure(str(mTiles * nTiles * kSteps) + " MMAs (more than " +
-                      str(kMaxIssues) + ")");
+    return R::failure("K = " + str(req.k) + " is not a multiple of kind::" +
+                      cuda::mmaKindName(kind).str() + "'s instruction K = " +
+                      str(plan.instK) + " (256 bits of a row)");
+  int64_t issues =
+      (req.m / plan.instM) * (req.n / plan.instN) * (req.k / plan.instK);
+  if (issues > int64_t(kMaxIssues))
+    return R::failure(str(issues) + " MMAs (more than " + str(kMaxIssues) +
+                      ")");
+  return plan;
+}
 
-  const int64_t mLocal = req.m / g, nLocal = req.n / g;
-  const int64_t rowsA = plan.instM / g, rowsB = plan.instN / g;
-  OrReason<Region> a = regionOf(req.aSide, mLocal, req.k, req.transposeA, "A",
-                                req.aInTmem);
-  if (!a)
-    return R::failure(a.reason());
-  OrReason<Region> b =
+/// The op's operands as this CTA holds them. Not copyable: the shared
+/// planners refer to the regions.
+struct Operands {
+  int64_t mTiles = 0, nTiles = 0, kSteps = 0;
+  int64_t rowsA = 0, rowsB = 0; ///< rows of one instruction's A / B here
+  std::optional<Region> a, b, c, sfa, sfb;
+  std::optional<SharedPlanner> aShared, bShared;
+  int64_t scalesPerIssue = 0; ///< scale factors one instruction reads a row
+
+  Operands(const Request &req, const Plan &plan)
+      : mTiles(req.m / plan.instM), nTiles(req.n / plan.instN),
+        kSteps(req.k / plan.instK), rowsA(plan.instM / req.ctaGroup),
+        rowsB(plan.instN / req.ctaGroup) {}
+  Operands(const Operands &) = delete;
+
+  Status slice(const Request &req, Plan &plan);
+  Status sliceScales(const Request &req, const Plan &plan);
+};
+
+/// A, B and C sliced to this CTA's part; the shared operands' descriptors
+/// (major-ness, swizzle, LBO, SBO) read off their first instruction tile.
+Status Operands::slice(const Request &req, Plan &plan) {
+  const int64_t mLocal = req.m / req.ctaGroup, nLocal = req.n / req.ctaGroup;
+  OrReason<Region> ra =
+      regionOf(req.aSide, mLocal, req.k, req.transposeA, "A", req.aInTmem);
+  if (!ra)
+    return Status::failure(ra.reason());
+  OrReason<Region> rb =
       regionOf(req.bSide, nLocal, req.k, !req.transposeB, "B", false);
-  if (!b)
-    return R::failure(b.reason());
-  OrReason<Region> c =
-      regionOf(req.cSide, mLocal, req.n, false, "C", true);
-  if (!c)
-    return R::failure(c.reason());
+  if (!rb)
+    return Status::failure(rb.reason());
+  OrReason<Region> rc = regionOf(req.cSide, mLocal, req.n, false, "C", true);
+  if (!rc)
+    return Status::failure(rc.reason());
+  a = *ra;
+  b = *rb;
+  c = *rc;
   if (req.aInTmem && req.transposeA)
-    return R::failure("A in tensor memory is read K-major ([M, K], K along "
-                      "columns); transpose_a needs A in shared memory");
-
-  std::optional<SharedPlanner> aShared;
+    return Status::failure("A in tensor memory is read K-major ([M, K], K "
+                           "along columns); transpose_a needs A in shared "
+                           "memory");
   if (!req.aInTmem) {
-    aShared.emplace(SharedPlanner{*a, "A", req.aBits, rowsA, plan.instK, {}, {}});
-    if (std::optional<std::string> bad = aShared->derive())
-      return R::failure(*bad);
+    aShared.emplace(
+        SharedPlanner{*a, "A", req.aBits, rowsA, plan.instK, {}, {}});
+    if (Status s = aShared->derive(); !s)
+      return s;
     plan.a = aShared->operand;
   }
-  SharedPlanner bShared{*b, "B", req.bBits, rowsB, plan.instK, {}, {}};
-  if (std::optional<std::string> bad = bShared.derive())
-    return R::failure(*bad);
-  plan.b = bShared.operand;
+  bShared.emplace(SharedPlanner{*b, "B", req.bBits, rowsB, plan.instK, {}, {}});
+  if (Status s = bShared->derive(); !s)
+    return s;
+  plan.b = bShared->operand;
+  return Status::success();
+}
 
-  plan.idesc.kind = *kind;
+/// Block scaling: the scale tiles over [rows, K / vec] in tensor memory;
+/// one instruction reads instK / vec of them a row.
+Status Operands::sliceScales(const Request &req, const Plan &plan) {
+  int64_t vec = cuda::scaleVectorSize(plan.kind, req.scaleType);
+  scalesPerIssue = plan.instK / vec;
+  if (!req.sfbSide)
+    return Status::failure("block scaling needs both sfa and sfb");
+  const int64_t mLocal = req.m / req.ctaGroup, nLocal = req.n / req.ctaGroup;
+  OrReason<Region> sa = regionOf(*req.sfaSide, mLocal, req.k / vec, false,
+                                 "scale factors A", true);
+  if (!sa)
+    return Status::failure(sa.reason());
+  OrReason<Region> sb = regionOf(*req.sfbSide, nLocal, req.k / vec, false,
+                                 "scale factors B", true);
+  if (!sb)
+    return Status::failure(sb.reason());
+  sfa = *sa;
+  sfb = *sb;
+  return Status::success();
+}
+
+/// The instruction descriptor (scale-factor ids 0; each issue sets its own).
+Status describeInstruction(const Request &req, bool scaled, Plan &plan) {
+  plan.idesc.kind = plan.kind;
   plan.idesc.a = req.a;
   plan.idesc.b = req.b;
   plan.idesc.d = scaled ? cuda::MmaAccumulator::F32 : req.d;
@@ -507,95 +564,98 @@ OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
   plan.idesc.n = static_cast<unsigned>(plan.instN);
   plan.idesc.scaleType = req.scaleType;
   if (auto problems = plan.idesc.problems(); !problems.empty())
-    return R::failure("instruction descriptor: " + problems.front());
+    return Status::failure("instruction descriptor: " + problems.front());
+  return Status::success();
+}
 
-  // Scale factors: K / vec per row; one instruction reads `count` of them.
-  std::optional<Region> sfa, sfb;
-  int64_t count = 0;
-  if (scaled) {
-    int64_t vec = cuda::scaleVectorSize(*kind, req.scaleType);
-    count = plan.instK / vec;
-    if (!req.sfbSide)
-      return R::failure("block scaling needs both sfa and sfb");
-    OrReason<Region> sa = regionOf(*req.sfaSide, mLocal, req.k / vec, false,
-                                   "scale factors A", true);
-    if (!sa)
-      return R::failure(sa.reason());
-    OrReason<Region> sb = regionOf(*req.sfbSide, nLocal, req.k / vec, false,
-                                   "scale factors B", true);
-    if (!sb)
-      return R::failure(sb.reason());
-    sfa = *sa;
-    sfb = *sb;
-  }
+/// Per-tile results, each computed (and every element checked) once: A's
+/// and B's descriptor starts or A's tensor-memory address per (tile, K
+/// step), C's address per output tile.
+struct TileStarts {
+  std::vector<int64_t> a, b;
+  std::vector<uint32_t> aTmem, d;
+};
 
-  // Per-tile results, computed once each.
-  std::vector<int64_t> aStart(mTiles * kSteps), bStart(nTiles * kSteps);
-  std::vector<uint32_t> aTmem(mTiles * kSteps), dTmem(mTiles * nTiles);
-  for (int64_t mi = 0; mi < mTiles; ++mi)
+OrReason<TileStarts> tileStarts(const Request &req, const Operands &ops,
+                                const Plan &plan) {
+  using R = OrReason<TileStarts>;
+  const int64_t kSteps = ops.kSteps, instK = plan.instK;
+  TileStarts t;
+  t.a.resize(ops.mTiles * kSteps);
+  t.aTmem.resize(ops.mTiles * kSteps);
+  t.b.resize(ops.nTiles * kSteps);
+  t.d.resize(ops.mTiles * ops.nTiles);
+  for (int64_t mi = 0; mi < ops.mTiles; ++mi)
     for (int64_t ki = 0; ki < kSteps; ++ki) {
-      if (aShared) {
-        OrReason<int64_t> s = aShared->tile(mi * rowsA, ki * plan.instK);
+      if (ops.aShared) {
+        OrReason<int64_t> s = ops.aShared->tile(mi * ops.rowsA, ki * instK);
         if (!s)
           return R::failure(s.reason());
-        aStart[mi * kSteps + ki] = *s;
-      } else {
-        OrReason<uint32_t> t =
-            tmemTile(*a, "A", req.aBits, /*packed=*/true, req.ctaGroup,
-                     plan.instM, mi * rowsA, ki * plan.instK, rowsA,
-                     plan.instK);
-        if (!t)
-          return R::failure(t.reason());
-        aTmem[mi * kSteps + ki] = *t;
+        t.a[mi * kSteps + ki] = *s;
+        continue;
       }
+      OrReason<uint32_t> at =
+          tmemTile(*ops.a, "A", req.aBits, /*packed=*/true, req.ctaGroup,
+                   plan.instM, mi * ops.rowsA, ki * instK, ops.rowsA, instK);
+      if (!at)
+        return R::failure(at.reason());
+      t.aTmem[mi * kSteps + ki] = *at;
     }
-  for (int64_t ni = 0; ni < nTiles; ++ni)
+  for (int64_t ni = 0; ni < ops.nTiles; ++ni)
     for (int64_t ki = 0; ki < kSteps; ++ki) {
-      OrReason<int64_t> s = bShared.tile(ni * rowsB, ki * plan.instK);
+      OrReason<int64_t> s = ops.bShared->tile(ni * ops.rowsB, ki * instK);
       if (!s)
         return R::failure(s.reason());
-      bStart[ni * kSteps + ki] = *s;
+      t.b[ni * kSteps + ki] = *s;
     }
-  for (int64_t mi = 0; mi < mTiles; ++mi)
-    for (int64_t ni = 0; ni < nTiles; ++ni) {
-      OrReason<uint32_t> t =
-          tmemTile(*c, "C", req.dBits, /*packed=*/false, req.ctaGroup,
-                   plan.instM, mi * rowsA, ni * plan.instN, rowsA, plan.instN);
-      if (!t)
-        return R::failure(t.reason());
-      dTmem[mi * nTiles + ni] = *t;
+  for (int64_t mi = 0; mi < ops.mTiles; ++mi)
+    for (int64_t ni = 0; ni < ops.nTiles; ++ni) {
+      OrReason<uint32_t> dt = tmemTile(*ops.c, "C", req.dBits, /*packed=*/false,
+                                       req.ctaGroup, plan.instM, mi * ops.rowsA,
+                                       ni * plan.instN, ops.rowsA, plan.instN);
+      if (!dt)
+        return R::failure(dt.reason());
+      t.d[mi * ops.nTiles + ni] = *dt;
     }
+  return t;
+}
 
-  for (int64_t mi = 0; mi < mTiles; ++mi)
-    for (int64_t ni = 0; ni < nTiles; ++ni)
+/// The issues, output tiles (mi, ni) with K steps innermost: the first K
+/// step overwrites C (or follows the accumulate flag), later ones add;
+/// block-scaled issues carry their scale-factor addresses and ids.
+Status listIssues(const Request &req, const Operands &ops, const TileStarts &t,
+                  Plan &plan) {
+  const int64_t kSteps = ops.kSteps, count = ops.scalesPerIssue;
+  for (int64_t mi = 0; mi < ops.mTiles; ++mi)
+    for (int64_t ni = 0; ni < ops.nTiles; ++ni)
       for (int64_t ki = 0; ki < kSteps; ++ki) {
         Issue is;
         is.mi = mi;
         is.ni = ni;
         is.ki = ki;
-        if (aShared)
-          is.aByte = aStart[mi * kSteps + ki];
+        if (ops.aShared)
+          is.aByte = t.a[mi * kSteps + ki];
         else
-          is.aTmem = aTmem[mi * kSteps + ki];
-        is.bByte = bStart[ni * kSteps + ki];
-        is.dTmem = dTmem[mi * nTiles + ni];
+          is.aTmem = t.aTmem[mi * kSteps + ki];
+        is.bByte = t.b[ni * kSteps + ki];
+        is.dTmem = t.d[mi * ops.nTiles + ni];
         is.inputD = ki > 0                  ? InputD::Accumulate
                     : req.hasAccumulateFlag ? InputD::FromFlag
                                             : InputD::Overwrite;
         cuda::InstrDescriptor idesc = plan.idesc;
-        if (scaled) {
-          OrReason<ScaleTile> sa = scaleTile(
-              *sfa, "scale factors A", mi * rowsA, rowsA, ki * count, count,
-              [&](int64_t r) {
-                return dataPathLane(req.ctaGroup, plan.instM, r);
-              });
+        if (ops.sfa) {
+          OrReason<ScaleTile> sa =
+              scaleTile(*ops.sfa, "scale factors A", mi * ops.rowsA, ops.rowsA,
+                        ki * count, count, [&](int64_t r) {
+                          return dataPathLane(req.ctaGroup, plan.instM, r);
+                        });
           if (!sa)
-            return R::failure(sa.reason());
+            return Status::failure(sa.reason());
           OrReason<ScaleTile> sb =
-              scaleTile(*sfb, "scale factors B", ni * rowsB, rowsB,
+              scaleTile(*ops.sfb, "scale factors B", ni * ops.rowsB, ops.rowsB,
                         ki * count, count, [](int64_t r) { return r; });
           if (!sb)
-            return R::failure(sb.reason());
+            return Status::failure(sb.reason());
           is.sfaTmem = sa->tmem;
           is.sfbTmem = sb->tmem;
           idesc.aScaleId = sa->id;
@@ -604,5 +664,35 @@ OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
         is.idesc = *idesc.encode();
         plan.issues.push_back(is);
       }
+  return Status::success();
+}
+
+} // namespace
+
+OrReason<Plan> tcgen05_mma::planMma(const Request &req) {
+  using R = OrReason<Plan>;
+  bool scaled = req.sfaSide.has_value();
+  OrReason<MmaKind> kind = selectKind(req.a, req.b, scaled, req.scaleType);
+  if (!kind)
+    return R::failure(kind.reason());
+  if (Status s = checkElementWidths(req, *kind); !s)
+    return R::failure(s.reason());
+  OrReason<Plan> plan = chooseShape(req, *kind, scaled);
+  if (!plan)
+    return plan;
+  Operands ops(req, *plan);
+  Status s = ops.slice(req, *plan);
+  if (s)
+    s = describeInstruction(req, scaled, *plan);
+  if (s && scaled)
+    s = ops.sliceScales(req, *plan);
+  if (!s)
+    return R::failure(s.reason());
+  OrReason<TileStarts> starts = tileStarts(req, ops, *plan);
+  if (!starts)
+    return R::failure(starts.reason());
+  s = listIssues(req, ops, *starts, *plan);
+  if (!s)
+    return R::failure(s.reason());
   return plan;
 }

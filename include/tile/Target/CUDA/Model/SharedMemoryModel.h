@@ -84,12 +84,16 @@ struct ElementAddress {
 class SharedOperandModel {
 public:
   /// The operand `descriptor` describes, read `major` with `elementBits`
-  /// elements (4 packed, 8, 16 or 32; fp6/fp4 in 8-bit containers are 8);
-  /// nullopt
-  /// with the reason when the model does not define it.
+  /// elements (4 packed, 8, 16 or 32; fp6/fp4 in 8-bit containers are 8),
+  /// or the reason the model does not define it.
+  static OrReason<SharedOperandModel> create(const SmemDescriptor &descriptor,
+                                             OperandMajor major,
+                                             unsigned elementBits);
+  /// Compatibility form for callers outside the core that still pass an
+  /// out-parameter (test/Device/ModelAnchorTests.cpp); goes with them.
   static std::optional<SharedOperandModel>
   create(const SmemDescriptor &descriptor, OperandMajor major,
-         unsigned elementBits, std::string *why = nullptr);
+         unsigned elementBits, std::string *why);
 
   /// Bytes from the start address to element (row, k), before the swizzle.
   int64_t canonicalOffset(int64_t row, int64_t k) const;
@@ -121,11 +125,16 @@ struct BoxElement {
 /// Every element of the box a `cp.async.bulk.tensor` with `map` at
 /// `coords` (dim 0 first) moves, with its shared address for a box at
 /// `sharedAddress`. Every global dim and stride of `map` must be known.
-/// nullopt with the reason when the map breaks a driver rule or uses
+/// Fails with the reason when the map breaks a driver rule or uses
 /// something the model does not define.
+OrReason<std::vector<BoxElement>> tensorMapBox(const TensorMapDesc &map,
+                                               llvm::ArrayRef<int64_t> coords,
+                                               int64_t sharedAddress);
+/// Compatibility form for callers outside the core that still pass an
+/// out-parameter (test/Device/DeviceTests.cpp); goes with them.
 std::optional<std::vector<BoxElement>>
 tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
-             int64_t sharedAddress, std::string *why = nullptr);
+             int64_t sharedAddress, std::string *why);
 
 } // namespace tile::cuda::model
 

@@ -48,6 +48,7 @@
 
 #include "tile/Target/CUDA/InstrDescriptor.h"
 #include "tile/Target/CUDA/Model/SharedMemoryModel.h"
+#include "tile/Target/CUDA/Tcgen05CpForm.h"
 
 namespace tile::cuda::model {
 
@@ -69,14 +70,10 @@ TmemCell tmemCell(uint32_t address);
 // tcgen05.cp
 //===----------------------------------------------------------------------===//
 
-enum class CpShape : uint8_t { S128x256b, S4x256b, S128x128b, S64x128b, S32x128b };
-enum class CpMulticast : uint8_t { None, Warpx2_02_13, Warpx2_01_23, Warpx4 };
-enum class CpSourceFormat : uint8_t { None, B6x16P32, B4x16P64 };
-
 struct CpInstruction {
-  CpShape shape = CpShape::S128x256b;
-  CpMulticast multicast = CpMulticast::None;
-  CpSourceFormat sourceFormat = CpSourceFormat::None;
+  Tcgen05CpShape shape = Tcgen05CpShape::S128x256b;
+  Tcgen05CpMulticast multicast = Tcgen05CpMulticast::None;
+  Tcgen05CpSourceFormat sourceFormat = Tcgen05CpSourceFormat::None;
   unsigned ctaGroup = 1;
   uint32_t tmemAddress = 0;
   /// The tcgen05 shared-memory descriptor word.
@@ -98,11 +95,10 @@ struct CpByte {
 };
 
 /// Every byte `inst` writes (per CTA with cta_group 2), rows in order and
-/// replicas innermost; nullopt with the reason on an invalid instruction
-/// (descriptor decode, shape/multicast pairing, lanes or columns outside
-/// tensor memory, a column not 128-bit aligned).
-std::optional<std::vector<CpByte>> tcgen05Copy(const CpInstruction &inst,
-                                               std::string *why = nullptr);
+/// replicas innermost; the reason on an invalid instruction (descriptor
+/// decode, shape/multicast pairing, lanes or columns outside tensor memory,
+/// a column not 128-bit aligned).
+OrReason<std::vector<CpByte>> tcgen05Copy(const CpInstruction &inst);
 
 //===----------------------------------------------------------------------===//
 // tcgen05.mma
@@ -134,8 +130,8 @@ struct AOperandPlace {
 /// A decoded tcgen05.mma: shapes and where each operand element is.
 class MmaModel {
 public:
-  static std::optional<MmaModel> create(const MmaInstruction &inst,
-                                        std::string *why = nullptr);
+  /// The decoded instruction, or why the model does not define it.
+  static OrReason<MmaModel> create(const MmaInstruction &inst);
 
   /// The instruction's shape (the pair's with cta_group 2).
   int64_t m() const { return idesc.m; }

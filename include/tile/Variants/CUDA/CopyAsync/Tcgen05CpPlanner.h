@@ -31,28 +31,20 @@
 #define TILE_VARIANTS_CUDA_COPYASYNC_TCGEN05CPPLANNER_H
 
 #include "tile/Layout/Layout.h"
-#include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
 #include "tile/Target/CUDA/SmemDescriptor.h"
+#include "tile/Target/CUDA/Tcgen05CpForm.h"
+#include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
 
 #include <optional>
 #include <vector>
 
 namespace tile::tcgen05_cp {
 
-enum class Shape : uint8_t { S128x256b, S4x256b, S128x128b, S64x128b, S32x128b };
-enum class Multicast : uint8_t { None, Warpx2_02_13, Warpx2_01_23, Warpx4 };
-/// Optional decompression of the source (`.b8x16.b6x16_p32`,
-/// `.b8x16.b4x16_p64`): each 16-byte source chunk holds 16 packed 6- or
-/// 4-bit values plus padding and lands as 16 8-bit containers.
-enum class SourceFormat : uint8_t { None, B6x16P32, B4x16P64 };
-
-/// `128x256b`, `4x256b`, ...
-llvm::StringRef shapeName(Shape shape);
-/// `warpx2::02_13`, ...; "" for None.
-llvm::StringRef multicastName(Multicast multicast);
-/// `b6x16_p32`, `b4x16_p64`; "" for None.
-llvm::StringRef sourceFormatName(SourceFormat format);
-std::optional<Shape> shapeFromName(llvm::StringRef name);
+/// The tcgen05.cp vocabulary (Target/CUDA/Tcgen05CpForm.h) under the
+/// planner's names.
+using Shape = cuda::Tcgen05CpShape;
+using Multicast = cuda::Tcgen05CpMulticast;
+using SourceFormat = cuda::Tcgen05CpSourceFormat;
 
 struct Form {
   Shape shape = Shape::S128x256b;

@@ -57,11 +57,18 @@ using copy_async::RegionSide;
 
 /// The kind an op's element types select: f16/bf16 -> f16, f32/tf32 ->
 /// tf32, 8-bit or narrower floats -> f8f6f4 (mxf8f6f4 with scales), i8 ->
-/// i8, fp4 with scales -> mxf4 (ue8m0) or mxf4nvf4 (ue4m3). nullopt when
-/// the types select none; `why` says which rule.
-std::optional<cuda::MmaKind>
-selectKind(cuda::MmaElement a, cuda::MmaElement b, bool scaled,
-           cuda::ScaleFactorType scaleType, std::string *why = nullptr);
+/// i8, fp4 with scales -> mxf4 (ue8m0) or mxf4nvf4 (ue4m3). When the types
+/// select none, the reason names the rule.
+OrReason<cuda::MmaKind> selectKind(cuda::MmaElement a, cuda::MmaElement b,
+                                   bool scaled,
+                                   cuda::ScaleFactorType scaleType);
+/// Compatibility form for callers outside the core that still pass an
+/// out-parameter (lib/Variants/CUDA/GemmAsync/Tcgen05Mma.cpp); goes with
+/// them.
+std::optional<cuda::MmaKind> selectKind(cuda::MmaElement a, cuda::MmaElement b,
+                                        bool scaled,
+                                        cuda::ScaleFactorType scaleType,
+                                        std::string *why);
 
 /// The legal instruction shapes: cta_group 1 M 64 (N % 8, 8..256) or M 128
 /// (N % 16, 16..256); cta_group 2 M 128 (N % 32, 32..256) or M 256 (N % 16,
