@@ -106,8 +106,8 @@ Selection tile::dispatch::selectVariant(mlir::Operation *op,
     report.variant = v;
     for (const Predicate &p : v->predicates) {
       Verdict verdict = p.check(op, context);
-      if (!verdict.accepted)
-        report.rejections.emplace_back(p.name, verdict.reason);
+      if (!verdict.ok())
+        report.rejections.emplace_back(p.name, verdict.reason());
     }
     // A variant without a planner has nothing to plan (its plan is null).
     if (report.rejections.empty() && v->plan) {

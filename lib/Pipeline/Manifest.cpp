@@ -20,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/ScopedPrinter.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -30,13 +31,6 @@ using tile::dispatch::kSourceSignatureAttr;
 using tile::dispatch::kTensorMapsAttr;
 
 namespace {
-
-std::string printed(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
 
 FunctionType sourceSignature(LLVM::LLVMFuncOp func) {
   auto signature = func->getAttrOfType<TypeAttr>(kSourceSignatureAttr);
@@ -63,7 +57,7 @@ std::vector<ArgSpec> sourceArguments(LLVM::LLVMFuncOp func,
   for (auto [index, input] : llvm::enumerate(type.getInputs())) {
     ArgSpec arg;
     arg.index = index;
-    arg.type = printed(input);
+    arg.type = llvm::to_string(input);
     auto map = llvm::find_if(
         maps, [&](const TensorMapSpec &m) { return m.param == index; });
     if (map != maps.end()) {
@@ -72,7 +66,7 @@ std::vector<ArgSpec> sourceArguments(LLVM::LLVMFuncOp func,
     } else if (auto memref = dyn_cast<MemRefType>(input)) {
       arg.kind = ArgSpec::Kind::MemRef;
       Type element = memref.getElementType();
-      arg.elementType = printed(element);
+      arg.elementType = llvm::to_string(element);
       if (element.isIntOrFloat())
         arg.elementBits = element.getIntOrFloatBitWidth();
       arg.shape = staticOrMinusOne(memref.getShape());
@@ -107,7 +101,7 @@ std::vector<ParamSpec> parameters(LLVM::LLVMFuncOp func,
     Type type = func.getArgument(i).getType();
     ParamSpec p;
     p.index = i;
-    p.type = printed(type);
+    p.type = llvm::to_string(type);
     p.bytes = layout.getTypeSize(type);
     // PTX kernel parameters of scalar and pointer type are naturally aligned.
     p.align = p.bytes;

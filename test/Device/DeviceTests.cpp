@@ -545,10 +545,9 @@ TEST_P(SwizzleReadBack, EverySharedByteIsWhereTheLayoutAlgebraSays) {
     llvm::SmallVector<int64_t, 5> coords;
     for (const tile::tma::Coordinate &co : is.coords)
       coords.push_back(co.constant);
-    std::string why;
-    std::optional<std::vector<tile::cuda::model::BoxElement>> box =
-        tile::cuda::model::tensorMapBox(plan->map, coords, is.sharedByte, &why);
-    ASSERT_TRUE(box) << why;
+    tile::OrReason<std::vector<tile::cuda::model::BoxElement>> box =
+        tile::cuda::model::tensorMapBox(plan->map, coords, is.sharedByte);
+    ASSERT_TRUE(bool(box)) << box.reason();
     int64_t unit = tile::cuda::elementBytes(plan->map.dataType);
     for (const tile::cuda::model::BoxElement &e : *box) {
       ASSERT_TRUE(e.inBounds);

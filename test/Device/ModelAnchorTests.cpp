@@ -251,18 +251,20 @@ TEST_P(WgmmaAnchor, HardwareReadsWhatTheModelSays) {
     SCOPED_TRACE("K step " + std::to_string(is.ki));
     // The model of this operands, from the wgmma words (buffer at a
     // 1024-byte aligned base: only the offset matters to the swizzle).
-    std::string why;
-    auto operand = [&](uint64_t templ, int64_t offset, bool mn) {
-      std::optional<cuda::SmemDescriptor> d = cuda::SmemDescriptor::decode(
-          templ + uint64_t(offset >> 4), cuda::DescriptorFlavour::Wgmma, &why);
-      EXPECT_TRUE(d) << why;
-      std::optional<model::SharedOperandModel> m =
-          d ? model::SharedOperandModel::create(
-                  *d, mn ? model::OperandMajor::MN : model::OperandMajor::K,
-                  bits, &why)
-            : std::nullopt;
-      EXPECT_TRUE(m) << why;
-      return m;
+    auto operand = [&](uint64_t templ, int64_t offset,
+                       bool mn) -> std::optional<model::SharedOperandModel> {
+      tile::OrReason<cuda::SmemDescriptor> d = cuda::SmemDescriptor::decode(
+          templ + uint64_t(offset >> 4), cuda::DescriptorFlavour::Wgmma);
+      EXPECT_TRUE(bool(d)) << d.reason();
+      if (!d)
+        return std::nullopt;
+      tile::OrReason<model::SharedOperandModel> m =
+          model::SharedOperandModel::create(
+              *d, mn ? model::OperandMajor::MN : model::OperandMajor::K, bits);
+      EXPECT_TRUE(bool(m)) << m.reason();
+      if (!m)
+        return std::nullopt;
+      return *m;
     };
     std::optional<model::SharedOperandModel> am =
         operand(*aTemplate, is.aByte, c.aMnMajor);

@@ -63,27 +63,23 @@ LogicalResult emitLibraryCall(CopyAsyncOp copy, const SmallCopyPlan &plan,
 Verdict atMost1KiB(CopyAsyncOp copy, const DispatchContext &context) {
   int64_t bytes = (*planSmallCopy(copy, context)).bytes;
   if (bytes <= 1024)
-    return Verdict::accept();
-  return Verdict::reject("region is " + std::to_string(bytes) +
+    return Verdict::success();
+  return Verdict::failure("region is " + std::to_string(bytes) +
                          " bytes, more than 1024");
 }
 
 } // namespace
 
 void external::registerExternalVariants() {
-  VariantDecl<CopyAsyncOp, SmallCopyPlan> v;
-  v.name = "fast_small_copy";
-  v.priority = 100;
-  v.predicates = {{"at_most_1kib", atMost1KiB}};
-  v.plan = planSmallCopy;
-  v.emit = emitLibraryCall;
-  registerVariant(VariantRegistry::global(), std::move(v));
+  registerVariant(VariantRegistry::global(),
+                  VariantDecl<CopyAsyncOp, SmallCopyPlan>{
+                      "fast_small_copy", /*priority=*/100,
+                      {{"at_most_1kib", atMost1KiB}}, planSmallCopy,
+                      /*prepare=*/nullptr, emitLibraryCall});
 
   // Selectable (only when forced: every builtin outranks it) but without an
   // emitter yet, as variants are while being developed.
-  VariantDecl<CopyAsyncOp, SmallCopyPlan> planned;
-  planned.name = "planned_only";
-  planned.priority = -100;
-  planned.plan = planSmallCopy;
-  registerVariant(VariantRegistry::global(), std::move(planned));
+  registerVariant(VariantRegistry::global(),
+                  VariantDecl<CopyAsyncOp, SmallCopyPlan>{
+                      "planned_only", /*priority=*/-100, {}, planSmallCopy});
 }

@@ -20,7 +20,9 @@
 #include "tile/Dispatch/Registry.h"
 
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/Pass.h"
 
+#include <memory>
 #include <unordered_map>
 
 namespace tile::dispatch {
@@ -48,6 +50,16 @@ private:
   std::unordered_map<mlir::Operation *, Entry> entries;
   unsigned numReused = 0, numPlanned = 0;
 };
+
+/// A pass of class `PassT` (with a `cache` member) built from `options` and
+/// sharing `cache` with the other passes of its pipeline.
+template <typename PassT, typename OptionsT>
+std::unique_ptr<mlir::Pass> withPlanCache(const OptionsT &options,
+                                          std::shared_ptr<PlanCache> cache) {
+  auto pass = std::make_unique<PassT>(options);
+  pass->cache = std::move(cache);
+  return pass;
+}
 
 } // namespace tile::dispatch
 

@@ -21,7 +21,7 @@
 #ifndef TILE_DISPATCH_REGISTRY_H
 #define TILE_DISPATCH_REGISTRY_H
 
-#include "tile/Layout/Layout.h" // OrReason
+#include "tile/Support/OrReason.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/LogicalResult.h"
@@ -62,14 +62,9 @@ struct DispatchContext {
   TargetInfo target;
 };
 
-/// A predicate's answer: accepted, or rejected with a reason.
-struct Verdict {
-  bool accepted = true;
-  std::string reason;
-
-  static Verdict accept() { return {}; }
-  static Verdict reject(std::string why) { return {false, std::move(why)}; }
-};
+/// A predicate's answer: `Verdict::success()`, or `Verdict::failure(why)`
+/// (the core's Status).
+using Verdict = Status;
 
 /// A plan, type-erased: whatever the variant's planner returned. Only the
 /// variant that made it reads it (VariantDecl casts it back).

@@ -8,14 +8,12 @@
 // A variant is declared once, in one place, with the op type it implements
 // and the type of its plan:
 //
-//   VariantDecl<CopyAsyncOp, dsmem::Plan> v;
-//   v.name = "dsmem"; v.priority = kDSMEMPriority;
-//   v.predicates = {{"has_mbar", [](CopyAsyncOp op, const DispatchContext &)
-//                    -> Verdict { ... }}};
-//   v.plan = [](CopyAsyncOp op, const DispatchContext &) { return ...; };
-//   v.emit = [](CopyAsyncOp op, const dsmem::Plan &plan, ValueRange lowered,
-//               const DispatchContext &, RewriterBase &r) { ... };
-//   registerVariant(registry, std::move(v));
+//   registerVariant(registry, VariantDecl<CopyAsyncOp, dsmem::Plan>{
+//       "dsmem", kDSMEMPriority,
+//       {{"has_mbar", hasMbar}, ...},  // Verdict(CopyAsyncOp, const DispatchContext &)
+//       planDSMEM,                     // OrReason<dsmem::Plan>(CopyAsyncOp, ...)
+//       /*prepare=*/nullptr,           // optional kernel-ABI step
+//       emitDSMEM});                   // (op, const dsmem::Plan &, lowered, ...)
 //
 // Predicates, planner and emitter see the op as its own class and the plan
 // as the planner made it: no casts, and the plan is computed once per op
@@ -42,7 +40,6 @@ template <typename OpT> struct OpPredicate {
 template <typename OpT, typename PlanT> struct VariantDecl {
   std::string name;
   int priority = 0;
-  std::string family = kCudaFamily.str();
   std::vector<OpPredicate<OpT>> predicates;
   /// Required: the plan, or the reason the variant declines.
   std::function<OrReason<PlanT>(OpT, const DispatchContext &)> plan;
@@ -55,6 +52,7 @@ template <typename OpT, typename PlanT> struct VariantDecl {
                                     const DispatchContext &,
                                     mlir::RewriterBase &)>
       emit;
+  std::string family = kCudaFamily.str();
 };
 
 /// The type-erased form of `decl`.

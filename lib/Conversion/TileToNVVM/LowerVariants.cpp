@@ -228,7 +228,5 @@ struct LowerVariantsPass
 std::unique_ptr<Pass>
 tile::createTileLowerVariants(const TileLowerVariantsOptions &options,
                               std::shared_ptr<PlanCache> cache) {
-  auto pass = std::make_unique<LowerVariantsPass>(options);
-  pass->cache = std::move(cache);
-  return pass;
+  return withPlanCache<LowerVariantsPass>(options, std::move(cache));
 }

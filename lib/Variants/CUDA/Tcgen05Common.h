@@ -31,8 +31,8 @@ dispatch::OpPredicate<OpT> targetPredicate(std::string instruction) {
           [instruction](OpT, const dispatch::DispatchContext &c) {
             if ((c.target.sm == 100 || c.target.sm == 101) &&
                 c.target.archSpecific)
-              return dispatch::Verdict::accept();
-            return dispatch::Verdict::reject(instruction +
+              return dispatch::Verdict::success();
+            return dispatch::Verdict::failure(instruction +
                                              " needs sm_100a or sm_101a, not " +
                                              c.target.chip);
           }};

@@ -15,6 +15,8 @@
 #ifndef TILE_LIB_VARIANTS_CUDA_TCGEN05EMIT_H
 #define TILE_LIB_VARIANTS_CUDA_TCGEN05EMIT_H
 
+#include "tile/Target/CUDA/SmemDescriptor.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -23,8 +25,8 @@
 namespace tile::tcgen05 {
 
 /// The descriptor of a shared tile at `sharedPtr` (`!llvm.ptr<3>`): its
-/// start-address field `(addr & 0x3FFFF) >> 4` OR `descriptorTemplate`
-/// (LBO, SBO, fixed bits, swizzle; start 0).
+/// start-address field (cuda::smemStartAddressField, computed at run time)
+/// OR `descriptorTemplate` (LBO, SBO, fixed bits, swizzle; start 0).
 inline mlir::Value sharedDescriptor(mlir::RewriterBase &rewriter,
                                     mlir::Location loc, mlir::Value sharedPtr,
                                     uint64_t descriptorTemplate) {
@@ -35,8 +37,10 @@ inline mlir::Value sharedDescriptor(mlir::RewriterBase &rewriter,
   mlir::Value addr =
       mlir::LLVM::PtrToIntOp::create(rewriter, loc, i32, sharedPtr);
   mlir::Value masked =
-      mlir::arith::AndIOp::create(rewriter, loc, addr, c32(0x3FFFF));
-  mlir::Value field = mlir::arith::ShRUIOp::create(rewriter, loc, masked, c32(4));
+      mlir::arith::AndIOp::create(rewriter, loc, addr,
+                                  c32(cuda::kSmemStartAddressMask));
+  mlir::Value field = mlir::arith::ShRUIOp::create(
+      rewriter, loc, masked, c32(cuda::kSmemStartAddressShift));
   mlir::Value field64 = mlir::arith::ExtUIOp::create(rewriter, loc, i64, field);
   return mlir::arith::OrIOp::create(
       rewriter, loc, field64,
@@ -53,7 +57,7 @@ inline mlir::Value advanceDescriptor(mlir::RewriterBase &rewriter,
   return mlir::arith::AddIOp::create(
       rewriter, loc, descriptor,
       mlir::arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                         bytes >> 4));
+                                         bytes >> cuda::kSmemStartAddressShift));
 }
 
 /// `!llvm.ptr<6>` at the i32 tensor-memory address `base` plus `offset`

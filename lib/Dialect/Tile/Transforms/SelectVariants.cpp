@@ -100,7 +100,5 @@ struct SelectVariantsPass
 std::unique_ptr<Pass>
 tile::createTileSelectVariants(const TileSelectVariantsOptions &options,
                                std::shared_ptr<PlanCache> cache) {
-  auto pass = std::make_unique<SelectVariantsPass>(options);
-  pass->cache = std::move(cache);
-  return pass;
+  return withPlanCache<SelectVariantsPass>(options, std::move(cache));
 }

@@ -121,22 +121,22 @@ LogicalResult emitDSMEM(CopyAsyncOp op, const dsmem::Plan &plan,
 Verdict sharedToShared(CopyAsyncOp copy, const DispatchContext &) {
   if (copy.getSrcType().getScope() == MemoryScope::shared &&
       copy.getDstType().getScope() == MemoryScope::shared)
-    return Verdict::accept();
-  return Verdict::reject(copy_async::direction(copy) +
+    return Verdict::success();
+  return Verdict::failure(copy_async::direction(copy) +
                          "; dsmem copies shared -> shared");
 }
 
 Verdict hasRemoteCta(CopyAsyncOp copy, const DispatchContext &) {
   if (copy.getRemoteCta())
-    return Verdict::accept();
-  return Verdict::reject(
+    return Verdict::success();
+  return Verdict::failure(
       "no remote_cta operand: the destination CTA's rank is needed");
 }
 
 Verdict hasMbar(CopyAsyncOp copy, const DispatchContext &) {
   if (copy.getMbar())
-    return Verdict::accept();
-  return Verdict::reject("no mbar operand: the destination CTA's "
+    return Verdict::success();
+  return Verdict::failure("no mbar operand: the destination CTA's "
                          "mbarrier tracks completion");
 }
 
@@ -147,31 +147,29 @@ Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
   if (copy.getCtaGroup())
     unused += std::string(unused.empty() ? "" : ", ") + "cta_group";
   if (unused.empty())
-    return Verdict::accept();
-  return Verdict::reject(unused + " given; shared::cta -> "
+    return Verdict::success();
+  return Verdict::failure(unused + " given; shared::cta -> "
                                   "shared::cluster bulk copies take neither");
 }
 
 Verdict clusterTarget(CopyAsyncOp, const DispatchContext &context) {
   if (context.target.sm >= 90)
-    return Verdict::accept();
-  return Verdict::reject(context.target.chip +
+    return Verdict::success();
+  return Verdict::failure(context.target.chip +
                          " has no thread-block clusters (sm_90+)");
 }
 
 } // namespace
 
 void tile::registerDSMEMVariant(VariantRegistry &registry) {
-  VariantDecl<CopyAsyncOp, dsmem::Plan> v;
-  v.name = "dsmem";
-  v.priority = kDSMEMPriority;
-  v.predicates = {{"shared_to_shared", sharedToShared},
-                  copy_async::singleThread("bulk copies"),
-                  {"has_remote_cta", hasRemoteCta},
-                  {"has_mbar", hasMbar},
-                  {"supported_config", supportedConfig},
-                  {"cluster_target", clusterTarget}};
-  v.plan = planDSMEM;
-  v.emit = emitDSMEM;
-  registerVariant(registry, std::move(v));
+  registerVariant(
+      registry,
+      VariantDecl<CopyAsyncOp, dsmem::Plan>{
+          "dsmem", kDSMEMPriority,
+          {{"shared_to_shared", sharedToShared},
+           copy_async::singleThread("bulk copies"),
+           {"has_remote_cta", hasRemoteCta}, {"has_mbar", hasMbar},
+           {"supported_config", supportedConfig},
+           {"cluster_target", clusterTarget}},
+          planDSMEM, /*prepare=*/nullptr, emitDSMEM});
 }

@@ -23,8 +23,8 @@ singleThread(std::string instructions) {
   return {"single_thread",
           [instructions](CopyAsyncOp copy, const dispatch::DispatchContext &) {
             if (copy.getExec() == ExecScope::thread)
-              return dispatch::Verdict::accept();
-            return dispatch::Verdict::reject(
+              return dispatch::Verdict::success();
+            return dispatch::Verdict::failure(
                 "issued by a " + stringifyExecScope(copy.getExec()).str() +
                 "; one thread issues " + instructions + " (exec thread)");
           }};

@@ -299,49 +299,46 @@ LogicalResult emitTMA(CopyAsyncOp copy, const tma::Plan &plan,
 
 Verdict globalShared(CopyAsyncOp copy, const DispatchContext &) {
   if (isGlobalToShared(copy) || isSharedToGlobal(copy))
-    return Verdict::accept();
-  return Verdict::reject(copy_async::direction(copy) +
+    return Verdict::success();
+  return Verdict::failure(copy_async::direction(copy) +
                          "; tma copies global <-> shared");
 }
 
 Verdict completion(CopyAsyncOp copy, const DispatchContext &) {
   if (isGlobalToShared(copy) && !copy.getMbar())
-    return Verdict::reject("a global -> shared tensor copy completes "
+    return Verdict::failure("a global -> shared tensor copy completes "
                            "on an mbarrier; give mbar(...)");
   if (isSharedToGlobal(copy) && copy.getMbar())
-    return Verdict::reject("a shared -> global tensor copy completes "
+    return Verdict::failure("a shared -> global tensor copy completes "
                            "through bulk groups, not an mbarrier");
-  return Verdict::accept();
+  return Verdict::success();
 }
 
 Verdict tmaTarget(CopyAsyncOp, const DispatchContext &context) {
   if (context.target.sm >= 90)
-    return Verdict::accept();
-  return Verdict::reject(context.target.chip +
+    return Verdict::success();
+  return Verdict::failure(context.target.chip +
                          " has no tensor memory accelerator (sm_90+)");
 }
 
 Verdict ctaGroupTarget(CopyAsyncOp copy, const DispatchContext &context) {
   if (!copy.getCtaGroup() ||
       (context.target.sm >= 100 && context.target.archSpecific))
-    return Verdict::accept();
-  return Verdict::reject("cta_group needs sm_100a, not " +
+    return Verdict::success();
+  return Verdict::failure("cta_group needs sm_100a, not " +
                          context.target.chip);
 }
 
 } // namespace
 
 void tile::registerTMAVariant(VariantRegistry &registry) {
-  VariantDecl<CopyAsyncOp, tma::Plan> v;
-  v.name = "tma";
-  v.priority = kTMAPriority;
-  v.predicates = {{"global_shared", globalShared},
-                  copy_async::singleThread("tensor copies"),
-                  {"completion", completion},
-                  {"tma_target", tmaTarget},
-                  {"cta_group_target", ctaGroupTarget}};
-  v.plan = planTMA;
-  v.prepare = prepareTMA;
-  v.emit = emitTMA;
-  registerVariant(registry, std::move(v));
+  // The only variant with a kernel-ABI step: its tensor-map parameter.
+  registerVariant(registry, VariantDecl<CopyAsyncOp, tma::Plan>{
+                                "tma", kTMAPriority,
+                                {{"global_shared", globalShared},
+                                 copy_async::singleThread("tensor copies"),
+                                 {"completion", completion},
+                                 {"tma_target", tmaTarget},
+                                 {"cta_group_target", ctaGroupTarget}},
+                                planTMA, prepareTMA, emitTMA});
 }

@@ -145,8 +145,8 @@ LogicalResult emitTcgen05Cp(CopyAsyncOp op, const tcgen05_cp::Plan &plan,
 
 Verdict sharedTmem(CopyAsyncOp copy, const DispatchContext &) {
   if (isSharedToTmem(copy))
-    return Verdict::accept();
-  return Verdict::reject(copy_async::direction(copy) +
+    return Verdict::success();
+  return Verdict::failure(copy_async::direction(copy) +
                          "; tcgen05.cp copies shared -> tmem");
 }
 
@@ -154,53 +154,49 @@ Verdict sharedTmem(CopyAsyncOp copy, const DispatchContext &) {
 
 Verdict tmemAddress(CopyAsyncOp copy, const DispatchContext &) {
   if (!isSharedToTmem(copy))
-    return Verdict::accept();
+    return Verdict::success();
   if (std::optional<std::string> problem =
           tcgen05::tmemAddressProblem(copy.getDst(), ""))
-    return Verdict::reject(*problem);
-  return Verdict::accept();
+    return Verdict::failure(*problem);
+  return Verdict::success();
 }
 
 Verdict layouts(CopyAsyncOp copy, const DispatchContext &) {
   if (!isSharedToTmem(copy))
-    return Verdict::accept();
+    return Verdict::success();
   BufferType src = copy.getSrcType(), dst = copy.getDstType();
   if (!src.getEffectiveLayout())
-    return Verdict::reject("the shared buffer has no layout");
+    return Verdict::failure("the shared buffer has no layout");
   if (!dst.getLayout())
-    return Verdict::reject("the tensor-memory buffer has no layout");
+    return Verdict::failure("the tensor-memory buffer has no layout");
   if (src.getElementBits() != dst.getElementBits())
-    return Verdict::reject("element widths differ (" +
+    return Verdict::failure("element widths differ (" +
                            std::to_string(src.getElementBits()) + " and " +
                            std::to_string(dst.getElementBits()) + " bits)");
-  return Verdict::accept();
+  return Verdict::success();
 }
 
 Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
   if (!isSharedToTmem(copy))
-    return Verdict::accept();
+    return Verdict::success();
   if (copy.getMbar())
-    return Verdict::reject(
+    return Verdict::failure(
         "tcgen05.cp does not signal an mbarrier itself; drop mbar(...) "
         "and issue tcgen05.commit after the copy");
   if (copy.getCacheHint())
-    return Verdict::reject("tcgen05.cp takes no cache hint");
-  return Verdict::accept();
+    return Verdict::failure("tcgen05.cp takes no cache hint");
+  return Verdict::success();
 }
 
 } // namespace
 
 void tile::registerTcgen05CpVariant(VariantRegistry &registry) {
-  VariantDecl<CopyAsyncOp, tcgen05_cp::Plan> v;
-  v.name = "tcgen05_cp";
-  v.priority = kTcgen05CpPriority;
-  v.predicates = {{"shared_tmem", sharedTmem},
-                  copy_async::singleThread("tcgen05.cp"),
-                  {"tmem_address", tmemAddress},
-                  {"layouts", layouts},
-                  {"supported_config", supportedConfig},
-                  tcgen05::targetPredicate<CopyAsyncOp>("tcgen05.cp")};
-  v.plan = planTcgen05Cp;
-  v.emit = emitTcgen05Cp;
-  registerVariant(registry, std::move(v));
+  VariantDecl<CopyAsyncOp, tcgen05_cp::Plan> cp{
+      "tcgen05_cp", kTcgen05CpPriority,
+      {{"shared_tmem", sharedTmem}, copy_async::singleThread("tcgen05.cp"),
+       {"tmem_address", tmemAddress}, {"layouts", layouts},
+       {"supported_config", supportedConfig},
+       tcgen05::targetPredicate<CopyAsyncOp>("tcgen05.cp")},
+      planTcgen05Cp, /*prepare=*/nullptr, emitTcgen05Cp};
+  registerVariant(registry, std::move(cp));
 }

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 using namespace mlir;
 using namespace tile;
@@ -40,13 +41,6 @@ using cuda::MmaAccumulator;
 using cuda::MmaElement;
 
 namespace {
-
-std::string typeString(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
 
 /// The MMA element type of a tile element type.
 std::optional<MmaElement> mmaElementOf(Type t) {
@@ -81,19 +75,19 @@ std::string elementTypeProblem(GemmAsyncOp op) {
   for (auto [value, name] : {std::pair{op.getA(), "A"}, {op.getB(), "B"}}) {
     Type t = cast<BufferType>(value.getType()).getElementType();
     if (!mmaElementOf(t))
-      return std::string(name) + " elements are " + typeString(t) +
+      return std::string(name) + " elements are " + llvm::to_string(t) +
              "; tcgen05.mma takes f16, bf16, tf32 (f32), fp8 (e4m3, e5m2), "
              "fp6, fp4 (e2m1) or 8-bit integers";
   }
   Type c = op.getC().getType().getElementType();
   if (!accumulatorOf(c))
-    return "C elements are " + typeString(c) +
+    return "C elements are " + llvm::to_string(c) +
            "; tcgen05.mma accumulates in f32, f16 or i32";
   if (op.getSfa()) {
     Type sa = op.getSfa().getType().getElementType();
     Type sb = op.getSfb().getType().getElementType();
     if (!scaleTypeOf(sa) || sa != sb)
-      return "scale factors are " + typeString(sa) + " and " + typeString(sb) +
+      return "scale factors are " + llvm::to_string(sa) + " and " + llvm::to_string(sb) +
              "; block scaling takes f8E8M0FNU (ue8m0) or f8E4M3FN (ue4m3) "
              "for both";
   }
@@ -158,10 +152,10 @@ OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
       return R::failure(sfb.reason());
     r.sfaSide = *sfa;
     r.sfbSide = *sfb;
+    // An unknown kind is the planner's to refuse, with its reason.
     int64_t vec = 0;
-    std::string why;
-    if (std::optional<cuda::MmaKind> kind =
-            selectKind(r.a, r.b, true, r.scaleType, &why))
+    if (OrReason<cuda::MmaKind> kind =
+            selectKind(r.a, r.b, /*scaled=*/true, r.scaleType))
       vec = cuda::scaleVectorSize(*kind, r.scaleType);
     if (vec && (sa.getRank() != 2 || sb.getRank() != 2 ||
                 sa.getShape()[1] < r.k / vec || sb.getShape()[1] < r.k / vec))
@@ -276,8 +270,8 @@ LogicalResult emitTcgen05Mma(GemmAsyncOp op, const tcgen05_mma::Plan &plan,
 Verdict issuer(GemmAsyncOp op, const DispatchContext &) {
   ExecScope exec = op.getExec();
   if (exec == ExecScope::thread || exec == ExecScope::warp)
-    return Verdict::accept();
-  return Verdict::reject(
+    return Verdict::success();
+  return Verdict::failure(
       "issued by a " + stringifyExecScope(exec).str() +
       "; one thread issues tcgen05.mma (exec thread), or a warp that "
       "elects one lane (exec warp)");
@@ -294,26 +288,23 @@ Verdict tmemAddress(GemmAsyncOp gemm, const DispatchContext &) {
   for (auto [value, name] : tmem)
     if (std::optional<std::string> problem =
             tcgen05::tmemAddressProblem(value, name))
-      return Verdict::reject(*problem);
-  return Verdict::accept();
+      return Verdict::failure(*problem);
+  return Verdict::success();
 }
 
 Verdict elementTypes(GemmAsyncOp op, const DispatchContext &) {
   std::string bad = elementTypeProblem(op);
-  return bad.empty() ? Verdict::accept() : Verdict::reject(bad);
+  return bad.empty() ? Verdict::success() : Verdict::failure(bad);
 }
 
 } // namespace
 
 void tile::registerTcgen05MmaVariant(VariantRegistry &registry) {
-  VariantDecl<GemmAsyncOp, tcgen05_mma::Plan> v;
-  v.name = "tcgen05";
-  v.priority = kTcgen05MmaPriority;
-  v.predicates = {{"issuer", issuer},
-                  {"tmem_address", tmemAddress},
-                  {"element_types", elementTypes},
-                  tcgen05::targetPredicate<GemmAsyncOp>("tcgen05.mma")};
-  v.plan = planTcgen05Mma;
-  v.emit = emitTcgen05Mma;
-  registerVariant(registry, std::move(v));
+  VariantDecl<GemmAsyncOp, tcgen05_mma::Plan> mma{
+      "tcgen05", kTcgen05MmaPriority,
+      {{"issuer", issuer}, {"tmem_address", tmemAddress},
+       {"element_types", elementTypes},
+       tcgen05::targetPredicate<GemmAsyncOp>("tcgen05.mma")},
+      planTcgen05Mma, /*prepare=*/nullptr, emitTcgen05Mma};
+  registerVariant(registry, std::move(mma));
 }
