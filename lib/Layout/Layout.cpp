@@ -46,16 +46,9 @@ std::string tile::allAxisNames() {
 }
 
 bool tile::isThreadAxis(Axis axis) {
-  switch (axis) {
-  case Axis::laneid:
-  case Axis::warpid:
-  case Axis::tid_in_wg:
-  case Axis::wid_in_wg:
-  case Axis::tx:
-    return true;
-  default:
-    return false;
-  }
+  return llvm::is_contained(
+      {Axis::laneid, Axis::warpid, Axis::tid_in_wg, Axis::wid_in_wg, Axis::tx},
+      axis);
 }
 
 bool tile::isTensorMemoryAxis(Axis axis) {
@@ -176,18 +169,23 @@ std::string TileLayout::validate() const {
     int64_t product = 1;
     for (auto [i, it] : llvm::enumerate(iters)) {
       std::string where = std::string(kind) + " iter " + std::to_string(i);
-      if (it.extent < 1)
-        return where + " has extent " + std::to_string(it.extent) +
-               "; extents must be >= 1";
-      if (it.extent > kMaxExtent)
-        return where + " has extent " + std::to_string(it.extent) +
-               "; extents must be <= 2^32";
-      if (it.stride < 0)
-        return where + " has stride " + std::to_string(it.stride) +
-               "; strides must be >= 0";
-      if (it.stride > kMaxStride)
-        return where + " has stride " + std::to_string(it.stride) +
-               "; strides must be <= 2^40";
+      // `field` = `v` outside [lo, hi] (`hiText` spells hi).
+      auto outside = [&](const char *field, int64_t v, int64_t lo, int64_t hi,
+                         const char *hiText) -> std::string {
+        std::string head = where + " has " + field + " " + std::to_string(v) +
+                           "; " + field + "s must be ";
+        if (v < lo)
+          return head + ">= " + std::to_string(lo);
+        if (v > hi)
+          return head + "<= " + hiText;
+        return {};
+      };
+      if (std::string e = outside("extent", it.extent, 1, kMaxExtent, "2^32");
+          !e.empty())
+        return e;
+      if (std::string e = outside("stride", it.stride, 0, kMaxStride, "2^40");
+          !e.empty())
+        return e;
       // Each iter reaches at most 2^48 addresses; with at most 96 non-unit
       // iters (extents multiply to <= 2^48 per kind) spans stay < 2^55.
       if (it.extent > 1 && it.stride > kMaxSize / (it.extent - 1))

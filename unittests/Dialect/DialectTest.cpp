@@ -52,7 +52,7 @@ TEST_F(DialectTest, LayoutAttrHoldsTheAlgebraValue) {
   EXPECT_EQ(off.offset(Axis::m), 2);
 }
 
-TEST_F(DialectTest, LayoutAttrPrintsSeedNotation) {
+TEST_F(DialectTest, LayoutAttrPrintsLayoutNotation) {
   LayoutAttr attr = LayoutAttr::get(&context, *tmemWarpBroadcastLayout(16, 4));
   std::string text;
   llvm::raw_string_ostream os(text);

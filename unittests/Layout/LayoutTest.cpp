@@ -27,7 +27,7 @@ TEST(Axis, NamesRoundTrip) {
   EXPECT_TRUE(isTensorMemoryAxis(Axis::TCol));
 }
 
-TEST(Layout, ToStringUsesSeedNotation) {
+TEST(Layout, ToStringUsesLayoutNotation) {
   EXPECT_EQ(TileLayout({m(32, 16), m(16, 1)}).toString(), "S[(32,16):(16,1)]");
   EXPECT_EQ(TileLayout({on(Axis::TLane, 32, 1), on(Axis::TCol, 16, 1)},
                        {on(Axis::TLane, 4, 32)})

@@ -40,10 +40,9 @@ InstrDescriptor scaled(MmaKind kind, ScaleFactorType type, unsigned m,
   return desc;
 }
 
-// Values computed in REFERENCE.md from the PTX ISA table and values Triton's
-// lit tests pin (decimal there; REFERENCE.md quotes them in hex: 0x08200020,
-// 0x082004A0, 0x08400480, 0x08C00480, 0x48C004A0): both directions, encode
-// and decode.
+// Values computed from the PTX ISA's field table and values Triton's lit
+// tests pin (in decimal there; in hex: 0x08200020, 0x082004A0, 0x08400480,
+// 0x08C00480, 0x48C004A0): both directions, encode and decode.
 struct Published {
   const char *what;
   InstrDescriptor desc;

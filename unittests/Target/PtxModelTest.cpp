@@ -1,4 +1,5 @@
-//===- PtxModelTest.cpp - the PTX-semantics model against published facts --===//
+//===- PtxModelTest.cpp - the PTX-semantics model against published facts
+//--===//
 //
 // Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -6,10 +7,11 @@
 //===----------------------------------------------------------------------===//
 //
 // The model is checked here against facts published outside this project:
-// REFERENCE.md's descriptor constants (PTX ISA field tables, CUTLASS and
-// Triton values), the PTX ISA's swizzle pattern, seed 000's tcgen05.cp
-// (TVM TIRx: a 32x16 uint8 tile broadcast to all four warps' lanes), seed
-// 004's MMA and TIRx's tensor-map golden. The H100 anchors
+// descriptor constants computed from the PTX ISA's field tables and the
+// values CUTLASS and Triton use, the PTX ISA's swizzle pattern, the
+// tcgen05.cp 32x128b.warpx4 broadcast of a 32x16 uint8 tile to all four
+// warps' lanes (as in TVM TIRx), the f16 gemm_async example's MMA
+// (examples/gemm_async.mlir) and TIRx's tensor-map golden. The H100 anchors
 // (test/Device/ModelAnchorTests.cpp, the swizzle read-backs) check its
 // shared-memory side on hardware.
 //
@@ -36,8 +38,9 @@ std::string refusal(uint64_t word, DescriptorFlavour flavour) {
   return refusalOf(SmemDescriptor::decode(word, flavour));
 }
 
-TEST(PtxModel, ReferenceDescriptorDecodesInBothFlavours) {
-  // REFERENCE.md: K-major SW128 at 0x400, LBO 16, SBO 1024.
+TEST(PtxModel, PublishedDescriptorDecodesInBothFlavours) {
+  // K-major SW128 at 0x400, LBO 16, SBO 1024, encoded by the PTX ISA's
+  // field table.
   OrReason<SmemDescriptor> d =
       SmemDescriptor::decode(0x4000404000010040ull, DescriptorFlavour::Tcgen05);
   ASSERT_TRUE(d);
@@ -103,8 +106,8 @@ TEST(PtxModel, SwizzlePatterns) {
   EXPECT_EQ(swizzlePatternBytes(SmemSwizzle::B32), 256);
 }
 
-TEST(PtxModel, Seed000CopyLandsInEveryWarpsLanes) {
-  // Seed 000: a 32x16 uint8 tile (16-byte rows: one core-matrix column,
+TEST(PtxModel, Warpx4CopyOf32x16U8TileLandsInEveryWarpsLanes) {
+  // A 32x16 uint8 tile (16-byte rows: one core-matrix column,
   // SBO 128) copied by tcgen05.cp.32x128b.warpx4 to tensor memory at lane
   // 0, column 0. Row r lands in lanes r, 32 + r, 64 + r, 96 + r.
   CpInstruction cp;
@@ -165,9 +168,10 @@ TEST(PtxModel, CpFormsAndRefusals) {
   EXPECT_EQ(why, "lanes up to 135 pass 128");
 }
 
-TEST(PtxModel, Seed004MmaOperandsAndDataPaths) {
-  // Seed 004: f16 -> f32 M128 N128, A K-major SW128 (0x4000404000010000),
-  // B MN-major SW128 (LBO 8192, SBO 1024), D at column 256.
+TEST(PtxModel, F16GemmExampleMmaOperandsAndDataPaths) {
+  // The f16 gemm_async example: f16 -> f32 M128 N128, A K-major SW128
+  // (0x4000404000010000), B MN-major SW128 (LBO 8192, SBO 1024), D at column
+  // 256.
   MmaInstruction mi;
   mi.idesc = 0x08200010u | (1u << 16);
   mi.aDescriptor = 0x4000404000010000ull | (0x4000 >> 4);

@@ -15,9 +15,9 @@ using namespace tile::cuda;
 
 namespace {
 
-TEST(SmemDescriptor, WorkedValueFromReference) {
+TEST(SmemDescriptor, WorkedValueFromThePtxFieldTable) {
   // K-major SW128 operand at smem 0x400, LBO 16 B, SBO 1024 B
-  // (REFERENCE.md, computed from the PTX ISA's field table).
+  // (computed from the PTX ISA's field table).
   SmemDescriptor d;
   d.startAddress = 0x400;
   d.leadingByteOffset = 16;

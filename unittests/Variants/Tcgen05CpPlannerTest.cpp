@@ -1,11 +1,13 @@
-//===- Tcgen05CpPlannerTest.cpp - the tcgen05_cp copy_async planner ---------===//
+//===- Tcgen05CpPlannerTest.cpp - the tcgen05_cp copy_async planner
+//---------===//
 //
 // Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// Descriptor fields and instruction lists are pinned for seed 000's cases,
+// Descriptor fields and instruction lists are pinned for the warpx4
+// broadcast of a 32x16 u8 tile (and its variations),
 // every form and both cta_groups. Every plan is also run through the
 // lowering checker: each instruction, as the emitter encodes it, goes
 // through the PTX-semantics model of tcgen05.cp (descriptor rows, 16-byte
@@ -69,9 +71,11 @@ std::string declineReason(const Request &req) {
   return plan ? std::string() : plan.reason();
 }
 
-/// Seed 000: the 32x16 uint8 tile and its warpx4 broadcast destination.
-Request seed000(TileLayout shared, llvm::SmallVector<int64_t, 4> shape,
-                int64_t tmemCols) {
+/// A 32-row uint8 tile (`shared` over `shape`) copied by
+/// tcgen05.cp 32x128b.warpx4: broadcast to the four 32-lane sub-partitions
+/// of `tmemCols` columns.
+Request warpx4Broadcast(TileLayout shared, llvm::SmallVector<int64_t, 4> shape,
+                        int64_t tmemCols) {
   Request r = wholeTile(std::move(shared),
                         parse({lane(32, 1), col(tmemCols, 1)}, {lane(4, 32)}),
                         shape, 8);
@@ -80,11 +84,11 @@ Request seed000(TileLayout shared, llvm::SmallVector<int64_t, 4> shape,
 }
 
 //===----------------------------------------------------------------------===//
-// Seed 000
+// The warpx4 broadcast of a 32x16 uint8 tile
 //===----------------------------------------------------------------------===//
 
-TEST(Tcgen05CpPlanner, Seed000SingleAtomNoSwizzle) {
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+TEST(Tcgen05CpPlanner, Warpx4BroadcastOf32x16U8Tile) {
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   Plan p = planAndCheck(r);
   EXPECT_EQ(p.form.name(), "32x128b.warpx4");
   EXPECT_EQ(p.descriptor.swizzle, SmemSwizzle::None);
@@ -96,11 +100,11 @@ TEST(Tcgen05CpPlanner, Seed000SingleAtomNoSwizzle) {
   EXPECT_EQ(p.descriptorTemplate(), 0x0000400800010000ull);
 }
 
-TEST(Tcgen05CpPlanner, Seed000SeveralMiddleTiles) {
+TEST(Tcgen05CpPlanner, Warpx4BroadcastOfSeveralMiddleTiles) {
   // 32x64 uint8: four 16-byte column groups, each its own core matrices.
   // Core-matrix layout: column group g at 512 g, row r at 16 r.
-  Request r = seed000(parse({mem(32, 16), mem(4, 512), mem(16, 1)}), {32, 64},
-                      64);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(4, 512), mem(16, 1)}),
+                              {32, 64}, 64);
   Plan p = planAndCheck(r);
   EXPECT_EQ(p.form.name(), "32x128b.warpx4");
   EXPECT_EQ(p.descriptor.strideByteOffset, 128u);
@@ -108,14 +112,14 @@ TEST(Tcgen05CpPlanner, Seed000SeveralMiddleTiles) {
             (Insts{{0, 0, 0}, {0, 4, 512}, {0, 8, 1024}, {0, 12, 1536}}));
 }
 
-TEST(Tcgen05CpPlanner, Seed000Uint8Swizzled) {
+TEST(Tcgen05CpPlanner, Warpx4BroadcastOfSwizzledU8Tiles) {
   // 32 rows of W bytes of uint8 with a W-byte swizzle: W/16 instructions,
   // each starting 16 bytes further into the same swizzle rows.
   for (auto [mode, w, swz] : {std::tuple{SwizzleMode::B32, 32, SmemSwizzle::B32},
                               {SwizzleMode::B64, 64, SmemSwizzle::B64},
                               {SwizzleMode::B128, 128, SmemSwizzle::B128}}) {
     SCOPED_TRACE(w);
-    Request r = seed000(nvmma(8, 32, w, mode), {32, w}, w);
+    Request r = warpx4Broadcast(nvmma(8, 32, w, mode), {32, w}, w);
     Plan p = planAndCheck(r);
     EXPECT_EQ(p.form.name(), "32x128b.warpx4");
     EXPECT_EQ(p.descriptor.swizzle, swz);
@@ -127,15 +131,16 @@ TEST(Tcgen05CpPlanner, Seed000Uint8Swizzled) {
   }
 }
 
-TEST(Tcgen05CpPlanner, Seed000TileStartingAtRow8) {
+TEST(Tcgen05CpPlanner, Warpx4BroadcastOfTileStartingAtRow8) {
   // Rows 8..39 of a 64x16 uint8 tile: the descriptor starts 128 bytes in.
-  Request r = seed000(parse({mem(64, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(64, 16), mem(16, 1)}), {32, 16}, 16);
   r.shared.shape = {64, 16};
   r.shared.offsets = {8, 0};
   Plan p = planAndCheck(r);
   EXPECT_EQ(p.instructions, (Insts{{0, 0, 128}}));
   // Swizzled: row 8 starts the second 128B atom (byte 1024).
-  Request s = seed000(nvmma(8, 64, 128, SwizzleMode::B128), {32, 128}, 128);
+  Request s =
+      warpx4Broadcast(nvmma(8, 64, 128, SwizzleMode::B128), {32, 128}, 128);
   s.shared.shape = {64, 128};
   s.shared.offsets = {8, 0};
   Plan q = planAndCheck(s);
@@ -233,7 +238,7 @@ TEST(Tcgen05CpPlanner, Form64x128bWarpx2Both) {
 }
 
 TEST(Tcgen05CpPlanner, CtaGroupTwoAndSourceFormatsKeepThePlan) {
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   for (unsigned group : {1u, 2u})
     for (SourceFormat f : {SourceFormat::None, SourceFormat::B6x16P32,
                            SourceFormat::B4x16P64}) {
@@ -253,7 +258,8 @@ TEST(Tcgen05CpPlanner, CtaGroupTwoAndSourceFormatsKeepThePlan) {
 //===----------------------------------------------------------------------===//
 
 TEST(Tcgen05CpPlanner, RejectsSwizzledTileStartingMidAtom) {
-  Request r = seed000(nvmma(8, 64, 128, SwizzleMode::B128), {32, 128}, 128);
+  Request r =
+      warpx4Broadcast(nvmma(8, 64, 128, SwizzleMode::B128), {32, 128}, 128);
   r.shared.shape = {64, 128};
   r.shared.offsets = {4, 0};
   EXPECT_EQ(declineReason(r),
@@ -264,15 +270,15 @@ TEST(Tcgen05CpPlanner, RejectsSwizzledTileStartingMidAtom) {
 
 TEST(Tcgen05CpPlanner, RejectsSBONotSixteenByteAligned) {
   // Rows 16 bytes apart inside a core matrix, core matrices 136 bytes apart.
-  Request r = seed000(parse({mem(4, 136), mem(8, 16), mem(16, 1)}), {32, 16},
-                      16);
+  Request r = warpx4Broadcast(parse({mem(4, 136), mem(8, 16), mem(16, 1)}),
+                              {32, 16}, 16);
   EXPECT_EQ(declineReason(r), "32x128b.warpx4: "
             "SBO = 136 bytes (rows 0 -> 8) is not 16-byte "
                               "aligned");
 }
 
 TEST(Tcgen05CpPlanner, RejectsUnalignedTmemColumn) {
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   r.tmem.layout = parse({lane(32, 1), col(16, 1)}, {lane(4, 32)},
                         {AxisOffset{Axis::TCol, 8}});
   EXPECT_EQ(declineReason(r), "32x128b.warpx4: "
@@ -281,7 +287,7 @@ TEST(Tcgen05CpPlanner, RejectsUnalignedTmemColumn) {
 }
 
 TEST(Tcgen05CpPlanner, RejectsMoreThan128Lanes) {
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   r.tmem.layout = parse({lane(32, 1), col(16, 1)}, {lane(4, 32)},
                         {AxisOffset{Axis::TLane, 8}});
   EXPECT_EQ(declineReason(r), "32x128b.warpx4: "
@@ -290,7 +296,7 @@ TEST(Tcgen05CpPlanner, RejectsMoreThan128Lanes) {
 }
 
 TEST(Tcgen05CpPlanner, RejectsReplicaMatchingNoForm) {
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   r.tmem.layout = parse({lane(32, 1), col(16, 1)}, {lane(3, 32)});
   EXPECT_EQ(declineReason(r),
             "tensor-memory replica R[3:32@TLane] matches no tcgen05.cp "
@@ -299,7 +305,7 @@ TEST(Tcgen05CpPlanner, RejectsReplicaMatchingNoForm) {
 }
 
 TEST(Tcgen05CpPlanner, RejectsForcedShapeAgainstReplica) {
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   r.forcedShape = Shape::S128x128b;
   EXPECT_EQ(declineReason(r), "cp_shape 128x128b does not fit the "
                               "tensor-memory replica: the destination's "
@@ -319,7 +325,7 @@ TEST(Tcgen05CpPlanner, RejectsRowMajorRowsWiderThanACoreMatrix) {
 }
 
 TEST(Tcgen05CpPlanner, RejectsSubByteWithoutContainers) {
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   r.elementBits = 4;
   EXPECT_NE(declineReason(r).find("tcgen05.cp plans whole bytes"),
             std::string::npos);
@@ -331,9 +337,9 @@ TEST(Tcgen05CpPlanner, RejectsSubByteWithoutContainers) {
 
 TEST(Tcgen05CpPlanner, CheckerCatchesACorruptedPlan) {
   // The checker must be able to fail: SBO 144 instead of 128 moves rows
-  // 8.. of the seed-000 copy; a second instruction on the same columns
+  // 8.. of the warpx4 broadcast; a second instruction on the same columns
   // writes them twice; a column 4 further leaves the region unwritten.
-  Request r = seed000(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
   OrReason<Plan> plan = planSharedToTmemCopy(r);
   ASSERT_TRUE(plan);
   Plan sbo = *plan;
@@ -355,7 +361,7 @@ TEST(Tcgen05CpPlanner, CheckerCatchesACorruptedPlan) {
 }
 
 //===----------------------------------------------------------------------===//
-// Seed 001: the Gluon tutorial's tcgen05_copy matrix
+// The Gluon tutorial's tcgen05_copy configuration matrix
 //===----------------------------------------------------------------------===//
 
 /// Triton's TensorMemoryLayout(block = (128, bn)) for an (M, N) fp32 tile:
@@ -365,7 +371,7 @@ TileLayout tritonTmemLayout(int64_t m, int64_t n, int64_t bn) {
                 col(bn, 1)});
 }
 
-TEST(Tcgen05CpPlanner, Seed001TutorialMatrix) {
+TEST(Tcgen05CpPlanner, Tcgen05CopyTutorialMatrix) {
   int expectedPlanned = 0, beyondTutorial = 0, declinedAsTutorial = 0,
       noSharedLayout = 0;
   for (int64_t bn : {1, 2, 4, 8, 16, 32, 64, 128, 256})
@@ -414,7 +420,8 @@ TEST(Tcgen05CpPlanner, Seed001TutorialMatrix) {
   EXPECT_EQ(beyondTutorial, 21);
   EXPECT_EQ(declinedAsTutorial, 22);
   EXPECT_EQ(noSharedLayout, 10);
-  std::printf("seed 001 matrix: %d configurations the tutorial runs planned "
+  std::printf("tcgen05_copy tutorial matrix: %d configurations the tutorial "
+              "runs planned "
               "and simulated; %d it skips planned (128-bit column runs "
               "exist); %d it skips declined (tmem blocks < 128 bits); %d "
               "without an NVMMA layout (N < swizzle / 4)\n",

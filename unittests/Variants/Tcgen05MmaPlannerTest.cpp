@@ -1,11 +1,13 @@
-//===- Tcgen05MmaPlannerTest.cpp - the gemm_async tcgen05 planner -----------===//
+//===- Tcgen05MmaPlannerTest.cpp - the gemm_async tcgen05 planner
+//-----------===//
 //
 // Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// Issue lists and descriptor words are pinned for seed 004's demo, K
+// Issue lists and descriptor words are pinned for the f16 gemm_async
+// example (examples/gemm_async.mlir: four tcgen05.mma over K 64), K
 // slices, transposes, cta_group 2, tensor-memory A and block scaling. Every
 // plan is also run through the lowering checker: each issue's words go
 // through the PTX-semantics model of tcgen05.mma (the decoders, the
@@ -105,10 +107,10 @@ void expectIssues(const Plan &p, const std::vector<Want> &want) {
 }
 
 //===----------------------------------------------------------------------===//
-// Seed 004 and its variations
+// The f16 gemm_async example and its variations
 //===----------------------------------------------------------------------===//
 
-TEST(Tcgen05MmaPlanner, Seed004DemoFourMmas) {
+TEST(Tcgen05MmaPlanner, F16GemmExampleFourMmas) {
   // A 128x64 f16 K-major SW128; B 64x128 f16 (K x N, N contiguous: MN-major
   // SW128); C = tmem[0:128, 256:384] f32.
   Request r;
@@ -593,7 +595,8 @@ TEST(Tcgen05MmaPlanner, DeclinesNameTheRule) {
 // Shape legality matrix
 //===----------------------------------------------------------------------===//
 
-/// The outcome the shape rules of REFERENCE.md predict, restated apart
+/// The outcome the PTX ISA's shape rules (docs/Tcgen05Mma.md) predict,
+/// restated apart
 /// from the planner: "plan", or the rule ("M", "N", "K", "columns").
 std::string predicted(unsigned g, int64_t m, int64_t n, int64_t k,
                       int64_t instK) {

@@ -254,7 +254,7 @@ public:
   /// and offset removed.
   TileLayout storage() const;
 
-  /// The seed notation, e.g. `S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]`.
+  /// The layout notation, e.g. `S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]`.
   std::string toString() const;
 
   bool operator==(const TileLayout &o) const {

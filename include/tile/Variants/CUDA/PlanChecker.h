@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The lowering checker (DESIGN.md §7, point 4). It takes a variant's plan,
+// The lowering checker (docs/PtxModel.md). It takes a variant's plan,
 // turns each planned instruction into the words the emitter puts in the
 // kernel (descriptor = template | start field, + sharedByte >> 4; tensor
 // memory = base + (lane << 16 | column)), runs them through the

@@ -126,6 +126,22 @@ unsigned operandBits(MmaKind kind, MmaElement element) {
   }
   return mmaElementBits(element);
 }
+
+/// The shared operand `name` a tcgen05 descriptor word describes.
+OrReason<SharedOperandModel> sharedOperand(const std::string &name,
+                                           uint64_t word, bool mnMajor,
+                                           unsigned bits) {
+  using R = OrReason<SharedOperandModel>;
+  OrReason<SmemDescriptor> d =
+      SmemDescriptor::decode(word, DescriptorFlavour::Tcgen05);
+  if (!d)
+    return R::failure(name + " descriptor: " + d.reason());
+  OrReason<SharedOperandModel> m = SharedOperandModel::create(
+      *d, mnMajor ? OperandMajor::MN : OperandMajor::K, bits);
+  if (!m)
+    return R::failure(name + ": " + m.reason());
+  return m;
+}
 } // namespace
 
 OrReason<MmaModel> MmaModel::create(const MmaInstruction &inst) {
@@ -151,14 +167,10 @@ OrReason<MmaModel> MmaModel::create(const MmaInstruction &inst) {
     return R::failure("block scaling with cta_group 2 or N > 128 is not "
                       "modelled (where those scale factors sit)");
   if (inst.aDescriptor) {
-    OrReason<SmemDescriptor> ad =
-        SmemDescriptor::decode(*inst.aDescriptor, DescriptorFlavour::Tcgen05);
-    if (!ad)
-      return R::failure("A descriptor: " + ad.reason());
-    OrReason<SharedOperandModel> a = SharedOperandModel::create(
-        *ad, id->aMnMajor ? OperandMajor::MN : OperandMajor::K, aBits);
+    OrReason<SharedOperandModel> a =
+        sharedOperand("A", *inst.aDescriptor, id->aMnMajor, aBits);
     if (!a)
-      return R::failure("A: " + a.reason());
+      return R::failure(a.reason());
     m.aShared = *a;
   } else {
     if (id->aMnMajor)
@@ -166,14 +178,10 @@ OrReason<MmaModel> MmaModel::create(const MmaInstruction &inst) {
                         "instruction descriptor says MN-major");
     m.aCell = tmemCell(inst.aTmem);
   }
-  OrReason<SmemDescriptor> bd =
-      SmemDescriptor::decode(inst.bDescriptor, DescriptorFlavour::Tcgen05);
-  if (!bd)
-    return R::failure("B descriptor: " + bd.reason());
-  OrReason<SharedOperandModel> b = SharedOperandModel::create(
-      *bd, id->bMnMajor ? OperandMajor::MN : OperandMajor::K, bBits);
+  OrReason<SharedOperandModel> b =
+      sharedOperand("B", inst.bDescriptor, id->bMnMajor, bBits);
   if (!b)
-    return R::failure("B: " + b.reason());
+    return R::failure(b.reason());
   m.bShared = *b;
   m.dCell = tmemCell(inst.dTmem);
   m.sfaCell = tmemCell(inst.sfaTmem);

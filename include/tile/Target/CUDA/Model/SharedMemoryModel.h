@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The shared-memory half of the PTX-semantics model (DESIGN.md §7, point
-// 4): written from the PTX ISA's definitions, independent of the layout
+// The shared-memory half of the PTX-semantics model (docs/PtxModel.md):
+// written from the PTX ISA's definitions, independent of the layout
 // algebra and of the planners, it answers "which shared byte holds this
 // element" for
 //

@@ -120,7 +120,8 @@ struct Plan {
   uint64_t descriptorTemplate() const { return *descriptor.encode(); }
 };
 
-/// Plans the copy. Steps (seed 000's algorithm, generalized to every form):
+/// Plans the copy. Steps (first worked out for the 32x128b.warpx4 broadcast
+/// of a 32x16 u8 tile, generalized to every form):
 /// slice both layouts to the region; match the tensor-memory replica to a
 /// multicast; split the two layouts into common modes (in bytes); take the
 /// modes that make one row of the form (rowBytes contiguous column bytes,

@@ -1,11 +1,11 @@
-//===- LayoutSeedTest.cpp - the seed kernels' layouts ----------------------===//
+//===- LayoutExamplesTest.cpp - the example kernels' layouts --------------===//
 //
 // Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The layouts the seed kernels use, checked against independent formulas:
+// The layouts the example kernels use, checked against independent formulas:
 // the PTX ISA's description of the 128-byte swizzle (16-byte chunk index
 // XOR row index mod 8 inside each 8-row x 128-byte atom) and the tcgen05.cp
 // 32x128b.warpx4 broadcast (each row lands in lanes r, r+32, r+64, r+96).
@@ -22,8 +22,9 @@ using namespace tile;
 
 namespace {
 
-TEST(Seed, SharedUint8Tile32x16) {
-  // seed 000: a 32x16 uint8 shared tile S[(32,16):(16,1)].
+TEST(ExampleLayouts, SharedUint8Tile32x16) {
+  // The source of a tcgen05.cp 32x128b.warpx4 broadcast: a 32x16 uint8
+  // shared tile S[(32,16):(16,1)].
   TileLayout l({Iter{32, 16, Axis::m}, Iter{16, 1, Axis::m}});
   EXPECT_EQ(l.size(), 512);
   EXPECT_EQ(l.cosize(Axis::m), 512);
@@ -40,8 +41,9 @@ TEST(Seed, SharedUint8Tile32x16) {
   EXPECT_EQ(s->residual.canonicalize().toString(), "S[128:1] + 128");
 }
 
-TEST(Seed, TensorMemoryWarpx4Replica) {
-  // seed 000: S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane].
+TEST(ExampleLayouts, TensorMemoryWarpx4Replica) {
+  // Its destination, broadcast to the four 32-lane sub-partitions:
+  // S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane].
   OrReason<TileLayout> l = tmemWarpBroadcastLayout(16, 4);
   ASSERT_TRUE(l);
   EXPECT_EQ(l->toString(), "S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]");
@@ -62,10 +64,11 @@ TEST(Seed, TensorMemoryWarpx4Replica) {
   EXPECT_EQ(l->storage(), *l);
 }
 
-TEST(Seed, Accumulator128Lanes) {
+TEST(ExampleLayouts, Accumulator128Lanes) {
   OrReason<TileLayout> acc = tmemLaneLayout(128, 128);
   ASSERT_TRUE(acc);
-  // seed 004 places the accumulator at tmem[0:128, 256:384].
+  // The f16 gemm_async example (examples/gemm_async.mlir) places its
+  // accumulator at tmem[0:128, 256:384].
   TileLayout placed(acc->shard(), {}, {AxisOffset{Axis::TCol, 256}});
   AxisAddress a = placed.apply({127, 127}, {128, 128});
   EXPECT_EQ(at(a, Axis::TLane), 127);
@@ -82,8 +85,9 @@ int64_t ptxSwizzle128Byte(int64_t row, int64_t col) {
   return atom * 8 * rowBytes + row * rowBytes + chunk * 16 + byteInRow % 16;
 }
 
-TEST(Seed, Swizzled128BF16Tile8x256) {
-  // seed 003: an 8x256 f16 tile in 128-byte swizzled shared memory.
+TEST(ExampleLayouts, Swizzled128BF16Tile8x256) {
+  // A TMA copy's destination: an 8x256 f16 tile in 128-byte swizzled
+  // shared memory.
   OrReason<TileLayout> l = nvmmaSharedLayout(16, 8, 256, SwizzleMode::B128);
   ASSERT_TRUE(l);
   EXPECT_EQ(l->toString(), "S[(8,4,64):(64,512,1)], swizzle<3,3,3>");
@@ -92,8 +96,8 @@ TEST(Seed, Swizzled128BF16Tile8x256) {
   for (int64_t r = 0; r < 8; ++r)
     for (int64_t c = 0; c < 256; ++c) {
       int64_t byte = at(l->apply({r, c}, {8, 256}), Axis::m) * 2;
-      ASSERT_EQ(byte, ptxSwizzle128Byte(r, c)) << "element (" << r << ","
-                                               << c << ")";
+      ASSERT_EQ(byte, ptxSwizzle128Byte(r, c))
+          << "element (" << r << "," << c << ")";
       bytes.insert(byte);
       ++checked;
     }
