@@ -39,14 +39,6 @@ public:
   const T *operator->() const { return &*value; }
   /// Why there is no value ("" when there is one).
   const std::string &reason() const { return why; }
-  /// The value as an optional, the reason written to `why` (when given) on
-  /// failure: for the compatibility forms that keep the older out-parameter
-  /// signatures for callers outside the core.
-  std::optional<T> toOptional(std::string *why) && {
-    if (!value && why)
-      *why = this->why;
-    return std::move(value);
-  }
 
 private:
   OrReason() = default;

@@ -144,8 +144,3 @@ OrReason<SmemDescriptor> SmemDescriptor::decode(uint64_t word,
   return d;
 }
 
-std::optional<SmemDescriptor> SmemDescriptor::decode(uint64_t word,
-                                                     DescriptorFlavour flavour,
-                                                     std::string *why) {
-  return decode(word, flavour).toOptional(why);
-}

@@ -121,10 +121,6 @@ struct SmemDescriptor {
   /// of `flavour` (wrong fixed bits, reserved swizzle, reserved bits set).
   static OrReason<SmemDescriptor>
   decode(uint64_t word, DescriptorFlavour flavour = DescriptorFlavour::Tcgen05);
-  /// Compatibility form for callers outside the core that still pass an
-  /// out-parameter (test/Device/ModelAnchorTests.cpp); goes with them.
-  static std::optional<SmemDescriptor>
-  decode(uint64_t word, DescriptorFlavour flavour, std::string *why);
 
   bool operator==(const SmemDescriptor &o) const {
     return startAddress == o.startAddress &&

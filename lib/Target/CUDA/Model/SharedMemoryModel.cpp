@@ -179,19 +179,3 @@ model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
   }
   return out;
 }
-
-//===----------------------------------------------------------------------===//
-// Compatibility forms (out-parameter reasons)
-//===----------------------------------------------------------------------===//
-
-std::optional<SharedOperandModel>
-SharedOperandModel::create(const SmemDescriptor &descriptor, OperandMajor major,
-                           unsigned elementBits, std::string *why) {
-  return create(descriptor, major, elementBits).toOptional(why);
-}
-
-std::optional<std::vector<BoxElement>>
-model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
-                    int64_t sharedAddress, std::string *why) {
-  return tensorMapBox(map, coords, sharedAddress).toOptional(why);
-}

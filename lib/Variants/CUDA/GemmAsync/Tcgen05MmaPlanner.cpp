@@ -69,13 +69,6 @@ OrReason<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
   }
 }
 
-std::optional<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
-                                               bool scaled,
-                                               cuda::ScaleFactorType scaleType,
-                                               std::string *why) {
-  return selectKind(a, b, scaled, scaleType).toOptional(why);
-}
-
 std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n) {
   auto rule = [&](int64_t granule, int64_t lo) -> std::string {
     if (n % granule == 0 && n >= lo && n <= 256)

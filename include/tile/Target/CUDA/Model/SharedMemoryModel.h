@@ -89,11 +89,6 @@ public:
   static OrReason<SharedOperandModel> create(const SmemDescriptor &descriptor,
                                              OperandMajor major,
                                              unsigned elementBits);
-  /// Compatibility form for callers outside the core that still pass an
-  /// out-parameter (test/Device/ModelAnchorTests.cpp); goes with them.
-  static std::optional<SharedOperandModel>
-  create(const SmemDescriptor &descriptor, OperandMajor major,
-         unsigned elementBits, std::string *why);
 
   /// Bytes from the start address to element (row, k), before the swizzle.
   int64_t canonicalOffset(int64_t row, int64_t k) const;
@@ -130,11 +125,6 @@ struct BoxElement {
 OrReason<std::vector<BoxElement>> tensorMapBox(const TensorMapDesc &map,
                                                llvm::ArrayRef<int64_t> coords,
                                                int64_t sharedAddress);
-/// Compatibility form for callers outside the core that still pass an
-/// out-parameter (test/Device/DeviceTests.cpp); goes with them.
-std::optional<std::vector<BoxElement>>
-tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
-             int64_t sharedAddress, std::string *why);
 
 } // namespace tile::cuda::model
 

@@ -62,13 +62,6 @@ using copy_async::RegionSide;
 OrReason<cuda::MmaKind> selectKind(cuda::MmaElement a, cuda::MmaElement b,
                                    bool scaled,
                                    cuda::ScaleFactorType scaleType);
-/// Compatibility form for callers outside the core that still pass an
-/// out-parameter (lib/Variants/CUDA/GemmAsync/Tcgen05Mma.cpp); goes with
-/// them.
-std::optional<cuda::MmaKind> selectKind(cuda::MmaElement a, cuda::MmaElement b,
-                                        bool scaled,
-                                        cuda::ScaleFactorType scaleType,
-                                        std::string *why);
 
 /// The legal instruction shapes: cta_group 1 M 64 (N % 8, 8..256) or M 128
 /// (N % 16, 16..256); cta_group 2 M 128 (N % 32, 32..256) or M 256 (N % 16,
