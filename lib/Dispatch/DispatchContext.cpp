@@ -18,27 +18,55 @@
 using namespace mlir;
 using namespace tile::dispatch;
 
-std::optional<std::string> tile::dispatch::enclosingTargetChip(Operation *op) {
+namespace {
+NVVM::NVVMTargetAttr enclosingTarget(Operation *op) {
   auto module = op->getParentOfType<gpu::GPUModuleOp>();
   if (!module || !module.getTargetsAttr())
-    return std::nullopt;
+    return {};
   for (Attribute target : module.getTargetsAttr())
     if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-      return nvvm.getChip().str();
+      return nvvm;
+  return {};
+}
+} // namespace
+
+std::string tile::dispatch::dispatchFamilyOf(Operation *op) {
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  ArrayAttr targets = module ? module.getTargetsAttr() : ArrayAttr();
+  if (!targets || targets.empty() || isa<NVVM::NVVMTargetAttr>(targets[0]))
+    return kCudaFamily.str();
+  return targets[0].getDialect().getNamespace().str();
+}
+
+std::optional<std::string> tile::dispatch::enclosingTargetChip(Operation *op) {
+  if (NVVM::NVVMTargetAttr target = enclosingTarget(op))
+    return target.getChip().str();
   return std::nullopt;
 }
 
 std::optional<DispatchContext>
 tile::dispatch::dispatchContextFor(Operation *op, StringRef fallbackChip) {
+  // Another family has no cuda chip: its variants see only the family.
+  std::string family = dispatchFamilyOf(op);
+  if (family != kCudaFamily)
+    return DispatchContext{family, TargetInfo()};
   // An #nvvm.target makes the family cuda; without a target the chip option
   // (or sm_100a) is a cuda chip too, the only family tile-mlir ships.
   std::string chip = enclosingTargetChip(op).value_or(
       fallbackChip.empty() ? "sm_100a" : fallbackChip.str());
-  std::optional<TargetInfo> target = TargetInfo::parse(chip);
+  OrReason<TargetInfo> target = TargetInfo::parse(chip);
   if (!target) {
-    op->emitError() << "unsupported target chip '" << chip
-                    << "'; expected sm_<version>[a|f]";
+    op->emitError() << target.reason();
     return std::nullopt;
+  }
+  if (NVVM::NVVMTargetAttr nvvm = enclosingTarget(op)) {
+    OrReason<std::optional<cuda::PtxVersion>> ptx =
+        cuda::ptxVersionOfFeatures(nvvm.getFeatures());
+    if (!ptx) {
+      op->emitError() << "#nvvm.target features: " << ptx.reason();
+      return std::nullopt;
+    }
+    target->ptx = *ptx;
   }
   return DispatchContext{kCudaFamily.str(), *target};
 }

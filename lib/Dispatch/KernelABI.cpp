@@ -34,26 +34,16 @@ gpu::GPUFuncOp enclosingKernel(Operation *op) {
 
 } // namespace
 
-std::optional<unsigned> KernelABI::tensorMapParam(Operation *op,
-                                                  TensorMapPlanAttr plan) {
-  gpu::GPUFuncOp kernel = enclosingKernel(op);
-  if (!kernel)
-    return std::nullopt;
-  for (TensorMapPlanAttr map : tensorMapsOf(kernel))
-    if (map.withParam(0) == plan.withParam(0))
-      return unsigned(map.getParam());
-  return std::nullopt;
-}
-
-LogicalResult KernelABI::addTensorMapParam(Operation *op,
-                                           TensorMapPlanAttr plan) {
+FailureOr<unsigned> KernelABI::addTensorMapParam(Operation *op,
+                                                 TensorMapPlanAttr plan) {
   gpu::GPUFuncOp kernel = enclosingKernel(op);
   if (!kernel)
     return op->emitError()
            << "a tensor-map copy must be inside a gpu.func kernel: its "
               "tensor map is a kernel parameter";
-  if (tensorMapParam(op, plan))
-    return success();
+  for (TensorMapPlanAttr map : tensorMapsOf(kernel))
+    if (map.withParam(0) == plan.withParam(0))
+      return unsigned(map.getParam());
   MLIRContext *ctx = op->getContext();
   unsigned index = kernel.getNumArguments();
   NamedAttrList argAttrs;
@@ -72,7 +62,7 @@ LogicalResult KernelABI::addTensorMapParam(Operation *op,
     maps.push_back(map);
   maps.push_back(plan.withParam(index));
   kernel->setAttr(kTensorMapsAttr, ArrayAttr::get(ctx, maps));
-  return success();
+  return index;
 }
 
 SmallVector<std::string> tile::dispatch::loweredParamParts(Type type) {

@@ -13,17 +13,15 @@
 
 using namespace tile::dispatch;
 
-std::optional<TargetInfo> TargetInfo::parse(llvm::StringRef chip) {
-  llvm::StringRef rest = chip;
-  if (!rest.consume_front("sm_"))
-    return std::nullopt;
+tile::OrReason<TargetInfo> TargetInfo::parse(llvm::StringRef chip) {
+  OrReason<cuda::ChipInfo> known = cuda::lookupChip(chip);
+  if (!known)
+    return OrReason<TargetInfo>::failure(known.reason());
   TargetInfo info;
   info.chip = chip.str();
-  info.archSpecific = rest.consume_back("a");
-  if (!info.archSpecific)
-    rest.consume_back("f");
-  if (rest.empty() || rest.getAsInteger(10, info.sm))
-    return std::nullopt;
+  info.sm = known->sm;
+  info.archSpecific = known->archSpecific();
+  info.info = *known;
   return info;
 }
 

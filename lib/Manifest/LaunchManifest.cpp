@@ -414,6 +414,11 @@ void Reader::checkReferences(const KernelSpec &k, const std::string &at) {
       fail(at + ".tensor_maps", "lowered_param " +
                                     std::to_string(t.loweredParam) +
                                     " is not a grid_constant parameter");
+    else if (t.loweredGlobalParam >= k.params.size() ||
+             k.params[t.loweredGlobalParam].kind != ParamSpec::Kind::Pointer)
+      fail(at + ".tensor_maps", "lowered_global_param " +
+                                    std::to_string(t.loweredGlobalParam) +
+                                    " is not a pointer parameter");
     else
       for (int64_t source : llvm::concat<const int64_t>(t.dimSources,
                                                         t.strideSources))
@@ -466,12 +471,13 @@ Expected<LaunchManifest> LaunchManifest::parse(StringRef text,
   const json::Object *root = reader.object(&*value, "$");
   if (!root)
     return reader.error();
-  manifest.version = int(reader.integer(*root, "version", "$", 0, INT32_MAX));
-  if (!reader.failed() && manifest.version != kVersion)
-    reader.fail("$.version", "version " + std::to_string(manifest.version) +
+  int64_t version = reader.integer(*root, "version", "$", INT64_MIN, INT64_MAX);
+  if (!reader.failed() && version != kVersion)
+    reader.fail("$.version", "version " + std::to_string(version) +
                                  " is not the supported " +
                                  std::to_string(kVersion) +
                                  " (recompile with this tile-compile)");
+  manifest.version = kVersion;
   manifest.chip = reader.string(*root, "chip", "$", /*optional=*/true);
   manifest.ptx = reader.string(*root, "ptx", "$", /*optional=*/true);
   manifest.cubin = reader.string(*root, "cubin", "$", /*optional=*/true);
@@ -530,11 +536,7 @@ std::string KernelSpec::hostSignature() const {
 
 std::optional<tile::cuda::TensorMapDataType>
 tile::manifest::parseDataType(StringRef name) {
-  for (unsigned i = 0;
-       i <= unsigned(cuda::TensorMapDataType::Packed16U6Align16B); ++i)
-    if (cuda::dataTypeName(cuda::TensorMapDataType(i)) == name)
-      return cuda::TensorMapDataType(i);
-  return std::nullopt;
+  return cuda::dataTypeFromName(name);
 }
 
 //===----------------------------------------------------------------------===//

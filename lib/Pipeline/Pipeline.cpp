@@ -31,6 +31,9 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   select.chip = options.chip;
   select.explain = options.explain;
   pm.addPass(createTileSelectVariants(select, plans));
+  TileCheckTargetOptions target;
+  target.explain = options.explain;
+  pm.addPass(createTileCheckTarget(target));
   TileLowerVariantsOptions lower;
   lower.chip = options.chip;
   pm.addPass(createTileLowerVariants(lower, plans));

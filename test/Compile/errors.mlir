@@ -12,8 +12,8 @@
 
 // NO-MODULE: error: tile-compile needs exactly one gpu.module (one PTX file), found 0
 // TWO: error: tile-compile needs exactly one gpu.module (one PTX file), found 2
-// OLD-PTX: old-ptx.mlir:1:1: error: #nvvm.target feature '+ptx80' is below the PTX ISA 8.6 that sm_100a needs
-// CHIP: error: unsupported chip 'gfx90a'; expected sm_<version>[a|f]
+// OLD-PTX: old-ptx.mlir:1:1: error: sm_100a needs PTX ISA 8.6 to 9.0; the #nvvm.target asks for 8.0
+// CHIP: error: unknown chip 'gfx90a'; known chips: sm_80, sm_86,
 // NO-VARIANT: no-variant.mlir:4:5: error: no variant of tile.copy_async can implement this op on sm_90a
 // NO-VARIANT: note: dsmem (priority 10): rejected: single_thread — issued by a warp; one thread issues bulk copies (exec thread); rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion
 // MISSING: does-not-exist.mlir

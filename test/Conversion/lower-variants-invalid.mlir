@@ -43,7 +43,7 @@ gpu.module @bad [#nvvm.target<chip = "gfx90a">] {
   gpu.func @k(%peer: i32) kernel {
     %s = tile.alloc_shared : !tile.buffer<64xf16, shared>
     %bar = llvm.mlir.zero : !llvm.ptr<3>
-    // expected-error @+1 {{unsupported target chip 'gfx90a'; expected sm_<version>[a|f]}}
+    // expected-error @+1 {{unknown chip 'gfx90a'; known chips: sm_80, sm_86}}
     tile.copy_async %s[0] to %s[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {variant = "dsmem"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
     gpu.return
   }
@@ -59,3 +59,43 @@ func.func @tma_outside_kernel(%g: !tile.buffer<8x256xf16, global>, %bar: !llvm.p
   tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar) {variant = "tma"} : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
   return
 }
+
+// -----
+
+// An unknown variant and an unknown chip: both are reported.
+gpu.module @both [#nvvm.target<chip = "gfx90a">] {
+  gpu.func @k(%peer: i32) kernel {
+    %s = tile.alloc_shared : !tile.buffer<64xf16, shared>
+    %bar = llvm.mlir.zero : !llvm.ptr<3>
+    // expected-error @+2 {{variant 'bogus' is not registered for tile.copy_async on cuda}}
+    // expected-error @+1 {{unknown chip 'gfx90a'; known chips: sm_80, sm_86}}
+    tile.copy_async %s[0] to %s[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {variant = "bogus"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+    gpu.return
+  }
+}
+
+// -----
+
+// A variant recorded by hand whose planner declines: the reason, once,
+// before anything is rewritten.
+func.func @declined_at_lowering(%s: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32, %o: index) {
+  // expected-error @+1 {{dsmem planner declined at lowering: source region has a dynamic offset; the dsmem planner needs static offsets}}
+  tile.copy_async %s[%o] to %s[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {variant = "dsmem"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+// Kernel attributes written by hand are verified.
+// expected-error @+1 {{'tile.tensor_maps' must be an array of #tile.tensor_map_plan}}
+func.func @bad_tensor_maps() attributes {tile.tensor_maps = [{param = 1}]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown tensor-map data type "BOGUS"}}
+func.func @bad_plan() attributes {tile.tensor_maps = [#tile.tensor_map_plan<param = 1, global_arg = 0, data_type = "BOGUS", encode = [1, 64, 64, 1, 0, 0, 0, 0], dim_sources = [-1], stride_sources = [], stride_scales = [], bytes_per_issue = 128, issues = 1>]} {
+  return
+}
+

@@ -92,6 +92,18 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
         : !tile.buffer<64x64xi32, shared> to !tile.buffer<128x64xi32, global>
     gpu.return
   }
+
+  // A shared tile passed in as a kernel argument: the map parameter is found
+  // before the conversion rewrites the signature.
+  // CHECK-LABEL: gpu.func @shared_tile_argument
+  // CHECK-SAME: (%{{.+}}: memref<8x256xf16, 1>, %[[ARG:.+]]: !llvm.ptr<3>, %{{.+}}: !llvm.ptr<3>, %[[ARGMAP:.+]]: !llvm.ptr {llvm.align = 128 : i64})
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[ARGMAP]]
+  gpu.func @shared_tile_argument(%in: memref<8x256xf16, 1>, %s: !sw128, %b: !llvm.ptr<3>) kernel {
+    %g = tile.from_memref %in : memref<8x256xf16, 1> -> !tile.buffer<8x256xf16, global>
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%b)
+        : !tile.buffer<8x256xf16, global> to !sw128
+    gpu.return
+  }
 }
 
 // PTX-LABEL: .entry round_trip(

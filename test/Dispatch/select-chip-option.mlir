@@ -4,7 +4,7 @@
 
 // CHECK: remark: selected dsmem (priority 10) on sm_90a
 func.func @copy(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32) {
-  // expected-error @+1 {{unsupported target chip 'gfx90a'; expected sm_<version>[a|f]}}
+  // expected-error @+1 {{unknown chip 'gfx90a'; known chips: sm_80, sm_86}}
   tile.copy_async %s[0] to %d[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
   return
 }

@@ -57,7 +57,7 @@ func.func @two_rules(%g: !tile.buffer<64x100xf16, global>, %bar: !llvm.ptr<3>,
 gpu.module @hopper [#nvvm.target<chip = "sm_90a">] {
   gpu.func @k(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>, %bar: !llvm.ptr<3>) kernel {
     // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_90a}}
-    // expected-note @+1 {{tma (priority 20): rejected: cta_group_target — cta_group needs sm_100a, not sm_90a}}
+    // expected-note @+1 {{tma (priority 20): rejected: cta_group_target — cta_group needs one of sm_100a, sm_100f, sm_101a, sm_101f, sm_103a, sm_103f, sm_110a, sm_110f, not sm_90a}}
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar) {cta_group = 2 : i32, dispatch = "tma"} : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
     gpu.return
   }

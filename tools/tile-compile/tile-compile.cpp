@@ -18,6 +18,7 @@
 #include "tile/Pipeline/Manifest.h"
 #include "tile/Pipeline/Pipeline.h"
 #include "tile/Registration/Registration.h"
+#include "tile/Target/CUDA/Chips.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -28,7 +29,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -78,18 +80,6 @@ constexpr llvm::StringLiteral kDefaultChip = "sm_100a";
 /// The least PTX ISA version (times 10) LLVM 22 accepts for `chip`; a lower
 /// `+ptxNN` feature is a fatal error inside the NVPTX backend, so it is
 /// diagnosed here first.
-std::optional<unsigned> minimumPtxVersion(StringRef chip) {
-  StringRef base = chip;
-  base.consume_back("a") || base.consume_back("f");
-  return llvm::StringSwitch<std::optional<unsigned>>(base)
-      .Case("sm_90", 80)
-      .Cases({"sm_100", "sm_101"}, 86)
-      .Case("sm_120", 87)
-      .Cases({"sm_103", "sm_121"}, 88)
-      .Case("sm_110", 90)
-      .Default(std::nullopt);
-}
-
 /// Sets the chip of the module's #nvvm.target (adding one when it has none)
 /// and checks its PTX-version feature.
 LogicalResult retarget(gpu::GPUModuleOp module, StringRef chipOverride) {
@@ -106,9 +96,12 @@ LogicalResult retarget(gpu::GPUModuleOp module, StringRef chipOverride) {
   std::string chip = !chipOverride.empty() ? chipOverride.str()
                      : nvvm                ? nvvm.getChip().str()
                                            : kDefaultChip.str();
-  if (!StringRef(chip).starts_with("sm_"))
-    return module.emitError() << "unsupported chip '" << chip
-                              << "'; expected sm_<version>[a|f]";
+  // The chip and PTX version are checked (and a version chosen where none
+  // is given) by --tile-check-target; an unknown chip is refused here too,
+  // before anything else reads it.
+  if (tile::OrReason<tile::cuda::ChipInfo> known = tile::cuda::lookupChip(chip);
+      !known)
+    return module.emitError() << known.reason();
   if (!nvvm)
     nvvm = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/2, "nvptx64-nvidia-cuda",
                                      chip);
@@ -116,20 +109,6 @@ LogicalResult retarget(gpu::GPUModuleOp module, StringRef chipOverride) {
     nvvm = NVVM::NVVMTargetAttr::get(ctx, nvvm.getO(), nvvm.getTriple(), chip,
                                      nvvm.getFeatures(), nvvm.getFlags(),
                                      nvvm.getLink());
-  if (std::optional<unsigned> minimum = minimumPtxVersion(chip)) {
-    SmallVector<StringRef> features;
-    nvvm.getFeatures().split(features, ',', -1, false);
-    for (StringRef feature : features) {
-      StringRef version = feature.trim();
-      unsigned number = 0;
-      if (version.consume_front("+ptx") &&
-          !version.getAsInteger(10, number) && number < *minimum)
-        return module.emitError()
-               << "#nvvm.target feature '" << feature.trim() << "' is below "
-               << "the PTX ISA " << *minimum / 10 << "." << *minimum % 10
-               << " that " << chip << " needs";
-    }
-  }
   targets.insert(targets.begin(), nvvm);
   module.setTargetsAttr(ArrayAttr::get(ctx, targets));
   return success();
@@ -162,6 +141,53 @@ LogicalResult writeFile(StringRef path, StringRef contents) {
   out->os() << contents;
   out->keep();
   return success();
+}
+
+/// Scalar types the NVPTX backend cannot lower (LLVM crashes on them instead
+/// of reporting an error): x87/quad/PPC floats and the small MLIR float
+/// types, which have no LLVM IR type (the tile lowering passes them as
+/// integers; hand-written LLVM dialect ops must too).
+bool nvptxCannotLower(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return nvptxCannotLower(vector.getElementType());
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+    return nvptxCannotLower(array.getElementType());
+  auto f = dyn_cast<FloatType>(type);
+  return f && (f.isF80() || f.isF128() || f.getWidth() < 16);
+}
+
+/// Every LLVM dialect op inside the gpu.module that uses such a type is an
+/// error on the op.
+LogicalResult checkLowerableTypes(gpu::GPUModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (!isa<LLVM::LLVMDialect>(op->getDialect()))
+      return;
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    if (auto gep = dyn_cast<LLVM::GEPOp>(op))
+      types.push_back(gep.getElemType());
+    for (Type type : types)
+      if (nvptxCannotLower(type)) {
+        op->emitError() << "the NVPTX backend cannot lower values of type "
+                        << type << "; use an integer type of the same width";
+        ok = false;
+        return;
+      }
+  });
+  return success(ok);
+}
+
+/// The kernels being compiled, for the fatal-error handler.
+std::string kernelsInFlight;
+
+/// Turns an LLVM fatal error (something the checks before code generation
+/// did not foresee) into an error naming the kernels, without an abort.
+void reportBackendFailure(void *, const char *reason, bool) {
+  llvm::errs() << "tile-compile: error: the NVPTX backend failed on "
+               << (kernelsInFlight.empty() ? "the module" : kernelsInFlight)
+               << ": " << reason << "\n";
+  std::exit(1);
 }
 
 int compile(MLIRContext &context) {
@@ -203,6 +229,12 @@ int compile(MLIRContext &context) {
       return 1;
   }
 
+  if (failed(checkLowerableTypes(kernels)))
+    return 1;
+  for (auto func : kernels.getOps<LLVM::LLVMFuncOp>())
+    kernelsInFlight += (kernelsInFlight.empty() ? "kernel " : ", ") +
+                       func.getName().str();
+  llvm::install_fatal_error_handler(reportBackendFailure);
   PassManager serialize(&context);
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = "isa";

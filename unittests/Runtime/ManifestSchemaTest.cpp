@@ -85,7 +85,7 @@ LaunchManifest everyField() {
   t.param = 4;
   t.globalArg = 0;
   t.loweredParam = 3;
-  t.loweredGlobalParam = 1;
+  t.loweredGlobalParam = 0;
   t.dataType = tile::cuda::TensorMapDataType::Float16;
   t.encode = {2, -1, 64, -1, 64, 128, 1, 1, 0, 3, 2, 0};
   t.dimSources = {1, 0};

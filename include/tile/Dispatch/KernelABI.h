@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The kernel ABI (docs/Design.md, "Kernel ABI"): a TMA tensor map is a
+// The kernel ABI (docs/Design.md, "Kernel ABI and the launch manifest"): a
+// TMA tensor map is a
 // by-value kernel parameter (`!llvm.ptr {llvm.byval = !llvm.array<128 x
 // i8>, llvm.align = 128, nvvm.grid_constant}`, what nvcc emits for a
 // `const __grid_constant__ CUtensorMap`), one per distinct plan. Before
@@ -42,16 +43,12 @@ constexpr llvm::StringLiteral kDispatchAttr = "tile.dispatch";
 
 class KernelABI {
 public:
-  /// Appends the tensor-map parameter described by `plan` (its `param` is
-  /// ignored) to the gpu.func kernel enclosing `op`, unless an equal plan
-  /// already has one. Reports an error on `op` outside a kernel.
-  mlir::LogicalResult addTensorMapParam(mlir::Operation *op,
-                                        TensorMapPlanAttr plan);
-
-  /// The kernel argument holding the tensor map of `plan` (its `param`
-  /// ignored) in the kernel enclosing `op`, if one was added.
-  static std::optional<unsigned> tensorMapParam(mlir::Operation *op,
-                                                TensorMapPlanAttr plan);
+  /// The kernel argument holding the tensor-map parameter described by
+  /// `plan` (its `param` is ignored) in the gpu.func kernel enclosing `op`:
+  /// appended on first use, shared by equal plans. Reports an error on `op`
+  /// outside a kernel.
+  mlir::FailureOr<unsigned> addTensorMapParam(mlir::Operation *op,
+                                              TensorMapPlanAttr plan);
 };
 
 /// The parameters convert-gpu-to-nvvm makes from one kernel argument of

@@ -22,6 +22,7 @@
 #define TILE_DISPATCH_REGISTRY_H
 
 #include "tile/Support/OrReason.h"
+#include "tile/Target/CUDA/Chips.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/LogicalResult.h"
@@ -42,18 +43,26 @@ namespace tile::dispatch {
 
 class KernelABI;
 
-/// The target families dispatch knows; a family is read off the kind of
-/// target attribute on the enclosing module (`#nvvm.target` -> cuda).
+/// The target family of the built-in variants. A module's family is read
+/// off the kind of its target attribute: `#nvvm.target` is cuda; any other
+/// target attribute names the family of its dialect (`#rocdl.target` ->
+/// rocdl), for which only variants registered under that name apply.
 constexpr llvm::StringLiteral kCudaFamily = "cuda";
 
-/// The chip a kernel is compiled for, from `#nvvm.target<chip = ...>`.
+/// The chip a kernel is compiled for, from `#nvvm.target<chip = ...>`, and
+/// the PTX version its features ask for.
 struct TargetInfo {
   std::string chip = "sm_100a";
   unsigned sm = 100;          ///< 90 for sm_90a, 100 for sm_100a
   bool archSpecific = true;   ///< the `a` suffix (wgmma, tcgen05, setmaxnreg)
+  /// The chip's entry in the table of known chips (Target/CUDA/Chips.h).
+  cuda::ChipInfo info = *cuda::lookupChip("sm_100a");
+  /// The `+ptxNN` of the target's features; none: the lowest that covers
+  /// the module's instructions is chosen after selection.
+  std::optional<cuda::PtxVersion> ptx;
 
-  /// Parses `sm_<digits>[a|f]`; nullopt for anything else.
-  static std::optional<TargetInfo> parse(llvm::StringRef chip);
+  /// A known chip; the reason (listing the known chips) otherwise.
+  static OrReason<TargetInfo> parse(llvm::StringRef chip);
 };
 
 /// What predicates and planners may look at besides the op itself.
@@ -67,8 +76,9 @@ struct DispatchContext {
 using Verdict = Status;
 
 /// A plan, type-erased: whatever the variant's planner returned. Only the
-/// variant that made it reads it (VariantDecl casts it back).
-using AnyPlan = std::shared_ptr<const void>;
+/// variant that made it reads it (VariantDecl casts it back); its prepare
+/// step may complete it (e.g. with the kernel parameter it added).
+using AnyPlan = std::shared_ptr<void>;
 
 using PredicateFn =
     std::function<Verdict(mlir::Operation *, const DispatchContext &)>;
@@ -76,9 +86,11 @@ using PredicateFn =
 using PlanFn = std::function<OrReason<AnyPlan>(mlir::Operation *,
                                                const DispatchContext &)>;
 /// Runs before any op is rewritten; may add kernel parameters (tensor maps)
-/// through `abi`. Reports its own errors on the op.
+/// through `abi` and record them in the plan, so the emitter never inspects
+/// the IR that the conversion is rewriting. Reports its own errors on the
+/// op.
 using PrepareFn = std::function<llvm::LogicalResult(
-    mlir::Operation *, const AnyPlan &, const DispatchContext &, KernelABI &)>;
+    mlir::Operation *, AnyPlan &, const DispatchContext &, KernelABI &)>;
 /// Rewrites a selected op from its plan. `loweredOperands` are the op's
 /// operands after buffer lowering, in operand order: a `global` buffer is
 /// its `!llvm.ptr<1>` base, a `shared` buffer its `!llvm.ptr<3>` base, a
@@ -90,6 +102,10 @@ using PrepareFn = std::function<llvm::LogicalResult(
 using EmitFn = std::function<llvm::LogicalResult(
     mlir::Operation *op, const AnyPlan &, mlir::ValueRange loweredOperands,
     const DispatchContext &, mlir::RewriterBase &)>;
+
+using FamiliesFn =
+    std::function<llvm::SmallVector<cuda::InstructionFamily, 2>(
+        mlir::Operation *)>;
 
 struct Predicate {
   std::string name;
@@ -107,6 +123,9 @@ struct Variant {
   PlanFn plan;
   /// Optional: kernel-ABI work before rewriting (e.g. tensor-map params).
   PrepareFn prepare;
+  /// Optional: the instruction families the op will be emitted as (the
+  /// target check picks the PTX version from them).
+  FamiliesFn families;
   /// Rewrites the op. A variant without one can be selected but not
   /// lowered (--tile-lower-variants reports it).
   EmitFn emit;
@@ -155,13 +174,18 @@ struct Selection {
   std::string error;
 };
 
+/// The target family of `op`: that of the first target attribute of its
+/// enclosing gpu.module (`#nvvm.target` -> cuda, else the attribute's
+/// dialect), cuda without one.
+std::string dispatchFamilyOf(mlir::Operation *op);
+
 /// The chip of the `#nvvm.target` of the gpu.module enclosing `op`, if any.
 std::optional<std::string> enclosingTargetChip(mlir::Operation *op);
 
 /// The dispatch context of `op`: the family and chip of its enclosing
 /// `#nvvm.target`, else `fallbackChip` when non-empty, else sm_100a (both
-/// cuda). Reports an error on `op` and returns nullopt when the chip is not
-/// `sm_<digits>[a|f]`.
+/// cuda), with the PTX version of its features. Reports an error on `op`
+/// and returns nullopt for an unknown chip or malformed features.
 std::optional<DispatchContext> dispatchContextFor(mlir::Operation *op,
                                                   llvm::StringRef fallbackChip);
 

@@ -44,14 +44,16 @@ template <typename OpT, typename PlanT> struct VariantDecl {
   /// Required: the plan, or the reason the variant declines.
   std::function<OrReason<PlanT>(OpT, const DispatchContext &)> plan;
   /// Optional: kernel-ABI work before any op is rewritten.
-  std::function<llvm::LogicalResult(OpT, const PlanT &,
-                                    const DispatchContext &, KernelABI &)>
+  std::function<llvm::LogicalResult(OpT, PlanT &, const DispatchContext &,
+                                    KernelABI &)>
       prepare;
   /// Optional (a variant without one is selectable, not lowerable).
   std::function<llvm::LogicalResult(OpT, const PlanT &, mlir::ValueRange,
                                     const DispatchContext &,
                                     mlir::RewriterBase &)>
       emit;
+  /// Optional: the instruction families the op is emitted as.
+  std::function<llvm::SmallVector<cuda::InstructionFamily, 2>(OpT)> families;
   std::string family = kCudaFamily.str();
 };
 
@@ -76,14 +78,18 @@ Variant eraseVariant(VariantDecl<OpT, PlanT> decl) {
     OrReason<PlanT> planned = plan(llvm::cast<OpT>(op), context);
     if (!planned)
       return OrReason<AnyPlan>::failure(planned.reason());
-    return AnyPlan(std::make_shared<const PlanT>(std::move(*planned)));
+    return AnyPlan(std::make_shared<PlanT>(std::move(*planned)));
   };
   if (decl.prepare)
     v.prepare = [prepare = std::move(decl.prepare)](
-                    mlir::Operation *op, const AnyPlan &plan,
+                    mlir::Operation *op, AnyPlan &plan,
                     const DispatchContext &context, KernelABI &abi) {
-      return prepare(llvm::cast<OpT>(op),
-                     *static_cast<const PlanT *>(plan.get()), context, abi);
+      return prepare(llvm::cast<OpT>(op), *static_cast<PlanT *>(plan.get()),
+                     context, abi);
+    };
+  if (decl.families)
+    v.families = [families = std::move(decl.families)](mlir::Operation *op) {
+      return families(llvm::cast<OpT>(op));
     };
   if (decl.emit)
     v.emit = [emit = std::move(decl.emit)](

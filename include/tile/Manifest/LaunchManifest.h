@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The one schema of the launch manifest (docs/Design.md, "Launch manifest"):
+// The one schema of the launch manifest (docs/Design.md, "Kernel ABI and
+// the launch manifest"):
 // what a compiled kernel needs from its host. The compiler fills these
 // structs from the lowered module (tile::buildLaunchManifest) and writes them
 // with `toJSON`; the host runtime reads them back with `LaunchManifest::parse`.
@@ -157,7 +158,10 @@ struct LaunchManifest {
   bool operator==(const LaunchManifest &) const;
 
   /// Parses manifest text; `origin` names it in errors. Every problem names
-  /// its JSON path (`$.modules[0].kernels[1](name).params[3]`).
+  /// its JSON path (`$.modules[0].kernels[1](name).params[3]`). A parameter
+  /// without a source argument (a kernel lowered without
+  /// --tile-lower-variants, whose source signature is unknown) is refused:
+  /// the runtime could not pack its arguments.
   static llvm::Expected<LaunchManifest> parse(llvm::StringRef text,
                                               llvm::StringRef origin);
   /// Reads and parses the file at `path`.

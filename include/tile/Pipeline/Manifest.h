@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The compiler's side of the launch manifest: what a host needs to launch
-// each kernel of a lowered module (docs/Design.md, "Launch manifest"), read
+// each kernel of a lowered module (docs/Design.md, "Kernel ABI and the launch manifest"), read
 // off the kernel attributes lowering recorded. The schema and its JSON form
 // are tile/Manifest/LaunchManifest.h.
 //

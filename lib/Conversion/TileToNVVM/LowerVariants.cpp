@@ -80,24 +80,25 @@ struct LowerVariantsPass
         ok = false;
         return;
       }
-      std::optional<DispatchContext> context = dispatchContextFor(op, chip);
-      if (!context) {
-        ok = false;
-        return;
-      }
-      const Variant *variant = findVariant(op->getName().getStringRef(),
-                                           context->family, *name);
+      // The variant is checked first, so an op with an unknown variant and
+      // a bad target reports both.
+      std::string family = dispatchFamilyOf(op);
+      const Variant *variant =
+          findVariant(op->getName().getStringRef(), family, *name);
       if (!variant) {
         op->emitError() << "variant '" << *name << "' is not registered for "
-                        << op->getName() << " on " << context->family;
+                        << op->getName() << " on " << family;
         ok = false;
       } else if (!variant->emit) {
         op->emitError() << "variant '" << *name << "' cannot lower "
                         << op->getName() << " yet: it registers no emitter";
         ok = false;
-      } else {
-        work[op] = PlannedOp{variant, *context, nullptr};
       }
+      std::optional<DispatchContext> context = dispatchContextFor(op, chip);
+      if (!context)
+        ok = false;
+      else if (variant && variant->emit)
+        work[op] = PlannedOp{variant, *context, nullptr};
     });
     return success(ok);
   }
@@ -147,11 +148,11 @@ struct LowerVariantsPass
 
   /// Step 4: each variant's kernel-ABI work (tensor-map parameters), in IR
   /// order so parameters are numbered as the ops appear.
-  LogicalResult prepareKernelABI(const PlannedOps &work) {
+  LogicalResult prepareKernelABI(PlannedOps &work) {
     KernelABI abi;
     bool ok = true;
     getOperation()->walk([&](DispatchOpInterface op) {
-      const PlannedOp &planned = work.find(op)->second;
+      PlannedOp &planned = work.find(op)->second;
       if (planned.variant->prepare &&
           failed(planned.variant->prepare(op, planned.plan, planned.context,
                                           abi)))
@@ -220,6 +221,8 @@ struct LowerVariantsPass
     recordForManifest();
     if (failed(convert(work)))
       signalPassFailure();
+    // The plans were for these ops; later runs plan their own.
+    cache->clear();
   }
 };
 

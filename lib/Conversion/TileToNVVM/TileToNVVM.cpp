@@ -178,6 +178,13 @@ struct DispatchOpLowering
                                          context->family, *name);
     if (!variant || !variant->emit)
       return std::nullopt;
+    // Kernel parameters cannot be added in the middle of a conversion.
+    if (variant->prepare) {
+      op->emitError() << variant->name
+                      << " adds kernel parameters before the conversion: "
+                         "lower it with --tile-lower-variants";
+      return std::nullopt;
+    }
     OrReason<AnyPlan> plan = variant->plan ? variant->plan(op, *context)
                                            : OrReason<AnyPlan>(AnyPlan());
     if (!plan) {

@@ -35,6 +35,15 @@ llvm::StringRef tile::cuda::dataTypeName(TensorMapDataType type) {
   return "?";
 }
 
+std::optional<TensorMapDataType>
+tile::cuda::dataTypeFromName(llvm::StringRef name) {
+  for (unsigned i = 0; i <= unsigned(TensorMapDataType::Packed16U6Align16B);
+       ++i)
+    if (dataTypeName(TensorMapDataType(i)) == name)
+      return TensorMapDataType(i);
+  return std::nullopt;
+}
+
 llvm::StringRef tile::cuda::swizzleName(TensorMapSwizzle swizzle) {
   switch (swizzle) {
   case TensorMapSwizzle::None: return "SWIZZLE_NONE";

@@ -25,19 +25,6 @@ namespace tile::tcgen05 {
 
 /// `tcgen05_target`: sm_100a or sm_101a (NVVM's tcgen05 ops need the
 /// arch-specific chip); `instruction` names what needs it.
-template <typename OpT>
-dispatch::OpPredicate<OpT> targetPredicate(std::string instruction) {
-  return {"tcgen05_target",
-          [instruction](OpT, const dispatch::DispatchContext &c) {
-            if ((c.target.sm == 100 || c.target.sm == 101) &&
-                c.target.archSpecific)
-              return dispatch::Verdict::success();
-            return dispatch::Verdict::failure(instruction +
-                                             " needs sm_100a or sm_101a, not " +
-                                             c.target.chip);
-          }};
-}
-
 inline std::string bufferName(llvm::StringRef name) {
   return "the tensor-memory buffer" + (name.empty() ? "" : " " + name.str());
 }

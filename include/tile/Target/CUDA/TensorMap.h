@@ -45,6 +45,8 @@ enum class TensorMapL2Promotion : uint8_t { None = 0, B64, B128, B256 };
 enum class TensorMapOobFill : uint8_t { None = 0, NanRequestZeroFma };
 
 llvm::StringRef dataTypeName(TensorMapDataType type);
+/// The data type named `name` ("FLOAT16", ...), or nullopt.
+std::optional<TensorMapDataType> dataTypeFromName(llvm::StringRef name);
 llvm::StringRef swizzleName(TensorMapSwizzle swizzle);
 /// Bytes per element; 0 for the packed sub-byte types.
 unsigned elementBytes(TensorMapDataType type);

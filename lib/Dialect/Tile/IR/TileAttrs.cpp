@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Target/CUDA/TensorMap.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -231,4 +232,64 @@ TensorMapPlanAttr TensorMapPlanAttr::withLoweredParams(int64_t map,
   return get(getContext(), getParam(), getGlobalArg(), getDataType(),
              getEncode(), getDimSources(), getStrideSources(),
              getStrideScales(), getBytesPerIssue(), getIssues(), map, global);
+}
+
+LogicalResult TensorMapPlanAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t param,
+    int64_t globalArg, StringRef dataType, DenseI64ArrayAttr encode,
+    DenseI64ArrayAttr dimSources, DenseI64ArrayAttr strideSources,
+    DenseI64ArrayAttr strideScales, int64_t bytesPerIssue, int64_t issues,
+    std::optional<int64_t> loweredParam,
+    std::optional<int64_t> loweredGlobalParam) {
+  if (param < 0 || globalArg < 0 || bytesPerIssue < 0 || issues < 0 ||
+      loweredParam.value_or(0) < 0 || loweredGlobalParam.value_or(0) < 0)
+    return emitError() << "tensor-map plan indices and counts must not be "
+                          "negative";
+  if (!cuda::dataTypeFromName(dataType))
+    return emitError() << "unknown tensor-map data type \"" << dataType
+                       << "\"";
+  // rank, rank dims, rank - 1 strides, rank box, rank element strides, and
+  // interleave, swizzle, L2 promotion, OOB fill.
+  ArrayRef<int64_t> args = encode.asArrayRef();
+  int64_t rank = args.empty() ? 0 : args[0];
+  if (rank < 1 || rank > int64_t(cuda::kMaxTensorMapRank) ||
+      int64_t(args.size()) != 4 * rank + 4)
+    return emitError() << "encode must be a rank from 1 to "
+                       << cuda::kMaxTensorMapRank << " and 4 * rank + 3 values";
+  if (int64_t(dimSources.size()) != rank ||
+      int64_t(strideSources.size()) != rank - 1 ||
+      int64_t(strideScales.size()) != rank - 1)
+    return emitError() << "dim_sources needs " << rank
+                       << " values and stride_sources / stride_scales "
+                       << rank - 1 << " for rank " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  auto arrayOf = [&](auto tag, StringRef what) -> LogicalResult {
+    using AttrT = decltype(tag);
+    auto array = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!array || !llvm::all_of(array, [](Attribute a) { return isa<AttrT>(a); }))
+      return op->emitError() << "'" << name << "' must be an array of " << what;
+    return success();
+  };
+  if (name == "tile.tensor_maps")
+    return arrayOf(TensorMapPlanAttr(), "#tile.tensor_map_plan");
+  if (name == "tile.dispatch")
+    return arrayOf(DispatchRecordAttr(), "#tile.dispatch_record");
+  if (name == "tile.source_signature") {
+    auto type = dyn_cast<TypeAttr>(attr.getValue());
+    if (!type || !isa<FunctionType>(type.getValue()))
+      return op->emitError() << "'" << name << "' must be a function type";
+    return success();
+  }
+  // Other tile.* attributes (tile attribute values carried on any op) are
+  // the user's.
+  return success();
 }

@@ -7,6 +7,8 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -160,12 +162,12 @@ LogicalResult BaseAddressOp::verify() {
   auto ptr = dyn_cast<LLVM::LLVMPointerType>(result);
   switch (scope) {
   case MemoryScope::global:
-    if (ptr && ptr.getAddressSpace() == 1)
+    if (ptr && ptr.getAddressSpace() == unsigned(NVVM::NVVMMemorySpace::Global))
       return success();
     return emitOpError("a global buffer's address is !llvm.ptr<1>, got ")
            << result;
   case MemoryScope::shared:
-    if (ptr && ptr.getAddressSpace() == 3)
+    if (ptr && ptr.getAddressSpace() == unsigned(NVVM::NVVMMemorySpace::Shared))
       return success();
     return emitOpError("a shared buffer's address is !llvm.ptr<3>, got ")
            << result;

@@ -72,7 +72,7 @@ struct SelectVariantsPass
     op.setSelectedVariant(selection.chosen->name);
     ++numSelected;
     if (cache)
-      cache->remember(op, *selection.chosen, selection.plan);
+      cache->remember(op, *selection.chosen, context, selection.plan);
     if (explain) {
       InFlightDiagnostic remark = op->emitRemark()
                                   << "selected " << selection.chosen->name

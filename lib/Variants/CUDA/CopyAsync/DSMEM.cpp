@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../TargetPredicate.h"
 #include "Predicates.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -152,11 +153,17 @@ Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
                                   "shared::cluster bulk copies take neither");
 }
 
-Verdict clusterTarget(CopyAsyncOp, const DispatchContext &context) {
-  if (context.target.sm >= 90)
-    return Verdict::success();
-  return Verdict::failure(context.target.chip +
-                         " has no thread-block clusters (sm_90+)");
+SmallVector<cuda::InstructionFamily, 2> dsmemFamilies(CopyAsyncOp) {
+  return {cuda::InstructionFamily::BulkCopyCluster};
+}
+
+OpPredicate<CopyAsyncOp> clusterTarget() {
+  return targetPredicate<CopyAsyncOp>(
+      "cluster_target", dsmemFamilies,
+      [](cuda::InstructionFamily) { return true; },
+      [](const TargetInfo &target, cuda::InstructionFamily) {
+        return target.chip + " has no thread-block clusters (sm_90+)";
+      });
 }
 
 } // namespace
@@ -170,6 +177,6 @@ void tile::registerDSMEMVariant(VariantRegistry &registry) {
            copy_async::singleThread("bulk copies"),
            {"has_remote_cta", hasRemoteCta}, {"has_mbar", hasMbar},
            {"supported_config", supportedConfig},
-           {"cluster_target", clusterTarget}},
-          planDSMEM, /*prepare=*/nullptr, emitDSMEM});
+           clusterTarget()},
+          planDSMEM, /*prepare=*/nullptr, emitDSMEM, dsmemFamilies});
 }

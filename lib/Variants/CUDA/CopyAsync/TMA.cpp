@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../TargetPredicate.h"
 #include "Predicates.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -231,11 +232,21 @@ void emitIssues(CopyAsyncOp op, const tma::Plan &plan, Value map,
   }
 }
 
-OrReason<tma::Plan> planTMA(CopyAsyncOp copy, const DispatchContext &) {
+/// The variant's plan: the planner's, and the kernel argument that will
+/// carry its tensor map (assigned by the kernel-ABI step).
+struct TMALowering {
+  tma::Plan plan;
+  unsigned mapParam = 0;
+};
+
+OrReason<TMALowering> planTMA(CopyAsyncOp copy, const DispatchContext &) {
   OrReason<tma::Request> request = requestFor(copy);
   if (!request)
-    return OrReason<tma::Plan>::failure(request.reason());
-  return tma::planTensorCopy(*request);
+    return OrReason<TMALowering>::failure(request.reason());
+  OrReason<tma::Plan> plan = tma::planTensorCopy(*request);
+  if (!plan)
+    return OrReason<TMALowering>::failure(plan.reason());
+  return TMALowering{std::move(*plan)};
 }
 
 /// The kernel argument whose memref the host encodes the map from: the
@@ -272,28 +283,27 @@ TensorMapPlanAttr planAttr(MLIRContext *ctx, const tma::Plan &plan,
       int64_t(plan.issues.size()), std::nullopt, std::nullopt);
 }
 
-LogicalResult prepareTMA(CopyAsyncOp copy, const tma::Plan &plan,
+LogicalResult prepareTMA(CopyAsyncOp copy, TMALowering &lowering,
                          const DispatchContext &, KernelABI &abi) {
   std::optional<unsigned> arg = globalKernelArg(copy);
   if (!arg)
     return copy.emitError()
            << "the global buffer of a tma copy must be a tile.from_memref of "
               "a kernel argument: the host encodes its tensor map";
-  return abi.addTensorMapParam(copy, planAttr(copy.getContext(), plan, *arg));
+  FailureOr<unsigned> param = abi.addTensorMapParam(
+      copy, planAttr(copy.getContext(), lowering.plan, *arg));
+  if (failed(param))
+    return failure();
+  lowering.mapParam = *param;
+  return success();
 }
 
-LogicalResult emitTMA(CopyAsyncOp copy, const tma::Plan &plan,
+LogicalResult emitTMA(CopyAsyncOp copy, const TMALowering &lowering,
                       ValueRange lowered, const DispatchContext &,
                       RewriterBase &rewriter) {
-  std::optional<unsigned> arg = globalKernelArg(copy);
-  std::optional<unsigned> param =
-      arg ? KernelABI::tensorMapParam(copy,
-                                      planAttr(copy.getContext(), plan, *arg))
-          : std::nullopt;
-  if (!param)
-    return copy.emitError() << "tma copy has no tensor-map parameter";
   auto kernel = copy->getParentOfType<gpu::GPUFuncOp>();
-  emitIssues(copy, plan, kernel.getArgument(*param), lowered, rewriter);
+  emitIssues(copy, lowering.plan, kernel.getArgument(lowering.mapParam),
+             lowered, rewriter);
   return success();
 }
 
@@ -314,31 +324,46 @@ Verdict completion(CopyAsyncOp copy, const DispatchContext &) {
   return Verdict::success();
 }
 
-Verdict tmaTarget(CopyAsyncOp, const DispatchContext &context) {
-  if (context.target.sm >= 90)
-    return Verdict::success();
-  return Verdict::failure(context.target.chip +
-                         " has no tensor memory accelerator (sm_90+)");
+/// A load or store, or a reduction; with .cta_group when asked for.
+SmallVector<cuda::InstructionFamily, 2> tmaFamilies(CopyAsyncOp copy) {
+  SmallVector<cuda::InstructionFamily, 2> families = {
+      copy.getReduce() ? cuda::InstructionFamily::BulkTensorReduce
+                       : cuda::InstructionFamily::BulkTensorCopy};
+  if (copy.getCtaGroup())
+    families.push_back(cuda::InstructionFamily::BulkTensorCopyCtaGroup);
+  return families;
 }
 
-Verdict ctaGroupTarget(CopyAsyncOp copy, const DispatchContext &context) {
-  if (!copy.getCtaGroup() ||
-      (context.target.sm >= 100 && context.target.archSpecific))
-    return Verdict::success();
-  return Verdict::failure("cta_group needs sm_100a, not " +
-                         context.target.chip);
+bool isCtaGroup(cuda::InstructionFamily family) {
+  return family == cuda::InstructionFamily::BulkTensorCopyCtaGroup;
+}
+
+OpPredicate<CopyAsyncOp> tmaTarget() {
+  return targetPredicate<CopyAsyncOp>(
+      "tma_target", tmaFamilies,
+      [](cuda::InstructionFamily f) { return !isCtaGroup(f); },
+      [](const TargetInfo &target, cuda::InstructionFamily) {
+        return target.chip + " has no tensor memory accelerator (sm_90+)";
+      });
+}
+
+OpPredicate<CopyAsyncOp> ctaGroupTarget() {
+  return targetPredicate<CopyAsyncOp>(
+      "cta_group_target", tmaFamilies, isCtaGroup,
+      [](const TargetInfo &target, cuda::InstructionFamily family) {
+        return needsOneOf("cta_group", target, family);
+      });
 }
 
 } // namespace
 
 void tile::registerTMAVariant(VariantRegistry &registry) {
   // The only variant with a kernel-ABI step: its tensor-map parameter.
-  registerVariant(registry, VariantDecl<CopyAsyncOp, tma::Plan>{
+  registerVariant(registry, VariantDecl<CopyAsyncOp, TMALowering>{
                                 "tma", kTMAPriority,
                                 {{"global_shared", globalShared},
                                  copy_async::singleThread("tensor copies"),
                                  {"completion", completion},
-                                 {"tma_target", tmaTarget},
-                                 {"cta_group_target", ctaGroupTarget}},
-                                planTMA, prepareTMA, emitTMA});
+                                 tmaTarget(), ctaGroupTarget()},
+                                planTMA, prepareTMA, emitTMA, tmaFamilies});
 }

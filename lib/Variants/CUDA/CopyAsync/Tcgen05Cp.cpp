@@ -22,6 +22,7 @@
 
 #include "../Tcgen05Common.h"
 #include "../Tcgen05Emit.h"
+#include "../TargetPredicate.h"
 #include "Predicates.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -188,6 +189,19 @@ Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
   return Verdict::success();
 }
 
+SmallVector<cuda::InstructionFamily, 2> cpFamilies(CopyAsyncOp) {
+  return {cuda::InstructionFamily::Tcgen05};
+}
+
+OpPredicate<CopyAsyncOp> tcgen05Target() {
+  return targetPredicate<CopyAsyncOp>(
+      "tcgen05_target", cpFamilies,
+      [](cuda::InstructionFamily) { return true; },
+      [](const TargetInfo &target, cuda::InstructionFamily family) {
+        return needsOneOf("tcgen05.cp", target, family);
+      });
+}
+
 } // namespace
 
 void tile::registerTcgen05CpVariant(VariantRegistry &registry) {
@@ -196,7 +210,7 @@ void tile::registerTcgen05CpVariant(VariantRegistry &registry) {
       {{"shared_tmem", sharedTmem}, copy_async::singleThread("tcgen05.cp"),
        {"tmem_address", tmemAddress}, {"layouts", layouts},
        {"supported_config", supportedConfig},
-       tcgen05::targetPredicate<CopyAsyncOp>("tcgen05.cp")},
-      planTcgen05Cp, /*prepare=*/nullptr, emitTcgen05Cp};
+       tcgen05Target()},
+      planTcgen05Cp, /*prepare=*/nullptr, emitTcgen05Cp, cpFamilies};
   registerVariant(registry, std::move(cp));
 }

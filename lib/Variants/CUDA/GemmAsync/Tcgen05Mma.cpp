@@ -22,6 +22,7 @@
 #include "../CopyAsync/Predicates.h"
 #include "../Tcgen05Common.h"
 #include "../Tcgen05Emit.h"
+#include "../TargetPredicate.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/VariantDecl.h"
@@ -297,6 +298,31 @@ Verdict elementTypes(GemmAsyncOp op, const DispatchContext &) {
   return bad.empty() ? Verdict::success() : Verdict::failure(bad);
 }
 
+/// tcgen05.mma; kind::i8 and block scaling are families of their own.
+SmallVector<cuda::InstructionFamily, 2> mmaFamilies(GemmAsyncOp op) {
+  SmallVector<cuda::InstructionFamily, 2> families = {
+      cuda::InstructionFamily::Tcgen05};
+  std::optional<MmaElement> a =
+      mmaElementOf(op.getA().getType().getElementType());
+  if (a == MmaElement::S8 || a == MmaElement::U8)
+    families.push_back(cuda::InstructionFamily::Tcgen05MmaI8);
+  if (op.getSfa())
+    families.push_back(cuda::InstructionFamily::Tcgen05BlockScale);
+  return families;
+}
+
+OpPredicate<GemmAsyncOp> tcgen05Target() {
+  return targetPredicate<GemmAsyncOp>(
+      "tcgen05_target", mmaFamilies,
+      [](cuda::InstructionFamily) { return true; },
+      [](const TargetInfo &target, cuda::InstructionFamily family) {
+        return needsOneOf(family == cuda::InstructionFamily::Tcgen05
+                              ? "tcgen05.mma"
+                              : cuda::familyName(family).str(),
+                          target, family);
+      });
+}
+
 } // namespace
 
 void tile::registerTcgen05MmaVariant(VariantRegistry &registry) {
@@ -304,7 +330,7 @@ void tile::registerTcgen05MmaVariant(VariantRegistry &registry) {
       "tcgen05", kTcgen05MmaPriority,
       {{"issuer", issuer}, {"tmem_address", tmemAddress},
        {"element_types", elementTypes},
-       tcgen05::targetPredicate<GemmAsyncOp>("tcgen05.mma")},
-      planTcgen05Mma, /*prepare=*/nullptr, emitTcgen05Mma};
+       tcgen05Target()},
+      planTcgen05Mma, /*prepare=*/nullptr, emitTcgen05Mma, mmaFamilies};
   registerVariant(registry, std::move(mma));
 }

@@ -30,6 +30,8 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // tile.tensor_maps, tile.dispatch, tile.source_signature on functions.
+  let hasOperationAttrVerify = 1;
   // The async ops' mbarrier operands are !llvm.ptr<3>.
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let extraClassDeclaration = [{

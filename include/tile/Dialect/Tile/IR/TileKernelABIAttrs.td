@@ -54,6 +54,7 @@ def Tile_TensorMapPlanAttr : Tile_Attr<"TensorMapPlan", "tensor_map_plan"> {
     OptionalParameter<"std::optional<int64_t>">:$lowered_global_param
   );
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The same plan passed in kernel argument `param`.
     TensorMapPlanAttr withParam(int64_t param) const;

@@ -28,4 +28,28 @@ def TileVerifyCtaGroup : Pass<"tile-verify-cta-group"> {
   }];
 }
 
+def TileCheckTarget : Pass<"tile-check-target"> {
+  let summary = "check each gpu.module's chip and PTX version, choose one "
+                "where none is given";
+  let description = [{
+    After `--tile-select-variants`, for every gpu.module with an
+    `#nvvm.target`: the chip must be one tile-mlir knows (an error lists
+    them), a `+ptxNN` feature must be a version the chip has, and every
+    instruction family the module will contain (each selected variant's
+    families, and the `nvvm.tcgen05.*`, `nvvm.cp.async.bulk.*`,
+    `nvvm.mapa`, `nvvm.wgmma.*` ops written next to the tile ops) must
+    compile at it; each violation is an error on the op naming the family
+    and the PTX versions it needs. A target without a PTX feature gets the
+    lowest version that covers all of them (`+ptxNN` added to its
+    features); with `explain` a remark says which and why. The table is
+    `include/tile/Target/CUDA/Chips.h`.
+
+    Example: part of `--tile-to-nvvm`, after `--tile-select-variants`.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "remark per gpu.module: the PTX version chosen and why">,
+  ];
+}
+
 #endif // TILE_VARIANTS_CUDA_TRANSFORMS_PASSES_TD

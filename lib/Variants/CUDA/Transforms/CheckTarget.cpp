@@ -1,0 +1,198 @@
+//===- CheckTarget.cpp - chip and PTX version of every gpu.module ----------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// After variant selection: every gpu.module's #nvvm.target names a known
+// chip at a PTX version that chip has, and every instruction family its
+// ops will emit (the selected variants' families, the NVVM ops written next
+// to them) compiles at that version (Target/CUDA/Chips.h). A module that
+// names no PTX version gets the lowest one that covers all of them. So the
+// NVPTX backend never meets a combination it cannot select.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/Registry.h"
+#include "tile/Target/CUDA/Chips.h"
+#include "tile/Variants/CUDA/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace tile {
+#define GEN_PASS_DEF_TILECHECKTARGET
+#include "tile/Variants/CUDA/Transforms/Passes.h.inc"
+} // namespace tile
+
+using namespace mlir;
+using namespace tile;
+using namespace tile::cuda;
+
+namespace {
+
+/// What an op needs: an instruction family (and so a PTX range).
+struct Requirement {
+  Operation *op;
+  InstructionFamily family;
+};
+
+/// The family of an NVVM op written by hand next to the tile ops.
+std::optional<InstructionFamily> familyOfNVVMOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (!name.consume_front("nvvm."))
+    return std::nullopt;
+  if (name.starts_with("tcgen05."))
+    return InstructionFamily::Tcgen05;
+  if (name.starts_with("wgmma."))
+    return InstructionFamily::Wgmma;
+  if (name.starts_with("cp.async.bulk.tensor.reduce"))
+    return InstructionFamily::BulkTensorReduce;
+  if (name.starts_with("cp.async.bulk.tensor."))
+    return InstructionFamily::BulkTensorCopy;
+  if (name.starts_with("cp.async.bulk.") || name == "mapa")
+    return InstructionFamily::BulkCopyCluster;
+  return std::nullopt;
+}
+
+/// Every family the module's ops will emit.
+std::vector<Requirement> requirementsOf(gpu::GPUModuleOp module,
+                                        StringRef family) {
+  std::vector<Requirement> out;
+  module.walk([&](Operation *op) {
+    if (auto dispatchOp = dyn_cast<DispatchOpInterface>(op)) {
+      std::optional<StringRef> name = dispatchOp.getSelectedVariant();
+      const dispatch::Variant *variant =
+          name ? dispatch::findVariant(op->getName().getStringRef(), family,
+                                       *name)
+               : nullptr;
+      if (variant && variant->families)
+        for (InstructionFamily f : variant->families(op))
+          out.push_back({op, f});
+    } else if (std::optional<InstructionFamily> f = familyOfNVVMOp(op)) {
+      out.push_back({op, *f});
+    }
+  });
+  return out;
+}
+
+std::string rangeText(PtxRange r) {
+  return r.min == r.max ? ptxVersionName(r.min)
+                        : ptxVersionName(r.min) + " to " + ptxVersionName(r.max);
+}
+
+struct CheckTargetPass
+    : public tile::impl::TileCheckTargetBase<CheckTargetPass> {
+  using TileCheckTargetBase::TileCheckTargetBase;
+
+  /// An explicit version: each requirement must accept it.
+  LogicalResult checkExplicit(const ChipInfo &chip, PtxVersion version,
+                              ArrayRef<Requirement> needs) {
+    bool ok = true;
+    for (const Requirement &need : needs) {
+      std::optional<PtxRange> range = chip.support(need.family);
+      if (range && range->contains(version))
+        continue;
+      InFlightDiagnostic diag = need.op->emitError();
+      diag << familyName(need.family);
+      if (range)
+        diag << " needs PTX ISA " << rangeText(*range) << " on " << chip.name
+             << "; the #nvvm.target asks for " << ptxVersionName(version);
+      else
+        diag << " does not exist on " << chip.name;
+      ok = false;
+    }
+    return success(ok);
+  }
+
+  /// No explicit version: the lowest that covers every requirement.
+  FailureOr<PtxVersion> chooseVersion(const ChipInfo &chip,
+                                      ArrayRef<Requirement> needs,
+                                      const Requirement *&decisive) {
+    PtxVersion chosen = chip.ptx.min;
+    decisive = nullptr;
+    for (const Requirement &need : needs) {
+      std::optional<PtxRange> range = chip.support(need.family);
+      if (!range)
+        return need.op->emitError()
+               << familyName(need.family) << " does not exist on " << chip.name;
+      if (range->min > chosen) {
+        chosen = range->min;
+        decisive = &need;
+      }
+    }
+    for (const Requirement &need : needs)
+      if (chosen > chip.support(need.family)->max)
+        return need.op->emitError()
+               << familyName(need.family) << " needs PTX ISA "
+               << rangeText(*chip.support(need.family)) << " on " << chip.name
+               << ", but "
+               << (decisive ? familyName(decisive->family) : "the chip")
+               << " needs " << ptxVersionName(chosen) << " or later";
+    return chosen;
+  }
+
+  LogicalResult check(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
+                      unsigned index) {
+    OrReason<ChipInfo> chip = lookupChip(target.getChip());
+    if (!chip)
+      return module.emitError() << chip.reason();
+    OrReason<std::optional<PtxVersion>> features =
+        ptxVersionOfFeatures(target.getFeatures());
+    if (!features)
+      return module.emitError() << "#nvvm.target features: "
+                                << features.reason();
+    std::vector<Requirement> needs =
+        requirementsOf(module, dispatch::kCudaFamily);
+    if (std::optional<PtxVersion> version = *features) {
+      if (!chip->ptx.contains(*version))
+        return module.emitError()
+               << chip->name << " needs PTX ISA " << rangeText(chip->ptx)
+               << "; the #nvvm.target asks for " << ptxVersionName(*version);
+      return checkExplicit(*chip, *version, needs);
+    }
+    const Requirement *decisive = nullptr;
+    FailureOr<PtxVersion> chosen = chooseVersion(*chip, needs, decisive);
+    if (failed(chosen))
+      return failure();
+    std::string featureList = "+ptx" + std::to_string(*chosen);
+    if (!target.getFeatures().empty())
+      featureList += "," + target.getFeatures().str();
+    SmallVector<Attribute> targets(module.getTargetsAttr().getValue());
+    targets[index] = NVVM::NVVMTargetAttr::get(
+        module.getContext(), target.getO(), target.getTriple(),
+        target.getChip(), featureList, target.getFlags(), target.getLink());
+    module.setTargetsAttr(ArrayAttr::get(module.getContext(), targets));
+    if (explain) {
+      InFlightDiagnostic remark = module.emitRemark()
+                                  << "PTX ISA " << ptxVersionName(*chosen)
+                                  << " for " << chip->name << ": ";
+      if (decisive)
+        remark << familyName(decisive->family) << " needs it";
+      else
+        remark << "the lowest " << chip->name << " has";
+      if (decisive)
+        remark.attachNote(decisive->op->getLoc()) << "this op";
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation()->walk([&](gpu::GPUModuleOp module) {
+      ArrayAttr targets = module.getTargetsAttr();
+      if (!targets)
+        return;
+      for (auto [index, attr] : llvm::enumerate(targets))
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+          if (failed(check(module, nvvm, index)))
+            ok = false;
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
