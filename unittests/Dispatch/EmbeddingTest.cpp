@@ -218,19 +218,27 @@ TEST(Registry, OrderIsPriorityThenNameAndDuplicatesAreRefused) {
   EXPECT_TRUE(r.candidates("test.op", "rocm").empty());
 }
 
-TEST(TargetInfo, ParsesChips) {
+TEST(TargetInfo, ParsesKnownChips) {
   using tile::dispatch::TargetInfo;
-  std::optional<TargetInfo> h = TargetInfo::parse("sm_90a");
-  ASSERT_TRUE(h);
+  tile::OrReason<TargetInfo> h = TargetInfo::parse("sm_90a");
+  ASSERT_TRUE(bool(h));
   EXPECT_EQ(h->sm, 90u);
   EXPECT_TRUE(h->archSpecific);
-  std::optional<TargetInfo> b = TargetInfo::parse("sm_100");
-  ASSERT_TRUE(b);
+  EXPECT_EQ(h->info.ptx.min, 80u);
+  tile::OrReason<TargetInfo> b = TargetInfo::parse("sm_100");
+  ASSERT_TRUE(bool(b));
   EXPECT_EQ(b->sm, 100u);
   EXPECT_FALSE(b->archSpecific);
-  EXPECT_FALSE(TargetInfo::parse("gfx90a"));
-  EXPECT_FALSE(TargetInfo::parse("sm_"));
-  EXPECT_FALSE(TargetInfo::parse("sm_9x"));
+  tile::OrReason<TargetInfo> f = TargetInfo::parse("sm_100f");
+  ASSERT_TRUE(bool(f));
+  EXPECT_FALSE(f->archSpecific);
+  EXPECT_EQ(f->info.suffix, 'f');
+  for (const char *bad : {"gfx90a", "sm_", "sm_9x", "sm_1000a"})
+    EXPECT_EQ(TargetInfo::parse(bad).reason().rfind(
+                  std::string("unknown chip '") + bad + "'; known chips: sm_80",
+                  0),
+              0u)
+        << bad;
 }
 
 } // namespace
