@@ -30,6 +30,20 @@ gpu.module @cta_group_sm120 [#nvvm.target<chip = "sm_120a">] {
 
 // -----
 
+!sw = !tile.buffer<8x64xf16, shared>
+!gl = !tile.buffer<8x64xf16, global>
+gpu.module @cta_group_sm121 [#nvvm.target<chip = "sm_121a">] {
+  gpu.func @k(%m: memref<8x64xf16, 1>, %s: !sw, %bar: !llvm.ptr<3>) kernel {
+    %g = tile.from_memref %m : memref<8x64xf16, 1> -> !gl
+    // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_121a}}
+    // expected-note @+1 {{tma (priority 20): rejected: cta_group_target — cta_group needs one of sm_100a, sm_100f, sm_101a, sm_101f, sm_103a, sm_103f, sm_110a, sm_110f, not sm_121a}}
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 64] exec thread mbar(%bar) {cta_group = 2 : i32, dispatch = "tma"} : !gl to !sw
+    gpu.return
+  }
+}
+
+// -----
+
 // sm_101a is sm_110a from PTX 9.0: no tcgen05 for an sm_101a target at 9.0.
 !u8s = !tile.buffer<32x16xui8, shared, #tile.layout<S[(32,16):(16,1)]>>
 !u8t = !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>

@@ -8,6 +8,8 @@
 #include "tile/Target/CUDA/Chips.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 using namespace tile;
 using namespace tile::cuda;
@@ -17,30 +19,42 @@ namespace {
 /// The newest PTX ISA version LLVM 22 emits.
 constexpr PtxVersion kNewestPtx = 90;
 
-/// Each chip and the PTX versions LLVM 22 and ptxas accept for its
-/// `.target` (the minimum is each chip's introduction in the PTX ISA).
-constexpr ChipInfo kChips[] = {
-    {"sm_80", 80, 0, {70, kNewestPtx}},    {"sm_86", 86, 0, {71, kNewestPtx}},
-    {"sm_89", 89, 0, {78, kNewestPtx}},    {"sm_90", 90, 0, {78, kNewestPtx}},
-    {"sm_90a", 90, 'a', {80, kNewestPtx}}, {"sm_100", 100, 0, {86, kNewestPtx}},
-    {"sm_100a", 100, 'a', {86, kNewestPtx}},
-    {"sm_100f", 100, 'f', {88, kNewestPtx}},
-    {"sm_101", 101, 0, {86, kNewestPtx}},
-    {"sm_101a", 101, 'a', {86, kNewestPtx}},
-    {"sm_101f", 101, 'f', {88, kNewestPtx}},
-    {"sm_103", 103, 0, {88, kNewestPtx}},
-    {"sm_103a", 103, 'a', {88, kNewestPtx}},
-    {"sm_103f", 103, 'f', {88, kNewestPtx}},
-    {"sm_110", 110, 0, {90, kNewestPtx}},
-    {"sm_110a", 110, 'a', {90, kNewestPtx}},
-    {"sm_110f", 110, 'f', {90, kNewestPtx}},
-    {"sm_120", 120, 0, {87, kNewestPtx}},
-    {"sm_120a", 120, 'a', {87, kNewestPtx}},
-    {"sm_120f", 120, 'f', {88, kNewestPtx}},
-    {"sm_121", 121, 0, {88, kNewestPtx}},
-    {"sm_121a", 121, 'a', {88, kNewestPtx}},
-    {"sm_121f", 121, 'f', {88, kNewestPtx}},
+/// Each chip number and the first PTX version of its plain, `a` and `f`
+/// targets (0: no such target), as LLVM 22 and ptxas accept them for a
+/// `.target` (each chip's introduction in the PTX ISA).
+struct ChipNumber {
+  unsigned sm;
+  PtxVersion plain, a, f;
 };
+constexpr ChipNumber kChipNumbers[] = {
+    {80, 70, 0, 0},    {86, 71, 0, 0},    {89, 78, 0, 0},    {90, 78, 80, 0},
+    {100, 86, 86, 88}, {101, 86, 86, 88}, {103, 88, 88, 88}, {110, 90, 90, 90},
+    {120, 87, 87, 88}, {121, 88, 88, 88}};
+
+/// Every target of every chip number, in ascending order.
+const std::vector<ChipInfo> &chipTable() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const ChipNumber &c : kChipNumbers)
+      for (const char *suffix : {"", "a", "f"})
+        out.push_back("sm_" + std::to_string(c.sm) + suffix);
+    return out;
+  }();
+  static const std::vector<ChipInfo> chips = [] {
+    std::vector<ChipInfo> out;
+    size_t i = 0;
+    for (const ChipNumber &c : kChipNumbers)
+      for (auto [suffix, first] : {std::pair<char, PtxVersion>{0, c.plain},
+                                   {'a', c.a},
+                                   {'f', c.f}}) {
+        llvm::StringRef name = names[i++];
+        if (first)
+          out.push_back({name, c.sm, suffix, {first, kNewestPtx}});
+      }
+    return out;
+  }();
+  return chips;
+}
 
 /// The chips with tensor memory (tcgen05): the a and f targets of the
 /// sm_100 family (sm_100, sm_101 (renamed sm_110 from PTX 9.0), sm_103,
@@ -111,25 +125,25 @@ std::optional<PtxRange> ChipInfo::support(InstructionFamily family) const {
   return std::nullopt;
 }
 
-llvm::ArrayRef<ChipInfo> tile::cuda::knownChips() { return kChips; }
+llvm::ArrayRef<ChipInfo> tile::cuda::knownChips() { return chipTable(); }
 
 std::string tile::cuda::knownChipNames() {
   std::string names;
-  for (const ChipInfo &chip : kChips)
+  for (const ChipInfo &chip : chipTable())
     names += (names.empty() ? "" : ", ") + chip.name.str();
   return names;
 }
 
 std::string tile::cuda::chipsWith(InstructionFamily family) {
   std::string names;
-  for (const ChipInfo &chip : kChips)
+  for (const ChipInfo &chip : chipTable())
     if (chip.support(family))
       names += (names.empty() ? "" : ", ") + chip.name.str();
   return names;
 }
 
 OrReason<ChipInfo> tile::cuda::lookupChip(llvm::StringRef name) {
-  for (const ChipInfo &chip : kChips)
+  for (const ChipInfo &chip : chipTable())
     if (chip.name == name)
       return chip;
   return OrReason<ChipInfo>::failure("unknown chip '" + name.str() +

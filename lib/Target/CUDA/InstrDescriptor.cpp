@@ -7,23 +7,36 @@
 
 #include "tile/Target/CUDA/InstrDescriptor.h"
 
+#include "tile/Support/EnumTable.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tile::cuda;
 using tile::OrReason;
 using F = InstrDescriptorFields;
 
+namespace {
+
+constexpr llvm::StringLiteral kMmaKindNames[] = {
+    "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"};
+static_assert(tile::hasRowPerEnumerator(kMmaKindNames, MmaKind::MXF4NVF4));
+
+struct ElementRow {
+  llvm::StringLiteral name;
+  unsigned bits;
+};
+constexpr ElementRow kElements[] = {
+    {"f16", 16}, {"bf16", 16}, {"tf32", 32}, {"e4m3", 8}, {"e5m2", 8},
+    {"e2m3", 6}, {"e3m2", 6},  {"e2m1", 4},  {"u8", 8},   {"s8", 8}};
+static_assert(tile::hasRowPerEnumerator(kElements, MmaElement::S8));
+
+constexpr llvm::StringLiteral kAccumulatorNames[] = {"f16", "f32", "s32"};
+static_assert(tile::hasRowPerEnumerator(kAccumulatorNames, MmaAccumulator::S32));
+
+} // namespace
+
 llvm::StringRef tile::cuda::mmaKindName(MmaKind kind) {
-  switch (kind) {
-  case MmaKind::F16: return "f16";
-  case MmaKind::TF32: return "tf32";
-  case MmaKind::F8F6F4: return "f8f6f4";
-  case MmaKind::I8: return "i8";
-  case MmaKind::MXF8F6F4: return "mxf8f6f4";
-  case MmaKind::MXF4: return "mxf4";
-  case MmaKind::MXF4NVF4: return "mxf4nvf4";
-  }
-  return "?";
+  return tile::rowOf(kMmaKindNames, kind);
 }
 
 bool tile::cuda::isBlockScaled(MmaKind kind) {
@@ -32,40 +45,15 @@ bool tile::cuda::isBlockScaled(MmaKind kind) {
 }
 
 llvm::StringRef tile::cuda::mmaElementName(MmaElement element) {
-  switch (element) {
-  case MmaElement::F16: return "f16";
-  case MmaElement::BF16: return "bf16";
-  case MmaElement::TF32: return "tf32";
-  case MmaElement::E4M3: return "e4m3";
-  case MmaElement::E5M2: return "e5m2";
-  case MmaElement::E2M3: return "e2m3";
-  case MmaElement::E3M2: return "e3m2";
-  case MmaElement::E2M1: return "e2m1";
-  case MmaElement::U8: return "u8";
-  case MmaElement::S8: return "s8";
-  }
-  return "?";
+  return tile::rowOf(kElements, element).name;
 }
 
 unsigned tile::cuda::mmaElementBits(MmaElement element) {
-  switch (element) {
-  case MmaElement::F16: case MmaElement::BF16: return 16;
-  case MmaElement::TF32: return 32;
-  case MmaElement::E4M3: case MmaElement::E5M2: case MmaElement::U8:
-  case MmaElement::S8: return 8;
-  case MmaElement::E2M3: case MmaElement::E3M2: return 6;
-  case MmaElement::E2M1: return 4;
-  }
-  return 0;
+  return tile::rowOf(kElements, element).bits;
 }
 
 llvm::StringRef tile::cuda::mmaAccumulatorName(MmaAccumulator accumulator) {
-  switch (accumulator) {
-  case MmaAccumulator::F16: return "f16";
-  case MmaAccumulator::F32: return "f32";
-  case MmaAccumulator::S32: return "s32";
-  }
-  return "?";
+  return tile::rowOf(kAccumulatorNames, accumulator);
 }
 
 std::optional<unsigned> tile::cuda::mmaElementFormat(MmaKind kind,

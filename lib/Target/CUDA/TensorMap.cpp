@@ -11,92 +11,65 @@
 
 #include "tile/Target/CUDA/TensorMap.h"
 
+#include "tile/Support/EnumTable.h"
+
+#include <iterator>
+
 using namespace tile::cuda;
 
+namespace {
+
+/// CUtensorMapDataType: the driver's name, bytes per element (0 for the
+/// packed sub-byte types), floating point.
+struct DataTypeRow {
+  llvm::StringLiteral name;
+  unsigned bytes;
+  bool floating;
+};
+constexpr DataTypeRow kDataTypes[] = {
+    {"UINT8", 1, false},         {"UINT16", 2, false},
+    {"UINT32", 4, false},        {"INT32", 4, false},
+    {"UINT64", 8, false},        {"INT64", 8, false},
+    {"FLOAT16", 2, true},        {"FLOAT32", 4, true},
+    {"FLOAT64", 8, true},        {"BFLOAT16", 2, true},
+    {"FLOAT32_FTZ", 4, true},    {"TFLOAT32", 4, true},
+    {"TFLOAT32_FTZ", 4, true},   {"16U4_ALIGN8B", 0, false},
+    {"16U4_ALIGN16B", 0, false}, {"16U6_ALIGN16B", 0, false}};
+static_assert(tile::hasRowPerEnumerator(kDataTypes,
+                                        TensorMapDataType::Packed16U6Align16B));
+
+constexpr llvm::StringLiteral kSwizzleNames[] = {
+    "SWIZZLE_NONE",          "SWIZZLE_32B",
+    "SWIZZLE_64B",           "SWIZZLE_128B",
+    "SWIZZLE_128B_ATOM_32B", "SWIZZLE_128B_ATOM_32B_FLIP_8B",
+    "SWIZZLE_128B_ATOM_64B"};
+static_assert(tile::hasRowPerEnumerator(kSwizzleNames,
+                                        TensorMapSwizzle::B128Atom64B));
+
+} // namespace
+
 llvm::StringRef tile::cuda::dataTypeName(TensorMapDataType type) {
-  switch (type) {
-  case TensorMapDataType::UInt8: return "UINT8";
-  case TensorMapDataType::UInt16: return "UINT16";
-  case TensorMapDataType::UInt32: return "UINT32";
-  case TensorMapDataType::Int32: return "INT32";
-  case TensorMapDataType::UInt64: return "UINT64";
-  case TensorMapDataType::Int64: return "INT64";
-  case TensorMapDataType::Float16: return "FLOAT16";
-  case TensorMapDataType::Float32: return "FLOAT32";
-  case TensorMapDataType::Float64: return "FLOAT64";
-  case TensorMapDataType::BFloat16: return "BFLOAT16";
-  case TensorMapDataType::Float32Ftz: return "FLOAT32_FTZ";
-  case TensorMapDataType::TFloat32: return "TFLOAT32";
-  case TensorMapDataType::TFloat32Ftz: return "TFLOAT32_FTZ";
-  case TensorMapDataType::Packed16U4Align8B: return "16U4_ALIGN8B";
-  case TensorMapDataType::Packed16U4Align16B: return "16U4_ALIGN16B";
-  case TensorMapDataType::Packed16U6Align16B: return "16U6_ALIGN16B";
-  }
-  return "?";
+  return tile::rowOf(kDataTypes, type).name;
 }
 
 std::optional<TensorMapDataType>
 tile::cuda::dataTypeFromName(llvm::StringRef name) {
-  for (unsigned i = 0; i <= unsigned(TensorMapDataType::Packed16U6Align16B);
-       ++i)
-    if (dataTypeName(TensorMapDataType(i)) == name)
+  for (unsigned i = 0; i < std::size(kDataTypes); ++i)
+    if (kDataTypes[i].name == name)
       return TensorMapDataType(i);
   return std::nullopt;
 }
 
 llvm::StringRef tile::cuda::swizzleName(TensorMapSwizzle swizzle) {
-  switch (swizzle) {
-  case TensorMapSwizzle::None: return "SWIZZLE_NONE";
-  case TensorMapSwizzle::B32: return "SWIZZLE_32B";
-  case TensorMapSwizzle::B64: return "SWIZZLE_64B";
-  case TensorMapSwizzle::B128: return "SWIZZLE_128B";
-  case TensorMapSwizzle::B128Atom32B: return "SWIZZLE_128B_ATOM_32B";
-  case TensorMapSwizzle::B128Atom32BFlip8B: return "SWIZZLE_128B_ATOM_32B_FLIP_8B";
-  case TensorMapSwizzle::B128Atom64B: return "SWIZZLE_128B_ATOM_64B";
-  }
-  return "?";
+  return tile::rowOf(kSwizzleNames, swizzle);
 }
 
 unsigned tile::cuda::elementBytes(TensorMapDataType type) {
-  switch (type) {
-  case TensorMapDataType::UInt8:
-    return 1;
-  case TensorMapDataType::UInt16:
-  case TensorMapDataType::Float16:
-  case TensorMapDataType::BFloat16:
-    return 2;
-  case TensorMapDataType::UInt32:
-  case TensorMapDataType::Int32:
-  case TensorMapDataType::Float32:
-  case TensorMapDataType::Float32Ftz:
-  case TensorMapDataType::TFloat32:
-  case TensorMapDataType::TFloat32Ftz:
-    return 4;
-  case TensorMapDataType::UInt64:
-  case TensorMapDataType::Int64:
-  case TensorMapDataType::Float64:
-    return 8;
-  case TensorMapDataType::Packed16U4Align8B:
-  case TensorMapDataType::Packed16U4Align16B:
-  case TensorMapDataType::Packed16U6Align16B:
-    return 0;
-  }
-  return 0;
+  return tile::rowOf(kDataTypes, type).bytes;
 }
 
 bool tile::cuda::isFloatingPoint(TensorMapDataType type) {
-  switch (type) {
-  case TensorMapDataType::Float16:
-  case TensorMapDataType::Float32:
-  case TensorMapDataType::Float64:
-  case TensorMapDataType::BFloat16:
-  case TensorMapDataType::Float32Ftz:
-  case TensorMapDataType::TFloat32:
-  case TensorMapDataType::TFloat32Ftz:
-    return true;
-  default:
-    return false;
-  }
+  return tile::rowOf(kDataTypes, type).floating;
 }
 
 unsigned tile::cuda::swizzleSpanBytes(TensorMapSwizzle swizzle) {

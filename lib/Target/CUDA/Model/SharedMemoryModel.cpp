@@ -12,10 +12,6 @@ using namespace tile::cuda::model;
 
 using tile::OrReason;
 
-namespace {
-std::string str(int64_t v) { return std::to_string(v); }
-} // namespace
-
 std::optional<int64_t> model::swizzleAddress(int64_t address,
                                              SmemSwizzle swizzle) {
   // The 16-byte chunk index (bits 4..) XOR the pattern row (bits 7..).
@@ -43,7 +39,7 @@ SharedOperandModel::create(const SmemDescriptor &descriptor, OperandMajor major,
   using R = OrReason<SharedOperandModel>;
   if (elementBits != 4 && elementBits != 8 && elementBits != 16 &&
       elementBits != 32)
-    return R::failure(str(elementBits) +
+    return R::failure(std::to_string(elementBits) +
                       "-bit elements: the canonical "
                       "layouts are defined for 4, 8, 16 and 32 bits");
   if (descriptor.swizzle == SmemSwizzle::B128Atom32B)
@@ -51,15 +47,15 @@ SharedOperandModel::create(const SmemDescriptor &descriptor, OperandMajor major,
   if (descriptor.lboAbsolute)
     return R::failure("LBO mode 1 (absolute) is not modelled");
   if (descriptor.baseOffset)
-    return R::failure("base offset " + str(descriptor.baseOffset) +
+    return R::failure("base offset " + std::to_string(descriptor.baseOffset) +
                       " is not modelled (operands start in their "
                       "swizzle pattern's first row)");
   if (descriptor.swizzle != SmemSwizzle::None) {
     int64_t w = smemSwizzleRowBytes(descriptor.swizzle);
     int64_t phase = (descriptor.startAddress % (8 * w)) / w;
     if (phase)
-      return R::failure("start address " + str(descriptor.startAddress) +
-                        " is in row " + str(phase) + " of its " + str(8 * w) +
+      return R::failure("start address " + std::to_string(descriptor.startAddress) +
+                        " is in row " + std::to_string(phase) + " of its " + std::to_string(8 * w) +
                         "-byte swizzle pattern with base offset 0; "
                         "the model defines swizzled operands "
                         "starting in the pattern's first row");
@@ -116,11 +112,11 @@ model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
   if (!broken.empty())
     return R::failure("the map breaks a driver rule: " + broken.front());
   if (coords.size() != map.rank)
-    return R::failure(str(coords.size()) + " coordinates for a rank-" +
-                      str(map.rank) + " map");
+    return R::failure(std::to_string(coords.size()) + " coordinates for a rank-" +
+                      std::to_string(map.rank) + " map");
   for (unsigned i = 0; i < map.rank; ++i)
     if (!map.globalDims[i] || (i && !map.globalStrides[i - 1]))
-      return R::failure("global dim or stride " + str(i) +
+      return R::failure("global dim or stride " + std::to_string(i) +
                         " is unknown; the model needs every value");
   if (map.interleave != TensorMapInterleave::None)
     return R::failure("interleaved maps are not modelled");
@@ -143,12 +139,12 @@ model::tensorMapBox(const TensorMapDesc &map, llvm::ArrayRef<int64_t> coords,
   const int64_t rowBytes = int64_t(map.boxDims[0]) * e;
   if (swizzle != SmemSwizzle::None &&
       rowBytes != int64_t(swizzleSpanBytes(map.swizzle)))
-    return R::failure("a " + str(rowBytes) + "-byte box row under the " +
+    return R::failure("a " + std::to_string(rowBytes) + "-byte box row under the " +
                       swizzleName(map.swizzle).str() +
                       " swizzle: the model defines box rows of "
                       "exactly the swizzle span");
   if (sharedAddress % 128)
-    return R::failure("shared address " + str(sharedAddress) +
+    return R::failure("shared address " + std::to_string(sharedAddress) +
                       " is not 128-byte aligned");
 
   std::vector<BoxElement> out;

@@ -12,10 +12,6 @@ using namespace tile::cuda::model;
 
 using tile::OrReason;
 
-namespace {
-std::string str(int64_t v) { return std::to_string(v); }
-} // namespace
-
 TmemCell model::tmemCell(uint32_t address) {
   return TmemCell{int64_t(address >> 16), int64_t(address & 0xFFFF)};
 }
@@ -27,7 +23,7 @@ TmemCell model::tmemCell(uint32_t address) {
 OrReason<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst) {
   using R = OrReason<std::vector<CpByte>>;
   if (inst.ctaGroup != 1 && inst.ctaGroup != 2)
-    return R::failure("cta_group " + str(inst.ctaGroup));
+    return R::failure("cta_group " + std::to_string(inst.ctaGroup));
   OrReason<SmemDescriptor> d =
       SmemDescriptor::decode(inst.descriptor, DescriptorFlavour::Tcgen05);
   if (!d)
@@ -39,7 +35,7 @@ OrReason<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst) {
   const bool swizzled = d->swizzle != SmemSwizzle::None;
   const int64_t w = swizzled ? smemSwizzleRowBytes(d->swizzle) : 16;
   if (swizzled && (d->startAddress % (8 * w)) / w)
-    return R::failure("start address " + str(d->startAddress) +
+    return R::failure("start address " + std::to_string(d->startAddress) +
                       " is inside its swizzle pattern's rows 1-7");
 
   int64_t rows = 0, rowBytes = 0;
@@ -74,13 +70,13 @@ OrReason<std::vector<CpByte>> model::tcgen05Copy(const CpInstruction &inst) {
   };
   TmemCell base = tmemCell(inst.tmemAddress);
   if (base.column % 4)
-    return R::failure("column " + str(base.column) + " is not 128-bit aligned");
+    return R::failure("column " + std::to_string(base.column) + " is not 128-bit aligned");
   if (base.column + rowBytes / 4 > kTensorMemoryColumns)
-    return R::failure("columns " + str(base.column) + ".." +
-                      str(base.column + rowBytes / 4 - 1) + " pass 512");
+    return R::failure("columns " + std::to_string(base.column) + ".." +
+                      std::to_string(base.column + rowBytes / 4 - 1) + " pass 512");
   int64_t lastLane = base.lane + laneOf(rows - 1) + replicas.back();
   if (lastLane >= kTensorMemoryLanes)
-    return R::failure("lanes up to " + str(lastLane) + " pass 128");
+    return R::failure("lanes up to " + std::to_string(lastLane) + " pass 128");
 
   const unsigned valueBits = inst.sourceFormat == Tcgen05CpSourceFormat::B6x16P32 ? 6
                              : inst.sourceFormat == Tcgen05CpSourceFormat::B4x16P64
@@ -147,7 +143,7 @@ OrReason<SharedOperandModel> sharedOperand(const std::string &name,
 OrReason<MmaModel> MmaModel::create(const MmaInstruction &inst) {
   using R = OrReason<MmaModel>;
   if (inst.ctaGroup != 1 && inst.ctaGroup != 2)
-    return R::failure("cta_group " + str(inst.ctaGroup));
+    return R::failure("cta_group " + std::to_string(inst.ctaGroup));
   OrReason<InstrDescriptor> id = InstrDescriptor::decode(inst.idesc, inst.kind);
   if (!id)
     return R::failure("instruction descriptor: " + id.reason());
@@ -155,7 +151,7 @@ OrReason<MmaModel> MmaModel::create(const MmaInstruction &inst) {
   // 1), 128 / 256 (cta_group 2).
   const unsigned g = inst.ctaGroup;
   if (id->m != 64 * g && id->m != 128 * g)
-    return R::failure("M = " + str(id->m) + " with cta_group " + str(g));
+    return R::failure("M = " + std::to_string(id->m) + " with cta_group " + std::to_string(g));
   MmaModel m;
   m.idesc = *id;
   m.group = g;
@@ -188,8 +184,8 @@ OrReason<MmaModel> MmaModel::create(const MmaInstruction &inst) {
   m.sfbCell = tmemCell(inst.sfbTmem);
   if (m.dCell.lane + m.dataPathLane(m.rowsA() - 1) >= kTensorMemoryLanes ||
       m.dCell.column + int64_t(id->n) > kTensorMemoryColumns)
-    return R::failure("D at lane " + str(m.dCell.lane) + ", column " +
-                      str(m.dCell.column) + " passes tensor memory");
+    return R::failure("D at lane " + std::to_string(m.dCell.lane) + ", column " +
+                      std::to_string(m.dCell.column) + " passes tensor memory");
   return m;
 }
 
