@@ -83,7 +83,7 @@ func.func @forced_shape(%s: !u8s, %taddr: i32) {
 gpu.module @hopper [#nvvm.target<chip = "sm_90a">] {
   gpu.func @everything_wrong(%s: !u8s, %t: !t16, %bar: !llvm.ptr<3>) kernel {
     // expected-error @+2 {{forced variant 'tcgen05_cp' cannot implement this tile.copy_async on sm_90a}}
-    // expected-note @+1 {{tcgen05_cp (priority 10): rejected: single_thread — issued by a warp; one thread issues tcgen05.cp (exec thread); rejected: tmem_address — the tensor-memory buffer is a kernel argument; tensor memory is allocated in the kernel (tcgen05.alloc) and named with tile.tmem_buffer; rejected: supported_config — tcgen05.cp does not signal an mbarrier itself; drop mbar(...) and issue tcgen05.commit after the copy; rejected: tcgen05_target — tcgen05.cp needs one of sm_100a, sm_100f, sm_101a, sm_101f, sm_103a, sm_103f, sm_110a, sm_110f, not sm_90a}}
+    // expected-note @+1 {{tcgen05_cp (priority 10): rejected: single_thread — issued by a warp; one thread issues tcgen05.cp (exec thread); rejected: tmem_address — the tensor-memory buffer is a kernel argument; tensor memory is allocated in the kernel (tcgen05.alloc) and named with tile.tmem_buffer; rejected: supported_config — tcgen05.cp does not signal an mbarrier itself; drop mbar(...) and issue tcgen05.commit after the copy; rejected: tcgen05_target — tcgen05.cp needs one of sm_100a, sm_101a, not sm_90a}}
     tile.copy_async %s[0, 0] to %t[0, 0] sizes [32, 16] exec warp mbar(%bar) {dispatch = "tcgen05_cp"} : !u8s to !t16
     gpu.return
   }

@@ -11,7 +11,7 @@
 gpu.module @hopper [#nvvm.target<chip = "sm_90a">] {
   gpu.func @kernel(%a: !a16, %c: !acc) kernel {
     // expected-error @+2 {{no variant of tile.gemm_async can implement this op on sm_90a}}
-    // expected-note @+1 {{tcgen05 (priority 10): rejected: issuer — issued by a warpgroup; one thread issues tcgen05.mma (exec thread), or a warp that elects one lane (exec warp); rejected: tmem_address — the tensor-memory buffer C is a kernel argument; tensor memory is allocated in the kernel (tcgen05.alloc) and named with tile.tmem_buffer; rejected: tcgen05_target — tcgen05.mma needs one of sm_100a, sm_100f, sm_101a, sm_101f, sm_103a, sm_103f, sm_110a, sm_110f, not sm_90a}}
+    // expected-note @+1 {{tcgen05 (priority 10): rejected: issuer — issued by a warpgroup; one thread issues tcgen05.mma (exec thread), or a warp that elects one lane (exec warp); rejected: tmem_address — the tensor-memory buffer C is a kernel argument; tensor memory is allocated in the kernel (tcgen05.alloc) and named with tile.tmem_buffer; rejected: tcgen05_target — tcgen05.mma needs one of sm_100a, sm_101a, not sm_90a}}
     tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec warpgroup {transpose_b} : !acc, !a16, !a16
     gpu.return
   }

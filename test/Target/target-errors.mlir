@@ -90,9 +90,30 @@ gpu.module @raw_tcgen05_sm101_ptx90 [#nvvm.target<chip = "sm_101a", features = "
 
 // -----
 
-// expected-error @+1 {{#nvvm.target features: '+ptx8.6' is not a PTX version feature (+ptx<major><minor>)}}
+// expected-error @+1 {{#nvvm.target features: '+ptx8.6' is not a PTX version feature LLVM knows (+ptx70 ... +ptx78, +ptx80 ... +ptx88, +ptx90)}}
 gpu.module @bad_feature [#nvvm.target<chip = "sm_90a", features = "+ptx8.6">] {
   gpu.func @k() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// LLVM would ignore +ptx89 and fall back to the chip's default.
+// expected-error @+1 {{#nvvm.target features: '+ptx89' is not a PTX version feature LLVM knows}}
+gpu.module @unknown_version [#nvvm.target<chip = "sm_100a", features = "+ptx89">] {
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// Hand-written block-scaled MMAs need PTX 8.8 like the variant's.
+gpu.module @raw_block_scale [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
+  gpu.func @k(%d: !llvm.ptr<6>, %a: i64, %b: i64, %idesc: i32, %acc: i1, %sfa: !llvm.ptr<6>, %sfb: !llvm.ptr<6>) kernel {
+    // expected-error @+1 {{tcgen05.mma.block_scale needs PTX ISA 8.8 to 9.0 on sm_100a; the #nvvm.target asks for 8.6}}
+    nvvm.tcgen05.mma.block_scale %d, %a, %b, %idesc, %acc, %sfa, %sfb {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf8f6f4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
     gpu.return
   }
 }

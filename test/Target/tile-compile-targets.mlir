@@ -28,6 +28,11 @@
 // RUN: not tile-compile %tile_src_root/examples/tma_copy.mlir --chip sm_1000a -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not tile-compile %S/Inputs/f80-store.mlir -o %t.f80.ptx 2>&1 | FileCheck %s --check-prefix=F80
 // RUN: not tile-compile %S/Inputs/f8-gep.mlir -o %t.f8.ptx 2>&1 | FileCheck %s --check-prefix=F8
+// RUN: not tile-compile %S/Inputs/f80-argument.mlir -o %t.f80a.ptx 2>&1 | FileCheck %s --check-prefix=F80ARG
+//
+// What no check foresees (an intrinsic called by name, for a chip without
+// it) still ends in an error naming the kernel, not an abort.
+// RUN: not tile-compile %S/Inputs/backend-failure.mlir -o %t.bf.ptx 2>&1 | FileCheck %s --check-prefix=BACKEND
 
 // PTX86: error: no variant of tile.gemm_async can implement this op on sm_100a
 // PTX86: note: tcgen05 (priority 10): rejected: tcgen05_target — tcgen05.mma.block_scale needs PTX ISA 8.8 to 9.0 on sm_100a; the #nvvm.target asks for 8.6
@@ -37,3 +42,6 @@
 // CHIP: error: unknown chip 'sm_1000a'; known chips: sm_80,
 // F80: f80-store.mlir:3:5: error: the NVPTX backend cannot lower values of type 'f80'; use an integer type of the same width
 // F8: f8-gep.mlir:3:10: error: the NVPTX backend cannot lower values of type 'f8E4M3FN'; use an integer type of the same width
+// F80ARG: error: the NVPTX backend cannot lower values of type 'f80'; use an integer type of the same width
+// BACKEND: tile-compile: error: the NVPTX backend failed on kernel alloc: Cannot select: intrinsic %llvm.nvvm.tcgen05.alloc.shared.cg1
+// BACKEND-NOT: Stack dump

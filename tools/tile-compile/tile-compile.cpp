@@ -30,7 +30,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/ErrorHandling.h"
+
+#include <dlfcn.h>
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -147,30 +150,50 @@ LogicalResult writeFile(StringRef path, StringRef contents) {
 /// of reporting an error): x87/quad/PPC floats and the small MLIR float
 /// types, which have no LLVM IR type (the tile lowering passes them as
 /// integers; hand-written LLVM dialect ops must too).
-bool nvptxCannotLower(Type type) {
+std::optional<Type> nvptxCannotLower(Type type) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return f.isF80() || f.isF128() || f.getWidth() < 16
+               ? std::optional<Type>(type)
+               : std::nullopt;
+  SmallVector<Type> inner;
   if (auto vector = dyn_cast<VectorType>(type))
-    return nvptxCannotLower(vector.getElementType());
-  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
-    return nvptxCannotLower(array.getElementType());
-  auto f = dyn_cast<FloatType>(type);
-  return f && (f.isF80() || f.isF128() || f.getWidth() < 16);
+    inner.push_back(vector.getElementType());
+  else if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+    inner.push_back(array.getElementType());
+  else if (auto strct = dyn_cast<LLVM::LLVMStructType>(type);
+           strct && !strct.isIdentified())
+    llvm::append_range(inner, strct.getBody());
+  else if (auto fn = dyn_cast<LLVM::LLVMFunctionType>(type)) {
+    llvm::append_range(inner, fn.getParams());
+    inner.push_back(fn.getReturnType());
+  } else if (auto fn = dyn_cast<FunctionType>(type)) {
+    llvm::append_range(inner, fn.getInputs());
+    llvm::append_range(inner, fn.getResults());
+  }
+  for (Type t : inner)
+    if (std::optional<Type> bad = nvptxCannotLower(t))
+      return bad;
+  return std::nullopt;
 }
 
-/// Every LLVM dialect op inside the gpu.module that uses such a type is an
-/// error on the op.
+/// Every op inside the lowered gpu.module whose operands, results, block
+/// arguments or type attributes (function signatures, global, alloca and
+/// GEP element types) hold such a type is an error on the op.
 LogicalResult checkLowerableTypes(gpu::GPUModuleOp module) {
   bool ok = true;
   module.walk([&](Operation *op) {
-    if (!isa<LLVM::LLVMDialect>(op->getDialect()))
-      return;
     SmallVector<Type> types(op->getOperandTypes());
     llvm::append_range(types, op->getResultTypes());
-    if (auto gep = dyn_cast<LLVM::GEPOp>(op))
-      types.push_back(gep.getElemType());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
+        types.push_back(type.getValue());
     for (Type type : types)
-      if (nvptxCannotLower(type)) {
+      if (std::optional<Type> bad = nvptxCannotLower(type)) {
         op->emitError() << "the NVPTX backend cannot lower values of type "
-                        << type << "; use an integer type of the same width";
+                        << *bad << "; use an integer type of the same width";
         ok = false;
         return;
       }
@@ -187,8 +210,42 @@ void reportBackendFailure(void *, const char *reason, bool) {
   llvm::errs() << "tile-compile: error: the NVPTX backend failed on "
                << (kernelsInFlight.empty() ? "the module" : kernelsInFlight)
                << ": " << reason << "\n";
-  std::exit(1);
+  std::_Exit(1);
 }
+
+/// The install/remove entry points of libLLVM's own fatal-error handler.
+/// The NVPTX backend lives in libLLVM.so and reports through that library's
+/// handler; this executable also links LLVMSupport statically (through the
+/// MLIR-free libraries), whose handler the backend never consults.
+struct BackendErrorHandler {
+  using Install = void (*)(llvm::fatal_error_handler_t, void *);
+  using Remove = void (*)();
+  Install install = nullptr;
+  Remove remove = nullptr;
+
+  BackendErrorHandler() {
+    std::string soname = "libLLVM.so." + std::to_string(LLVM_VERSION_MAJOR) +
+                         "." + std::to_string(LLVM_VERSION_MINOR);
+    void *llvm = dlopen(soname.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!llvm)
+      return;
+    install = reinterpret_cast<Install>(dlsym(
+        llvm, "_ZN4llvm27install_fatal_error_handlerEPFvPvPKcbES0_"));
+    remove = reinterpret_cast<Remove>(
+        dlsym(llvm, "_ZN4llvm26remove_fatal_error_handlerEv"));
+  }
+  /// Both copies report through `reportBackendFailure` while `run` runs.
+  template <typename Fn> auto around(Fn run) {
+    llvm::install_fatal_error_handler(reportBackendFailure);
+    if (install && remove)
+      install(reportBackendFailure, nullptr);
+    auto result = run();
+    if (install && remove)
+      remove();
+    llvm::remove_fatal_error_handler();
+    return result;
+  }
+};
 
 int compile(MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
@@ -234,12 +291,12 @@ int compile(MLIRContext &context) {
   for (auto func : kernels.getOps<LLVM::LLVMFuncOp>())
     kernelsInFlight += (kernelsInFlight.empty() ? "kernel " : ", ") +
                        func.getName().str();
-  llvm::install_fatal_error_handler(reportBackendFailure);
   PassManager serialize(&context);
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = "isa";
   serialize.addPass(createGpuModuleToBinaryPass(toBinary));
-  if (failed(serialize.run(*module)))
+  if (failed(BackendErrorHandler().around(
+          [&] { return serialize.run(*module); })))
     return 1;
   std::string ptx;
   module->walk([&](gpu::BinaryOp binary) {

@@ -9,7 +9,8 @@
 // seen to accept (llc -mcpu=<chip> -mattr=+ptxNN on one intrinsic of each
 // family, then ptxas -arch=<chip>): the lowest and highest PTX version of
 // each chip and of each instruction family on it, and the chips that lack
-// a family.
+// a family. tcgen05 is further limited to the chips MLIR 22's NVVM ops
+// verify on (sm_100a, sm_101a).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,24 +55,32 @@ TEST(Chips, FamiliesPerChip) {
   EXPECT_EQ(rangeOf("sm_90", F::BulkTensorReduce), "80-90");
   EXPECT_EQ(rangeOf("sm_90a", F::BulkCopyCluster), "80-90");
   EXPECT_EQ(rangeOf("sm_120a", F::BulkTensorCopy), "87-90");
-  // cta_group and tcgen05: the a/f targets of sm_100, sm_101, sm_103,
-  // sm_110; never sm_12x or a plain target.
+  // TMA into shared::cta: PTX 8.6 even on sm_90.
+  EXPECT_EQ(rangeOf("sm_90a", F::BulkTensorCopyToCta), "86-90");
+  // Completion: expect-tx and fence.proxy.async from 8.0, the parity wait
+  // from the chip's first version (7.8 on sm_90).
+  EXPECT_EQ(rangeOf("sm_90", F::AsyncBarrier), "80-90");
+  EXPECT_EQ(rangeOf("sm_90", F::MbarrierParityWait), "78-90");
+  EXPECT_EQ(rangeOf("sm_80", F::MbarrierParityWait), "none");
+  // cta_group copies: the a/f targets of sm_100, sm_101, sm_103, sm_110;
+  // never sm_12x or a plain target.
   EXPECT_EQ(rangeOf("sm_100a", F::BulkTensorCopyCtaGroup), "86-90");
+  EXPECT_EQ(rangeOf("sm_103f", F::BulkTensorCopyCtaGroup), "88-90");
   EXPECT_EQ(rangeOf("sm_120a", F::BulkTensorCopyCtaGroup), "none");
+  // sm_101 is sm_110 from PTX 9.0 on: nothing of tcgen05 for sm_101 at 9.0.
+  EXPECT_EQ(rangeOf("sm_101f", F::BulkTensorCopyCtaGroup), "88-88");
+  // tcgen05: LLVM and ptxas also take sm_100f, sm_103a/f and sm_110a/f,
+  // MLIR 22's NVVM ops only sm_100a and sm_101a.
+  EXPECT_EQ(rangeOf("sm_100a", F::Tcgen05), "86-90");
+  EXPECT_EQ(rangeOf("sm_101a", F::Tcgen05), "86-88");
+  EXPECT_EQ(rangeOf("sm_100f", F::Tcgen05), "none");
+  EXPECT_EQ(rangeOf("sm_103a", F::Tcgen05), "none");
+  EXPECT_EQ(rangeOf("sm_110a", F::Tcgen05), "none");
   EXPECT_EQ(rangeOf("sm_121a", F::Tcgen05), "none");
   EXPECT_EQ(rangeOf("sm_100", F::Tcgen05), "none");
-  EXPECT_EQ(rangeOf("sm_100f", F::Tcgen05), "88-90");
-  EXPECT_EQ(rangeOf("sm_103a", F::Tcgen05), "88-90");
-  EXPECT_EQ(rangeOf("sm_110a", F::Tcgen05), "90-90");
-  // sm_101 is sm_110 from PTX 9.0 on: no tcgen05 for sm_101 targets at 9.0.
-  EXPECT_EQ(rangeOf("sm_101a", F::Tcgen05), "86-88");
-  EXPECT_EQ(rangeOf("sm_101f", F::BulkTensorCopyCtaGroup), "88-88");
-  // kind::i8: sm_100a, sm_101a, sm_110a only.
   EXPECT_EQ(rangeOf("sm_100a", F::Tcgen05MmaI8), "86-90");
   EXPECT_EQ(rangeOf("sm_101a", F::Tcgen05MmaI8), "86-88");
-  EXPECT_EQ(rangeOf("sm_110a", F::Tcgen05MmaI8), "90-90");
   EXPECT_EQ(rangeOf("sm_100f", F::Tcgen05MmaI8), "none");
-  EXPECT_EQ(rangeOf("sm_103a", F::Tcgen05MmaI8), "none");
   // Block scaling with .block16/.block32: PTX 8.8 everywhere.
   EXPECT_EQ(rangeOf("sm_100a", F::Tcgen05BlockScale), "88-90");
   EXPECT_EQ(rangeOf("sm_101a", F::Tcgen05BlockScale), "88-88");
@@ -102,9 +111,18 @@ TEST(Chips, PtxFeatures) {
   };
   EXPECT_EQ(version(""), "none");
   EXPECT_EQ(version("+ptx86"), "86");
-  EXPECT_EQ(version("+sm_100a, +ptx88"), "88");
-  EXPECT_EQ(version("+ptx8.8"),
-            "'+ptx8.8' is not a PTX version feature (+ptx<major><minor>)");
+  EXPECT_EQ(version("+sm_100a,+ptx88"), "88");
+  // LLVM ignores a PTX feature it does not know exactly (and falls back to
+  // the chip's default): each is refused.
+  for (const char *bad : {"+ptx8.8", "+ptx89", "+ptx79", " +ptx88", "+ptx088",
+                          "ptx88", "+ptx99"})
+    EXPECT_EQ(version(bad),
+              "'" + std::string(bad) +
+                  "' is not a PTX version feature LLVM knows (+ptx70 ... "
+                  "+ptx78, +ptx80 ... +ptx88, +ptx90)")
+        << bad;
+  EXPECT_TRUE(isKnownPtxVersion(78));
+  EXPECT_FALSE(isKnownPtxVersion(79));
   EXPECT_EQ(version("+ptx86,+ptx88"),
             "the features name two PTX versions, 8.6 and 8.8");
   EXPECT_EQ(ptxVersionName(86), "8.6");

@@ -11,7 +11,7 @@
 //
 //   constexpr Row kRows[] = {{"f16", 16}, {"bf16", 16}, ...};
 //   static_assert(hasRowPerEnumerator(kRows, MmaElement::S8));
-//   rowOf(kRows, element).name
+//   rowOf(kRows, element)->name   // null for a value outside the enum
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,10 +28,11 @@ constexpr bool hasRowPerEnumerator(const Row (&)[N], E last) {
   return N == std::size_t(last) + 1;
 }
 
-/// The row of `value` (callers check the table with hasRowPerEnumerator).
+/// The row of `value`, or null when `value` is outside the enum (a value
+/// read from a file or cast from an integer).
 template <typename Row, std::size_t N, typename E>
-constexpr const Row &rowOf(const Row (&table)[N], E value) {
-  return table[std::size_t(value) < N ? std::size_t(value) : 0];
+constexpr const Row *rowOf(const Row (&table)[N], E value) {
+  return std::size_t(value) < N ? &table[std::size_t(value)] : nullptr;
 }
 
 } // namespace tile

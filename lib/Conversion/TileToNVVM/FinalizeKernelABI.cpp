@@ -54,6 +54,11 @@ struct FinalizeKernelABIPass
     auto type = cast<FunctionType>(signature.getValue());
     SmallVector<Attribute> updated;
     for (auto map : maps.getAsRange<TensorMapPlanAttr>()) {
+      // The verifier keeps the indices inside the source signature.
+      if (map.getParam() >= type.getNumInputs() ||
+          map.getGlobalArg() >= type.getNumInputs())
+        return func.emitError() << "tensor-map plan outside the kernel's "
+                                   "source signature";
       unsigned lowered = loweredParamIndex(type, map.getParam());
       if (lowered >= func.getNumArguments() ||
           !isa<LLVM::LLVMPointerType>(func.getArgument(lowered).getType()))

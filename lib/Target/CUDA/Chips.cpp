@@ -7,6 +7,8 @@
 
 #include "tile/Target/CUDA/Chips.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -56,15 +58,33 @@ const std::vector<ChipInfo> &chipTable() {
   return chips;
 }
 
-/// The chips with tensor memory (tcgen05): the a and f targets of the
-/// sm_100 family (sm_100, sm_101 (renamed sm_110 from PTX 9.0), sm_103,
-/// sm_110). Not sm_12x, and not the plain targets.
+/// The chips with tensor memory (tcgen05): LLVM 22 and ptxas take the a
+/// and f targets of sm_100, sm_101 (sm_110 from PTX 9.0), sm_103 and
+/// sm_110, never sm_12x or a plain target; MLIR 22's NVVM tcgen05 ops
+/// verify only on sm_100a and sm_101a, so those are the ones tile-mlir
+/// emits for.
 bool hasTcgen05(const ChipInfo &chip) {
+  return chip.suffix == 'a' && (chip.sm == 100 || chip.sm == 101);
+}
+
+/// The .cta_group qualifier of cp.async.bulk.tensor: the a and f targets of
+/// the tensor-memory chips (LLVM 22 and ptxas; MLIR does not restrict it).
+bool hasCtaGroupCopies(const ChipInfo &chip) {
   return chip.suffix && (chip.sm == 100 || chip.sm == 101 || chip.sm == 103 ||
                          chip.sm == 110);
 }
 
+/// The PTX versions LLVM 22's NVPTX backend has (`llc -mattr=help`).
+constexpr PtxVersion kKnownPtx[] = {32, 40, 41, 42, 43, 50, 60, 61, 62, 63,
+                                    64, 65, 70, 71, 72, 73, 74, 75, 76, 77,
+                                    78, 80, 81, 82, 83, 84, 85, 86, 87, 88,
+                                    90};
+
 } // namespace
+
+bool tile::cuda::isKnownPtxVersion(PtxVersion version) {
+  return llvm::is_contained(kKnownPtx, version);
+}
 
 std::string tile::cuda::ptxVersionName(PtxVersion version) {
   return std::to_string(version / 10) + "." + std::to_string(version % 10);
@@ -76,6 +96,12 @@ llvm::StringRef tile::cuda::familyName(InstructionFamily family) {
   case InstructionFamily::BulkTensorReduce: return "cp.reduce.async.bulk.tensor";
   case InstructionFamily::BulkTensorCopyCtaGroup:
     return "cp.async.bulk.tensor with .cta_group";
+  case InstructionFamily::BulkTensorCopyToCta:
+    return "cp.async.bulk.tensor into shared::cta";
+  case InstructionFamily::AsyncBarrier:
+    return "mbarrier expect-tx and fence.proxy.async";
+  case InstructionFamily::MbarrierParityWait:
+    return "mbarrier.try_wait.parity";
   case InstructionFamily::BulkCopyCluster:
     return "cp.async.bulk.shared::cluster and mapa";
   case InstructionFamily::Tcgen05: return "tcgen05";
@@ -100,15 +126,31 @@ std::optional<PtxRange> ChipInfo::support(InstructionFamily family) const {
     if (sm >= 90)
       return bulk;
     return std::nullopt;
+  case InstructionFamily::BulkTensorCopyToCta:
+    // The shared::cta destination arrived with PTX 8.6.
+    if (sm >= 90)
+      return PtxRange{std::max<PtxVersion>(ptx.min, 86), ptx.max};
+    return std::nullopt;
+  case InstructionFamily::AsyncBarrier:
+    if (sm >= 90)
+      return bulk;
+    return std::nullopt;
+  case InstructionFamily::MbarrierParityWait:
+    if (sm >= 90)
+      return ptx;
+    return std::nullopt;
   case InstructionFamily::BulkTensorCopyCtaGroup:
+    if (hasCtaGroupCopies(*this))
+      return tcgen05;
+    return std::nullopt;
   case InstructionFamily::Tcgen05:
     if (hasTcgen05(*this))
       return tcgen05;
     return std::nullopt;
   case InstructionFamily::Tcgen05MmaI8:
-    // kind::i8 is an architecture-specific feature of sm_100a and sm_101a
-    // (sm_110a): not in the f targets, not on sm_103a.
-    if (hasTcgen05(*this) && suffix == 'a' && sm != 103)
+    // kind::i8 is an architecture-specific feature (sm_100a, sm_101a and
+    // sm_110a in LLVM; not the f targets, not sm_103a).
+    if (hasTcgen05(*this))
       return tcgen05;
     return std::nullopt;
   case InstructionFamily::Tcgen05BlockScale:
@@ -157,13 +199,15 @@ tile::cuda::ptxVersionOfFeatures(llvm::StringRef features) {
   llvm::SmallVector<llvm::StringRef> parts;
   features.split(parts, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef part : parts) {
-    llvm::StringRef digits = part.trim();
-    if (!digits.consume_front("+ptx"))
+    if (!part.contains("ptx"))
       continue;
+    llvm::StringRef digits = part;
     unsigned number = 0;
-    if (digits.getAsInteger(10, number) || number < 10 || number > 99)
-      return R::failure("'" + part.trim().str() +
-                        "' is not a PTX version feature (+ptx<major><minor>)");
+    if (!digits.consume_front("+ptx") || digits.size() != 2 ||
+        digits.getAsInteger(10, number) || !isKnownPtxVersion(number))
+      return R::failure("'" + part.str() +
+                        "' is not a PTX version feature LLVM knows (+ptx70 "
+                        "... +ptx78, +ptx80 ... +ptx88, +ptx90)");
     if (version && *version != number)
       return R::failure("the features name two PTX versions, " +
                         ptxVersionName(*version) + " and " +

@@ -36,7 +36,8 @@ static_assert(tile::hasRowPerEnumerator(kAccumulatorNames, MmaAccumulator::S32))
 } // namespace
 
 llvm::StringRef tile::cuda::mmaKindName(MmaKind kind) {
-  return tile::rowOf(kMmaKindNames, kind);
+  const llvm::StringLiteral *name = tile::rowOf(kMmaKindNames, kind);
+  return name ? llvm::StringRef(*name) : "?";
 }
 
 bool tile::cuda::isBlockScaled(MmaKind kind) {
@@ -45,15 +46,18 @@ bool tile::cuda::isBlockScaled(MmaKind kind) {
 }
 
 llvm::StringRef tile::cuda::mmaElementName(MmaElement element) {
-  return tile::rowOf(kElements, element).name;
+  const ElementRow *row = tile::rowOf(kElements, element);
+  return row ? llvm::StringRef(row->name) : "?";
 }
 
 unsigned tile::cuda::mmaElementBits(MmaElement element) {
-  return tile::rowOf(kElements, element).bits;
+  const ElementRow *row = tile::rowOf(kElements, element);
+  return row ? row->bits : 0;
 }
 
 llvm::StringRef tile::cuda::mmaAccumulatorName(MmaAccumulator accumulator) {
-  return tile::rowOf(kAccumulatorNames, accumulator);
+  const llvm::StringLiteral *name = tile::rowOf(kAccumulatorNames, accumulator);
+  return name ? llvm::StringRef(*name) : "?";
 }
 
 std::optional<unsigned> tile::cuda::mmaElementFormat(MmaKind kind,

@@ -28,15 +28,18 @@ static_assert(tile::hasRowPerEnumerator(kSourceFormatNames,
 } // namespace
 
 llvm::StringRef tile::cuda::tcgen05CpShapeName(Tcgen05CpShape shape) {
-  return tile::rowOf(kShapeNames, shape);
+  const llvm::StringLiteral *name = tile::rowOf(kShapeNames, shape);
+  return name ? llvm::StringRef(*name) : "?";
 }
 
 llvm::StringRef
 tile::cuda::tcgen05CpMulticastName(Tcgen05CpMulticast multicast) {
-  return tile::rowOf(kMulticastNames, multicast);
+  const llvm::StringLiteral *name = tile::rowOf(kMulticastNames, multicast);
+  return name ? llvm::StringRef(*name) : "?";
 }
 
 llvm::StringRef
 tile::cuda::tcgen05CpSourceFormatName(Tcgen05CpSourceFormat format) {
-  return tile::rowOf(kSourceFormatNames, format);
+  const llvm::StringLiteral *name = tile::rowOf(kSourceFormatNames, format);
+  return name ? llvm::StringRef(*name) : "?";
 }

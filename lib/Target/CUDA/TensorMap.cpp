@@ -49,7 +49,8 @@ static_assert(tile::hasRowPerEnumerator(kSwizzleNames,
 } // namespace
 
 llvm::StringRef tile::cuda::dataTypeName(TensorMapDataType type) {
-  return tile::rowOf(kDataTypes, type).name;
+  const DataTypeRow *row = tile::rowOf(kDataTypes, type);
+  return row ? llvm::StringRef(row->name) : "?";
 }
 
 std::optional<TensorMapDataType>
@@ -61,15 +62,18 @@ tile::cuda::dataTypeFromName(llvm::StringRef name) {
 }
 
 llvm::StringRef tile::cuda::swizzleName(TensorMapSwizzle swizzle) {
-  return tile::rowOf(kSwizzleNames, swizzle);
+  const llvm::StringLiteral *name = tile::rowOf(kSwizzleNames, swizzle);
+  return name ? llvm::StringRef(*name) : "?";
 }
 
 unsigned tile::cuda::elementBytes(TensorMapDataType type) {
-  return tile::rowOf(kDataTypes, type).bytes;
+  const DataTypeRow *row = tile::rowOf(kDataTypes, type);
+  return row ? row->bytes : 0;
 }
 
 bool tile::cuda::isFloatingPoint(TensorMapDataType type) {
-  return tile::rowOf(kDataTypes, type).floating;
+  const DataTypeRow *row = tile::rowOf(kDataTypes, type);
+  return row && row->floating;
 }
 
 unsigned tile::cuda::swizzleSpanBytes(TensorMapSwizzle swizzle) {

@@ -14,7 +14,9 @@
 //
 // The numbers are what LLVM 22's NVPTX backend selects and what ptxas 13.0
 // assembles (docs/Design.md, "Targets", says how they were measured); they
-// agree with the PTX ISA's target and version notes where those exist.
+// agree with the PTX ISA's target and version notes where those exist. The
+// tcgen05 families are further limited to the chips MLIR 22's NVVM ops
+// verify on (sm_100a, sm_101a).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +39,9 @@ using PtxVersion = unsigned;
 /// "8.6" for 86.
 std::string ptxVersionName(PtxVersion version);
 
+/// Whether LLVM 22's NVPTX backend has the PTX version (`+ptx<version>`).
+bool isKnownPtxVersion(PtxVersion version);
+
 /// The instruction families the built-in variants emit.
 enum class InstructionFamily {
   /// cp.async.bulk.tensor loads and stores (tma).
@@ -45,8 +50,15 @@ enum class InstructionFamily {
   BulkTensorReduce,
   /// cp.async.bulk.tensor with .cta_group (tma with `cta_group`).
   BulkTensorCopyCtaGroup,
+  /// cp.async.bulk.tensor into shared::cta (not ::cluster).
+  BulkTensorCopyToCta,
   /// cp.async.bulk.shared::cluster.shared::cta and mapa (dsmem).
   BulkCopyCluster,
+  /// mbarrier expect-tx / complete-tx and fence.proxy.async, the completion
+  /// mechanism of the bulk copies.
+  AsyncBarrier,
+  /// mbarrier.try_wait.parity.
+  MbarrierParityWait,
   /// tcgen05.mma (f16, tf32, f8f6f4), tcgen05.cp, alloc, commit.
   Tcgen05,
   /// tcgen05.mma kind::i8.
@@ -96,7 +108,9 @@ std::string chipsWith(InstructionFamily family);
 OrReason<ChipInfo> lookupChip(llvm::StringRef name);
 
 /// The PTX version of a `+ptxNN` target feature list ("+ptx86,+sm_100a"),
-/// nullopt when it names none, or why it is malformed.
+/// nullopt when it names none, or why it is malformed: a feature mentioning
+/// `ptx` must be exactly `+ptxNN` for a version LLVM 22 knows (it ignores
+/// anything else and falls back to the chip's default).
 OrReason<std::optional<PtxVersion>> ptxVersionOfFeatures(
     llvm::StringRef features);
 

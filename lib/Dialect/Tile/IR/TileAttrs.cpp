@@ -9,6 +9,7 @@
 #include "tile/Target/CUDA/TensorMap.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -269,6 +270,40 @@ LogicalResult TensorMapPlanAttr::verify(
 // Kernel attributes
 //===----------------------------------------------------------------------===//
 
+/// The kernel signature the plans index: the recorded source signature
+/// once lowered, else the function's own.
+static FunctionType sourceSignatureOf(Operation *op) {
+  if (auto recorded = op->getAttrOfType<TypeAttr>("tile.source_signature"))
+    return dyn_cast<FunctionType>(recorded.getValue());
+  if (auto func = dyn_cast<FunctionOpInterface>(op))
+    return dyn_cast<FunctionType>(func.getFunctionType());
+  return {};
+}
+
+/// Each plan's `param` is a pointer argument and its `global_arg` a memref
+/// argument of the function carrying it.
+static LogicalResult verifyTensorMapArguments(Operation *op, ArrayAttr maps) {
+  FunctionType signature = sourceSignatureOf(op);
+  if (!signature)
+    return op->emitError()
+           << "'tile.tensor_maps' belongs on a function (a kernel)";
+  int64_t count = signature.getNumInputs();
+  for (auto map : maps.getAsRange<TensorMapPlanAttr>()) {
+    if (map.getParam() >= count || map.getGlobalArg() >= count)
+      return op->emitError()
+             << "tensor-map plan names argument "
+             << std::max(map.getParam(), map.getGlobalArg()) << " of a "
+             << count << "-argument kernel";
+    if (!isa<LLVM::LLVMPointerType>(signature.getInput(map.getParam())))
+      return op->emitError() << "tensor-map plan parameter " << map.getParam()
+                             << " is not an !llvm.ptr argument";
+    if (!isa<MemRefType>(signature.getInput(map.getGlobalArg())))
+      return op->emitError() << "tensor-map plan global_arg "
+                             << map.getGlobalArg() << " is not a memref";
+  }
+  return success();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -279,8 +314,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an array of " << what;
     return success();
   };
-  if (name == "tile.tensor_maps")
-    return arrayOf(TensorMapPlanAttr(), "#tile.tensor_map_plan");
+  if (name == "tile.tensor_maps") {
+    if (failed(arrayOf(TensorMapPlanAttr(), "#tile.tensor_map_plan")))
+      return failure();
+    return verifyTensorMapArguments(op, cast<ArrayAttr>(attr.getValue()));
+  }
   if (name == "tile.dispatch")
     return arrayOf(DispatchRecordAttr(), "#tile.dispatch_record");
   if (name == "tile.source_signature") {

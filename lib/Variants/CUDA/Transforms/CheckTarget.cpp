@@ -39,22 +39,57 @@ struct Requirement {
   InstructionFamily family;
 };
 
-/// The family of an NVVM op written by hand next to the tile ops.
-std::optional<InstructionFamily> familyOfNVVMOp(Operation *op) {
+/// The printed value of `op`'s inherent attribute `name` ("" if none).
+std::string printedAttr(Operation *op, StringRef name) {
+  std::optional<Attribute> attr = op->getInherentAttr(name);
+  if (!attr || !*attr)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr->print(os);
+  return text;
+}
+
+/// The families of an NVVM op written by hand next to the tile ops (or
+/// already lowered): its name, and the attributes that select a more
+/// demanding form (block scaling, kind::i8, .cta_group, a shared::cta
+/// destination, an async proxy fence).
+SmallVector<InstructionFamily, 2> familiesOfNVVMOp(Operation *op) {
+  using F = InstructionFamily;
   StringRef name = op->getName().getStringRef();
   if (!name.consume_front("nvvm."))
-    return std::nullopt;
-  if (name.starts_with("tcgen05."))
-    return InstructionFamily::Tcgen05;
+    return {};
+  if (name.starts_with("tcgen05.")) {
+    SmallVector<F, 2> families = {F::Tcgen05};
+    if (name.contains("block_scale"))
+      families.push_back(F::Tcgen05BlockScale);
+    else if (name.starts_with("tcgen05.mma") &&
+             StringRef(printedAttr(op, "kind")).contains("i8"))
+      families.push_back(F::Tcgen05MmaI8);
+    return families;
+  }
   if (name.starts_with("wgmma."))
-    return InstructionFamily::Wgmma;
+    return {F::Wgmma};
   if (name.starts_with("cp.async.bulk.tensor.reduce"))
-    return InstructionFamily::BulkTensorReduce;
-  if (name.starts_with("cp.async.bulk.tensor."))
-    return InstructionFamily::BulkTensorCopy;
+    return {F::BulkTensorReduce};
+  if (name.starts_with("cp.async.bulk.tensor.")) {
+    SmallVector<F, 2> families = {F::BulkTensorCopy};
+    if (!printedAttr(op, "group").empty())
+      families.push_back(F::BulkTensorCopyCtaGroup);
+    if (StringRef(printedAttr(op, "isCTAOnly")) == "true")
+      families.push_back(F::BulkTensorCopyToCta);
+    return families;
+  }
   if (name.starts_with("cp.async.bulk.") || name == "mapa")
-    return InstructionFamily::BulkCopyCluster;
-  return std::nullopt;
+    return {F::BulkCopyCluster};
+  if (name.starts_with("mbarrier.try_wait.parity"))
+    return {F::MbarrierParityWait};
+  if (name.starts_with("mbarrier.") && name.contains("expect_tx"))
+    return {F::AsyncBarrier};
+  if (name.starts_with("fence.proxy") &&
+      StringRef(printedAttr(op, "kind")).contains("async"))
+    return {F::AsyncBarrier};
+  return {};
 }
 
 /// Every family the module's ops will emit.
@@ -71,8 +106,9 @@ std::vector<Requirement> requirementsOf(gpu::GPUModuleOp module,
       if (variant && variant->families)
         for (InstructionFamily f : variant->families(op))
           out.push_back({op, f});
-    } else if (std::optional<InstructionFamily> f = familyOfNVVMOp(op)) {
-      out.push_back({op, *f});
+    } else {
+      for (InstructionFamily f : familiesOfNVVMOp(op))
+        out.push_back({op, f});
     }
   });
   return out;
