@@ -187,4 +187,41 @@ TEST(InstrDescriptor, KindFacts) {
   EXPECT_EQ(scaleVectorSize(MmaKind::F16, ScaleFactorType::UE8M0), 0u);
 }
 
+// The f8f6f4 format codes of the PTX ISA's instruction-descriptor table
+// (e4m3 0, e5m2 1, e2m3 3, e3m2 4, e2m1 5), written out bit by bit: dtype
+// f32 (1) at bits 4-5, atype at 7-9, btype at 10-12, N >> 3 at 17-22,
+// M >> 4 at 24-28.
+TEST(InstrDescriptor, F8F6F4FormatCodesFromThePtxTable) {
+  auto word = [](MmaElement a, MmaElement b) {
+    InstrDescriptor desc =
+        dense(MmaKind::F8F6F4, a, MmaAccumulator::F32, 128, 128);
+    desc.b = b;
+    return desc.encode();
+  };
+  auto expected = [](uint32_t a, uint32_t b) {
+    return uint32_t(1u << 4 | a << 7 | b << 10 | (128u >> 3) << 17 |
+                    (128u >> 4) << 24);
+  };
+  EXPECT_EQ(word(MmaElement::E2M3, MmaElement::E3M2), expected(3, 4));
+  EXPECT_EQ(word(MmaElement::E2M3, MmaElement::E3M2), 0x08201190u);
+  EXPECT_EQ(word(MmaElement::E4M3, MmaElement::E2M1), expected(0, 5));
+  EXPECT_EQ(word(MmaElement::E5M2, MmaElement::E2M3), expected(1, 3));
+  EXPECT_EQ(word(MmaElement::E3M2, MmaElement::E4M3), expected(4, 0));
+}
+
+// M is encoded as M >> 4: an M that is a multiple of 8 but not of 16
+// cannot be written.
+TEST(InstrDescriptor, MMustBeAMultipleOf16) {
+  EXPECT_FALSE(
+      dense(MmaKind::F16, MmaElement::F16, MmaAccumulator::F32, 72, 128)
+          .encode());
+  EXPECT_FALSE(
+      dense(MmaKind::F16, MmaElement::F16, MmaAccumulator::F32, 136, 128)
+          .problems()
+          .empty());
+  EXPECT_TRUE(
+      dense(MmaKind::F16, MmaElement::F16, MmaAccumulator::F32, 64, 128)
+          .encode());
+}
+
 } // namespace

@@ -128,4 +128,19 @@ TEST(SmemDescriptor, SwizzleRowBytes) {
   EXPECT_FALSE(smemSwizzleForBytes(16));
 }
 
+// The LBO mode bit (52) exists only in the tcgen05 descriptor: asking a
+// wgmma descriptor for it is refused with the reason.
+TEST(SmemDescriptor, WgmmaHasNoLboMode) {
+  SmemDescriptor d;
+  d.leadingByteOffset = 16;
+  d.strideByteOffset = 1024;
+  d.swizzle = SmemSwizzle::B128;
+  d.lboAbsolute = true;
+  EXPECT_TRUE(d.encode(DescriptorFlavour::Tcgen05));
+  EXPECT_FALSE(d.encode(DescriptorFlavour::Wgmma));
+  EXPECT_EQ(d.problems(DescriptorFlavour::Wgmma),
+            std::vector<std::string>{"LBO mode (bit 52) is tcgen05-only; it is "
+                                     "reserved in a wgmma descriptor"});
+}
+
 } // namespace

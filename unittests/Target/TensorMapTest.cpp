@@ -80,6 +80,22 @@ TEST(TensorMapRules, InnerBoxMustBeSixteenByteMultiple) {
                 "boxDim[0] * elementSize = 2 bytes is not a multiple of 16"});
 }
 
+TEST(TensorMapRules, InnerBoxOfEightBytesIsRefusedToo) {
+  // Four f16 per inner box row: 8 bytes, a multiple of 8 but not of 16.
+  TensorMapDesc d;
+  d.dataType = TensorMapDataType::Float16;
+  d.rank = 2;
+  d.globalDims = {64, 64};
+  d.globalStrides = {128};
+  d.boxDims = {4, 64};
+  d.elementStrides = {1, 1};
+  EXPECT_EQ(tensorMapViolations(d),
+            std::vector<std::string>{
+                "boxDim[0] * elementSize = 8 bytes is not a multiple of 16"});
+  d.boxDims = {8, 64};
+  EXPECT_TRUE(tensorMapViolations(d).empty());
+}
+
 TEST(TensorMapRules, RankAndEntryCounts) {
   TensorMapDesc d;
   d.rank = 6;
