@@ -50,13 +50,10 @@ FailureOr<unsigned> KernelABI::addTensorMapParam(Operation *op,
   argAttrs.append(LLVM::LLVMDialect::getAlignAttrName(),
                   IntegerAttr::get(IntegerType::get(ctx, 64),
                                    cuda::kTensorMapBytes));
-  // Appending an argument to a gpu.func body cannot fail (no type
-  // constraint or block to reconcile).
-  LogicalResult appended =
-      kernel.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
-                            argAttrs.getDictionary(ctx), op->getLoc());
-  assert(succeeded(appended) && "appending a kernel argument failed");
-  (void)appended;
+  if (failed(kernel.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
+                                   argAttrs.getDictionary(ctx), op->getLoc())))
+    return op->emitError() << "cannot add the tensor-map parameter to kernel "
+                           << kernel.getName();
   SmallVector<Attribute> maps;
   for (TensorMapPlanAttr map : tensorMapsOf(kernel))
     maps.push_back(map);
