@@ -90,6 +90,20 @@ TEST(Chips, FamiliesPerChip) {
   EXPECT_EQ(rangeOf("sm_100a", F::Wgmma), "none");
 }
 
+TEST(Chips, RangesIncludeBothEnds) {
+  tile::OrReason<ChipInfo> chip = lookupChip("sm_100a");
+  ASSERT_TRUE(bool(chip));
+  EXPECT_TRUE(chip->ptx.contains(86));
+  EXPECT_TRUE(chip->ptx.contains(90));
+  EXPECT_FALSE(chip->ptx.contains(85));
+  std::optional<PtxRange> scaled =
+      chip->support(InstructionFamily::Tcgen05BlockScale);
+  ASSERT_TRUE(scaled);
+  EXPECT_TRUE(scaled->contains(88));
+  EXPECT_TRUE(scaled->contains(90));
+  EXPECT_FALSE(scaled->contains(87));
+}
+
 TEST(Chips, UnknownChipsListTheKnownOnes) {
   std::string why = lookupChip("sm_1000a").reason();
   EXPECT_EQ(why.rfind("unknown chip 'sm_1000a'; known chips: sm_80, sm_86, "

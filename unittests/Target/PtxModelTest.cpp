@@ -168,6 +168,22 @@ TEST(PtxModel, CpFormsAndRefusals) {
   EXPECT_EQ(why, "lanes up to 135 pass 128");
 }
 
+TEST(PtxModel, CpColumnsRunUpToTheLastOne) {
+  // 128x256b writes 8 columns per lane: from column 504 it ends exactly at
+  // the last column (511); from 508 it would pass it.
+  CpInstruction cp;
+  SmemDescriptor d;
+  d.leadingByteOffset = 2048;
+  d.strideByteOffset = 128;
+  cp.descriptor = *d.encode();
+  cp.tmemAddress = 504;
+  OrReason<std::vector<CpByte>> b = tcgen05Copy(cp);
+  ASSERT_TRUE(b) << b.reason();
+  EXPECT_EQ(b->size(), 128u * 32u);
+  cp.tmemAddress = 508;
+  EXPECT_FALSE(tcgen05Copy(cp));
+}
+
 TEST(PtxModel, F16GemmExampleMmaOperandsAndDataPaths) {
   // The f16 gemm_async example: f16 -> f32 M128 N128, A K-major SW128
   // (0x4000404000010000), B MN-major SW128 (LBO 8192, SBO 1024), D at column

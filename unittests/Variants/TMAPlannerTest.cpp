@@ -399,6 +399,23 @@ TEST(TMAPlanner, UnalignedInnerBoxStartIsRefused) {
   EXPECT_FALSE(bool(planTensorCopy(i8)));
 }
 
+TEST(TMAPlanner, SwizzledBoxMustStartOnThePatternPeriod) {
+  // Rows 1..8 of a 16x64 f16 tile under the 128-byte swizzle: the box would
+  // start at shared byte 128, 128-byte aligned but inside the 1024-byte
+  // pattern, whose rows TMA would swizzle as if it started a period.
+  Request r = rowMajorRequest({16, 64}, nvmma(16, 16, 64, SwizzleMode::B128),
+                              16, TensorMapDataType::Float16);
+  r.shared.offsets = {1, 0};
+  r.sizes = {8, 64};
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "a box starts at shared byte 128, not 1024-byte "
+                        "aligned as its swizzle pattern requires");
+  // Rows 8..15 start the second period.
+  r.shared.offsets = {8, 0};
+  planOk(r);
+}
+
 TEST(TMAPlanner, NarrowSwizzledRowsAreRefused) {
   // 32 f16 columns (64 bytes) under a 128-byte swizzle.
   TileLayout narrow({Iter{8, 32, Axis::m}, Iter{32, 1, Axis::m}}, {}, {},
