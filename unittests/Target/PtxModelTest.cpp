@@ -184,6 +184,33 @@ TEST(PtxModel, CpColumnsRunUpToTheLastOne) {
   EXPECT_FALSE(tcgen05Copy(cp));
 }
 
+TEST(PtxModel, BlockScaleIdsPlaceEachOperandsScales) {
+  // mxf8f6f4 M128 N128 with A's scales at byte 1 and B's at byte 3 of their
+  // columns: A row m's factor for K block j in lane sfa + m, byte
+  // 4 * column + 1 + j; B row n's in lane sfb + n, byte 4 * column + 3 + j.
+  InstrDescriptor idesc;
+  idesc.kind = MmaKind::MXF8F6F4;
+  idesc.a = idesc.b = MmaElement::E4M3;
+  idesc.scaleType = ScaleFactorType::UE8M0;
+  idesc.m = 128;
+  idesc.n = 128;
+  idesc.aScaleId = 1;
+  idesc.bScaleId = 3;
+  std::optional<uint32_t> word = idesc.encode();
+  ASSERT_TRUE(word);
+  MmaInstruction mi;
+  mi.kind = MmaKind::MXF8F6F4;
+  mi.idesc = *word;
+  mi.aDescriptor = 0x4000404000010000ull | (0x4000 >> 4);
+  mi.bDescriptor = 0x4000404000010000ull | (0x8000 >> 4);
+  mi.sfaTmem = 300;
+  mi.sfbTmem = 304;
+  OrReason<MmaModel> m = MmaModel::create(mi);
+  ASSERT_TRUE(m) << m.reason();
+  EXPECT_EQ(m->scaleA(5, 0), (std::pair<int64_t, int64_t>{5, 4 * 300 + 1}));
+  EXPECT_EQ(m->scaleB(7, 0), (std::pair<int64_t, int64_t>{7, 4 * 304 + 3}));
+}
+
 TEST(PtxModel, F16GemmExampleMmaOperandsAndDataPaths) {
   // The f16 gemm_async example: f16 -> f32 M128 N128, A K-major SW128
   // (0x4000404000010000), B MN-major SW128 (LBO 8192, SBO 1024), D at column
