@@ -117,6 +117,64 @@ TEST(DSMEMPlanner, TwelveByteChunkDeclines) {
             "cp.async.bulk copies 16-byte multiples");
 }
 
+TEST(DSMEMPlanner, EightByteAndTwentyFourByteRunsDecline) {
+  // f16 rows of 4 (8 bytes) or 12 (24 bytes) elements, padded.
+  RegionSide s8 = whole(strided(4, 4, 8), {4, 4});
+  OrReason<Plan> p = planClusterCopy(s8, s8, {4, 4}, 16);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "the contiguous run at source byte 0 is 8 bytes "
+                        "(destination byte 0), not a multiple of 16 bytes; "
+                        "cp.async.bulk copies 16-byte multiples");
+  RegionSide s24 = whole(strided(4, 12, 16), {4, 12});
+  p = planClusterCopy(s24, s24, {4, 12}, 16);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "the contiguous run at source byte 0 is 24 bytes "
+                        "(destination byte 0), not a multiple of 16 bytes; "
+                        "cp.async.bulk copies 16-byte multiples");
+}
+
+TEST(DSMEMPlanner, MisalignedDestinationAloneDeclines) {
+  // An aligned source row of 8 f16; the destination starts at element 4 of
+  // its row (byte 8).
+  RegionSide s = whole(TileLayout::rowMajor({1, 8}), {1, 8});
+  RegionSide d{strided(1, 16, 16), {1, 16}, {0, 4}};
+  OrReason<Plan> p = planClusterCopy(s, d, {1, 8}, 16);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "a contiguous run starts at source 0 bytes / "
+                        "destination 8 bytes; cp.async.bulk needs 16-byte "
+                        "aligned addresses");
+}
+
+TEST(DSMEMPlanner, DestinationWritingOneAddressTwiceDeclines) {
+  // Two bytes, both sent to destination element 0.
+  RegionSide s = whole(TileLayout({Iter{2, 1, Axis::m}}), {2});
+  RegionSide d = whole(TileLayout({Iter{2, 0, Axis::m}}), {2});
+  OrReason<Plan> p = planClusterCopy(s, d, {2}, 8);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "destination layout maps two region elements to "
+                        "element address 0");
+}
+
+TEST(DSMEMPlanner, LimitsAreInclusive) {
+  // Exactly 1024 copies: 1024 padded rows of 16 bytes.
+  RegionSide rows = whole(strided(1024, 8, 16), {1024, 8});
+  RegionSide packed = whole(TileLayout::rowMajor({1024, 8}), {1024, 8});
+  OrReason<Plan> p = planClusterCopy(rows, packed, {1024, 8}, 16);
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_EQ(p->copies.size(), 1024u);
+  RegionSide more = whole(strided(1025, 8, 16), {1025, 8});
+  RegionSide morePacked = whole(TileLayout::rowMajor({1025, 8}), {1025, 8});
+  p = planClusterCopy(more, morePacked, {1025, 8}, 16);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "the region needs 1025 bulk copies; the planner "
+                        "emits at most 1024");
+  // Exactly 2^20 elements (fp4: 512 KiB, under the transaction limit).
+  RegionSide big = whole(TileLayout::rowMajor({1024, 1024}), {1024, 1024});
+  p = planClusterCopy(big, big, {1024, 1024}, 4);
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_EQ(p->totalBytes, 1 << 19);
+}
+
 TEST(DSMEMPlanner, MisalignedRunDeclines) {
   // Rows of 16 bytes (8 f16) starting at element 4 (byte 8) of each row.
   RegionSide s{strided(2, 16, 16), {2, 16}, {0, 4}};
