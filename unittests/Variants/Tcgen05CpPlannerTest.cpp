@@ -257,6 +257,22 @@ TEST(Tcgen05CpPlanner, CtaGroupTwoAndSourceFormatsKeepThePlan) {
 // Rejections
 //===----------------------------------------------------------------------===//
 
+TEST(Tcgen05CpPlanner, RejectsSwizzledRowWhoseSecondChunkIsNotNext) {
+  // 128 rows of 8 fp32 in 128B-swizzled rows, columns 4..7 32 bytes after
+  // columns 0..3: a swizzled 256-bit row must be two adjacent chunks.
+  TileLayout gap(llvm::ArrayRef<Iter>{mem(128, 32), mem(2, 8), mem(4, 1)}, {},
+                 {}, nvmmaSwizzle(SwizzleMode::B128, 32));
+  Request r = wholeTile(gap, parse({lane(128, 1), col(8, 1)}), {128, 8}, 32);
+  // Two 128x128b copies per row pair are fine; the 256-bit form is not.
+  planAndCheck(r);
+  r.forcedShape = Shape::S128x256b;
+  std::string why = declineReason(r);
+  EXPECT_NE(why.find("the second 16-byte chunk of a row is at shared byte "
+                     "+32; in a 128B-swizzled row it follows at +16"),
+            std::string::npos)
+      << why;
+}
+
 TEST(Tcgen05CpPlanner, RejectsSwizzledTileStartingMidAtom) {
   Request r =
       warpx4Broadcast(nvmma(8, 64, 128, SwizzleMode::B128), {32, 128}, 128);
