@@ -416,6 +416,17 @@ TEST(TMAPlanner, SwizzledBoxMustStartOnThePatternPeriod) {
   planOk(r);
 }
 
+TEST(TMAPlanner, UnitDimWithUnitStrideIsNotMapDimZero) {
+  // A unit dim's stride is arbitrary; given as 1 it is "contiguous" too, but
+  // map dim 0 must be the dim contiguous in shared memory (the 64 columns).
+  Request r = rowMajorRequest({1, 64}, TileLayout::rowMajor({1, 64}), 16,
+                              TensorMapDataType::Float16);
+  r.global.strides = {1, 1};
+  Plan p = planOk(r);
+  ASSERT_GE(args(p).size(), 2u);
+  EXPECT_EQ(args(p)[1], 64);
+}
+
 TEST(TMAPlanner, NarrowSwizzledRowsAreRefused) {
   // 32 f16 columns (64 bytes) under a 128-byte swizzle.
   TileLayout narrow({Iter{8, 32, Axis::m}, Iter{32, 1, Axis::m}}, {}, {},
