@@ -184,6 +184,10 @@ TEST(Layout, DirectSumAndTile) {
   EXPECT_EQ(sum->toString(), "S[(4,4,8):(1@warpid,8,1)]");
 
   // A swizzled inner tile only composes with outer strides on its period.
+  // A swizzled tile is whole 8-row atoms: 12 rows (a multiple of 4) or 4
+  // rows are refused.
+  EXPECT_FALSE(nvmmaSharedLayout(16, 12, 64, SwizzleMode::B128));
+  EXPECT_FALSE(nvmmaSharedLayout(16, 4, 64, SwizzleMode::B64));
   OrReason<TileLayout> sw = nvmmaSharedLayout(16, 8, 64, SwizzleMode::B128);
   ASSERT_TRUE(sw);
   EXPECT_TRUE(TileLayout::directSum(TileLayout({m(2, 512)}), *sw));

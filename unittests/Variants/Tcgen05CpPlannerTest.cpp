@@ -309,6 +309,12 @@ TEST(Tcgen05CpPlanner, RejectsMoreThan128Lanes) {
   EXPECT_EQ(declineReason(r), "32x128b.warpx4: "
             "an instruction at lane 8 writes lanes up to "
                               "135: more than tensor memory's 128 lanes");
+  // One lane too far is as bad as eight: from lane 1, lane 128 is written.
+  r.tmem.layout = parse({lane(32, 1), col(16, 1)}, {lane(4, 32)},
+                        {AxisOffset{Axis::TLane, 1}});
+  EXPECT_EQ(declineReason(r), "32x128b.warpx4: "
+                              "an instruction at lane 1 writes lanes up to "
+                              "128: more than tensor memory's 128 lanes");
 }
 
 TEST(Tcgen05CpPlanner, RejectsReplicaMatchingNoForm) {
