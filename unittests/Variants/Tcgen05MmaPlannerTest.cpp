@@ -75,14 +75,19 @@ int64_t check(const Request &req, const Plan &plan) {
   return report.elements;
 }
 
-Plan planned(const Request &r) {
+/// The checked plan of `r` into `out`; a fatal failure when there is none,
+/// so a test ends instead of reading an empty plan (PLANNED below).
+void plannedInto(const Request &r, Plan &out) {
   OrReason<Plan> p = planMma(r);
-  EXPECT_TRUE(p) << p.reason();
-  if (!p)
-    return {};
+  ASSERT_TRUE(p) << p.reason();
   check(r, *p);
-  return *p;
+  out = *p;
 }
+
+/// `Plan name` = the plan of `request`, or the test stops there.
+#define PLANNED(name, ...)                                                   \
+  Plan name;                                                                 \
+  ASSERT_NO_FATAL_FAILURE(plannedInto(__VA_ARGS__, name))
 
 std::string declined(const Request &r) {
   OrReason<Plan> p = planMma(r);
@@ -120,7 +125,7 @@ TEST(Tcgen05MmaPlanner, F16GemmExampleFourMmas) {
   r.m = 128;
   r.n = 128;
   r.k = 64;
-  Plan p = planned(r);
+  PLANNED(p, r);
   EXPECT_EQ(p.kind, MmaKind::F16);
   EXPECT_EQ(p.instM, 128);
   EXPECT_EQ(p.instN, 128);
@@ -179,7 +184,7 @@ TEST(Tcgen05MmaPlanner, CheckerCatchesWrongDescriptors) {
 TEST(Tcgen05MmaPlanner, AccumulateFlagDecidesTheFirstStep) {
   Request r = kMajorF16(128, 128, 32, SwizzleMode::B64);
   r.hasAccumulateFlag = true;
-  Plan p = planned(r);
+  PLANNED(p, r);
   ASSERT_EQ(p.issues.size(), 2u);
   EXPECT_EQ(p.issues[0].inputD, InputD::FromFlag);
   EXPECT_EQ(p.issues[1].inputD, InputD::Accumulate);
@@ -199,7 +204,7 @@ TEST(Tcgen05MmaPlanner, KSlices) {
     r.k = s.k;
     r.aSide.offsets = {0, s.k0};
     r.bSide.offsets = {0, s.k0};
-    Plan p = planned(r);
+    PLANNED(p, r);
     ASSERT_EQ(p.issues.size(), s.starts.size());
     for (size_t i = 0; i < s.starts.size(); ++i) {
       EXPECT_EQ(p.issues[i].aByte, s.starts[i]);
@@ -219,7 +224,7 @@ TEST(Tcgen05MmaPlanner, TransposedOperands) {
   r.m = 128;
   r.n = 256;
   r.k = 64;
-  Plan p = planned(r);
+  PLANNED(p, r);
   ASSERT_TRUE(p.a);
   EXPECT_TRUE(p.a->mnMajor);
   EXPECT_TRUE(p.b.mnMajor);
@@ -237,7 +242,7 @@ TEST(Tcgen05MmaPlanner, TransposedOperands) {
   Request r2 = r;
   r2.bSide = whole(nvmma(16, 256, 64, SwizzleMode::B128), {256, 64});
   r2.transposeB = true;
-  Plan p2 = planned(r2);
+  PLANNED(p2, r2);
   EXPECT_FALSE(p2.b.mnMajor);
   EXPECT_EQ(p2.issues[0].idesc, 0x08400010u | (1u << 15));
 }
@@ -258,7 +263,7 @@ TEST(Tcgen05MmaPlanner, EverySwizzleAndMajor) {
     SCOPED_TRACE(swizzleModeName(c.mode).str());
     int64_t k = swizzleBytes(c.mode) / 2;
     Request r = kMajorF16(128, 64, k, c.mode);
-    Plan p = planned(r);
+    PLANNED(p, r);
     EXPECT_EQ(p.a->descriptorTemplate(), c.kMajorWord);
     EXPECT_EQ(p.issues.size(), size_t(k / 16));
     // MN-major in the same swizzle: A stored [K, M].
@@ -268,7 +273,7 @@ TEST(Tcgen05MmaPlanner, EverySwizzleAndMajor) {
     t.aSide = whole(nvmma(16, 32, 128, c.mode), {32, 128});
     t.transposeA = true;
     t.k = 32;
-    Plan q = planned(t);
+    PLANNED(q, t);
     EXPECT_TRUE(q.a->mnMajor);
     // LBO: the next `atom` M columns are 32 K rows x W bytes further; SBO:
     // 8 K rows x W bytes.
@@ -285,7 +290,7 @@ TEST(Tcgen05MmaPlanner, NoSwizzleCoreMatrices) {
   TileLayout a({mem(16, 256), mem(8, 8), mem(4, 64), mem(8, 1)});
   Request r = kMajorF16(128, 64, 32, SwizzleMode::B64);
   r.aSide = whole(a, {128, 32});
-  Plan p = planned(r);
+  PLANNED(p, r);
   EXPECT_FALSE(p.a->mnMajor);
   EXPECT_TRUE(p.a->usesLbo);
   EXPECT_EQ(p.a->descriptor.leadingByteOffset, 128u);
@@ -302,7 +307,7 @@ TEST(Tcgen05MmaPlanner, NoSwizzleCoreMatrices) {
   Request q = r;
   q.aSide = whole(t, {32, 128});
   q.transposeA = true;
-  Plan pq = planned(q);
+  PLANNED(pq, q);
   EXPECT_TRUE(pq.a->mnMajor);
   EXPECT_EQ(pq.a->descriptor.strideByteOffset, 128u);  // next 8 M
   EXPECT_EQ(pq.a->descriptor.leadingByteOffset, 4096u); // next 8 K
@@ -330,7 +335,7 @@ TEST(Tcgen05MmaPlanner, CtaGroupTwo) {
   r.n = 256;
   r.k = 64;
   r.ctaGroup = 2;
-  Plan p = planned(r);
+  PLANNED(p, r);
   EXPECT_EQ(p.instM, 256);
   EXPECT_EQ(p.instN, 256);
   EXPECT_EQ(p.issues[0].idesc, 0x10400010u);
@@ -343,7 +348,7 @@ TEST(Tcgen05MmaPlanner, CtaGroupTwo) {
   h.m = 128;
   h.aSide = whole(nvmma(16, 64, 64, SwizzleMode::B128), {64, 64});
   h.cSide = whole(tmemM64(256), {64, 256});
-  Plan q = planned(h);
+  PLANNED(q, h);
   EXPECT_EQ(q.instM, 128);
   EXPECT_EQ(q.issues.size(), 4u);
   // The C tile in lanes 0..63 instead is declined, naming the lane.
@@ -359,7 +364,7 @@ TEST(Tcgen05MmaPlanner, TensorMemoryA) {
   Request r = kMajorF16(128, 128, 64, SwizzleMode::B128);
   r.aInTmem = true;
   r.aSide = whole(tmemRows(128, 64, 1, 256), {128, 64});
-  Plan p = planned(r);
+  PLANNED(p, r);
   EXPECT_FALSE(p.a);
   ASSERT_EQ(p.issues.size(), 4u);
   // Column 128 (TCol 256 f16 elements), +8 columns per K step of 16.
@@ -379,7 +384,7 @@ TEST(Tcgen05MmaPlanner, SeveralOutputTiles) {
   Request r = kMajorF16(256, 256, 32, SwizzleMode::B64);
   r.cSide = whole(TileLayout({col(2, 256), lane(128, 1), col(256, 1)}),
                   {256, 256});
-  Plan p = planned(r);
+  PLANNED(p, r);
   EXPECT_EQ(p.instM, 128);
   EXPECT_EQ(p.instN, 256);
   ASSERT_EQ(p.issues.size(), 4u);
@@ -433,7 +438,7 @@ TEST(Tcgen05MmaPlanner, EveryDenseKind) {
     r.cSide = whole(tmemRows(128, 128, r.dBits == 16 ? 2 : 1), {128, 128});
     r.m = r.n = 128;
     r.k = k;
-    Plan p = planned(r);
+    PLANNED(p, r);
     EXPECT_EQ(p.kind, c.kind);
     EXPECT_EQ(p.instK, c.k);
     EXPECT_EQ(p.issues.size(), size_t(k / c.k));
@@ -467,7 +472,7 @@ Request blockScaled(MmaElement e, unsigned bits, cuda::ScaleFactorType type,
 TEST(Tcgen05MmaPlanner, BlockScaledKinds) {
   // mxf8f6f4 e4m3, ue8m0, K 128: 4 MMAs of K 32, one scale per row each:
   // scale bytes 0,1,2,3 of column 256 (A) and 260 (B) -> ids 0..3.
-  Plan p = planned(blockScaled(MmaElement::E4M3, 8,
+  PLANNED(p, blockScaled(MmaElement::E4M3, 8,
                                cuda::ScaleFactorType::UE8M0, 128));
   EXPECT_EQ(p.kind, MmaKind::MXF8F6F4);
   ASSERT_EQ(p.issues.size(), 4u);
@@ -484,7 +489,7 @@ TEST(Tcgen05MmaPlanner, BlockScaledKinds) {
 
   // mxf4 (packed e2m1, ue8m0), K 256 -> 4 MMAs of K 64 reading 2 scales a
   // row each: ids 0, 2 then the next column.
-  Plan q = planned(
+  PLANNED(q, 
       blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256));
   EXPECT_EQ(q.kind, MmaKind::MXF4);
   ASSERT_EQ(q.issues.size(), 4u);
@@ -496,7 +501,7 @@ TEST(Tcgen05MmaPlanner, BlockScaledKinds) {
 
   // mxf4nvf4 (ue4m3, 16-element blocks), K 256: 4 scales per instruction,
   // one whole column each.
-  Plan n = planned(
+  PLANNED(n, 
       blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE4M3, 256));
   EXPECT_EQ(n.kind, MmaKind::MXF4NVF4);
   ASSERT_EQ(n.issues.size(), 4u);
