@@ -119,69 +119,58 @@ std::optional<PtxRange> ChipInfo::support(InstructionFamily family) const {
   // sm_101 is renamed sm_110 from PTX 9.0: LLVM 22 selects no tcgen05
   // instruction for sm_101 targets at 9.0.
   PtxRange tcgen05{ptx.min, sm == 101 ? 88 : ptx.max};
+  auto when = [](bool has, PtxRange range) -> std::optional<PtxRange> {
+    return has ? std::optional<PtxRange>(range) : std::nullopt;
+  };
   switch (family) {
   case InstructionFamily::BulkTensorCopy:
   case InstructionFamily::BulkTensorReduce:
   case InstructionFamily::BulkCopyCluster:
-    if (sm >= 90)
-      return bulk;
-    return std::nullopt;
+  case InstructionFamily::AsyncBarrier:
+    return when(sm >= 90, bulk);
   case InstructionFamily::BulkTensorCopyToCta:
     // The shared::cta destination arrived with PTX 8.6.
-    if (sm >= 90)
-      return PtxRange{std::max<PtxVersion>(ptx.min, 86), ptx.max};
-    return std::nullopt;
-  case InstructionFamily::AsyncBarrier:
-    if (sm >= 90)
-      return bulk;
-    return std::nullopt;
+    return when(sm >= 90,
+                PtxRange{std::max<PtxVersion>(ptx.min, 86), ptx.max});
   case InstructionFamily::MbarrierParityWait:
-    if (sm >= 90)
-      return ptx;
-    return std::nullopt;
+    return when(sm >= 90, ptx);
   case InstructionFamily::BulkTensorCopyCtaGroup:
-    if (hasCtaGroupCopies(*this))
-      return tcgen05;
-    return std::nullopt;
+    return when(hasCtaGroupCopies(*this), tcgen05);
   case InstructionFamily::Tcgen05:
-    if (hasTcgen05(*this))
-      return tcgen05;
-    return std::nullopt;
+    return when(hasTcgen05(*this), tcgen05);
   case InstructionFamily::Tcgen05MmaI8:
     // kind::i8 is an architecture-specific feature (sm_100a, sm_101a and
     // sm_110a in LLVM; not the f targets, not sm_103a).
-    if (hasTcgen05(*this))
-      return tcgen05;
-    return std::nullopt;
+    return when(hasTcgen05(*this), tcgen05);
   case InstructionFamily::Tcgen05BlockScale:
     // The .block16 / .block32 qualifiers need PTX 8.8 (LLVM selects them
     // from 8.8; ptxas refuses .block32 below it).
-    if (hasTcgen05(*this))
-      return PtxRange{std::max<PtxVersion>(tcgen05.min, 88), tcgen05.max};
-    return std::nullopt;
+    return when(hasTcgen05(*this),
+                PtxRange{std::max<PtxVersion>(tcgen05.min, 88), tcgen05.max});
   case InstructionFamily::Wgmma:
-    if (sm == 90 && suffix == 'a')
-      return ptx;
-    return std::nullopt;
+    return when(sm == 90 && suffix == 'a', ptx);
   }
   return std::nullopt;
 }
 
 llvm::ArrayRef<ChipInfo> tile::cuda::knownChips() { return chipTable(); }
 
-std::string tile::cuda::knownChipNames() {
+/// "sm_80, sm_86, ...": the known chips `keep` selects.
+static std::string chipNames(llvm::function_ref<bool(const ChipInfo &)> keep) {
   std::string names;
   for (const ChipInfo &chip : chipTable())
-    names += (names.empty() ? "" : ", ") + chip.name.str();
+    if (keep(chip))
+      names += (names.empty() ? "" : ", ") + chip.name.str();
   return names;
 }
 
+std::string tile::cuda::knownChipNames() {
+  return chipNames([](const ChipInfo &) { return true; });
+}
+
 std::string tile::cuda::chipsWith(InstructionFamily family) {
-  std::string names;
-  for (const ChipInfo &chip : chipTable())
-    if (chip.support(family))
-      names += (names.empty() ? "" : ", ") + chip.name.str();
-  return names;
+  return chipNames(
+      [&](const ChipInfo &chip) { return chip.support(family).has_value(); });
 }
 
 OrReason<ChipInfo> tile::cuda::lookupChip(llvm::StringRef name) {
