@@ -24,6 +24,7 @@
 #include "tile/Support/OrReason.h"
 #include "tile/Target/CUDA/Chips.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/LogicalResult.h"
 

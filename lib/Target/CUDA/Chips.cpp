@@ -8,6 +8,7 @@
 #include "tile/Target/CUDA/Chips.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <string>
@@ -152,8 +153,6 @@ std::optional<PtxRange> ChipInfo::support(InstructionFamily family) const {
   }
   return std::nullopt;
 }
-
-llvm::ArrayRef<ChipInfo> tile::cuda::knownChips() { return chipTable(); }
 
 /// "sm_80, sm_86, ...": the known chips `keep` selects.
 static std::string chipNames(llvm::function_ref<bool(const ChipInfo &)> keep) {

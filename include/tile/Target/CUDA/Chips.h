@@ -25,7 +25,6 @@
 
 #include "tile/Support/OrReason.h"
 
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -95,8 +94,6 @@ struct ChipInfo {
   std::optional<PtxRange> support(InstructionFamily family) const;
 };
 
-/// Every chip tile-mlir knows, in ascending order.
-llvm::ArrayRef<ChipInfo> knownChips();
 /// "sm_80, sm_86, ..." for diagnostics.
 std::string knownChipNames();
 
