@@ -104,6 +104,8 @@ llvm::StringRef tile::swizzleModeName(SwizzleMode mode) {
     return "64B";
   case SwizzleMode::B128:
     return "128B";
+  case SwizzleMode::B128Atom32B:
+    return "128B_atom_32B";
   }
   return "?";
 }
@@ -117,6 +119,7 @@ unsigned tile::swizzleBytes(SwizzleMode mode) {
   case SwizzleMode::B64:
     return 64;
   case SwizzleMode::B128:
+  case SwizzleMode::B128Atom32B:
     return 128;
   }
   return 0;
@@ -126,6 +129,11 @@ Swizzle tile::nvmmaSwizzle(SwizzleMode mode, unsigned elementBits) {
   if (mode == SwizzleMode::None || elementBits == 0 || elementBits > 128 ||
       !llvm::isPowerOf2_32(elementBits))
     return {};
+  // 32-byte chunks move within a 128-byte row, XORed with the row index
+  // modulo 4 (byte-address bits [5,7) ^= [7,9)).
+  if (mode == SwizzleMode::B128Atom32B)
+    return elementBits > 256 ? Swizzle{}
+                             : Swizzle{2, llvm::Log2_32(256 / elementBits), 2};
   // 16-byte chunks are the unit that moves: 128 / elementBits elements.
   unsigned base = llvm::Log2_32(128 / elementBits);
   unsigned bits = llvm::Log2_32(swizzleBytes(mode) / 16);
@@ -137,8 +145,8 @@ Swizzle tile::nvmmaSwizzle(SwizzleMode mode, unsigned elementBits) {
 
 std::optional<SwizzleMode> tile::classifyNvmmaSwizzle(const Swizzle &swizzle,
                                                       unsigned elementBits) {
-  for (SwizzleMode mode :
-       {SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128})
+  for (SwizzleMode mode : {SwizzleMode::B32, SwizzleMode::B64,
+                           SwizzleMode::B128, SwizzleMode::B128Atom32B})
     if (nvmmaSwizzle(mode, elementBits) == swizzle)
       return mode;
   return std::nullopt;

@@ -135,12 +135,16 @@ struct Swizzle {
 llvm::hash_code hash_value(const Swizzle &swizzle);
 
 /// The NVMMA shared-memory swizzle modes of TMA, wgmma and tcgen05.
-enum class SwizzleMode : uint8_t { None, B32, B64, B128 };
+/// B128Atom32B is the 128-byte swizzle moving 32-byte chunks (tcgen05
+/// descriptor layout type 1, TMA's SWIZZLE_128B_ATOM_32B): the only form in
+/// which tcgen05.mma reads MN-major tf32 operands.
+enum class SwizzleMode : uint8_t { None, B32, B64, B128, B128Atom32B };
 llvm::StringRef swizzleModeName(SwizzleMode mode);
 /// Bytes per swizzled row (0 for None).
 unsigned swizzleBytes(SwizzleMode mode);
 /// The element-unit swizzle of `mode` for elements of `elementBits` bits
-/// (16-byte chunks of one row XORed with the row index modulo the atom).
+/// (16-byte chunks of one row XORed with the row index modulo the atom;
+/// B128Atom32B: 32-byte chunks XORed with the row index modulo 4).
 Swizzle nvmmaSwizzle(SwizzleMode mode, unsigned elementBits);
 /// The NVMMA mode `swizzle` is for `elementBits`, or nullopt if it is none.
 std::optional<SwizzleMode> classifyNvmmaSwizzle(const Swizzle &swizzle,

@@ -38,6 +38,25 @@ static void printExecScope(OpAsmPrinter &printer, Operation *,
   printer << stringifyExecScope(attr.getValue());
 }
 
+LogicalResult tile::OpTrait::verifyKnownAttributes(Operation *op,
+                                                  ArrayRef<StringRef> known) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    StringRef name = attr.getName().strref();
+    if (name.contains('.') || llvm::is_contained(known, name))
+      continue;
+    std::string list;
+    for (StringRef k : known)
+      if (k != "operandSegmentSizes")
+        list += (list.empty() ? "" : ", ") + k.str();
+    return op->emitOpError()
+           << "has no attribute '" << name << "'; it knows "
+           << (list.empty() ? std::string("none") : list)
+           << " (other attributes need a dialect prefix, e.g. 'mydialect."
+           << name << "')";
+  }
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
 
@@ -366,6 +385,10 @@ LogicalResult GemmAsyncOp::verify() {
       (getSfa().getType().getScope() != MemoryScope::tmem ||
        getSfb().getType().getScope() != MemoryScope::tmem))
     return emitOpError("scale factors sfa/sfb must be in tensor memory");
+  if (std::optional<ArrayRef<int64_t>> shape = getInstructionShape();
+      shape && (shape->size() != 2 || (*shape)[0] < 1 || (*shape)[1] < 1))
+    return emitOpError("instruction_shape must be [M, N], two positive "
+                       "values");
   return success();
 }
 

@@ -54,6 +54,7 @@ TensorMapSwizzle mapSwizzle(SwizzleMode mode) {
   case SwizzleMode::B32: return TensorMapSwizzle::B32;
   case SwizzleMode::B64: return TensorMapSwizzle::B64;
   case SwizzleMode::B128: return TensorMapSwizzle::B128;
+  case SwizzleMode::B128Atom32B: return TensorMapSwizzle::B128Atom32B;
   }
   return TensorMapSwizzle::None;
 }

@@ -95,6 +95,17 @@ std::string elementTypeProblem(GemmAsyncOp op) {
   return "";
 }
 
+tcgen05_mma::CollectorOp collectorOpOf(std::optional<MmaCollector> c) {
+  using tcgen05_mma::CollectorOp;
+  switch (c.value_or(MmaCollector::discard)) {
+  case MmaCollector::lastuse: return CollectorOp::LastUse;
+  case MmaCollector::fill: return CollectorOp::Fill;
+  case MmaCollector::use: return CollectorOp::Use;
+  case MmaCollector::discard: break;
+  }
+  return CollectorOp::Discard;
+}
+
 /// The planner's request: element kinds, the three sides (and scale
 /// tiles), the shape and the config.
 OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
@@ -139,6 +150,11 @@ OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
   r.k = mnk[2];
   r.ctaGroup = op.getCtaGroup().value_or(1);
   r.hasAccumulateFlag = static_cast<bool>(op.getAccumulate());
+  r.weightStationary = op.getWeightStationary();
+  if (std::optional<ArrayRef<int64_t>> shape = op.getInstructionShape())
+    r.instructionShape = {(*shape)[0], (*shape)[1]};
+  r.collectorBuffer = op.getCollectorBuffer().value_or(0);
+  r.collectorOp = collectorOpOf(op.getCollector());
   if (op.getSfa()) {
     BufferType sa = op.getSfa().getType(), sb = op.getSfb().getType();
     r.scaleType = *scaleTypeOf(sa.getElementType());
@@ -184,8 +200,18 @@ NVVM::MMABlockScaleKind scaledKind(cuda::MmaKind kind) {
   }
 }
 
+NVVM::Tcgen05MMACollectorOp nvvmCollector(tcgen05_mma::CollectorOp op) {
+  using tcgen05_mma::CollectorOp;
+  switch (op) {
+  case CollectorOp::LastUse: return NVVM::Tcgen05MMACollectorOp::LASTUSE;
+  case CollectorOp::Fill: return NVVM::Tcgen05MMACollectorOp::FILL;
+  case CollectorOp::Use: return NVVM::Tcgen05MMACollectorOp::USE;
+  case CollectorOp::Discard: break;
+  }
+  return NVVM::Tcgen05MMACollectorOp::DISCARD;
+}
 
-/// One tcgen05.mma (or .block_scale) per planned issue, before `op`.
+/// One tcgen05.mma (.ws, .block_scale) per planned issue, before `op`.
 LogicalResult emitTcgen05Mma(GemmAsyncOp op, const tcgen05_mma::Plan &plan,
                              ValueRange lowered, const DispatchContext &,
                              RewriterBase &rewriter) {
@@ -235,6 +261,7 @@ LogicalResult emitTcgen05Mma(GemmAsyncOp op, const tcgen05_mma::Plan &plan,
   unsigned perInstruction =
       plan.instK / std::max(1u, cuda::scaleVectorSize(plan.kind,
                                                       plan.idesc.scaleType));
+  auto collector = nvvmCollector(plan.collectorOp);
   llvm::DenseMap<uint32_t, Value> idescs;
   for (const Issue &is : plan.issues) {
     // Operands in a fixed order (call arguments would not fix it).
@@ -247,9 +274,15 @@ LogicalResult emitTcgen05Mma(GemmAsyncOp op, const tcgen05_mma::Plan &plan,
       idesc = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
                                            static_cast<int32_t>(is.idesc));
     Value inputD = flag(is.inputD);
+    if (dense && plan.weightStationary) {
+      NVVM::Tcgen05MMAWsOp::create(
+          rewriter, loc, *dense,
+          static_cast<NVVM::Tcgen05MMACollectorBBuffer>(plan.collectorBuffer),
+          collector, d, a, b, idesc, inputD, Value());
+      continue;
+    }
     if (dense) {
-      NVVM::Tcgen05MMAOp::create(rewriter, loc, *dense, group,
-                                 NVVM::Tcgen05MMACollectorOp::DISCARD,
+      NVVM::Tcgen05MMAOp::create(rewriter, loc, *dense, group, collector,
                                  /*aShift=*/false, d, a, b, idesc, inputD,
                                  Value(), Value());
       continue;
@@ -262,8 +295,7 @@ LogicalResult emitTcgen05Mma(GemmAsyncOp op, const tcgen05_mma::Plan &plan,
                           : NVVM::Tcgen05MMABlockScale::BLOCK32;
     NVVM::Tcgen05MMABlockScaleOp::create(
         rewriter, loc, scaledKind(plan.kind), group, blockScale,
-        NVVM::Tcgen05MMACollectorOp::DISCARD, d, a, b, idesc, inputD, sfa,
-        sfb);
+        collector, d, a, b, idesc, inputD, sfa, sfb);
   }
   return success();
 }

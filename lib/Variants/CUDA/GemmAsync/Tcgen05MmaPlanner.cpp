@@ -17,6 +17,8 @@
 
 #include "tile/Variants/CUDA/GemmAsync/Tcgen05MmaPlanner.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <string>
 
 using namespace tile;
@@ -69,7 +71,18 @@ OrReason<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
   }
 }
 
-std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n) {
+std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n,
+                                   bool weightStationary) {
+  if (weightStationary) {
+    if (ctaGroup != 1)
+      return "cta_group " + str(ctaGroup) + ": tcgen05.mma.ws is cta_group 1 "
+                                            "only";
+    if (m != 32 && m != 64 && m != 128)
+      return "M = " + str(m) + ": .ws MMAs have M 32, 64 or 128";
+    if (n != 64 && n != 128 && n != 256)
+      return "N = " + str(n) + ": .ws MMAs have N 64, 128 or 256";
+    return "";
+  }
   auto rule = [&](int64_t granule, int64_t lo) -> std::string {
     if (n % granule == 0 && n >= lo && n <= 256)
       return "";
@@ -90,9 +103,52 @@ std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n) {
   return "cta_group " + str(ctaGroup) + " (1 or 2)";
 }
 
-int64_t tcgen05_mma::dataPathLane(unsigned ctaGroup, int64_t instM, int64_t r) {
-  bool fullLanes = instM / ctaGroup == 128;
-  return fullLanes ? r : 32 * (r / 16) + r % 16;
+std::string tcgen05_mma::dataPathName(DataPath path) {
+  switch (path) {
+  case DataPath::A: return "A (M 256, cta_group 2)";
+  case DataPath::B: return "B (M 128, cta_group 2)";
+  case DataPath::D: return "D (M 128)";
+  case DataPath::E: return "E (M 64, .ws)";
+  case DataPath::F: return "F (M 64, cta_group 1)";
+  case DataPath::G: return "G (M 32, .ws)";
+  }
+  return "?";
+}
+
+DataPath tcgen05_mma::dataPathOf(unsigned ctaGroup, int64_t instM,
+                                 bool weightStationary) {
+  if (ctaGroup == 2)
+    return instM == 256 ? DataPath::A : DataPath::B;
+  if (instM == 128)
+    return DataPath::D;
+  if (instM == 64)
+    return weightStationary ? DataPath::E : DataPath::F;
+  return DataPath::G;
+}
+
+bool tcgen05_mma::isFolded(DataPath path) {
+  return path == DataPath::B || path == DataPath::E || path == DataPath::G;
+}
+
+TmemPlace tcgen05_mma::accumulatorPlace(DataPath path, int64_t instN,
+                                        int64_t r, int64_t c) {
+  switch (path) {
+  case DataPath::B:
+  case DataPath::E:
+    return {r + 64 * (c / (instN / 2)), c % (instN / 2)};
+  case DataPath::G:
+    return {r + 32 * (c / (instN / 4)), c % (instN / 4)};
+  case DataPath::F:
+    return {32 * (r / 16) + r % 16, c};
+  case DataPath::A:
+  case DataPath::D:
+    break;
+  }
+  return {r, c};
+}
+
+int64_t tcgen05_mma::rowLane(DataPath path, int64_t r) {
+  return path == DataPath::F ? 32 * (r / 16) + r % 16 : r;
 }
 
 namespace {
@@ -189,6 +245,44 @@ struct SharedPlanner {
     return (elements * int64_t(bits)) % 128 == 0;
   }
 
+  /// The descriptor's swizzle (and canon.c). MN-major tf32 has one form:
+  /// the 128-byte swizzle with 32-byte atoms (layout type 1); that swizzle
+  /// is for nothing else.
+  OrReason<SmemSwizzle> descriptorSwizzle() {
+    using R = OrReason<SmemSwizzle>;
+    bool mnTf32 = canon.mnMajor && bits == 32;
+    std::string atom32 =
+        nvmmaSwizzle(SwizzleMode::B128Atom32B, bits).toString();
+    if (region.swizzle.isIdentity()) {
+      if (mnTf32)
+        return R::failure(name + " is MN-major tf32 without a swizzle; "
+                                 "tcgen05 reads MN-major tf32 only with the "
+                                 "128-byte swizzle of 32-byte atoms (" +
+                          atom32 + ")");
+      return SmemSwizzle::None;
+    }
+    std::optional<SwizzleMode> mode =
+        classifyNvmmaSwizzle(region.swizzle, bits);
+    if (!mode)
+      return R::failure(name + " swizzle " + region.swizzle.toString() +
+                        " is not an NVMMA swizzle of " + str(bits) +
+                        "-bit elements");
+    bool atom = *mode == SwizzleMode::B128Atom32B;
+    if (mnTf32 && !atom)
+      return R::failure(name + " is MN-major tf32 with the " +
+                        swizzleModeName(*mode).str() +
+                        " swizzle; tcgen05 reads MN-major tf32 only with the "
+                        "128-byte swizzle of 32-byte atoms (" +
+                        atom32 + ", descriptor layout type 1)");
+    if (atom && !mnTf32)
+      return R::failure(name + " uses the 128-byte swizzle of 32-byte atoms, "
+                               "which tcgen05.mma reads for MN-major tf32 "
+                               "operands only");
+    canon.c = swizzleBytes(*mode) / 16;
+    return atom ? SmemSwizzle::B128Atom32B
+                : *cuda::smemSwizzleForBytes(swizzleBytes(*mode));
+  }
+
   /// Major-ness, swizzle, LBO and SBO from the tile at (0, 0).
   Status derive() {
     int64_t s0 = addr(0, 0);
@@ -206,17 +300,9 @@ struct SharedPlanner {
       return Status::failure(name + " is MN-major; packed sub-byte operands "
                                     "are K-major only");
     canon.t = 128 / bits;
-    SmemSwizzle swizzle = SmemSwizzle::None;
-    if (!region.swizzle.isIdentity()) {
-      std::optional<SwizzleMode> mode =
-          classifyNvmmaSwizzle(region.swizzle, bits);
-      if (!mode)
-        return Status::failure(name + " swizzle " + region.swizzle.toString() +
-                               " is not an NVMMA swizzle of " + str(bits) +
-                               "-bit elements");
-      swizzle = *cuda::smemSwizzleForBytes(swizzleBytes(*mode));
-      canon.c = swizzleBytes(*mode) / 16;
-    }
+    OrReason<SmemSwizzle> swizzle = descriptorSwizzle();
+    if (!swizzle)
+      return Status::failure(swizzle.reason());
     const int64_t t = canon.t, c = canon.c;
     // Probe points: the first element the other offset reaches. A probe
     // outside one instruction's tile leaves the offset unread.
@@ -252,7 +338,7 @@ struct SharedPlanner {
     operand.usesSbo = usesSbo;
     operand.descriptor.leadingByteOffset = static_cast<uint32_t>(bytes(lbo));
     operand.descriptor.strideByteOffset = static_cast<uint32_t>(bytes(sbo));
-    operand.descriptor.swizzle = swizzle;
+    operand.descriptor.swizzle = *swizzle;
     if (auto problems = operand.descriptor.problems(); !problems.empty())
       return Status::failure(name + " descriptor: " + problems.front());
     return Status::success();
@@ -304,12 +390,14 @@ struct SharedPlanner {
 //===----------------------------------------------------------------------===//
 
 /// `(lane << 16) | column` of the tile at (row0, col0), after checking every
-/// element: row r in lane + dataPathLane(r); element c in column + c *
-/// elementBits / 32 (packed) or + c (unpacked: one element per column).
+/// element: (r, c) at lane + place(r, c).lane and, in 32-bit columns,
+/// column + place(r, c).column * elementBits / 32 (packed) or + place.column
+/// (unpacked: one element per column).
+using PlaceFn = llvm::function_ref<TmemPlace(int64_t, int64_t)>;
 OrReason<uint32_t> tmemTile(const Region &region, const std::string &name,
-                            unsigned bits, bool packed, unsigned ctaGroup,
-                            int64_t instM, int64_t row0, int64_t col0,
-                            int64_t rows, int64_t cols) {
+                            unsigned bits, bool packed, int64_t row0,
+                            int64_t col0, int64_t rows, int64_t cols,
+                            const std::string &pathName, PlaceFn place) {
   using R = OrReason<uint32_t>;
   AxisAddress a0 = region.at(row0, col0);
   int64_t lane0 = at(a0, Axis::TLane), tcol0 = at(a0, Axis::TCol);
@@ -320,28 +408,30 @@ OrReason<uint32_t> tmemTile(const Region &region, const std::string &name,
   int64_t column = tcol0 * int64_t(bits) / 32;
   if (!packed && bits > 32)
     return R::failure(name + " has " + str(bits) + "-bit elements");
-  // Element c sits at TCol (in elements) tcol0 + step * c.
+  // Element place p sits at TCol (in elements) tcol0 + step * p.column.
   int64_t step = packed ? 1 : 32 / int64_t(bits);
+  int64_t maxLane = 0, maxColumn = 0;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
+      TmemPlace p = place(r, c);
+      maxLane = std::max(maxLane, p.lane);
+      maxColumn = std::max(maxColumn, p.column);
       AxisAddress x = region.at(row0 + r, col0 + c);
-      int64_t wantLane = lane0 + dataPathLane(ctaGroup, instM, r);
-      int64_t wantCol = tcol0 + step * c;
+      int64_t wantLane = lane0 + p.lane, wantCol = tcol0 + step * p.column;
       if (at(x, Axis::TLane) != wantLane || at(x, Axis::TCol) != wantCol)
         return R::failure(
             name + " element (" + str(row0 + r) + ", " + str(col0 + c) +
             ") is in lane " + str(at(x, Axis::TLane)) + ", TCol " +
-            str(at(x, Axis::TCol)) + "; the M " + str(instM) +
-            " data path puts it in lane " + str(wantLane) + ", TCol " +
-            str(wantCol) +
+            str(at(x, Axis::TCol)) + "; data path " + pathName +
+            " puts it in lane " + str(wantLane) + ", TCol " + str(wantCol) +
             (packed ? "" : " (one element per 32-bit column)"));
     }
-  int64_t lastLane = lane0 + dataPathLane(ctaGroup, instM, rows - 1);
-  int64_t columns = packed ? cols * int64_t(bits) / 32 : cols;
-  if (lane0 < 0 || lastLane >= 128)
+  int64_t columns = packed ? (maxColumn + 1) * int64_t(bits) / 32
+                           : maxColumn + 1;
+  if (lane0 < 0 || lane0 + maxLane >= 128)
     return R::failure(name + " tile at (" + str(row0) + ", " + str(col0) +
-                      ") uses lanes " + str(lane0) + ".." + str(lastLane) +
-                      ": tensor memory has 128");
+                      ") uses lanes " + str(lane0) + ".." +
+                      str(lane0 + maxLane) + ": tensor memory has 128");
   if (column < 0 || column + columns > 512)
     return R::failure(name + " tile at (" + str(row0) + ", " + str(col0) +
                       ") uses columns " + str(column) + ".." +
@@ -418,54 +508,130 @@ Status checkElementWidths(const Request &req, MmaKind kind) {
   return Status::success();
 }
 
-/// The instruction shape: M as wide as the rows allow, the widest legal N
-/// dividing the region's, K of the kind (256 bits of a row).
+/// The form's own rules: cta_group, `.ws` (cta_group 1, no block scaling),
+/// the collector buffers, M and N split evenly across a pair.
+Status checkForm(const Request &req, bool scaled) {
+  const int64_t g = req.ctaGroup;
+  if (g != 1 && g != 2)
+    return Status::failure("cta_group " + str(g) + " (1 or 2)");
+  if (scaled && g == 2)
+    return Status::failure("block-scaled cta_group 2: how the pair splits "
+                           "the scale factors is not modelled");
+  if (req.weightStationary && g != 1)
+    return Status::failure("tcgen05.mma.ws is cta_group 1 only");
+  if (req.weightStationary && scaled)
+    return Status::failure("tcgen05.mma.ws has no block-scaled kinds");
+  if (!req.weightStationary && req.collectorBuffer != 0)
+    return Status::failure("collector buffer b" + str(req.collectorBuffer) +
+                           ": buffers b0..b3 hold B of tcgen05.mma.ws; the "
+                           "dense form collects A in one buffer");
+  if (req.collectorBuffer > 3)
+    return Status::failure("collector buffer b" + str(req.collectorBuffer) +
+                           " (b0..b3)");
+  if (req.m % g || req.n % g)
+    return Status::failure("cta_group 2 splits M and N between two CTAs; M "
+                           "= " + str(req.m) + ", N = " + str(req.n) +
+                           " are not even");
+  return Status::success();
+}
+
+std::string instShapeName(const Request &req) {
+  return "instruction_shape " + str(req.instructionShape->first) + "x" +
+         str(req.instructionShape->second);
+}
+
+/// M: the user's, or the widest legal one dividing the region's.
+OrReason<int64_t> chooseM(const Request &req) {
+  using R = OrReason<int64_t>;
+  llvm::SmallVector<int64_t, 3> ms =
+      req.weightStationary ? llvm::SmallVector<int64_t, 3>{128, 64, 32}
+      : req.ctaGroup == 1  ? llvm::SmallVector<int64_t, 3>{128, 64}
+                           : llvm::SmallVector<int64_t, 3>{256, 128};
+  std::string form = req.weightStationary
+                         ? std::string(".ws")
+                         : "cta_group " + str(req.ctaGroup);
+  if (req.instructionShape) {
+    int64_t m = req.instructionShape->first;
+    if (!llvm::is_contained(ms, m))
+      return R::failure(instShapeName(req) + ": " +
+                        shapeRule(req.ctaGroup, m, req.instructionShape->second,
+                                  req.weightStationary));
+    if (req.m % m)
+      return R::failure(instShapeName(req) + ": M " + str(m) +
+                        " does not divide the region's " + str(req.m));
+    return m;
+  }
+  for (int64_t m : ms)
+    if (req.m % m == 0)
+      return m;
+  std::string list;
+  for (int64_t m : ms)
+    list += (list.empty() ? "" : ", ") + str(m);
+  return R::failure("M = " + str(req.m) + " is not a multiple of a " + form +
+                    " MMA's M (" + list + ")");
+}
+
+/// N: the user's, or the widest legal one dividing the region's.
+OrReason<int64_t> chooseN(const Request &req, int64_t m) {
+  using R = OrReason<int64_t>;
+  if (req.instructionShape) {
+    int64_t n = req.instructionShape->second;
+    if (std::string rule = shapeRule(req.ctaGroup, m, n, req.weightStationary);
+        !rule.empty())
+      return R::failure(instShapeName(req) + ": " + rule);
+    if (req.n % n)
+      return R::failure(instShapeName(req) + ": N " + str(n) +
+                        " does not divide the region's " + str(req.n));
+    return n;
+  }
+  for (int64_t n = std::min<int64_t>(256, req.n); n >= 8; --n)
+    if (req.n % n == 0 &&
+        shapeRule(req.ctaGroup, m, n, req.weightStationary).empty())
+      return n;
+  return R::failure(shapeRule(req.ctaGroup, m, req.n, req.weightStationary) +
+                    "; no such N divides the region's " + str(req.n));
+}
+
+/// The instruction shape and data path: M and N as above, K of the kind
+/// (256 bits of a row).
 OrReason<Plan> chooseShape(const Request &req, MmaKind kind, bool scaled) {
   using R = OrReason<Plan>;
-  if (req.ctaGroup != 1 && req.ctaGroup != 2)
-    return R::failure("cta_group " + str(req.ctaGroup) + " (1 or 2)");
-  const int64_t g = req.ctaGroup;
-  if (scaled && g == 2)
-    return R::failure("block-scaled cta_group 2: how the pair splits the "
-                      "scale factors is not modelled");
-  if (req.m % g || req.n % g)
-    return R::failure("cta_group 2 splits M and N between two CTAs; M = " +
-                      str(req.m) + ", N = " + str(req.n) + " are not even");
+  if (Status s = checkForm(req, scaled); !s)
+    return R::failure(s.reason());
   Plan plan;
   plan.kind = kind;
   plan.ctaGroup = req.ctaGroup;
+  plan.weightStationary = req.weightStationary;
+  plan.collectorBuffer = req.collectorBuffer;
+  plan.collectorOp = req.collectorOp;
   plan.instK = cuda::mmaInstructionK(kind);
-  llvm::SmallVector<int64_t, 2> ms =
-      g == 1 ? llvm::SmallVector<int64_t, 2>{128, 64}
-             : llvm::SmallVector<int64_t, 2>{256, 128};
-  plan.instM = 0;
-  for (int64_t m : ms)
-    if (req.m % m == 0) {
-      plan.instM = m;
-      break;
-    }
-  if (!plan.instM)
-    return R::failure("M = " + str(req.m) +
-                      " is not a multiple of a cta_group " + str(g) +
-                      " MMA's M (" + str(ms[1]) + " or " + str(ms[0]) + ")");
-  plan.instN = 0;
-  for (int64_t n = std::min<int64_t>(256, req.n); n >= 8; --n)
-    if (req.n % n == 0 && shapeRule(req.ctaGroup, plan.instM, n).empty()) {
-      plan.instN = n;
-      break;
-    }
-  if (!plan.instN)
-    return R::failure(shapeRule(req.ctaGroup, plan.instM, req.n) +
-                      "; no such N divides the region's " + str(req.n));
+  OrReason<int64_t> m = chooseM(req);
+  if (!m)
+    return R::failure(m.reason());
+  OrReason<int64_t> n = chooseN(req, *m);
+  if (!n)
+    return R::failure(n.reason());
+  plan.instM = *m;
+  plan.instN = *n;
+  plan.dataPath = dataPathOf(req.ctaGroup, plan.instM, req.weightStationary);
   if (req.k % plan.instK)
     return R::failure("K = " + str(req.k) + " is not a multiple of kind::" +
                       cuda::mmaKindName(kind).str() + "'s instruction K = " +
                       str(plan.instK) + " (256 bits of a row)");
+  if (req.aInTmem && isFolded(plan.dataPath))
+    return R::failure("A in tensor memory under data path " +
+                      dataPathName(plan.dataPath) +
+                      ": where the folded path reads A is not modelled; "
+                      "put A in shared memory");
   int64_t issues =
       (req.m / plan.instM) * (req.n / plan.instN) * (req.k / plan.instK);
   if (issues > int64_t(kMaxIssues))
     return R::failure(str(issues) + " MMAs (more than " + str(kMaxIssues) +
                       ")");
+  if (req.collectorOp != CollectorOp::Discard && issues != 1)
+    return R::failure("a collector fill/use/lastuse names one MMA's "
+                      "operand; this op issues " + str(issues) +
+                      " MMAs (the planner does not chain collector uses)");
   return plan;
 }
 
@@ -587,9 +753,12 @@ OrReason<TileStarts> tileStarts(const Request &req, const Operands &ops,
         t.a[mi * kSteps + ki] = *s;
         continue;
       }
-      OrReason<uint32_t> at =
-          tmemTile(*ops.a, "A", req.aBits, /*packed=*/true, req.ctaGroup,
-                   plan.instM, mi * ops.rowsA, ki * instK, ops.rowsA, instK);
+      OrReason<uint32_t> at = tmemTile(
+          *ops.a, "A", req.aBits, /*packed=*/true, mi * ops.rowsA, ki * instK,
+          ops.rowsA, instK, dataPathName(plan.dataPath),
+          [&](int64_t r, int64_t c) {
+            return TmemPlace{rowLane(plan.dataPath, r), c};
+          });
       if (!at)
         return R::failure(at.reason());
       t.aTmem[mi * kSteps + ki] = *at;
@@ -603,9 +772,12 @@ OrReason<TileStarts> tileStarts(const Request &req, const Operands &ops,
     }
   for (int64_t mi = 0; mi < ops.mTiles; ++mi)
     for (int64_t ni = 0; ni < ops.nTiles; ++ni) {
-      OrReason<uint32_t> dt = tmemTile(*ops.c, "C", req.dBits, /*packed=*/false,
-                                       req.ctaGroup, plan.instM, mi * ops.rowsA,
-                                       ni * plan.instN, ops.rowsA, plan.instN);
+      OrReason<uint32_t> dt = tmemTile(
+          *ops.c, "C", req.dBits, /*packed=*/false, mi * ops.rowsA,
+          ni * plan.instN, ops.rowsA, plan.instN, dataPathName(plan.dataPath),
+          [&](int64_t r, int64_t c) {
+            return accumulatorPlace(plan.dataPath, plan.instN, r, c);
+          });
       if (!dt)
         return R::failure(dt.reason());
       t.d[mi * ops.nTiles + ni] = *dt;
@@ -640,7 +812,7 @@ Status listIssues(const Request &req, const Operands &ops, const TileStarts &t,
           OrReason<ScaleTile> sa =
               scaleTile(*ops.sfa, "scale factors A", mi * ops.rowsA, ops.rowsA,
                         ki * count, count, [&](int64_t r) {
-                          return dataPathLane(req.ctaGroup, plan.instM, r);
+                          return rowLane(plan.dataPath, r);
                         });
           if (!sa)
             return Status::failure(sa.reason());

@@ -38,6 +38,11 @@ def Tile_CpSourceFormatAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_MmaCollectorAttr
+    : EnumAttr<Tile_Dialect, Tile_MmaCollector, "collector"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
   let summary = "a tile layout: logical elements to hardware axes";
   let description = [{

@@ -50,8 +50,15 @@ class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
   let mnemonic = typeMnemonic;
 }
 
+// Every tile op refuses an attribute that is neither its own nor a
+// dialect-prefixed discardable one (a typo such as `mma_n` is an error,
+// not silently ignored).
+def Tile_KnownAttributesOnly : NativeOpTrait<"KnownAttributesOnly"> {
+  let cppNamespace = "::tile::OpTrait";
+}
+
 class Tile_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Tile_Dialect, mnemonic, traits>;
+    : Op<Tile_Dialect, mnemonic, !listconcat(traits, [Tile_KnownAttributesOnly])>;
 
 // Side-effect resources, so async copies and MMAs declare precisely what they
 // touch and no canonicalization can delete them.

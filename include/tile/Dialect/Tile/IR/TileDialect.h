@@ -37,6 +37,22 @@ struct GlobalMemoryResource
     : public mlir::SideEffects::Resource::Base<GlobalMemoryResource> {
   llvm::StringRef getName() final { return "tile.global_memory"; }
 };
+
+namespace OpTrait {
+/// Fails, listing `known`, on a discardable attribute of `op` whose name has
+/// no dialect prefix.
+mlir::LogicalResult verifyKnownAttributes(mlir::Operation *op,
+                                          llvm::ArrayRef<llvm::StringRef> known);
+
+template <typename ConcreteType>
+class KnownAttributesOnly
+    : public mlir::OpTrait::TraitBase<ConcreteType, KnownAttributesOnly> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyKnownAttributes(op, ConcreteType::getAttributeNames());
+  }
+};
+} // namespace OpTrait
 } // namespace tile
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"

@@ -79,4 +79,15 @@ def Tile_CpSourceFormat : I32EnumAttr<"CpSourceFormat",
   let genSpecializedAttr = 0;
 }
 
+def Tile_MmaCollector : I32EnumAttr<"MmaCollector",
+    "how a tcgen05.mma uses its collector buffer (A; B with .ws)", [
+      I32EnumAttrCase<"discard", 0>,
+      I32EnumAttrCase<"lastuse", 1>,
+      I32EnumAttrCase<"fill", 2>,
+      I32EnumAttrCase<"use", 3>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
 #endif // TILE_ENUMS_TD

@@ -252,6 +252,17 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
     two-CTA MMAs; with 2, `sizes` are the pair's and each CTA's regions hold
     its half: `M/2 x K` of A, `N/2` columns of B, `M/2 x N` of C.
 
+    Instruction config (the tcgen05 variant; each refused, naming the rule,
+    where the hardware has no such form):
+    - `weight_stationary`: `tcgen05.mma.ws` (cta_group 1; M 32, 64 or 128;
+      N 64, 128 or 256; no block scaling);
+    - `instruction_shape = array<i64: M, N>`: the MMA instruction tile
+      (e.g. a 128x128 op as two M128 x N64 MMAs); by default the planner
+      picks the widest legal one;
+    - `collector = #tile.collector<fill>` (`discard`, `lastuse`, `fill`,
+      `use`) and, with `.ws`, `collector_buffer` (0..3, B's buffer
+      `b0`..`b3`): the collector-buffer use of an op that issues one MMA.
+
     `exec thread` issues from the executing thread; `exec warp` from the
     lane `elect.sync` picks. The issuer does not wait: completion is
     observed through `tcgen05.commit` issued by the same thread (for exec
@@ -289,6 +300,10 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
     OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2>]>>:$cta_group,
+    UnitAttr:$weight_stationary,
+    OptionalAttr<DenseI64ArrayAttr>:$instruction_shape,
+    OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<3>]>>:$collector_buffer,
+    OptionalAttr<Tile_MmaCollectorAttr>:$collector,
     OptionalAttr<StrAttr>:$dispatch,
     OptionalAttr<StrAttr>:$variant
   );

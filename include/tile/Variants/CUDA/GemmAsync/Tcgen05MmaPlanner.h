@@ -25,14 +25,21 @@
 // operand against the formula (before the swizzle, which both sides apply
 // to the same absolute address).
 //
-// Tensor memory (D, and A when it lives there) follows the data path of the
-// instruction's M: row r of an instruction tile is in lane
+// Tensor memory follows the PTX ISA's data-path layouts ("Data path layout
+// organization"), per CTA; D(r, c) of an instruction tile with N columns
+// sits at (lane, column) relative to the tile's address:
 //
-//   M 128 (cta_group 1), M 256 (cta_group 2)   r              (128 rows)
-//   M 64  (cta_group 1), M 128 (cta_group 2)   32 (r/16) + r%16 (64 rows)
+//   A  M 256, cta_group 2     (r, c)                        128 rows
+//   B  M 128, cta_group 2     (r + 64 (c / (N/2)), c % (N/2))   64 rows
+//   D  M 128, cta_group 1     (r, c)                        128 rows
+//   E  M 64, .ws              as B                            64 rows
+//   F  M 64, cta_group 1      (32 (r/16) + r%16, c)           64 rows
+//   G  M 32, .ws              (r + 32 (c / (N/4)), c % (N/4))   32 rows
 //
-// and its elements fill consecutive 32-bit columns (D unpacked: one element
-// per column; A packed: 32 bits of elements per column).
+// (C, M 128 cta_group 2 with a sparse A, is not used: no sparse MMAs.)
+// D is unpacked (one element per 32-bit column); A in tensor memory and
+// scale factors follow the row map of A, D and F (packed) and are refused
+// under the folded paths B, E and G, whose A placement is not modelled.
 //
 // With cta_group 2 the two CTAs of a pair split the problem: each holds
 // M/2 rows of A and C and N/2 rows of B; the region sizes on the op are
@@ -65,11 +72,37 @@ OrReason<cuda::MmaKind> selectKind(cuda::MmaElement a, cuda::MmaElement b,
 
 /// The legal instruction shapes: cta_group 1 M 64 (N % 8, 8..256) or M 128
 /// (N % 16, 16..256); cta_group 2 M 128 (N % 32, 32..256) or M 256 (N % 16,
-/// 16..256). Returns the rule `(ctaGroup, m, n)` breaks, or "" if legal.
-std::string shapeRule(unsigned ctaGroup, int64_t m, int64_t n);
+/// 16..256); `.ws` (cta_group 1 only) M 32, 64 or 128 with N 64, 128 or
+/// 256. Returns the rule `(ctaGroup, m, n)` breaks, or "" if legal.
+std::string shapeRule(unsigned ctaGroup, int64_t m, int64_t n,
+                      bool weightStationary = false);
 
-/// Lane of row `r` of an instruction tile, relative to the tile's lane.
-int64_t dataPathLane(unsigned ctaGroup, int64_t instM, int64_t r);
+/// The tensor-memory data-path layouts of tcgen05.mma (see above).
+enum class DataPath : uint8_t { A, B, D, E, F, G };
+/// "B (M 128, cta_group 2)".
+std::string dataPathName(DataPath path);
+/// The data path of a legal (ctaGroup, M, .ws) instruction shape.
+DataPath dataPathOf(unsigned ctaGroup, int64_t instM, bool weightStationary);
+/// Paths that fold N across lane groups: B, E, G.
+bool isFolded(DataPath path);
+
+/// A place in tensor memory relative to an instruction tile's address:
+/// lane and 32-bit column (D: one accumulator element per column).
+struct TmemPlace {
+  int64_t lane = 0, column = 0;
+  bool operator==(const TmemPlace &o) const {
+    return lane == o.lane && column == o.column;
+  }
+};
+/// Where D(r, c) of an instruction tile with `instN` columns sits.
+TmemPlace accumulatorPlace(DataPath path, int64_t instN, int64_t r, int64_t c);
+/// Lane of row `r` (of A in tensor memory, or of A's scale factors) on an
+/// unfolded path, relative to the tile's lane.
+int64_t rowLane(DataPath path, int64_t r);
+
+/// tcgen05.mma collector-buffer use (`.collector::<buffer>::<op>`): the
+/// operand it caches is A, or B for `.ws` (buffers b0..b3).
+enum class CollectorOp : uint8_t { Discard, LastUse, Fill, Use };
 
 struct Request {
   cuda::MmaElement a = cuda::MmaElement::F16;
@@ -96,6 +129,13 @@ struct Request {
   /// [N, K / vec] (8-bit elements).
   std::optional<RegionSide> sfaSide, sfbSide;
   cuda::ScaleFactorType scaleType = cuda::ScaleFactorType::UE8M0;
+  /// Weight-stationary `tcgen05.mma.ws` (cta_group 1, M 32/64/128).
+  bool weightStationary = false;
+  /// The instruction's (M, N) the user chose; nullopt: the planner's.
+  std::optional<std::pair<int64_t, int64_t>> instructionShape;
+  /// Collector buffer (`.ws` only: b0..b3) and its use.
+  unsigned collectorBuffer = 0;
+  CollectorOp collectorOp = CollectorOp::Discard;
 };
 
 /// How the first (K-step) instruction of an output tile treats C.
@@ -142,6 +182,10 @@ struct SharedOperand {
 struct Plan {
   cuda::MmaKind kind = cuda::MmaKind::F16;
   unsigned ctaGroup = 1;
+  bool weightStationary = false;
+  DataPath dataPath = DataPath::D;
+  unsigned collectorBuffer = 0;
+  CollectorOp collectorOp = CollectorOp::Discard;
   /// One instruction's shape (the pair's with cta_group 2).
   int64_t instM = 128, instN = 128, instK = 16;
   /// The instruction descriptor (scale-factor ids 0; see Issue::idesc).
