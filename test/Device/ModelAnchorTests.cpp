@@ -253,14 +253,12 @@ TEST_P(WgmmaAnchor, HardwareReadsWhatTheModelSays) {
     // 1024-byte aligned base: only the offset matters to the swizzle).
     auto operand = [&](uint64_t templ, int64_t offset,
                        bool mn) -> std::optional<model::SharedOperandModel> {
-      tile::OrReason<cuda::SmemDescriptor> d = cuda::SmemDescriptor::decode(
-          templ + uint64_t(offset >> 4), cuda::DescriptorFlavour::Wgmma);
-      EXPECT_TRUE(bool(d)) << d.reason();
-      if (!d)
-        return std::nullopt;
+      // The word as the kernel receives it, read by the model's own
+      // decoder.
       tile::OrReason<model::SharedOperandModel> m =
           model::SharedOperandModel::create(
-              *d, mn ? model::OperandMajor::MN : model::OperandMajor::K, bits);
+              templ + uint64_t(offset >> 4), model::Family::Wgmma,
+              mn ? model::OperandMajor::MN : model::OperandMajor::K, bits);
       EXPECT_TRUE(bool(m)) << m.reason();
       if (!m)
         return std::nullopt;

@@ -181,6 +181,30 @@ TEST(Tcgen05MmaPlanner, CheckerCatchesWrongDescriptors) {
             "no issue computes tile (0, 0) K step 3");
 }
 
+TEST(Tcgen05MmaPlanner, CheckerIgnoresUnreadDescriptorFields) {
+  // A K-major swizzled operand never reads LBO (PTX: "not used, assumed
+  // 1"): 0 (what other compilers write), 16 and 4096 all pass. SBO (the
+  // next 8 rows) is read: a wrong one is reported.
+  Request r;
+  r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
+  r.bSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
+  r.cSide = RegionSide{tmemRows(128, 512), {128, 512}, {0, 256}};
+  r.m = r.n = 128;
+  r.k = 64;
+  OrReason<Plan> p = planMma(r);
+  ASSERT_TRUE(p && p->a);
+  for (uint32_t lbo : {0u, 16u, 4096u}) {
+    Plan q = *p;
+    q.a->descriptor.leadingByteOffset = lbo;
+    EXPECT_TRUE(plan_check::checkTcgen05Mma(r, q).passed()) << lbo;
+  }
+  Plan sbo = *p;
+  sbo.a->descriptor.strideByteOffset += 1024;
+  EXPECT_EQ(plan_check::checkTcgen05Mma(r, sbo).failure.value_or(""),
+            "issue 0 (tile 0, 0, K step 0) multiplies A(8, 0): the layout has "
+            "it at shared byte 5120, the instruction reads shared byte 6144");
+}
+
 TEST(Tcgen05MmaPlanner, AccumulateFlagDecidesTheFirstStep) {
   Request r = kMajorF16(128, 128, 32, SwizzleMode::B64);
   r.hasAccumulateFlag = true;

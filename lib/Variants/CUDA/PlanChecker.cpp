@@ -31,12 +31,27 @@ std::string coordString(llvm::ArrayRef<int64_t> c) {
   return s + ")";
 }
 
-/// The descriptor word the emitters build for a buffer at `base` plus
-/// `byte`: the template OR the start field, then `byte >> 4` added.
-uint64_t descriptorWord(uint64_t descriptorTemplate, int64_t base,
-                        int64_t byte) {
-  return (descriptorTemplate | cuda::smemStartAddressField(uint64_t(base))) +
-         uint64_t(byte >> cuda::kSmemStartAddressShift);
+/// The word the encoder produces for `desc` with its start at `start`
+/// (the emitted start: buffer base plus the planned byte offset).
+uint64_t descriptorWord(cuda::SmemDescriptor desc, int64_t start) {
+  desc.startAddress = uint32_t(start);
+  std::optional<uint64_t> word = desc.encode();
+  // An unencodable descriptor reaches the model as an invalid word.
+  return word ? *word : 0;
+}
+
+/// The model's name of a planned kind.
+model::Kind modelKind(cuda::MmaKind k) {
+  switch (k) {
+  case cuda::MmaKind::F16: return model::Kind::F16;
+  case cuda::MmaKind::TF32: return model::Kind::TF32;
+  case cuda::MmaKind::F8F6F4: return model::Kind::F8F6F4;
+  case cuda::MmaKind::I8: return model::Kind::I8;
+  case cuda::MmaKind::MXF8F6F4: return model::Kind::MXF8F6F4;
+  case cuda::MmaKind::MXF4: return model::Kind::MXF4;
+  case cuda::MmaKind::MXF4NVF4: return model::Kind::MXF4NVF4;
+  }
+  return model::Kind::F16;
 }
 
 /// Calls `f(coords)` for every coordinate of `sizes`, row-major; stops when
@@ -76,7 +91,6 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
                                        const tcgen05_cp::Plan &plan,
                                        Placement pl) {
   CheckReport report;
-  const uint64_t templ = plan.descriptorTemplate();
   const model::TmemCell tbase = model::tmemCell(pl.tmemBase);
   struct Written {
     model::CpByte byte;
@@ -91,7 +105,8 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
     mi.sourceFormat = plan.sourceFormat;
     mi.ctaGroup = plan.ctaGroup;
     mi.tmemAddress = pl.tmemBase + inst.tmemOffset();
-    mi.descriptor = descriptorWord(templ, pl.sharedBase, inst.sharedByte);
+    mi.descriptor =
+        descriptorWord(plan.descriptor, pl.sharedBase + inst.sharedByte);
     OrReason<std::vector<model::CpByte>> bytes = model::tcgen05Copy(mi);
     ++report.instructions;
     if (!bytes) {
@@ -215,6 +230,8 @@ struct MmaChecker {
                                     const std::string &issue);
   Status checkA(const std::string &issue, const model::MmaModel &mm, int64_t m0,
                 int64_t k0);
+  Status checkTmemA(const std::string &el, const model::AOperandPlace &got,
+                    int64_t m, int64_t k) const;
   Status checkB(const std::string &issue, const model::MmaModel &mm, int64_t n0,
                 int64_t k0);
   Status checkD(const std::string &issue, const tcgen05_mma::Issue &is,
@@ -254,16 +271,17 @@ OrReason<model::MmaModel> MmaChecker::modelOf(const tcgen05_mma::Issue &is,
                                               const std::string &issue) {
   using R = OrReason<model::MmaModel>;
   model::MmaInstruction mi;
-  mi.kind = plan.kind;
+  mi.kind = modelKind(plan.kind);
   mi.idesc = is.idesc;
   mi.ctaGroup = plan.ctaGroup;
   if (plan.a)
     mi.aDescriptor =
-        descriptorWord(plan.a->descriptorTemplate(), pl.sharedBase, is.aByte);
+        descriptorWord(plan.a->descriptor, pl.sharedBase + is.aByte);
   else
     mi.aTmem = pl.tmemBase + is.aTmem;
-  mi.bDescriptor =
-      descriptorWord(plan.b.descriptorTemplate(), pl.sharedBase, is.bByte);
+  mi.bDescriptor = descriptorWord(plan.b.descriptor, pl.sharedBase + is.bByte);
+  // The .block16 / .block32 qualifier the emitter chooses.
+  mi.scaleBlock = cuda::scaleVectorSize(plan.kind, plan.idesc.scaleType);
   mi.dTmem = pl.tmemBase + is.dTmem;
   mi.sfaTmem = pl.tmemBase + is.sfaTmem;
   mi.sfbTmem = pl.tmemBase + is.sfbTmem;
@@ -277,6 +295,36 @@ OrReason<model::MmaModel> MmaChecker::modelOf(const tcgen05_mma::Issue &is,
                       ", the plan tiles with " + str(plan.instM) + "x" +
                       str(plan.instN) + "x" + str(plan.instK));
   return mm;
+}
+
+/// A(m, k) in tensor memory: the layout must hold it at the lane and bit
+/// the model reads, and at the replica lane the folded layouts also read.
+Status MmaChecker::checkTmemA(const std::string &el,
+                              const model::AOperandPlace &got, int64_t m,
+                              int64_t k) const {
+  llvm::SmallVector<int64_t, 2> c = req.transposeA
+                                        ? llvm::SmallVector<int64_t, 2>{k, m}
+                                        : llvm::SmallVector<int64_t, 2>{m, k};
+  for (size_t d = 0; d < 2; ++d)
+    c[d] += req.aSide.offsets[d];
+  int64_t wb = -1;
+  llvm::SmallVector<int64_t, 4> lanes;
+  for (int64_t rep = 0; rep < req.aSide.layout.replicaCount(); ++rep) {
+    AxisAddress a = req.aSide.layout.apply(c, req.aSide.shape, rep);
+    lanes.push_back(tbase.lane + at(a, Axis::TLane));
+    wb = tbase.column * 32 + at(a, Axis::TCol) * req.aBits;
+  }
+  auto holds = [&](int64_t lane) { return llvm::is_contained(lanes, lane); };
+  if (!holds(got.lane) || got.bit != wb)
+    return Status::failure(el + "the layout has it at tensor-memory lane " +
+                           str(lanes.front()) + " bit " + str(wb) +
+                           ", the instruction reads lane " + str(got.lane) +
+                           " bit " + str(got.bit));
+  if (got.replicaLane >= 0 && !holds(got.replicaLane))
+    return Status::failure(el + "the instruction also reads it from lane " +
+                           str(got.replicaLane) + " (the data path's second "
+                           "half); the layout does not put it there");
+  return Status::success();
 }
 
 /// A(m, k): the element the layout holds where the model reads (shared
@@ -295,14 +343,8 @@ Status MmaChecker::checkA(const std::string &issue, const model::MmaModel &mm,
           return Status::failure(el + "the layout has it at " + placeString(w) +
                                  ", the instruction reads " +
                                  placeString(got.shared));
-      } else {
-        int64_t wl = tbase.lane + at(want, Axis::TLane);
-        int64_t wb = tbase.column * 32 + at(want, Axis::TCol) * req.aBits;
-        if (got.lane != wl || got.bit != wb)
-          return Status::failure(
-              el + "the layout has it at tensor-memory lane " + str(wl) +
-              " bit " + str(wb) + ", the instruction reads lane " +
-              str(got.lane) + " bit " + str(got.bit));
+      } else if (Status t = checkTmemA(el, got, m0 + r, k0 + k); !t) {
+        return t;
       }
       ++report.elements;
     }

@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 //
 // The lowering checker (docs/PtxModel.md). It takes a variant's plan,
-// turns each planned instruction into the words the emitter puts in the
-// kernel (descriptor = template | start field, + sharedByte >> 4; tensor
-// memory = base + (lane << 16 | column)), runs them through the
-// PTX-semantics model (Target/CUDA/Model) and compares every element with
-// what the tile layouts say must happen:
+// turns each planned instruction into the words the kernel receives (the
+// encoder's word for the planned descriptor at the planned start; the
+// planned instruction descriptor; tensor memory = base + (lane << 16 |
+// column)), runs them through the PTX-semantics model (Target/CUDA/Model),
+// which reads them with its own tables, and compares every element with
+// what the tile layouts say must happen. Descriptor fields the model says
+// an instruction does not read are never consulted (any value passes); a
+// read field that disagrees shows as a wrong element:
 //
 //  - tcgen05_cp: every byte of every element of the region, in every
 //    tensor-memory replica, receives the shared byte the shared layout puts

@@ -6,45 +6,44 @@
 //===----------------------------------------------------------------------===//
 //
 // The shared-memory half of the PTX-semantics model (docs/PtxModel.md):
-// written from the PTX ISA's definitions, independent of the layout
-// algebra and of the planners, it answers "which shared byte holds this
+// written from the PTX ISA's definitions and decoding descriptor words with
+// its own tables (Encodings.h), independent of the encoders, the layout
+// algebra and the planners. It answers "which shared byte holds this
 // element" for
 //
-//  - a matrix descriptor (tcgen05 or wgmma flavour) read as a K-major or
-//    MN-major operand ("Shared Memory Matrix Layout", the canonical layouts
-//    in 16-byte core-matrix rows, T = 128 / bits elements per 16 bytes,
-//    W = the swizzle's row bytes):
+//  - a matrix descriptor word (tcgen05 or wgmma family) read as a K-major
+//    or MN-major operand (PTX "Canonical Layouts", in 16-byte core-matrix
+//    rows; T = 128 / bits elements per 16 bytes, W = the swizzle's row
+//    bytes, R = its pattern rows: 8, or 4 for 128B with 32B atoms):
 //
 //      K-major,  no swizzle  (r/8) SBO + (r%8) 16 + (k/T) LBO + (k%T) bytes
 //      K-major,  swizzled    (r/8) SBO + (r%8) W  + k bytes
 //      MN-major, no swizzle  (r/T) SBO + (r%T) bytes + (k/8) LBO + (k%8) 16
 //      MN-major, swizzled    (r/(8W/bits)) LBO + (r%(8W/bits)) bytes
-//                            + (k/8) SBO + (k%8) W
+//                            + (k/R) SBO + (k%R) W
 //
 //    (r: the M or N index, k: the K index, "bytes" = index x bits / 8),
-//    added to the start address and then swizzled;
-//  - the swizzle modes on a shared byte address ("Tensor Memory / Shared
-//    Memory Swizzling Modes"): 16-byte chunk bits [4, 4+s) XOR address bits
-//    [7, 7+s), s = 1 / 2 / 3 for 32B / 64B / 128B, on the absolute address;
-//  - a tensor map and box coordinates ("Tensor Access Modes: Tiled mode"):
-//    the box is dense in shared memory (dim 0 innermost, rows of boxDim[0]
-//    elements), the tensor map's swizzle is applied to the absolute shared
-//    address, and elements outside the global dims are not read (a load
-//    fills them, a store skips them).
+//    added to the start address and then swizzled (Encodings.h);
+//  - which descriptor fields an access of given extents reads at all
+//    (`DescriptorUse`): e.g. swizzled K-major operands never read LBO;
+//  - a tensor map (cuTensorMapEncodeTiled's arguments as plain data) and
+//    box coordinates: the box is dense in shared memory (dim 0 innermost),
+//    the map's swizzle is applied to the absolute shared address, and
+//    elements outside the global dims are not read. The map is judged by
+//    the model's own reading of the driver's rules.
 //
-// What the model does not define it refuses with a reason rather than
-// guessing: a nonzero base offset, a swizzled operand starting inside rows
-// 1-7 of its pattern, the 128B_base32B / atom swizzles, interleaved or
-// strided (elementStrides != 1) maps, a swizzled box row narrower than the
-// swizzle span. docs/PtxModel.md lists what hardware runs confirmed and
-// what is assumed.
+// What the model does not define it refuses with a reason: a nonzero base
+// offset, the absolute LBO mode, a swizzled operand starting inside its
+// pattern, swizzle/majorness/size combinations the ISA does not allow
+// (Table 54: 32-bit MN-major operands only with 128B/32B atoms, which no
+// other operand takes), interleaved or strided maps.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_TARGET_CUDA_MODEL_SHAREDMEMORYMODEL_H
 #define TILE_TARGET_CUDA_MODEL_SHAREDMEMORYMODEL_H
 
-#include "tile/Target/CUDA/SmemDescriptor.h"
+#include "tile/Target/CUDA/Model/Encodings.h"
 #include "tile/Target/CUDA/TensorMap.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -56,14 +55,6 @@
 #include <vector>
 
 namespace tile::cuda::model {
-
-/// The address `address` reaches after the swizzle (None: unchanged);
-/// nullopt for B128Atom32B, which the model does not define.
-std::optional<int64_t> swizzleAddress(int64_t address, SmemSwizzle swizzle);
-
-/// Bytes after which a swizzle pattern repeats (8 rows of its row bytes);
-/// 16 for None.
-int64_t swizzlePatternBytes(SmemSwizzle swizzle);
 
 enum class OperandMajor : uint8_t {
   K,  ///< consecutive K elements are adjacent (a row of A / of B^T)
@@ -80,13 +71,20 @@ struct ElementAddress {
   }
 };
 
-/// A shared operand as a matrix descriptor presents it to an MMA.
+/// Which of LBO / SBO an access reads. An unread field may hold anything
+/// (compilers write 0 or 1 there); a read one decides addresses.
+struct DescriptorUse {
+  bool lbo = false;
+  bool sbo = false;
+};
+
+/// A shared operand as a matrix descriptor word presents it to an MMA.
 class SharedOperandModel {
 public:
-  /// The operand `descriptor` describes, read `major` with `elementBits`
-  /// elements (4 packed, 8, 16 or 32; fp6/fp4 in 8-bit containers are 8),
-  /// or the reason the model does not define it.
-  static OrReason<SharedOperandModel> create(const SmemDescriptor &descriptor,
+  /// The operand `word` describes to `family`, read `major` with
+  /// `elementBits` elements (4 packed, 8, 16 or 32; fp6/fp4 in 8-bit
+  /// containers are 8), or the reason the model does not define it.
+  static OrReason<SharedOperandModel> create(uint64_t word, Family family,
                                              OperandMajor major,
                                              unsigned elementBits);
 
@@ -94,13 +92,15 @@ public:
   int64_t canonicalOffset(int64_t row, int64_t k) const;
   /// Absolute shared address of element (row, k): start + offset, swizzled.
   ElementAddress address(int64_t row, int64_t k) const;
+  /// The fields an access of rows [0, rows) and K [0, k) reads.
+  DescriptorUse fieldsRead(int64_t rows, int64_t k) const;
 
-  const SmemDescriptor &descriptor() const { return desc; }
+  const SharedDescriptorFields &fields() const { return desc; }
   OperandMajor major() const { return majorness; }
   unsigned elementBits() const { return bits; }
 
 private:
-  SmemDescriptor desc;
+  SharedDescriptorFields desc;
   OperandMajor majorness = OperandMajor::K;
   unsigned bits = 16;
 };
@@ -116,6 +116,10 @@ struct BoxElement {
   /// Absolute shared address of the element's first byte.
   int64_t sharedByte = 0;
 };
+
+/// The driver rules (cuTensorMapEncodeTiled) the known values of `map`
+/// break, as the model reads them; empty when none.
+std::vector<std::string> tensorMapRulesBroken(const TensorMapDesc &map);
 
 /// Every element of the box a `cp.async.bulk.tensor` with `map` at
 /// `coords` (dim 0 first) moves, with its shared address for a box at

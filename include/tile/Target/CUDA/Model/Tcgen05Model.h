@@ -8,7 +8,7 @@
 // The tensor-memory half of the PTX-semantics model, from the PTX ISA's
 // "Tensor Memory" chapter. It takes instructions as the hardware sees them
 // (descriptor words, instruction descriptors, 32-bit tensor-memory
-// addresses), decodes them with the rejecting decoders, and says which
+// addresses), reads them with its own tables (Encodings.h), and says which
 // bytes go where:
 //
 //  - tensor-memory addressing: address = (lane << 16) | column, 128 lanes of
@@ -24,29 +24,33 @@
 //      64x128b.warpx2::01_23  L(r) = 64 (r/32) + r%32, replica +32
 //      32x128b.warpx4  L(r) = r, replicas +32, +64, +96
 //    The decompressing source formats (b6x16_p32, b4x16_p64) turn each
-//    16-byte source chunk into 16 one-byte containers (value i from bits
-//    [w i, w i + w) of the chunk).
-//  - tcgen05.mma (instruction descriptor, A/B descriptors or tmem A, D
-//    address, cta_group): D(m, n) = sum_k A(m, k) B(n, k) over the
-//    instruction's K = 256 bits of elements; A(m, k) and B(n, k) are read
-//    through the shared operand model (sharedMemoryModel.h), A from tensor
-//    memory at lane `a + P(m)`, bit `32 column + k bits`; D(m, n) is at lane
-//    `d + P(m)`, column `d + n` (one element per 32-bit column). P is the
-//    data path of M: M 128 (cta_group 1) / 256 (cta_group 2): P(m) = m;
-//    M 64 / 128: P(m) = 32 (m/16) + m%16. With cta_group 2 each CTA of the
-//    pair holds M/2 rows of A and D and N/2 rows of B under the same
-//    addresses.
+//    16-byte source chunk into 16 one-byte containers.
+//  - tcgen05.mma[.ws] (kind, instruction descriptor, A/B descriptor words
+//    or tmem A, D address, cta_group): D(m, n) = sum_k A(m, k) B(n, k) over
+//    the instruction's K = 256 bits; A and B through the shared operand
+//    model; D placed by the data-path layout of (M, cta_group, .ws)
+//    (PTX "Data Path Layout Organization"), per CTA with cta_group 2
+//    (each CTA holds M/2 rows of A and D and N/2 rows of B):
+//      A  M 256 cta_group 2      lane m,                          column n
+//      B  M 128 cta_group 2      lane m + 64 (n / (N/2)),         n % (N/2)
+//      D  M 128 cta_group 1      lane m,                          column n
+//      E  M 64 .ws               lane m + 64 (n / (N/2)),         n % (N/2)
+//      F  M 64                   lane 32 (m/16) + m%16,           column n
+//      G  M 32 .ws               lane m + 32 (n / (N/4)),         n % (N/4)
+//    (C, sparse M 128 cta_group 2, is refused: no sparse MMAs here). A in
+//    tensor memory sits where D's rows sit (lane of m; F: with D's lane
+//    alignment), and under B and E also in lane m + 64 (both halves of the
+//    data path read it); under G the model refuses it (no source).
 //  - block-scaled kinds: the scale of A row m for the instruction's j-th K
-//    block is the byte `sfaId + j` of the 32-bit column at lane
-//    `sfa + P(m)` (B likewise: row n in lane `sfb + n`, the B scale id);
-//    modelled for cta_group 1 and N <= 128 only.
+//    block is byte `sfaId + j` of the 32-bit column at lane `sfa + m`
+//    (B likewise: row n in lane `sfb + n`, the B scale id); modelled for
+//    layout D (cta_group 1, M 128) and N <= 128 only.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_TARGET_CUDA_MODEL_TCGEN05MODEL_H
 #define TILE_TARGET_CUDA_MODEL_TCGEN05MODEL_H
 
-#include "tile/Target/CUDA/InstrDescriptor.h"
 #include "tile/Target/CUDA/Model/SharedMemoryModel.h"
 #include "tile/Target/CUDA/Tcgen05CpForm.h"
 
@@ -99,23 +103,37 @@ struct CpByte {
 /// decode, shape/multicast pairing, lanes or columns outside tensor memory,
 /// a column not 128-bit aligned).
 OrReason<std::vector<CpByte>> tcgen05Copy(const CpInstruction &inst);
+/// The descriptor fields `inst` reads: SBO when it copies more than 8 rows,
+/// LBO for unswizzled 256-bit rows (the second chunk) only.
+OrReason<DescriptorUse> tcgen05CopyFieldsRead(const CpInstruction &inst);
 
 //===----------------------------------------------------------------------===//
 // tcgen05.mma
 //===----------------------------------------------------------------------===//
 
+/// The PTX data-path layouts of tcgen05.mma's tensor-memory operands.
+enum class DataPath : uint8_t { A, B, C, D, E, F, G };
+/// The layout of (M, cta_group, .ws) for a dense A operand.
+std::optional<DataPath> dataPathOf(unsigned m, unsigned ctaGroup,
+                                   bool weightStationary);
+
 struct MmaInstruction {
-  MmaKind kind = MmaKind::F16;
+  Kind kind = Kind::F16;
   uint32_t idesc = 0;
   unsigned ctaGroup = 1;
+  /// `tcgen05.mma.ws` (weight stationary): cta_group 1, M 32/64/128, N
+  /// 64/128/256, dense kinds only.
+  bool weightStationary = false;
   /// A's tcgen05 descriptor word, or nullopt when A is in tensor memory
   /// at `aTmem`.
   std::optional<uint64_t> aDescriptor;
   uint32_t aTmem = 0;
   uint64_t bDescriptor = 0;
   uint32_t dTmem = 0;
-  /// Block-scaled kinds: the scale-factor tensor-memory addresses.
+  /// Block-scaled kinds: the scale-factor tensor-memory addresses and the
+  /// K elements one scale covers (the .block16 / .block32 qualifier).
   uint32_t sfaTmem = 0, sfbTmem = 0;
+  unsigned scaleBlock = 0;
 };
 
 /// Where an A element is read.
@@ -125,6 +143,9 @@ struct AOperandPlace {
   int64_t lane = 0;
   /// Bit within the lane's row (32 * column + bit of the column).
   int64_t bit = 0;
+  /// Layouts B and E: the second lane (lane + 64) that must hold the same
+  /// element; -1 otherwise.
+  int64_t replicaLane = -1;
 };
 
 /// A decoded tcgen05.mma: shapes and where each operand element is.
@@ -134,14 +155,17 @@ public:
   static OrReason<MmaModel> create(const MmaInstruction &inst);
 
   /// The instruction's shape (the pair's with cta_group 2).
-  int64_t m() const { return idesc.m; }
-  int64_t n() const { return idesc.n; }
+  int64_t m() const { return fields.m; }
+  int64_t n() const { return fields.n; }
   int64_t k() const { return instK; }
   /// Rows of A / D and of B each CTA holds.
-  int64_t rowsA() const { return idesc.m / group; }
-  int64_t rowsB() const { return idesc.n / group; }
-  /// Lane of row `r` (of A or D) relative to the instruction's lane.
-  int64_t dataPathLane(int64_t r) const;
+  int64_t rowsA() const { return fields.m / group; }
+  int64_t rowsB() const { return fields.n / group; }
+  DataPath dataPath() const { return path; }
+  /// D(m, n)'s place relative to the D address (m < rowsA(), n < n()).
+  TmemCell dOffset(int64_t m, int64_t n) const;
+  /// 32-bit columns D occupies from its address (N, N/2 or N/4).
+  int64_t dColumns() const;
 
   /// A(m, k), m < rowsA(), k < k().
   AOperandPlace a(int64_t m, int64_t k) const;
@@ -150,24 +174,29 @@ public:
   /// D(m, n), m < rowsA(), n < n().
   TmemCell d(int64_t m, int64_t n) const;
   /// Scale factors of A row m / B row n for K block j of this instruction
-  /// (j < k() / scale vector size): (lane, byte within the lane's row).
+  /// (j < k() / scaleVector()): (lane, byte within the lane's row).
   std::pair<int64_t, int64_t> scaleA(int64_t m, int64_t j) const;
   std::pair<int64_t, int64_t> scaleB(int64_t n, int64_t j) const;
   /// K elements one scale factor covers (0 for dense kinds).
   int64_t scaleVector() const { return vec; }
+  /// The descriptor fields this instruction reads of A (shared A only) and B.
+  DescriptorUse aFieldsRead() const;
+  DescriptorUse bFieldsRead() const;
 
-  const InstrDescriptor &instrDescriptor() const { return idesc; }
+  const MmaFields &instrFields() const { return fields; }
 
 private:
-  InstrDescriptor idesc;
+  OrReason<void> placeOperands(const MmaInstruction &inst);
+  OrReason<void> placeScales(const MmaInstruction &inst);
+
+  MmaFields fields;
+  Kind kind = Kind::F16;
+  DataPath path = DataPath::D;
   unsigned group = 1;
   int64_t instK = 16;
   int64_t vec = 0;
-  std::optional<SharedOperandModel> aShared;
-  TmemCell aCell;
-  SharedOperandModel bShared = *SharedOperandModel::create(
-      SmemDescriptor(), OperandMajor::K, 16);
-  TmemCell dCell, sfaCell, sfbCell;
+  std::optional<SharedOperandModel> aShared, bShared;
+  TmemCell aCell, dCell, sfaCell, sfbCell;
 };
 
 } // namespace tile::cuda::model
