@@ -86,7 +86,7 @@ func.func @mid_atom(%a: !a256, %b: !a16, %c: !acc) {
 !bad = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(64,2,128):(1@TLane,128@TCol,1@TCol)]>>
 func.func @data_path(%a: !a16, %c: !bad) {
   // expected-error @+2 {{no variant of tile.gemm_async can implement}}
-  // expected-note @+1 {{tcgen05 (priority 10): declined — C element (1, 0) is in lane 0, TCol 128; the M 128 data path puts it in lane 1, TCol 0 (one element per 32-bit column)}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — C element (1, 0) is in lane 0, TCol 128; data path D (M 128) puts it in lane 1, TCol 0 (one element per 32-bit column)}}
   tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !bad, !a16, !a16
   return
 }
@@ -127,5 +127,65 @@ func.func @dynamic_offset(%a: !a16, %c: !acc, %k: index) {
   // expected-error @+2 {{no variant of tile.gemm_async can implement}}
   // expected-note @+1 {{tcgen05 (priority 10): declined — A region has a dynamic offset; descriptor starts and tensor-memory addresses are planned at compile time}}
   tile.gemm_async %c[0, 0], %a[0, %k], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !a16, !a16
+  return
+}
+
+// -----
+
+// cta_group 2 M 128 with the 16-rows-per-warp accumulator of cta_group 1
+// M 64: data path B folds N across the two 64-lane halves instead.
+!a64 = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+!b = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!warp16 = !tile.buffer<64x256xf32, tmem, #tile.layout<S[(4,16,256):(32@TLane,1@TLane,1@TCol)]>>
+func.func @pair_m128_unfolded(%a: !a64, %b: !b, %c: !warp16) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — C element (0, 128) is in lane 0, TCol 128; data path B (M 128, cta_group 2) puts it in lane 64, TCol 0 (one element per 32-bit column)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 256, 64] exec thread {cta_group = 2 : i32, transpose_b} : !warp16, !a64, !b
+  return
+}
+
+// -----
+
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @ws_pair(%a: !a16, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — tcgen05.mma.ws is cta_group 1 only}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [256, 128, 64] exec thread {cta_group = 2 : i32, transpose_b, weight_stationary} : !acc, !a16, !a16
+  return
+}
+
+// -----
+
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @ws_n(%a: !a16, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — instruction_shape 128x32: N = 32: .ws MMAs have N 64, 128 or 256}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b, weight_stationary, instruction_shape = array<i64: 128, 32>} : !acc, !a16, !a16
+  return
+}
+
+// -----
+
+!a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @instruction_shape_n(%a: !a16, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — instruction_shape 128x40: N = 40: cta_group 1 M 128 MMAs have N a multiple of 16 in 16..256}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b, instruction_shape = array<i64: 128, 40>} : !acc, !a16, !a16
+  return
+}
+
+// -----
+
+// MN-major tf32 with the ordinary 128-byte swizzle: tcgen05 has no such form.
+!atf = !tile.buffer<128x32xf32, shared, #tile.layout<S[(128,32):(32,1)], swizzle<3,2,3>>>
+!btf = !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,2,32):(32,1024,1)], swizzle<3,2,3>>>
+!acc = !tile.buffer<128x64xf32, tmem, #tile.layout<S[(128,64):(1@TLane,1@TCol)]>>
+func.func @tf32_mn_major_128b(%a: !atf, %b: !btf, %c: !acc) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — B is MN-major tf32 with the 128B swizzle; tcgen05 reads MN-major tf32 only with the 128-byte swizzle of 32-byte atoms (swizzle<2,3,2>, descriptor layout type 1)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 64, 32] exec thread : !acc, !atf, !btf
   return
 }

@@ -54,6 +54,13 @@ TileLayout tmemM64(int64_t cols) {
   return TileLayout({lane(4, 32), lane(16, 1), col(cols, 1)});
 }
 
+/// A folded data path (B, E: `parts` 2; G: 4): `rows` rows, the N columns
+/// cut into `parts` slices stacked `rows` lanes apart.
+TileLayout tmemFolded(int64_t rows, int64_t parts, int64_t cols) {
+  return TileLayout(
+      {lane(rows, 1), lane(parts, rows), col(cols / parts, 1)});
+}
+
 /// A K-major f16 request: A [M, K], B stored [N, K] (transpose_b), both
 /// 128B-swizzled NVMMA tiles, C [M, N] f32 at column 0.
 Request kMajorF16(int64_t m, int64_t n, int64_t k, SwizzleMode mode) {
@@ -367,19 +374,178 @@ TEST(Tcgen05MmaPlanner, CtaGroupTwo) {
                    {32, 32, 0, InputD::Accumulate},
                    {64, 64, 0, InputD::Accumulate},
                    {96, 96, 0, InputD::Accumulate}});
-  // M 128 for the pair: 64 rows here, in the M 64 data path lanes.
+  // M 128 for the pair (data path B): this CTA's 64 rows in lanes 0..63
+  // for the first half of N and lanes 64..127 for the second, N/2 columns.
   Request h = r;
   h.m = 128;
   h.aSide = whole(nvmma(16, 64, 64, SwizzleMode::B128), {64, 64});
-  h.cSide = whole(tmemM64(256), {64, 256});
+  h.cSide = whole(tmemFolded(64, 2, 256), {64, 256});
   PLANNED(q, h);
   EXPECT_EQ(q.instM, 128);
+  EXPECT_EQ(q.dataPath, DataPath::B);
   EXPECT_EQ(q.issues.size(), 4u);
-  // The C tile in lanes 0..63 instead is declined, naming the lane.
-  h.cSide = whole(tmemRows(64, 256), {64, 256});
+  EXPECT_EQ(q.issues[0].dTmem, 0u);
+  // The M 64 (cta_group 1) organization, 16 rows per warp, is declined.
+  h.cSide = whole(tmemM64(256), {64, 256});
   EXPECT_EQ(declined(h),
-            "C element (16, 0) is in lane 16, TCol 0; the M 128 data path "
-            "puts it in lane 32, TCol 0 (one element per 32-bit column)");
+            "C element (0, 128) is in lane 0, TCol 128; data path B (M 128, "
+            "cta_group 2) puts it in lane 64, TCol 0 (one element per 32-bit "
+            "column)");
+}
+
+TEST(Tcgen05MmaPlanner, DataPathPlacesPinned) {
+  // Each data path's (lane, column) of rows 0, 15, 16, 63 (127) and columns
+  // 0, N/2-1, N/2, N-1, written out from the PTX ISA's layout figures.
+  struct Pin {
+    DataPath path;
+    int64_t n, r, c, lane, column;
+  };
+  const Pin pins[] = {
+      // A: M 256 cta_group 2, identity over 128 rows.
+      {DataPath::A, 256, 0, 0, 0, 0},     {DataPath::A, 256, 127, 255, 127, 255},
+      {DataPath::A, 256, 16, 128, 16, 128},
+      // B: M 128 cta_group 2, N halves folded onto lanes 0-63 / 64-127.
+      {DataPath::B, 256, 0, 0, 0, 0},     {DataPath::B, 256, 15, 127, 15, 127},
+      {DataPath::B, 256, 16, 128, 80, 0}, {DataPath::B, 256, 63, 255, 127, 127},
+      // D: M 128 cta_group 1, identity.
+      {DataPath::D, 128, 127, 64, 127, 64}, {DataPath::D, 128, 63, 63, 63, 63},
+      // E: M 64 .ws, folded like B.
+      {DataPath::E, 128, 0, 63, 0, 63},   {DataPath::E, 128, 15, 64, 79, 0},
+      {DataPath::E, 128, 63, 127, 127, 63},
+      // F: M 64 cta_group 1, rows 16 per 32-lane sub-partition.
+      {DataPath::F, 64, 15, 31, 15, 31},  {DataPath::F, 64, 16, 32, 32, 32},
+      {DataPath::F, 64, 63, 63, 111, 63}, {DataPath::F, 64, 0, 0, 0, 0},
+      // G: M 32 .ws, N quarters folded onto the four 32-lane slabs.
+      {DataPath::G, 128, 0, 0, 0, 0},     {DataPath::G, 128, 15, 31, 15, 31},
+      {DataPath::G, 128, 16, 32, 48, 0},  {DataPath::G, 128, 31, 63, 63, 31},
+      {DataPath::G, 128, 0, 64, 64, 0},   {DataPath::G, 128, 31, 127, 127, 31},
+  };
+  for (const Pin &p : pins) {
+    SCOPED_TRACE(dataPathName(p.path) + " (" + std::to_string(p.r) + ", " +
+                 std::to_string(p.c) + ")");
+    EXPECT_EQ(accumulatorPlace(p.path, p.n, p.r, p.c),
+              (TmemPlace{p.lane, p.column}));
+  }
+  EXPECT_EQ(dataPathOf(2, 256, false), DataPath::A);
+  EXPECT_EQ(dataPathOf(2, 128, false), DataPath::B);
+  EXPECT_EQ(dataPathOf(1, 128, false), DataPath::D);
+  EXPECT_EQ(dataPathOf(1, 128, true), DataPath::D);
+  EXPECT_EQ(dataPathOf(1, 64, true), DataPath::E);
+  EXPECT_EQ(dataPathOf(1, 64, false), DataPath::F);
+  EXPECT_EQ(dataPathOf(1, 32, true), DataPath::G);
+}
+
+/// A K-major f16 .ws request: C on the data path of instruction M `m`.
+Request weightStationaryF16(int64_t m, int64_t n, TileLayout c) {
+  Request r = kMajorF16(m, n, 64, SwizzleMode::B128);
+  r.cSide = whole(std::move(c), {m, n});
+  r.weightStationary = true;
+  return r;
+}
+
+TEST(Tcgen05MmaPlanner, WeightStationary) {
+  // M 64 .ws (path E): N halves folded.
+  PLANNED(e, weightStationaryF16(64, 128, tmemFolded(64, 2, 128)));
+  EXPECT_TRUE(e.weightStationary);
+  EXPECT_EQ(e.instM, 64);
+  EXPECT_EQ(e.instN, 128);
+  EXPECT_EQ(e.dataPath, DataPath::E);
+  EXPECT_EQ(e.issues.size(), 4u);
+  // M 32 .ws (path G): N quarters folded onto four 32-lane slabs.
+  PLANNED(g, weightStationaryF16(32, 256, tmemFolded(32, 4, 256)));
+  EXPECT_EQ(g.instM, 32);
+  EXPECT_EQ(g.dataPath, DataPath::G);
+  EXPECT_EQ(g.idesc.m, 32u);
+  // M 128 .ws: path D.
+  PLANNED(d, weightStationaryF16(128, 64, tmemRows(128, 64)));
+  EXPECT_EQ(d.dataPath, DataPath::D);
+  // The dense M 64 organization is not .ws's.
+  EXPECT_EQ(declined(weightStationaryF16(64, 128, tmemM64(128))),
+            "C element (0, 64) is in lane 0, TCol 64; data path E (M 64, .ws) "
+            "puts it in lane 64, TCol 0 (one element per 32-bit column)");
+  EXPECT_EQ(declined(weightStationaryF16(64, 96, tmemFolded(64, 2, 96))),
+            "N = 96: .ws MMAs have N 64, 128 or 256; no such N divides the "
+            "region's 96");
+  Request pair = weightStationaryF16(64, 128, tmemFolded(64, 2, 128));
+  pair.ctaGroup = 2;
+  EXPECT_EQ(declined(pair), "tcgen05.mma.ws is cta_group 1 only");
+  Request collector = weightStationaryF16(64, 128, tmemFolded(64, 2, 128));
+  collector.collectorOp = CollectorOp::Fill;
+  EXPECT_EQ(declined(collector),
+            "a collector fill/use/lastuse names one MMA's operand; this op "
+            "issues 4 MMAs (the planner does not chain collector uses)");
+  collector.k = 16;
+  collector.collectorBuffer = 2;
+  PLANNED(one, collector);
+  EXPECT_EQ(one.collectorBuffer, 2u);
+  Request dense = kMajorF16(128, 128, 64, SwizzleMode::B128);
+  dense.collectorBuffer = 1;
+  EXPECT_EQ(declined(dense),
+            "collector buffer b1: buffers b0..b3 hold B of tcgen05.mma.ws; "
+            "the dense form collects A in one buffer");
+}
+
+TEST(Tcgen05MmaPlanner, InstructionShapeIsHonoured) {
+  // 128x128 as two M128 x N64 instructions per K step.
+  Request r = kMajorF16(128, 128, 64, SwizzleMode::B128);
+  r.instructionShape = {{128, 64}};
+  PLANNED(p, r);
+  EXPECT_EQ(p.instN, 64);
+  ASSERT_EQ(p.issues.size(), 8u);
+  EXPECT_EQ(p.issues[4].dTmem, 64u);
+  EXPECT_EQ(p.issues[4].bByte, 64 * 128);
+  // M 64 instructions: C must then be on data path F.
+  r.instructionShape = {{64, 128}};
+  EXPECT_EQ(declined(r),
+            "C element (16, 0) is in lane 16, TCol 0; data path F (M 64, "
+            "cta_group 1) puts it in lane 32, TCol 0 (one element per 32-bit "
+            "column)");
+  for (auto [shape, why] :
+       {std::pair{std::pair<int64_t, int64_t>{128, 40},
+                  "instruction_shape 128x40: N = 40: cta_group 1 M 128 MMAs "
+                  "have N a multiple of 16 in 16..256"},
+        std::pair{std::pair<int64_t, int64_t>{256, 64},
+                  "instruction_shape 256x64: M = 256: cta_group 1 MMAs have M "
+                  "64 or 128"},
+        std::pair{std::pair<int64_t, int64_t>{128, 96},
+                  "instruction_shape 128x96: N 96 does not divide the "
+                  "region's 128"}}) {
+    r.instructionShape = shape;
+    EXPECT_EQ(declined(r), why);
+  }
+}
+
+TEST(Tcgen05MmaPlanner, MnMajorTf32NeedsTheAtom32BSwizzle) {
+  // B [K 32, N 64] tf32, N contiguous: MN-major, read only through the
+  // 128-byte swizzle of 32-byte atoms (descriptor layout type 1).
+  Request r;
+  r.a = r.b = MmaElement::TF32;
+  r.aBits = r.bBits = 32;
+  r.aSide = whole(nvmma(32, 128, 32, SwizzleMode::B128), {128, 32});
+  r.bSide = whole(nvmma(32, 32, 64, SwizzleMode::B128Atom32B), {32, 64});
+  r.cSide = whole(tmemRows(128, 64), {128, 64});
+  r.m = 128;
+  r.n = 64;
+  r.k = 32;
+  PLANNED(p, r);
+  EXPECT_TRUE(p.b.mnMajor);
+  EXPECT_EQ(p.b.descriptor.swizzle, SmemSwizzle::B128Atom32B);
+  // Layout type 1 in bits 61-63; LBO = the next 32 N (1024 fp32 = 4096 B),
+  // SBO = the next 4 K rows (512 B); the fixed 0b001 at bit 46.
+  EXPECT_EQ(p.b.descriptorTemplate(), 0x2000402001000000ull);
+  EXPECT_EQ(p.issues.size(), 4u);
+  // The ordinary 128-byte swizzle on MN-major tf32 is refused.
+  r.bSide = whole(nvmma(32, 32, 64, SwizzleMode::B128), {32, 64});
+  EXPECT_EQ(declined(r),
+            "B is MN-major tf32 with the 128B swizzle; tcgen05 reads MN-major "
+            "tf32 only with the 128-byte swizzle of 32-byte atoms "
+            "(swizzle<2,3,2>, descriptor layout type 1)");
+  // And the 32-byte-atom swizzle on a K-major operand.
+  r.bSide = whole(nvmma(32, 64, 32, SwizzleMode::B128Atom32B), {64, 32});
+  r.transposeB = true;
+  EXPECT_EQ(declined(r),
+            "B uses the 128-byte swizzle of 32-byte atoms, which tcgen05.mma "
+            "reads for MN-major tf32 operands only");
 }
 
 TEST(Tcgen05MmaPlanner, TensorMemoryA) {
@@ -624,20 +790,30 @@ TEST(Tcgen05MmaPlanner, DeclinesNameTheRule) {
 // Shape legality matrix
 //===----------------------------------------------------------------------===//
 
-/// The outcome the PTX ISA's shape rules (docs/Tcgen05Mma.md) predict,
-/// restated apart
-/// from the planner: "plan", or the rule ("M", "N", "K", "columns").
+/// The widest instruction N the PTX ISA's shape table allows for (cta_group,
+/// M) dividing `n`, restated apart from the planner; 0 if none.
+int64_t predictedInstN(unsigned g, int64_t instM, int64_t n, bool i8) {
+  auto legal = [&](int64_t c) {
+    if (g == 2)
+      return c % (instM == 128 || i8 ? 32 : 16) == 0;
+    if (instM == 128)
+      return c % 16 == 0;
+    return i8 ? c <= 32 ? c % 8 == 0 : c % 16 == 0 : c % 8 == 0;
+  };
+  for (int64_t c = std::min<int64_t>(n, 256); c >= 8; --c)
+    if (n % c == 0 && legal(c))
+      return c;
+  return 0;
+}
+
+/// The outcome the shape rules (docs/Tcgen05Mma.md) predict: "plan", or
+/// the rule ("M", "N", "K", "columns").
 std::string predicted(unsigned g, int64_t m, int64_t n, int64_t k,
-                      int64_t instK) {
+                      int64_t instK, bool i8) {
   int64_t instM = m % (128 * g) == 0 ? 128 * g : m % (64 * g) == 0 ? 64 * g : 0;
   if (!instM)
     return "M";
-  int64_t granule = g == 1 ? (instM == 64 ? 8 : 16) : (instM == 128 ? 32 : 16);
-  int64_t instN = 0;
-  for (int64_t c = granule; c <= std::min<int64_t>(n, 256); c += granule)
-    if (n % c == 0)
-      instN = c;
-  if (!instN)
+  if (!predictedInstN(g, instM, n, i8))
     return "N";
   if (k % instK)
     return "K";
@@ -690,9 +866,16 @@ TEST(Tcgen05MmaPlanner, ShapeMatrix) {
             // the widest instruction M the rows allow.
             int64_t instM = m % (128 * g) == 0 ? 128 * g : 64 * g;
             int64_t rows = instM / g, tiles = std::max<int64_t>(mLocal / rows, 1);
+            bool i8 = t.e == MmaElement::S8;
+            // cta_group 2 M 128 (data path B) folds each instruction's N.
+            int64_t instN = std::max<int64_t>(predictedInstN(g, instM, n, i8), 2);
             TileLayout c =
                 rows == 128
                     ? TileLayout({col(tiles, n), lane(128, 1), col(n, 1)})
+                : g == 2
+                    ? TileLayout({col(tiles, n), lane(64, 1),
+                                  col(n / instN, instN / 2), lane(2, 64),
+                                  col(instN / 2, 1)})
                     : TileLayout({col(tiles, n), lane(4, 32),
                                   lane(std::min<int64_t>(mLocal, 16), 1),
                                   col(n, 1)});
@@ -707,14 +890,16 @@ TEST(Tcgen05MmaPlanner, ShapeMatrix) {
                                std::to_string(g) + " M" + std::to_string(m) +
                                " N" + std::to_string(n) + " K" +
                                std::to_string(k);
-            std::string want = predicted(g, m, n, k, t.instK);
+            std::string want = predicted(g, m, n, k, t.instK, i8);
             OrReason<Plan> p = planMma(r);
             std::string got;
             if (p) {
               got = "plan";
               SCOPED_TRACE(what);
               check(r, *p);
-              EXPECT_TRUE(shapeRule(g, p->instM, p->instN).empty()) << what;
+              EXPECT_TRUE(shapeRule(g, p->instM, p->instN, false, p->kind)
+                              .empty())
+                  << what;
             } else if (p.reason().find("MMA's M") != std::string::npos) {
               got = "M";
             } else if (p.reason().find("MMAs have N") != std::string::npos) {

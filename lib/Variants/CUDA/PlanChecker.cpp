@@ -274,6 +274,7 @@ OrReason<model::MmaModel> MmaChecker::modelOf(const tcgen05_mma::Issue &is,
   mi.kind = modelKind(plan.kind);
   mi.idesc = is.idesc;
   mi.ctaGroup = plan.ctaGroup;
+  mi.weightStationary = plan.weightStationary;
   if (plan.a)
     mi.aDescriptor =
         descriptorWord(plan.a->descriptor, pl.sharedBase + is.aByte);

@@ -19,14 +19,22 @@ MS = (32, 64, 128, 192, 256, 512)
 NS = (8, 16, 24, 32, 48, 64, 96, 128, 256, 512)
 
 
-def instruction(g, m, n, k, inst_k):
+def legal_n(g, inst_m, n, i8):
+    """The shape table's N for (cta_group, M); kind::i8 has its own steps."""
+    if g == 2:
+        return n % (32 if inst_m == 128 or i8 else 16) == 0
+    if inst_m == 128:
+        return n % 16 == 0
+    return n % 8 == 0 if not i8 or n <= 32 else n % 16 == 0
+
+
+def instruction(g, m, n, k, inst_k, i8=False):
     """(instM, instN) by the rules, or None when declined."""
     inst_m = 128 * g if m % (128 * g) == 0 else 64 * g if m % (64 * g) == 0 else 0
     if not inst_m:
         return None
-    granule = (8 if inst_m == 64 else 16) if g == 1 else (32 if inst_m == 128 else 16)
-    inst_n = max([c for c in range(granule, min(n, 256) + 1, granule) if n % c == 0],
-                 default=0)
+    inst_n = max([c for c in range(8, min(n, 256) + 1, 8)
+                  if n % c == 0 and legal_n(g, inst_m, c, i8)], default=0)
     if not inst_n or k % inst_k or (m // inst_m) * n > 512:
         return None
     return inst_m, inst_n
@@ -40,13 +48,18 @@ def core_matrices(rows, k, bits):
             f"({k * 8},{per_chunk},{8 * per_chunk},1)]")
 
 
-def accumulator(g, m_local, n, inst_m):
+def accumulator(g, m_local, n, inst_m, inst_n):
     rows = inst_m // g
     tiles = m_local // rows
     lead = f"{tiles}," if tiles > 1 else ""
     lead_stride = f"{n}@TCol," if tiles > 1 else ""
     if rows == 128:
         return f"S[({lead}128,{n}):({lead_stride}1@TLane,1@TCol)]"
+    if g == 2:
+        # Data path B: each instruction's N halves on lanes 0-63 / 64-127.
+        half = inst_n // 2
+        return (f"S[({lead}64,{n // inst_n},2,{half}):"
+                f"({lead_stride}1@TLane,{half}@TCol,64@TLane,1@TCol)]")
     return f"S[({lead}4,16,{n}):({lead_stride}32@TLane,1@TLane,1@TCol)]"
 
 
@@ -58,7 +71,7 @@ for elt, acc, bits, inst_k in TYPES:
             for n in NS:
                 for k_bytes in (32, 48, 128):
                     k = k_bytes * 8 // bits
-                    shape = instruction(g, m, n, k, inst_k)
+                    shape = instruction(g, m, n, k, inst_k, elt == "i8")
                     if not shape:
                         continue
                     inst_m, inst_n = shape
@@ -67,7 +80,7 @@ for elt, acc, bits, inst_k in TYPES:
                     ml, nl = m // g, n // g
                     a = f"!tile.buffer<{ml}x{k}x{elt}, shared, #tile.layout<{core_matrices(ml, k, bits)}>>"
                     b = f"!tile.buffer<{nl}x{k}x{elt}, shared, #tile.layout<{core_matrices(nl, k, bits)}>>"
-                    c = f"!tile.buffer<{ml}x{n}x{acc}, tmem, #tile.layout<{accumulator(g, ml, n, inst_m)}>>"
+                    c = f"!tile.buffer<{ml}x{n}x{acc}, tmem, #tile.layout<{accumulator(g, ml, n, inst_m, inst_n)}>>"
                     lines.append(f"  gpu.func @{elt}_cg{g}_m{m}_n{n}_k{k}(%c: {c}, %a: {a}, %b: {b}) {{")
                     lines.append(f"    tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [{m}, {n}, {k}] exec thread "
                                  f"{{cta_group = {g} : i32, transpose_b}} : {c}, {a}, {b}")

@@ -131,3 +131,40 @@ func.func @gemm_acc_type(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
   tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
   return
 }
+
+// -----
+
+// A misspelt config attribute is an error, not silently ignored.
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @gemm_unknown_attribute(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
+  // expected-error @+1 {{'tile.gemm_async' op has no attribute 'mma_n'; it knows a_static_offsets, b_static_offsets, c_static_offsets, collector, collector_buffer, cta_group, dispatch, exec, instruction_shape, sizes, transpose_a, transpose_b, variant, weight_stationary (other attributes need a dialect prefix, e.g. 'mydialect.mma_n')}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b, mma_n = 64} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+  return
+}
+
+// -----
+
+// A dialect-prefixed discardable attribute is kept.
+!d = !tile.buffer<128x64xf16, shared>
+func.func @copy_prefixed_attribute(%a: !d, %b: !d) {
+  tile.copy_async %a[0, 0] to %b[0, 0] sizes [128, 64] exec thread {mytool.tag = 3 : i32} : !d to !d
+  return
+}
+
+// -----
+
+!d = !tile.buffer<128x64xf16, shared>
+func.func @copy_unknown_attribute(%a: !d, %b: !d) {
+  // expected-error @+1 {{'tile.copy_async' op has no attribute 'multicast'}}
+  tile.copy_async %a[0, 0] to %b[0, 0] sizes [128, 64] exec thread {multicast} : !d to !d
+  return
+}
+
+// -----
+
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+func.func @gemm_instruction_shape_rank(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
+  // expected-error @+1 {{'tile.gemm_async' op instruction_shape must be [M, N], two positive values}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread {transpose_b, instruction_shape = array<i64: 128>} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+  return
+}

@@ -72,7 +72,7 @@ OrReason<MmaKind> tcgen05_mma::selectKind(MmaElement a, MmaElement b,
 }
 
 std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n,
-                                   bool weightStationary) {
+                                   bool weightStationary, MmaKind kind) {
   if (weightStationary) {
     if (ctaGroup != 1)
       return "cta_group " + str(ctaGroup) + ": tcgen05.mma.ws is cta_group 1 "
@@ -90,13 +90,18 @@ std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n,
            " MMAs have N a multiple of " + str(granule) + " in " + str(lo) +
            "..256";
   };
+  bool i8 = kind == MmaKind::I8;
   if (ctaGroup == 1) {
+    // kind::i8 M 64: N 8, 16, 24, 32, then multiples of 16.
+    if (m == 64 && i8 && n > 32 && n % 16)
+      return "N = " + str(n) + ": kind::i8 cta_group 1 M 64 MMAs have N 8, "
+                               "16, 24, 32 or a multiple of 16 up to 256";
     if (m == 64) return rule(8, 8);
     if (m == 128) return rule(16, 16);
     return "M = " + str(m) + ": cta_group 1 MMAs have M 64 or 128";
   }
   if (ctaGroup == 2) {
-    if (m == 128) return rule(32, 32);
+    if (m == 128 || (m == 256 && i8)) return rule(32, 32);
     if (m == 256) return rule(16, 16);
     return "M = " + str(m) + ": cta_group 2 MMAs have M 128 or 256";
   }
@@ -212,6 +217,9 @@ struct Canonical {
   int64_t c = 0;      ///< 16-byte chunks in a swizzled row; 0: no swizzle
   int64_t lbo = 0;    ///< elements
   int64_t sbo = 0;    ///< elements
+  /// K rows per SBO step of a swizzled MN-major operand: 8, or 4 for the
+  /// 32-byte-atom swizzle (its pattern repeats every 4 rows).
+  int64_t kGroup = 8;
 
   int64_t offset(int64_t r, int64_t k) const {
     if (!mnMajor) {
@@ -221,8 +229,8 @@ struct Canonical {
     }
     if (c == 0)
       return r % t + (r / t) * sbo + (k % 8) * t + (k / 8) * lbo;
-    return r % t + ((r / t) % c) * t + (r / (c * t)) * lbo + (k % 8) * c * t +
-           (k / 8) * sbo;
+    return r % t + ((r / t) % c) * t + (r / (c * t)) * lbo +
+           (k % kGroup) * c * t + (k / kGroup) * sbo;
   }
 };
 
@@ -279,6 +287,7 @@ struct SharedPlanner {
                                "which tcgen05.mma reads for MN-major tf32 "
                                "operands only");
     canon.c = swizzleBytes(*mode) / 16;
+    canon.kGroup = atom ? 4 : 8;
     return atom ? SmemSwizzle::B128Atom32B
                 : *cuda::smemSwizzleForBytes(swizzleBytes(*mode));
   }
@@ -323,7 +332,7 @@ struct SharedPlanner {
       probe(0, 8, lbo, usesLbo);
     } else {
       probe(c * t, 0, lbo, usesLbo);
-      probe(0, 8, sbo, usesSbo);
+      probe(0, canon.kGroup, sbo, usesSbo);
     }
     for (auto [field, label] : {std::pair{lbo, "LBO"}, std::pair{sbo, "SBO"}})
       if (field < 0 || !on16Bytes(field))
@@ -541,7 +550,7 @@ std::string instShapeName(const Request &req) {
 }
 
 /// M: the user's, or the widest legal one dividing the region's.
-OrReason<int64_t> chooseM(const Request &req) {
+OrReason<int64_t> chooseM(const Request &req, MmaKind kind) {
   using R = OrReason<int64_t>;
   llvm::SmallVector<int64_t, 3> ms =
       req.weightStationary ? llvm::SmallVector<int64_t, 3>{128, 64, 32}
@@ -555,7 +564,7 @@ OrReason<int64_t> chooseM(const Request &req) {
     if (!llvm::is_contained(ms, m))
       return R::failure(instShapeName(req) + ": " +
                         shapeRule(req.ctaGroup, m, req.instructionShape->second,
-                                  req.weightStationary));
+                                  req.weightStationary, kind));
     if (req.m % m)
       return R::failure(instShapeName(req) + ": M " + str(m) +
                         " does not divide the region's " + str(req.m));
@@ -564,19 +573,20 @@ OrReason<int64_t> chooseM(const Request &req) {
   for (int64_t m : ms)
     if (req.m % m == 0)
       return m;
+  // Ascending: "64 or 128", "32, 64 or 128".
   std::string list;
-  for (int64_t m : ms)
-    list += (list.empty() ? "" : ", ") + str(m);
+  for (size_t i = ms.size(); i-- > 0;)
+    list += str(ms[i]) + (i == 1 ? " or " : i ? ", " : "");
   return R::failure("M = " + str(req.m) + " is not a multiple of a " + form +
                     " MMA's M (" + list + ")");
 }
 
 /// N: the user's, or the widest legal one dividing the region's.
-OrReason<int64_t> chooseN(const Request &req, int64_t m) {
+OrReason<int64_t> chooseN(const Request &req, MmaKind kind, int64_t m) {
   using R = OrReason<int64_t>;
   if (req.instructionShape) {
     int64_t n = req.instructionShape->second;
-    if (std::string rule = shapeRule(req.ctaGroup, m, n, req.weightStationary);
+    if (std::string rule = shapeRule(req.ctaGroup, m, n, req.weightStationary, kind);
         !rule.empty())
       return R::failure(instShapeName(req) + ": " + rule);
     if (req.n % n)
@@ -586,9 +596,10 @@ OrReason<int64_t> chooseN(const Request &req, int64_t m) {
   }
   for (int64_t n = std::min<int64_t>(256, req.n); n >= 8; --n)
     if (req.n % n == 0 &&
-        shapeRule(req.ctaGroup, m, n, req.weightStationary).empty())
+        shapeRule(req.ctaGroup, m, n, req.weightStationary, kind).empty())
       return n;
-  return R::failure(shapeRule(req.ctaGroup, m, req.n, req.weightStationary) +
+  return R::failure(shapeRule(req.ctaGroup, m, req.n, req.weightStationary,
+                              kind) +
                     "; no such N divides the region's " + str(req.n));
 }
 
@@ -605,10 +616,10 @@ OrReason<Plan> chooseShape(const Request &req, MmaKind kind, bool scaled) {
   plan.collectorBuffer = req.collectorBuffer;
   plan.collectorOp = req.collectorOp;
   plan.instK = cuda::mmaInstructionK(kind);
-  OrReason<int64_t> m = chooseM(req);
+  OrReason<int64_t> m = chooseM(req, kind);
   if (!m)
     return R::failure(m.reason());
-  OrReason<int64_t> n = chooseN(req, *m);
+  OrReason<int64_t> n = chooseN(req, kind, *m);
   if (!n)
     return R::failure(n.reason());
   plan.instM = *m;

@@ -73,9 +73,12 @@ OrReason<cuda::MmaKind> selectKind(cuda::MmaElement a, cuda::MmaElement b,
 /// The legal instruction shapes: cta_group 1 M 64 (N % 8, 8..256) or M 128
 /// (N % 16, 16..256); cta_group 2 M 128 (N % 32, 32..256) or M 256 (N % 16,
 /// 16..256); `.ws` (cta_group 1 only) M 32, 64 or 128 with N 64, 128 or
-/// 256. Returns the rule `(ctaGroup, m, n)` breaks, or "" if legal.
+/// 256; kind::i8 further: M 64 N 8, 16, 24, 32 or a multiple of 16, and
+/// cta_group 2 N a multiple of 32. Returns the rule `(ctaGroup, m, n)`
+/// breaks, or "" if legal.
 std::string shapeRule(unsigned ctaGroup, int64_t m, int64_t n,
-                      bool weightStationary = false);
+                      bool weightStationary = false,
+                      cuda::MmaKind kind = cuda::MmaKind::F16);
 
 /// The tensor-memory data-path layouts of tcgen05.mma (see above).
 enum class DataPath : uint8_t { A, B, D, E, F, G };
