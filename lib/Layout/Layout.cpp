@@ -410,7 +410,8 @@ OrReason<SliceResult> TileLayout::slice(ArrayRef<int64_t> shape,
                         std::to_string(d) + " is outside [0, " +
                         std::to_string(shape[d]) + ")");
   }
-  OrReason<GroupedLayout> grouped = group(shape);
+  // Decide on the function, not its spelling: (8,8):(128,16) is (64):(16).
+  OrReason<GroupedLayout> grouped = canonicalize().group(shape);
   if (!grouped)
     return R::failure(grouped.reason());
 

@@ -206,6 +206,59 @@ TEST(LayoutProperty, SliceMatchesOffsetApply) {
   std::printf("slice: %d sliced, %d declined\n", succeeded, declined);
 }
 
+/// `l` spelled differently: some iters split into two factors, the same
+/// function (canonicalize() fuses them back).
+TileLayout respell(Generator &gen, const TileLayout &l) {
+  SmallVector<Iter> shard;
+  for (const Iter &it : l.shard()) {
+    int64_t f = it.extent % 2 == 0 ? 2 : it.extent % 3 == 0 ? 3 : 0;
+    if (f && it.extent > f && gen.coin(0.6)) {
+      shard.push_back(Iter{it.extent / f, it.stride * f, it.axis});
+      shard.push_back(Iter{f, it.stride, it.axis});
+    } else {
+      shard.push_back(it);
+    }
+  }
+  return TileLayout(shard, l.replica(), l.offsets(), l.swizzle());
+}
+
+TEST(LayoutProperty, SliceDecidesOnTheFunctionNotItsSpelling) {
+  // A layout, its canonical form and a respelling with split iters slice
+  // every region the same way: same verdict, same residual, same offset.
+  Generator gen;
+  int sliced = 0, declined = 0;
+  for (int n = 0; n < kLayouts; ++n) {
+    TileLayout spelled = respell(gen, gen.layout());
+    TileLayout canonical = spelled.canonicalize();
+    SmallVector<int64_t> shape = gen.groupableShape(spelled);
+    SmallVector<int64_t> offsets, sizes;
+    for (int64_t d : shape) {
+      int64_t size = std::uniform_int_distribution<int64_t>(1, d)(gen.rng);
+      sizes.push_back(size);
+      offsets.push_back(
+          std::uniform_int_distribution<int64_t>(0, d - size)(gen.rng));
+    }
+    OrReason<SliceResult> a = spelled.slice(shape, offsets, sizes);
+    OrReason<SliceResult> b = canonical.slice(shape, offsets, sizes);
+    ASSERT_EQ(bool(a), bool(b))
+        << spelled.toString() << " vs " << canonical.toString() << ": "
+        << (a ? b.reason() : a.reason());
+    if (!a) {
+      EXPECT_EQ(a.reason(), b.reason());
+      ++declined;
+      continue;
+    }
+    ++sliced;
+    EXPECT_EQ(a->residual.toString(), b->residual.toString());
+    for (int64_t r = 0; r < spelled.replicaCount(); ++r)
+      for (int64_t i = 0; i < a->residual.size(); ++i)
+        ASSERT_EQ(a->residual.apply(i, r), b->residual.apply(i, r));
+  }
+  EXPECT_GT(sliced, kLayouts / 4);
+  EXPECT_GT(declined, 10);
+  std::printf("respelled slices: %d sliced, %d declined\n", sliced, declined);
+}
+
 TEST(LayoutProperty, WholeTileAndSingleElementSlicesAlwaysSucceed) {
   Generator gen;
   for (int n = 0; n < kLayouts; ++n) {

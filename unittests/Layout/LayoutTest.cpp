@@ -162,6 +162,20 @@ TEST(Layout, SliceRejectsUnalignedAndWrappingRegions) {
   EXPECT_EQ(o.reason(), "region [3, 5) of dim 0 is outside [0, 4)");
 }
 
+TEST(Layout, SliceOfANonCanonicalSpelling) {
+  // 64x32 u8 spelled (8,8,2,16):(128,16,1024,1): rows 8r+j at 128 r + 16 j
+  // is row i at 16 i, so rows 4..36 are a plain row range, as they are for
+  // the canonical spelling (64,2,16):(16,1024,1).
+  TileLayout spelled({m(8, 128), m(8, 16), m(2, 1024), m(16, 1)});
+  TileLayout canonical({m(64, 16), m(2, 1024), m(16, 1)});
+  OrReason<SliceResult> a = spelled.slice({64, 32}, {4, 0}, {32, 32});
+  OrReason<SliceResult> b = canonical.slice({64, 32}, {4, 0}, {32, 32});
+  ASSERT_TRUE(a) << a.reason();
+  ASSERT_TRUE(b) << b.reason();
+  EXPECT_EQ(a->residual.toString(), "S[(32,2,16):(16,1024,1)] + 64");
+  EXPECT_EQ(a->residual, b->residual);
+}
+
 TEST(Layout, PermuteDimsTransposes) {
   OrReason<TileLayout> t = TileLayout::rowMajor({4, 8}).permuteDims({4, 8}, {1, 0});
   ASSERT_TRUE(t);
