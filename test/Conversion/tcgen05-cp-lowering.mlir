@@ -8,6 +8,9 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}
 
+!u8spelled = !tile.buffer<64x32xui8, shared, #tile.layout<S[(8,8,2,16):(128,16,1024,1)]>>
+!u8canonical = !tile.buffer<64x32xui8, shared, #tile.layout<S[(64,2,16):(16,1024,1)]>>
+!u8t32 = !tile.buffer<32x32xui8, tmem, #tile.layout<S[(32,32):(1@TLane,1@TCol)] + R[4:32@TLane]>>
 !u8s = !tile.buffer<32x16xui8, shared, #tile.layout<S[(32,16):(16,1)]>>
 !u8t = !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>
 !accs = !tile.buffer<128x64xf32, shared, #tile.layout<S[(128,2,32):(32,4096,1)], swizzle<3,2,3>>>
@@ -136,6 +139,32 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
         {cta_group = 2 : i32, src_format = #tile.cp_src_format<b4x16_p64>}
         : !tile.buffer<128x32xi8, shared, #tile.layout<S[(128,32):(32,1)], swizzle<1,4,3>>>
           to !tile.buffer<128x32xi8, tmem, #tile.layout<S[(128,32):(1@TLane,1@TCol)]>>
+    gpu.return
+  }
+
+  // Rows 4..36 of a 64x32 u8 tile spelled (8,8,2,16):(128,16,1024,1) and of
+  // the same function spelled (64,2,16):(16,1024,1) lower alike: two warpx4
+  // copies (one per 16-byte column chunk), the first at byte 64 (4 rows of
+  // 16 B; start field 4), SBO 128 B, the second 1024 B further (+64).
+  // CHECK-LABEL: gpu.func @u8_rows_4_36_spelled
+  // CHECK: arith.constant 70403103981568 : i64
+  // CHECK: arith.constant 4 : i64
+  // CHECK: nvvm.tcgen05.cp {{.*}}shape_32x128b
+  // CHECK: arith.constant 68 : i64
+  // CHECK: nvvm.tcgen05.cp {{.*}}shape_32x128b
+  // CHECK-NOT: nvvm.tcgen05.cp
+  // CHECK-LABEL: gpu.func @u8_rows_4_36_canonical
+  // CHECK: arith.constant 70403103981568 : i64
+  // CHECK: arith.constant 4 : i64
+  // CHECK: nvvm.tcgen05.cp {{.*}}shape_32x128b
+  // CHECK: arith.constant 68 : i64
+  // CHECK: nvvm.tcgen05.cp {{.*}}shape_32x128b
+  gpu.func @u8_rows_4_36_spelled(%s: !u8spelled, %t: !u8t32) {
+    tile.copy_async %s[4, 0] to %t[0, 0] sizes [32, 32] exec thread : !u8spelled to !u8t32
+    gpu.return
+  }
+  gpu.func @u8_rows_4_36_canonical(%s: !u8canonical, %t: !u8t32) {
+    tile.copy_async %s[4, 0] to %t[0, 0] sizes [32, 32] exec thread : !u8canonical to !u8t32
     gpu.return
   }
 }
