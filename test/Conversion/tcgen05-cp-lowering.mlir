@@ -38,7 +38,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
   // CHECK-NOT: nvvm.tcgen05.cp
   // CHECK: gpu.return
   gpu.func @u8_32x16_warpx4(%s: !u8s, %t: !u8t) {
-    tile.copy_async %s[0, 0] to %t[0, 0] sizes [32, 16] exec thread : !u8s to !u8t
+    tile.copy_async %s[0, 0] to %t[0, 0] sizes [32, 16] exec thread
+        {cp_multicast = #tile.cp_multicast<warpx4>} : !u8s to !u8t
     gpu.return
   }
 

@@ -117,3 +117,16 @@ func.func @narrow_tmem_blocks(%s: !c, %taddr: i32) {
   tile.copy_async %s[0, 0] to %t[0, 0] sizes [256, 16] exec thread {dispatch = "tcgen05_cp"} : !c to !acc
   return
 }
+
+// -----
+
+// The stated multicast must be the one the destination's replica stands for.
+!s = !tile.buffer<32x16xui8, shared, #tile.layout<S[(32,16):(16,1)]>>
+!t = !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>
+func.func @stated_multicast(%s: !s, %taddr: i32) {
+  %t = tile.tmem_buffer %taddr : !t
+  // expected-error @+2 {{forced variant 'tcgen05_cp' cannot implement}}
+  // expected-note @+1 {{tcgen05_cp (priority 10): declined — cp_multicast warpx2::01_23 disagrees with the destination: its replica R[4:32@TLane] is multicast warpx4}}
+  tile.copy_async %s[0, 0] to %t[0, 0] sizes [32, 16] exec thread {dispatch = "tcgen05_cp", cp_multicast = #tile.cp_multicast<warpx2_01_23>} : !s to !t
+  return
+}

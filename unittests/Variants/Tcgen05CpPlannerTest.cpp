@@ -334,6 +334,27 @@ TEST(Tcgen05CpPlanner, RejectsForcedShapeAgainstReplica) {
                               "multicast is 32x128b.warpx4");
 }
 
+TEST(Tcgen05CpPlanner, StatedMulticastIsCheckedAgainstTheReplica) {
+  Request r = warpx4Broadcast(parse({mem(32, 16), mem(16, 1)}), {32, 16}, 16);
+  r.statedMulticast = Multicast::Warpx4;
+  EXPECT_EQ(planAndCheck(r).form.name(), "32x128b.warpx4");
+  r.statedMulticast = Multicast::Warpx2_02_13;
+  EXPECT_EQ(declineReason(r),
+            "cp_multicast warpx2::02_13 disagrees with the destination: its "
+            "replica R[4:32@TLane] is multicast warpx4");
+  r.statedMulticast = Multicast::None;
+  EXPECT_EQ(declineReason(r),
+            "cp_multicast none disagrees with the destination: its replica "
+            "R[4:32@TLane] is multicast warpx4");
+  // A stated warpx2::01_23 on a tile without a replica.
+  Request plain = wholeTile(parse({mem(128, 16), mem(16, 1)}),
+                            parse({lane(128, 1), col(16, 1)}), {128, 16}, 8);
+  plain.statedMulticast = Multicast::Warpx2_01_23;
+  EXPECT_EQ(declineReason(plain),
+            "cp_multicast warpx2::01_23 disagrees with the destination: it "
+            "has no replica (no multicast)");
+}
+
 TEST(Tcgen05CpPlanner, RejectsRowMajorRowsWiderThanACoreMatrix) {
   // Plain row-major fp32 128x8 without swizzle: rows 32 bytes apart, but an
   // unswizzled descriptor walks 16-byte core-matrix rows.

@@ -50,7 +50,7 @@ func.func @oob_nan_int(%a: !tile.buffer<64xi32, global>, %b: !tile.buffer<64xi32
 // -----
 
 func.func @cp_shape_g2s(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, shared>) {
-  // expected-error @+1 {{'tile.copy_async' op cp_shape and src_format apply to shared -> tmem copies only}}
+  // expected-error @+1 {{'tile.copy_async' op cp_shape, cp_multicast and src_format apply to shared -> tmem copies only}}
   tile.copy_async %a[0] to %b[0] sizes [64] exec thread {cp_shape = #tile.cp_shape<shape_128x256b>} : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
   return
 }

@@ -296,9 +296,9 @@ LogicalResult CopyAsyncOp::verify() {
                        "copies only");
   if (getRemoteCta() && !s2s)
     return emitOpError("remote_cta applies to shared -> shared copies only");
-  if ((getCpShape() || getSrcFormat()) && !s2t)
-    return emitOpError("cp_shape and src_format apply to shared -> tmem "
-                       "copies only");
+  if ((getCpShape() || getCpMulticast() || getSrcFormat()) && !s2t)
+    return emitOpError("cp_shape, cp_multicast and src_format apply to "
+                       "shared -> tmem copies only");
   if (getSrcFormat() && src.getElementBits() != 8)
     return emitOpError("src_format decompresses into 8-bit containers; the "
                        "element type is ")

@@ -55,6 +55,15 @@ tcgen05_cp::Shape shapeOf(CpShape shape) {
   return tcgen05_cp::Shape::S128x256b;
 }
 
+tcgen05_cp::Multicast multicastOf(CpMulticast multicast) {
+  switch (multicast) {
+  case CpMulticast::warpx2_02_13: return tcgen05_cp::Multicast::Warpx2_02_13;
+  case CpMulticast::warpx2_01_23: return tcgen05_cp::Multicast::Warpx2_01_23;
+  case CpMulticast::warpx4: return tcgen05_cp::Multicast::Warpx4;
+  case CpMulticast::none: break;
+  }
+  return tcgen05_cp::Multicast::None;
+}
 
 /// The planner's request: the shared and tensor-memory sides, the form
 /// asked for.
@@ -84,6 +93,8 @@ OrReason<tcgen05_cp::Plan> planTcgen05Cp(CopyAsyncOp copy,
   r.ctaGroup = copy.getCtaGroup().value_or(1);
   if (std::optional<CpShape> forced = copy.getCpShape())
     r.forcedShape = shapeOf(*forced);
+  if (std::optional<CpMulticast> stated = copy.getCpMulticast())
+    r.statedMulticast = multicastOf(*stated);
   if (std::optional<CpSourceFormat> f = copy.getSrcFormat())
     r.sourceFormat = *f == CpSourceFormat::b6x16_p32 ? SourceFormat::B6x16P32
                                                      : SourceFormat::B4x16P64;

@@ -129,6 +129,11 @@ std::optional<Multicast> multicastOf(llvm::ArrayRef<Iter> replica) {
   return std::nullopt;
 }
 
+std::string multicastName(Multicast m) {
+  return m == Multicast::None ? std::string("none")
+                              : cuda::tcgen05CpMulticastName(m).str();
+}
+
 /// `R[e:s@ax]` or `R[(e0,e1):(s0@a0,s1@a1)]`.
 std::string replicaString(llvm::ArrayRef<Iter> replica) {
   std::string extents, strides;
@@ -534,6 +539,16 @@ OrReason<Plan> tcgen05_cp::planSharedToTmemCopy(const Request &req) {
   OrReason<Geometry> g = geometryOf(req);
   if (!g)
     return R::failure(g.reason());
+  if (req.statedMulticast && *req.statedMulticast != g->multicast) {
+    llvm::ArrayRef<Iter> replica = req.tmem.layout.canonicalize().replica();
+    return R::failure(
+        "cp_multicast " + multicastName(*req.statedMulticast) +
+        " disagrees with the destination: " +
+        (replica.empty() ? std::string("it has no replica (no multicast)")
+                         : "its replica " + replicaString(replica) +
+                               " is multicast " +
+                               multicastName(g->multicast)));
+  }
   llvm::SmallVector<Form, 3> forms = formsFor(g->multicast);
   if (req.forcedShape) {
     llvm::erase_if(forms,

@@ -33,6 +33,11 @@ def Tile_CpShapeAttr : EnumAttr<Tile_Dialect, Tile_CpShape, "cp_shape"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_CpMulticastAttr
+    : EnumAttr<Tile_Dialect, Tile_CpMulticast, "cp_multicast"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_CpSourceFormatAttr
     : EnumAttr<Tile_Dialect, Tile_CpSourceFormat, "cp_src_format"> {
   let assemblyFormat = "`<` $value `>`";

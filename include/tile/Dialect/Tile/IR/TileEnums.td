@@ -69,6 +69,17 @@ def Tile_CpShape : I32EnumAttr<"CpShape",
   let genSpecializedAttr = 0;
 }
 
+def Tile_CpMulticast : I32EnumAttr<"CpMulticast",
+    "the tcgen05.cp multicast a shared -> tmem copy_async asks for", [
+      I32EnumAttrCase<"none", 0>,
+      I32EnumAttrCase<"warpx2_02_13", 1>,
+      I32EnumAttrCase<"warpx2_01_23", 2>,
+      I32EnumAttrCase<"warpx4", 3>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
 def Tile_CpSourceFormat : I32EnumAttr<"CpSourceFormat",
     "packed source format a shared -> tmem copy decompresses to 8-bit "
     "containers (tcgen05.cp .b8x16.b6x16_p32 / .b8x16.b4x16_p64)", [

@@ -176,7 +176,8 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     - shared -> tmem only: `cp_shape` forces a `tcgen05.cp` shape
       (`#tile.cp_shape<shape_32x128b>`; otherwise the widest that fits the
       layouts is used, and the multicast always follows the destination's
-      replica), `src_format` says the shared bytes hold packed 6- or 4-bit
+      replica; `cp_multicast` = `#tile.cp_multicast<warpx4>` states it,
+      checked against that replica), `src_format` says the shared bytes hold packed 6- or 4-bit
       values that land as 8-bit containers
       (`#tile.cp_src_format<b6x16_p32>`).
 
@@ -213,6 +214,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     OptionalAttr<Tile_ReduceKindAttr>:$reduce,
     OptionalAttr<Tile_OobFillAttr>:$oob,
     OptionalAttr<Tile_CpShapeAttr>:$cp_shape,
+    OptionalAttr<Tile_CpMulticastAttr>:$cp_multicast,
     OptionalAttr<Tile_CpSourceFormatAttr>:$src_format,
     OptionalAttr<StrAttr>:$dispatch,
     OptionalAttr<StrAttr>:$variant

@@ -82,6 +82,9 @@ struct Request {
   unsigned ctaGroup = 1;
   /// A shape the op forces; nullopt lets the planner pick (widest first).
   std::optional<Shape> forcedShape;
+  /// The multicast the op states; it must be the one the destination's
+  /// tensor-memory replica stands for.
+  std::optional<Multicast> statedMulticast;
   SourceFormat sourceFormat = SourceFormat::None;
 };
 
