@@ -8,6 +8,7 @@
 #include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace tile;
 using namespace tile::tma;
@@ -66,6 +67,18 @@ struct Draft {
   llvm::SmallVector<uint32_t, 5> box;
 };
 
+/// Whether a global dim of `n` elements can be cut into map dims of `inner`
+/// elements and floor(n / inner) outer steps for the region [o, o + size):
+/// the region starts on a step, and every element is inside the cut view
+/// exactly when it is inside the tensor (TMA checks bounds per map dim). A
+/// tail of n % inner elements is allowed where the region avoids it.
+bool splitsExactly(int64_t n, int64_t o, int64_t size, int64_t inner) {
+  if (n == kDynamic || o == kDynamic || o % inner)
+    return false;
+  int64_t viewEnd = n / inner * inner;
+  return viewEnd == n || o + size <= viewEnd || o >= n;
+}
+
 /// The map dims of `split` (`split[d]`: dim d's modes become map dims of
 /// their own); an unsplit dim boxes its innermost mode and loops over the
 /// others at advancing coordinates.
@@ -83,8 +96,9 @@ OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
     const auto &modes = u.modes[d];
     int64_t n = u.shape[d], g = u.strides[d], o = u.offsets[d];
     if (modes.empty()) {
-      // A unit region dim of a unit global dim needs no map dim.
-      if (n == 1 && rank > 1)
+      // A unit region dim at offset 0 of a unit global dim needs no map
+      // dim; at any other offset it is out of bounds and must stay one.
+      if (n == 1 && o == 0 && rank > 1)
         continue;
       draft.dims.push_back(
           {value(n, d), value(g, d), coordinate(o, d), Mode{1, 0}});
@@ -102,12 +116,10 @@ OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
       }
       continue;
     }
-    // Exact split: static size, stride and offset, divisible.
     int64_t innerAll = 1;
     for (size_t j = 0; j + 1 < modes.size(); ++j)
       innerAll *= modes[j].extent;
-    if (n == kDynamic || g == kDynamic || o == kDynamic || n % innerAll ||
-        o % innerAll)
+    if (g == kDynamic || !splitsExactly(n, o, u.sizes[d], innerAll))
       return R::failure("global dim " + str(d) + " cannot be split exactly");
     int64_t inner = 1;
     for (size_t j = 0; j < modes.size(); ++j) {
@@ -211,7 +223,8 @@ void mergeContiguousDims(Draft &draft, TensorMapSwizzle swizzle) {
         box[i] != inner.size.value || loopsOverInner ||
         !(inner.base == Coordinate{-1, 0}) || outer.base.regionDim >= 0 ||
         outer.stride.value != inner.stride.value * inner.size.value ||
-        merged > cuda::kMaxBoxDim) {
+        merged > cuda::kMaxBoxDim ||
+        uint64_t(inner.size.value * outer.size.value) > cuda::kMaxGlobalDim) {
       ++i;
       continue;
     }
@@ -307,6 +320,11 @@ Status listIssues(const Units &u, const Draft &draft, TensorMapSwizzle swizzle,
     // unaligned start faults (CUDA_ERROR_ILLEGAL_INSTRUCTION, loads and
     // stores, every swizzle; seen on an H200 by TileDeviceTests' probe). A
     // dynamic offset is added at run time and must keep this.
+    for (const Coordinate &c : issue.coords)
+      if (c.constant < INT32_MIN || c.constant > INT32_MAX)
+        return Status::failure("a box starts at coordinate " +
+                               str(c.constant) + ", outside the signed 32-bit "
+                               "range of TMA coordinates");
     int64_t innerByte = issue.coords[0].constant * u.unitBytes;
     if (innerByte % 16)
       return Status::failure(
