@@ -320,12 +320,6 @@ TEST(TMAPlanner, PromotionShrinksAWideRowToOneIssue) {
   EXPECT_EQ(q.issues.size(), 4u);
 }
 
-//===----------------------------------------------------------------------===//
-// Regions past the tensor's edge (the checker: an element outside the
-// tensor must lie in a box past the edge, which a load fills and a store
-// skips; the same plan serves both)
-//===----------------------------------------------------------------------===//
-
 /// A `rows x cols` f16 region at `offsets` of a row-major `shape` tensor,
 /// into a 128B-swizzled tile of the region's shape.
 Request f16Region(llvm::SmallVector<int64_t, 5> shape,
@@ -339,6 +333,87 @@ Request f16Region(llvm::SmallVector<int64_t, 5> shape,
   r.sizes = {rows, cols};
   return r;
 }
+
+//===----------------------------------------------------------------------===//
+// Fewest issues: a tile of swizzle atoms is one box whose atoms are a map
+// dim of their own, not one issue per atom
+//===----------------------------------------------------------------------===//
+
+/// A tile of `atoms` column blocks of `atomCols` elements, each block
+/// `rows` rows (the nvmma layout; swizzled with `mode` unless None).
+TileLayout atomBlocks(int64_t rows, int64_t atoms, int64_t atomCols,
+                      SwizzleMode mode, unsigned bits) {
+  return TileLayout({Iter{rows, atomCols, Axis::m},
+                     Iter{atoms, rows * atomCols, Axis::m},
+                     Iter{atomCols, 1, Axis::m}},
+                    {}, {},
+                    mode == SwizzleMode::None ? Swizzle()
+                                              : nvmmaSwizzle(mode, bits));
+}
+
+TEST(TMAPlanner, IssueCountsOfAtomTiles) {
+  // Whole tiles of a tensor of their shape, and the same tiles at (0, 0) of
+  // a 1000x1000 tensor, whose 1000 columns end inside an atom (the atom
+  // dim views the 15 whole ones; the region never reaches the partial one).
+  struct Case {
+    int64_t rows, cols, atomCols;
+    SwizzleMode mode;
+    size_t issues;
+  };
+  const Case cases[] = {
+      {32, 512, 64, SwizzleMode::B128, 1}, {64, 256, 64, SwizzleMode::B128, 1},
+      {128, 64, 64, SwizzleMode::B128, 1}, {32, 512, 32, SwizzleMode::B64, 1},
+      {32, 512, 16, SwizzleMode::B32, 1},  {64, 256, 32, SwizzleMode::B64, 1},
+      {32, 512, 64, SwizzleMode::None, 1}, {32, 512, 512, SwizzleMode::None, 1}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) +
+                 " in " + std::to_string(c.atomCols) + "-column atoms, mode " +
+                 std::to_string(int(c.mode)));
+    TileLayout tile = atomBlocks(c.rows, c.cols / c.atomCols, c.atomCols,
+                                 c.mode, 16);
+    Request whole = rowMajorRequest({c.rows, c.cols}, tile, 16,
+                                    TensorMapDataType::Float16);
+    EXPECT_EQ(planOk(whole).issues.size(), c.issues);
+    Request region = whole;
+    region.global.shape = {1000, 1000};
+    region.global.strides = {1000, 1};
+    EXPECT_EQ(planOk(region).issues.size(), c.issues);
+  }
+}
+
+TEST(TMAPlanner, AtomDimViewsTheWholeAtomsOfATensor) {
+  // 32x512 at (0, 0) of 1000x1000: 15 whole 64-column atoms.
+  Request r = f16Region({1000, 1000}, {0, 0}, 32, 512);
+  Plan p = planOk(r);
+  EXPECT_EQ(args(p), (Args{3, 64, 1000, 15, 2000, 128, 64, 32, 8, 1, 1, 1, 0,
+                           3, 2, 0}));
+  // Columns 448..959 end at the last whole atom: still one issue.
+  r.global.offsets = {0, 448};
+  EXPECT_EQ(planOk(r).issues.size(), 1u);
+  // 7 stages of 32x512 from a 7x1000x1000 tensor: one rank-4 box.
+  TileLayout two = nvmma(16, 32, 512, SwizzleMode::B128);
+  llvm::SmallVector<Iter> iters = {Iter{7, 32 * 512, Axis::m}};
+  iters.append(two.shard().begin(), two.shard().end());
+  Request s = rowMajorRequest({7, 1000, 1000}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  s.shared = SharedSide{TileLayout(iters, {}, {}, two.swizzle()),
+                        {7, 32, 512}, {0, 0, 0}};
+  s.sizes = {7, 32, 512};
+  Plan q = planOk(s);
+  EXPECT_EQ(args(q), (Args{4, 64, 1000, 15, 7, 2000, 128, 2000000, 64, 32, 8,
+                           7, 1, 1, 1, 1, 0, 3, 2, 0}));
+  EXPECT_EQ(q.issues.size(), 1u);
+  // The whole 7x32x512 tensor: one issue too.
+  Request w = rowMajorRequest({7, 32, 512}, s.shared.layout, 16,
+                              TensorMapDataType::Float16);
+  EXPECT_EQ(planOk(w).issues.size(), 1u);
+}
+
+//===----------------------------------------------------------------------===//
+// Regions past the tensor's edge (the checker: an element outside the
+// tensor must lie in a box past the edge, which a load fills and a store
+// skips; the same plan serves both)
+//===----------------------------------------------------------------------===//
 
 TEST(TMAPlanner, RegionPastTheEdgeKeepsTheTensorDims) {
   // 64x128 at (64, 64) of a 100x120 tensor: rows 100.. and columns 120.. are
