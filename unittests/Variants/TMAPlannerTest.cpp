@@ -481,6 +481,20 @@ TEST(TMAPlanner, CoordinateOutsideInt32IsRefused) {
   r.sizes = {64, 64};
   OrReason<Plan> p = planTensorCopy(r);
   ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "global offset 2147483648 of dim 0 is outside the "
+                        "signed 32-bit range of TMA coordinates");
+  // The second atom of a region ending at the int32 limit (the columns end
+  // inside an atom, so they stay one dim with an issue per atom; NaN fill
+  // keeps the elements unpromoted).
+  r.oobFill = cuda::TensorMapOobFill::NanRequestZeroFma;
+  r.shared = SharedSide{nvmma(16, 64, 128, SwizzleMode::B128), {64, 128},
+                        {0, 0}};
+  r.sizes = {64, 128};
+  r.global.shape = {64, int64_t(INT32_MAX) + 9};
+  r.global.strides = {int64_t(INT32_MAX) + 9, 1};
+  r.global.offsets = {0, INT32_MAX - 63};
+  p = planTensorCopy(r);
+  ASSERT_FALSE(p);
   EXPECT_EQ(p.reason(), "a box starts at coordinate 2147483648, outside the "
                         "signed 32-bit range of TMA coordinates");
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 
 using namespace tile;
 using namespace tile::tma;
@@ -206,6 +207,14 @@ void chooseBox(Draft &draft) {
   }
 }
 
+/// Whether merging `inner` into `outer` keeps the merged dim and its base
+/// coordinate within TMA's signed 32-bit coordinates.
+bool mergeFitsInt32(const MapDim &inner, const MapDim &outer) {
+  int64_t n = inner.size.value;
+  return n * outer.size.value <= INT32_MAX &&
+         std::abs(outer.base.constant) <= INT32_MAX / n;
+}
+
 /// Merges a fully boxed dim into the next one where the global tensor is
 /// contiguous across both: one map dim less, the same boxes. A swizzled
 /// map keeps its inner dim (its box is the swizzle span).
@@ -223,8 +232,7 @@ void mergeContiguousDims(Draft &draft, TensorMapSwizzle swizzle) {
         box[i] != inner.size.value || loopsOverInner ||
         !(inner.base == Coordinate{-1, 0}) || outer.base.regionDim >= 0 ||
         outer.stride.value != inner.stride.value * inner.size.value ||
-        merged > cuda::kMaxBoxDim ||
-        uint64_t(inner.size.value * outer.size.value) > cuda::kMaxGlobalDim) {
+        merged > cuda::kMaxBoxDim || !mergeFitsInt32(inner, outer)) {
       ++i;
       continue;
     }
@@ -556,6 +564,13 @@ OrReason<Plan> tma::planTensorCopy(const Request &r) {
   OrReason<GroupedLayout> grouped = residual.group(r.sizes);
   if (!grouped)
     return R::failure("shared region: " + grouped.reason());
+
+  for (unsigned d = 0; d < rank; ++d)
+    if (int64_t o = r.global.offsets[d];
+        o != kDynamic && (o < INT32_MIN || o > INT32_MAX))
+      return R::failure("global offset " + str(o) + " of dim " + str(d) +
+                        " is outside the signed 32-bit range of TMA "
+                        "coordinates");
 
   TensorMapSwizzle swizzle = TensorMapSwizzle::None;
   int64_t spanElements = 0;
