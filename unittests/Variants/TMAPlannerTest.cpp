@@ -320,6 +320,198 @@ TEST(TMAPlanner, PromotionShrinksAWideRowToOneIssue) {
   EXPECT_EQ(q.issues.size(), 4u);
 }
 
+/// A `rows x cols` f16 region at `offsets` of a row-major `shape` tensor,
+/// into a 128B-swizzled tile of the region's shape.
+Request f16Region(llvm::SmallVector<int64_t, 5> shape,
+                  llvm::SmallVector<int64_t, 5> offsets, int64_t rows,
+                  int64_t cols) {
+  Request r = rowMajorRequest(shape, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  r.global.offsets = offsets;
+  r.shared = SharedSide{nvmma(16, rows, cols, SwizzleMode::B128),
+                        {rows, cols}, {0, 0}};
+  r.sizes = {rows, cols};
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Fewest issues: a tile of swizzle atoms is one box whose atoms are a map
+// dim of their own, not one issue per atom
+//===----------------------------------------------------------------------===//
+
+/// A tile of `atoms` column blocks of `atomCols` elements, each block
+/// `rows` rows (the nvmma layout; swizzled with `mode` unless None).
+TileLayout atomBlocks(int64_t rows, int64_t atoms, int64_t atomCols,
+                      SwizzleMode mode, unsigned bits) {
+  return TileLayout({Iter{rows, atomCols, Axis::m},
+                     Iter{atoms, rows * atomCols, Axis::m},
+                     Iter{atomCols, 1, Axis::m}},
+                    {}, {},
+                    mode == SwizzleMode::None ? Swizzle()
+                                              : nvmmaSwizzle(mode, bits));
+}
+
+TEST(TMAPlanner, IssueCountsOfAtomTiles) {
+  // Whole tiles of a tensor of their shape, and the same tiles at (0, 0) of
+  // a 1000x1000 tensor, whose 1000 columns end inside an atom (the atom
+  // dim views the 15 whole ones; the region never reaches the partial one).
+  struct Case {
+    int64_t rows, cols, atomCols;
+    SwizzleMode mode;
+    size_t issues;
+  };
+  const Case cases[] = {
+      {32, 512, 64, SwizzleMode::B128, 1}, {64, 256, 64, SwizzleMode::B128, 1},
+      {128, 64, 64, SwizzleMode::B128, 1}, {32, 512, 32, SwizzleMode::B64, 1},
+      {32, 512, 16, SwizzleMode::B32, 1},  {64, 256, 32, SwizzleMode::B64, 1},
+      {32, 512, 64, SwizzleMode::None, 1}, {32, 512, 512, SwizzleMode::None, 1}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) +
+                 " in " + std::to_string(c.atomCols) + "-column atoms, mode " +
+                 std::to_string(int(c.mode)));
+    TileLayout tile = atomBlocks(c.rows, c.cols / c.atomCols, c.atomCols,
+                                 c.mode, 16);
+    Request whole = rowMajorRequest({c.rows, c.cols}, tile, 16,
+                                    TensorMapDataType::Float16);
+    EXPECT_EQ(planOk(whole).issues.size(), c.issues);
+    Request region = whole;
+    region.global.shape = {1000, 1000};
+    region.global.strides = {1000, 1};
+    EXPECT_EQ(planOk(region).issues.size(), c.issues);
+  }
+}
+
+TEST(TMAPlanner, AtomDimViewsTheWholeAtomsOfATensor) {
+  // 32x512 at (0, 0) of 1000x1000: 15 whole 64-column atoms.
+  Request r = f16Region({1000, 1000}, {0, 0}, 32, 512);
+  Plan p = planOk(r);
+  EXPECT_EQ(args(p), (Args{3, 64, 1000, 15, 2000, 128, 64, 32, 8, 1, 1, 1, 0,
+                           3, 2, 0}));
+  // Columns 448..959 end at the last whole atom: still one issue.
+  r.global.offsets = {0, 448};
+  EXPECT_EQ(planOk(r).issues.size(), 1u);
+  // 7 stages of 32x512 from a 7x1000x1000 tensor: one rank-4 box.
+  TileLayout two = nvmma(16, 32, 512, SwizzleMode::B128);
+  llvm::SmallVector<Iter> iters = {Iter{7, 32 * 512, Axis::m}};
+  iters.append(two.shard().begin(), two.shard().end());
+  Request s = rowMajorRequest({7, 1000, 1000}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  s.shared = SharedSide{TileLayout(iters, {}, {}, two.swizzle()),
+                        {7, 32, 512}, {0, 0, 0}};
+  s.sizes = {7, 32, 512};
+  Plan q = planOk(s);
+  EXPECT_EQ(args(q), (Args{4, 64, 1000, 15, 7, 2000, 128, 2000000, 64, 32, 8,
+                           7, 1, 1, 1, 1, 0, 3, 2, 0}));
+  EXPECT_EQ(q.issues.size(), 1u);
+  // The whole 7x32x512 tensor: one issue too.
+  Request w = rowMajorRequest({7, 32, 512}, s.shared.layout, 16,
+                              TensorMapDataType::Float16);
+  EXPECT_EQ(planOk(w).issues.size(), 1u);
+}
+
+//===----------------------------------------------------------------------===//
+// Regions past the tensor's edge (the checker: an element outside the
+// tensor must lie in a box past the edge, which a load fills and a store
+// skips; the same plan serves both)
+//===----------------------------------------------------------------------===//
+
+TEST(TMAPlanner, RegionPastTheEdgeKeepsTheTensorDims) {
+  // 64x128 at (64, 64) of a 100x120 tensor: rows 100.. and columns 120.. are
+  // outside. The map's dims are the tensor's, the box the region's; the
+  // second 64-column atom starts at column 128, wholly outside (filled).
+  Request r = f16Region({100, 120}, {64, 64}, 64, 128);
+  Plan p = planOk(r);
+  EXPECT_EQ(args(p), (Args{2, 120, 100, 240, 64, 64, 1, 1, 0, 3, 2, 0}));
+  ASSERT_EQ(p.issues.size(), 2u);
+  EXPECT_EQ(p.issues[1].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, 128}, {-1, 64}}));
+  EXPECT_EQ(p.issues[1].sharedByte, 8192);
+  r.oobFill = cuda::TensorMapOobFill::NanRequestZeroFma;
+  EXPECT_EQ(args(planOk(r)).back(), 1);
+}
+
+TEST(TMAPlanner, RegionBeforeOrWhollyOutsideTheTensor) {
+  // TMA coordinates are signed: a box may start before the tensor.
+  Plan before = planOk(f16Region({256, 256}, {-16, -64}, 64, 64));
+  ASSERT_EQ(before.issues.size(), 1u);
+  EXPECT_EQ(before.issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, -64}, {-1, -16}}));
+  // Wholly outside: every element filled (load) or skipped (store).
+  Plan outside = planOk(f16Region({256, 256}, {300, 0}, 64, 64));
+  EXPECT_EQ(args(outside), (Args{2, 256, 256, 512, 64, 64, 1, 1, 0, 3, 2, 0}));
+  ASSERT_EQ(outside.issues.size(), 1u);
+  EXPECT_EQ(outside.issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, 0}, {-1, 300}}));
+}
+
+TEST(TMAPlanner, SplitDimPastTheEdge) {
+  // 32x512 at (48, 768) of a 64x1024 tensor: 1024 columns are 16 whole
+  // 64-column atoms, so the atom dim's bound is the tensor's: one issue.
+  Plan p = planOk(f16Region({64, 1024}, {48, 768}, 32, 512));
+  EXPECT_EQ(args(p), (Args{3, 64, 64, 16, 2048, 128, 64, 32, 8, 1, 1, 1, 0, 3,
+                           2, 0}));
+  ASSERT_EQ(p.issues.size(), 1u);
+  EXPECT_EQ(p.issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, 0}, {-1, 48}, {-1, 12}}));
+  // 1000 columns end inside an atom: the region crosses that partial atom,
+  // so the column dim stays whole and each atom is an issue.
+  EXPECT_EQ(planOk(f16Region({64, 1000}, {48, 768}, 32, 512)).issues.size(),
+            8u);
+}
+
+TEST(TMAPlanner, UnitDimPastTheEdgeStaysAMapDim) {
+  // Plane 1 of a 1x64x64 tensor is outside it: the unit dim must keep its
+  // coordinate (merged into the rows: rows 64..127 of a 64-row view).
+  Request r = rowMajorRequest({1, 64, 64}, TileLayout::rowMajor({1, 64, 64}),
+                              16, TensorMapDataType::Float16);
+  r.global.offsets = {1, 0, 0};
+  Plan p = planOk(r);
+  EXPECT_EQ(args(p), (Args{2, 64, 64, 128, 64, 64, 1, 1, 0, 0, 2, 0}));
+  ASSERT_EQ(p.issues.size(), 1u);
+  EXPECT_EQ(p.issues[0].coords,
+            (llvm::SmallVector<Coordinate, 5>{{-1, 0}, {-1, 64}}));
+}
+
+TEST(TMAPlanner, CoordinateOutsideInt32IsRefused) {
+  Request r = rowMajorRequest({(int64_t(1) << 31) + 64, 64},
+                              TileLayout::rowMajor({64, 64}), 16,
+                              TensorMapDataType::Float16);
+  r.global.offsets = {int64_t(1) << 31, 0};
+  r.shared.shape = {64, 64};
+  r.sizes = {64, 64};
+  OrReason<Plan> p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "global offset 2147483648 of dim 0 is outside the "
+                        "signed 32-bit range of TMA coordinates");
+  // The second atom of a region ending at the int32 limit (the columns end
+  // inside an atom, so they stay one dim with an issue per atom; NaN fill
+  // keeps the elements unpromoted).
+  r.oobFill = cuda::TensorMapOobFill::NanRequestZeroFma;
+  r.shared = SharedSide{nvmma(16, 64, 128, SwizzleMode::B128), {64, 128},
+                        {0, 0}};
+  r.sizes = {64, 128};
+  r.global.shape = {64, int64_t(INT32_MAX) + 9};
+  r.global.strides = {int64_t(INT32_MAX) + 9, 1};
+  r.global.offsets = {0, INT32_MAX - 63};
+  p = planTensorCopy(r);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "a box starts at coordinate 2147483648, outside the "
+                        "signed 32-bit range of TMA coordinates");
+}
+
+TEST(TMAPlanner, CheckerCatchesAnEdgeElementReadInBounds) {
+  // Dropping the unit dim of the plane-1 region would read plane 0.
+  Request r = rowMajorRequest({1, 64, 64}, TileLayout::rowMajor({1, 64, 64}),
+                              16, TensorMapDataType::Float16);
+  r.global.offsets = {1, 0, 0};
+  Plan wrong = planOk(rowMajorRequest({1, 64, 64},
+                                      TileLayout::rowMajor({1, 64, 64}), 16,
+                                      TensorMapDataType::Float16));
+  EXPECT_EQ(plan_check::checkTma(r, wrong).failure.value_or(""),
+            "element (0, 0, 0) lies outside the tensor but shared byte 4096 is "
+            "in no box past its edge");
+}
+
 //===----------------------------------------------------------------------===//
 // Out-of-bounds fill and refusals
 //===----------------------------------------------------------------------===//

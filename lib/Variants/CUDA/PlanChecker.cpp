@@ -494,11 +494,30 @@ CheckReport plan_check::checkTcgen05Mma(const tcgen05_mma::Request &req,
 // tma
 //===----------------------------------------------------------------------===//
 
-CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
-                                 const tma::GlobalSide *runtime,
-                                 Placement pl) {
-  CheckReport report;
-  const tma::GlobalSide *g = &req.global;
+namespace {
+
+/// The map as the runtime completes it for global side `g` (lib/Runtime:
+/// dims from the memref's sizes, strides times their byte scale).
+cuda::TensorMapDesc completedMap(const tma::Plan &plan,
+                                 const tma::GlobalSide &g) {
+  cuda::TensorMapDesc map = plan.map;
+  for (unsigned i = 0; i < map.rank; ++i) {
+    const tma::MapValue &d = plan.globalDims[i];
+    map.globalDims[i] = uint64_t(d.isStatic() ? d.value : g.shape[d.sourceDim]);
+    if (i) {
+      const tma::MapValue &s = plan.globalStrides[i - 1];
+      map.globalStrides[i - 1] =
+          uint64_t(s.isStatic() ? s.value : g.strides[s.sourceDim] * s.scale);
+    }
+  }
+  return map;
+}
+
+/// The static global side to check against: the request's, else `runtime`;
+/// null (with the report's reason) when neither is static.
+const tma::GlobalSide *staticGlobal(const tma::Request &req,
+                                    const tma::GlobalSide *runtime,
+                                    CheckReport &report) {
   auto isStatic = [](const tma::GlobalSide &s) {
     for (auto *v : {&s.shape, &s.strides, &s.offsets})
       for (int64_t x : *v)
@@ -506,32 +525,31 @@ CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
           return false;
     return true;
   };
-  if (!isStatic(*g)) {
-    if (!runtime) {
-      report.skipped = "the plan has runtime sizes, strides or offsets and "
-                       "no runtime instance was given";
-      return report;
-    }
-    if (!isStatic(*runtime)) {
-      report.failure = "the runtime instance has dynamic values";
-      return report;
-    }
-    g = runtime;
-  }
-  // The map as the runtime completes it (lib/Runtime: dims from the
-  // memref's sizes, strides times their byte scale).
-  cuda::TensorMapDesc map = plan.map;
-  for (unsigned i = 0; i < map.rank; ++i) {
-    const tma::MapValue &d = plan.globalDims[i];
-    map.globalDims[i] = uint64_t(d.isStatic() ? d.value : g->shape[d.sourceDim]);
-    if (i) {
-      const tma::MapValue &s = plan.globalStrides[i - 1];
-      map.globalStrides[i - 1] = uint64_t(
-          s.isStatic() ? s.value : g->strides[s.sourceDim] * s.scale);
-    }
-  }
+  if (isStatic(req.global))
+    return &req.global;
+  if (!runtime)
+    report.skipped = "the plan has runtime sizes, strides or offsets and "
+                     "no runtime instance was given";
+  else if (!isStatic(*runtime))
+    report.failure = "the runtime instance has dynamic values";
+  else
+    return runtime;
+  return nullptr;
+}
+
+} // namespace
+
+CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
+                                 const tma::GlobalSide *runtime,
+                                 Placement pl) {
+  CheckReport report;
+  const tma::GlobalSide *g = staticGlobal(req, runtime, report);
+  if (!g)
+    return report;
+  cuda::TensorMapDesc map = completedMap(plan, *g);
   const int64_t unit = int64_t(cuda::elementBytes(map.dataType));
   llvm::DenseMap<int64_t, int64_t> moved; // global byte -> shared byte
+  llvm::DenseSet<int64_t> filled; // shared bytes of boxes past the tensor
   llvm::DenseSet<int64_t> sharedTouched;
   llvm::DenseMap<int64_t, size_t> touchedBy;
   for (size_t i = 0; i < plan.issues.size(); ++i) {
@@ -558,17 +576,34 @@ CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
         touchedBy[s] = i;
         if (e.inBounds)
           moved[e.globalByte + b] = s;
+        else
+          filled.insert(s);
       }
   }
   const int64_t bytes = req.elementBits / 8;
   forEachCoord(req.sizes, [&](llvm::ArrayRef<int64_t> c) {
     int64_t gElem = 0;
-    for (size_t d = 0; d < c.size(); ++d)
-      gElem += (g->offsets[d] + c[d]) * g->strides[d];
+    bool inside = true;
+    for (size_t d = 0; d < c.size(); ++d) {
+      int64_t x = g->offsets[d] + c[d];
+      inside &= x >= 0 && x < g->shape[d];
+      gElem += x * g->strides[d];
+    }
     auto sc = plus(req.shared.offsets, c);
     int64_t s = pl.sharedBase +
                 at(req.shared.layout.apply(sc, req.shared.shape), Axis::m) * bytes;
-    for (int64_t b = 0; b < bytes; ++b) {
+    // Past the tensor's edge: a load fills the element's shared bytes, a
+    // store skips them; either way a box must cover them out of bounds.
+    for (int64_t b = 0; !inside && b < bytes; ++b) {
+      if (!filled.contains(s + b)) {
+        report.failure = "element " + coordString(c) + " lies outside the "
+                         "tensor but shared byte " + str(s + b) +
+                         " is in no box past its edge";
+        return false;
+      }
+      sharedTouched.erase(s + b);
+    }
+    for (int64_t b = 0; inside && b < bytes; ++b) {
       auto it = moved.find(gElem * bytes + b);
       std::string el = "element " + coordString(c) +
                        (bytes > 1 ? " byte " + str(b) : "");

@@ -41,6 +41,22 @@ func.func @copies(%g: !g, %s: !s, %d0: !d, %d1: !d, %u: !u, %t: !t,
   return
 }
 
+// A global region may start before or run past the tensor's static edge
+// (TMA fills those elements on a load and skips them on a store).
+// CHECK-LABEL: func.func @global_region_past_the_edge
+// CHECK: tile.copy_async %{{.*}}[96, -64] to %{{.*}}[0, 0] sizes [64, 128]
+// CHECK: tile.copy_async %{{.*}}[0, 0] to %{{.*}}[200, 0] sizes [64, 128]
+func.func @global_region_past_the_edge(%g: !tile.buffer<100x100xf16, global>,
+                                       %s: !tile.buffer<64x128xf16, shared>,
+                                       %bar: !llvm.ptr<3>) {
+  tile.copy_async %g[96, -64] to %s[0, 0] sizes [64, 128] exec thread
+      mbar(%bar) {oob = #tile.oob<nan>}
+      : !tile.buffer<100x100xf16, global> to !tile.buffer<64x128xf16, shared>
+  tile.copy_async %s[0, 0] to %g[200, 0] sizes [64, 128] exec thread
+      : !tile.buffer<64x128xf16, shared> to !tile.buffer<100x100xf16, global>
+  return
+}
+
 // CHECK-LABEL: func.func @gemms
 // KEEP-LABEL: func.func @gemms
 func.func @gemms(%a: !d, %b: !d, %c: !acc, %p: i1, %sa: !sfa, %sb: !sfa) {

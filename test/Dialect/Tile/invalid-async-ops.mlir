@@ -2,8 +2,43 @@
 
 !d = !tile.buffer<128x64xf16, shared>
 func.func @region_out_of_bounds(%a: !d, %b: !d) {
-  // expected-error @+1 {{'tile.copy_async' op destination region [64, 192) of dim 0 exceeds the buffer extent 128}}
+  // expected-error @+1 {{'tile.copy_async' op destination region [64, 192) of dim 0 exceeds the shared buffer extent 128; only a global region may leave its buffer (TMA fills loads and clips stores there)}}
   tile.copy_async %a[0, 0] to %b[64, 0] sizes [128, 64] exec thread : !d to !d
+  return
+}
+
+// -----
+
+// The shared side of a TMA load stays inside its buffer.
+func.func @shared_side_out_of_bounds(%g: !tile.buffer<128x64xf16, global>, %s: !tile.buffer<64x64xf16, shared>, %bar: !llvm.ptr<3>) {
+  // expected-error @+1 {{'tile.copy_async' op destination region [0, 128) of dim 0 exceeds the shared buffer extent 64; only a global region may leave its buffer}}
+  tile.copy_async %g[0, 0] to %s[0, 0] sizes [128, 64] exec thread mbar(%bar) : !tile.buffer<128x64xf16, global> to !tile.buffer<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @shared_negative_offset(%a: !tile.buffer<128x64xf16, shared>, %g: !tile.buffer<128x64xf16, global>) {
+  // expected-error @+1 {{'tile.copy_async' op source offset -8 of dim 0 is negative; only a global region may leave its buffer}}
+  tile.copy_async %a[-8, 0] to %g[0, 0] sizes [64, 64] exec thread : !tile.buffer<128x64xf16, shared> to !tile.buffer<128x64xf16, global>
+  return
+}
+
+// -----
+
+// tcgen05.cp: a tensor-memory region stays inside its buffer.
+func.func @tmem_out_of_bounds(%a: !tile.buffer<32x16xi8, shared>, %t: !tile.buffer<32x16xi8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>) {
+  // expected-error @+1 {{'tile.copy_async' op destination region [8, 40) of dim 0 exceeds the tmem buffer extent 32; only a global region may leave its buffer}}
+  tile.copy_async %a[0, 0] to %t[8, 0] sizes [32, 16] exec thread : !tile.buffer<32x16xi8, shared> to !tile.buffer<32x16xi8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>
+  return
+}
+
+// -----
+
+// A store is clipped by the hardware; a fill mode would mean nothing.
+func.func @oob_on_store(%s: !tile.buffer<64x64xf16, shared>, %g: !tile.buffer<100x64xf16, global>) {
+  // expected-error @+1 {{'tile.copy_async' op oob fill applies to loads only: a store to global memory is clipped at the tensor's edge and takes no fill mode}}
+  tile.copy_async %s[0, 0] to %g[64, 0] sizes [64, 64] exec thread {oob = #tile.oob<zero>} : !tile.buffer<64x64xf16, shared> to !tile.buffer<100x64xf16, global>
   return
 }
 
@@ -109,7 +144,7 @@ func.func @gemm_c_shared(%a: !tile.buffer<128x64xf16, shared>, %c: !tile.buffer<
 !acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
 func.func @gemm_b_region(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
   // Without transpose_b, B's region is K x N = 64 x 128.
-  // expected-error @+1 {{'tile.gemm_async' op B region [0, 128) of dim 1 exceeds the buffer extent 64}}
+  // expected-error @+1 {{'tile.gemm_async' op B region [0, 128) of dim 1 exceeds the shared buffer extent 64}}
   tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
   return
 }

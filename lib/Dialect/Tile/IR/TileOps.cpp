@@ -220,12 +220,16 @@ static SideEffects::Resource *resourceFor(MemoryScope scope) {
 }
 
 /// Checks a region `[offsets, offsets + sizes)` of `type`: ranks agree and
-/// static offsets/sizes stay inside static dims.
+/// static offsets/sizes stay inside static dims. With `globalMayLeave` (a
+/// copy), a global region is exempt from the bounds: it may start before or
+/// run past the tensor's edge, where a TMA load fills and a TMA store is
+/// clipped (the hardware's behaviour).
 static LogicalResult verifyRegion(Operation *op, StringRef name,
                                   BufferType type,
                                   ArrayRef<int64_t> staticOffsets,
                                   size_t numDynamicOffsets,
-                                  ArrayRef<int64_t> sizes) {
+                                  ArrayRef<int64_t> sizes,
+                                  bool globalMayLeave = false) {
   if (static_cast<size_t>(type.getRank()) != sizes.size())
     return op->emitOpError() << name << " buffer has rank " << type.getRank()
                              << " but the region has " << sizes.size()
@@ -237,22 +241,31 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
       numDynamicOffsets)
     return op->emitOpError() << name << " region has a mismatched number of "
                              << "dynamic offsets";
+  bool mayLeave = globalMayLeave && type.getScope() == MemoryScope::global;
+  StringRef scope = stringifyMemoryScope(type.getScope());
+  StringRef rule = globalMayLeave ? "; only a global region may leave its "
+                                    "buffer (TMA fills loads and clips stores "
+                                    "there)"
+                                  : "";
   for (auto [d, size] : llvm::enumerate(sizes)) {
     int64_t dim = type.getShape()[d];
     int64_t off = staticOffsets[d];
     if (size < 1)
       return op->emitOpError() << "region size " << size << " of dim " << d
                                << " must be positive";
+    if (mayLeave)
+      continue;
     if (!ShapedType::isDynamic(off) && off < 0)
       return op->emitOpError() << name << " offset " << off << " of dim " << d
-                               << " is negative";
+                               << " is negative" << rule;
     if (ShapedType::isDynamic(dim))
       continue;
     int64_t begin = ShapedType::isDynamic(off) ? 0 : off;
     if (begin + size > dim)
       return op->emitOpError()
              << name << " region [" << begin << ", " << begin + size
-             << ") of dim " << d << " exceeds the buffer extent " << dim;
+             << ") of dim " << d << " exceeds the " << scope
+             << " buffer extent " << dim << rule;
   }
   return success();
 }
@@ -264,9 +277,11 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
 LogicalResult CopyAsyncOp::verify() {
   BufferType src = getSrcType(), dst = getDstType();
   if (failed(verifyRegion(*this, "source", src, getSrcStaticOffsets(),
-                          getSrcOffsets().size(), getSizes())) ||
+                          getSrcOffsets().size(), getSizes(),
+                          /*globalMayLeave=*/true)) ||
       failed(verifyRegion(*this, "destination", dst, getDstStaticOffsets(),
-                          getDstOffsets().size(), getSizes())))
+                          getDstOffsets().size(), getSizes(),
+                          /*globalMayLeave=*/true)))
     return failure();
   if (src.getElementType() != dst.getElementType())
     return emitOpError("source element type ")
@@ -285,6 +300,10 @@ LogicalResult CopyAsyncOp::verify() {
               "shared -> shared (cluster) and shared -> tmem";
   if (getReduce() && !s2g)
     return emitOpError("reduce applies to shared -> global copies only");
+  if (getOob() && s2g)
+    return emitOpError("oob fill applies to loads only: a store to global "
+                       "memory is clipped at the tensor's edge and takes no "
+                       "fill mode");
   if (getOob() && from != MemoryScope::global)
     return emitOpError("oob fill applies to copies from global memory only");
   if (getOob() && *getOob() == OobFill::nan &&

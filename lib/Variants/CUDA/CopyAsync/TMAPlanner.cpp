@@ -8,6 +8,8 @@
 #include "tile/Variants/CUDA/CopyAsync/TMAPlanner.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 
 using namespace tile;
 using namespace tile::tma;
@@ -67,6 +69,18 @@ struct Draft {
   llvm::SmallVector<uint32_t, 5> box;
 };
 
+/// Whether a global dim of `n` elements can be cut into map dims of `inner`
+/// elements and floor(n / inner) outer steps for the region [o, o + size):
+/// the region starts on a step, and every element is inside the cut view
+/// exactly when it is inside the tensor (TMA checks bounds per map dim). A
+/// tail of n % inner elements is allowed where the region avoids it.
+bool splitsExactly(int64_t n, int64_t o, int64_t size, int64_t inner) {
+  if (n == kDynamic || o == kDynamic || o % inner)
+    return false;
+  int64_t viewEnd = n / inner * inner;
+  return viewEnd == n || o + size <= viewEnd || o >= n;
+}
+
 /// The map dims of `split` (`split[d]`: dim d's modes become map dims of
 /// their own); an unsplit dim boxes its innermost mode and loops over the
 /// others at advancing coordinates.
@@ -84,8 +98,9 @@ OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
     const auto &modes = u.modes[d];
     int64_t n = u.shape[d], g = u.strides[d], o = u.offsets[d];
     if (modes.empty()) {
-      // A unit region dim of a unit global dim needs no map dim.
-      if (n == 1 && rank > 1)
+      // A unit region dim at offset 0 of a unit global dim needs no map
+      // dim; at any other offset it is out of bounds and must stay one.
+      if (n == 1 && o == 0 && rank > 1)
         continue;
       draft.dims.push_back(
           {value(n, d), value(g, d), coordinate(o, d), Mode{1, 0}});
@@ -103,12 +118,10 @@ OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
       }
       continue;
     }
-    // Exact split: static size, stride and offset, divisible.
     int64_t innerAll = 1;
     for (size_t j = 0; j + 1 < modes.size(); ++j)
       innerAll *= modes[j].extent;
-    if (n == kDynamic || g == kDynamic || o == kDynamic || n % innerAll ||
-        o % innerAll)
+    if (g == kDynamic || !splitsExactly(n, o, u.sizes[d], innerAll))
       return R::failure("global dim " + str(d) + " cannot be split exactly");
     int64_t inner = 1;
     for (size_t j = 0; j < modes.size(); ++j) {
@@ -195,6 +208,14 @@ void chooseBox(Draft &draft) {
   }
 }
 
+/// Whether merging `inner` into `outer` keeps the merged dim and its base
+/// coordinate within TMA's signed 32-bit coordinates.
+bool mergeFitsInt32(const MapDim &inner, const MapDim &outer) {
+  int64_t n = inner.size.value;
+  return n * outer.size.value <= INT32_MAX &&
+         std::abs(outer.base.constant) <= INT32_MAX / n;
+}
+
 /// Merges a fully boxed dim into the next one where the global tensor is
 /// contiguous across both: one map dim less, the same boxes. A swizzled
 /// map keeps its inner dim (its box is the swizzle span).
@@ -212,7 +233,7 @@ void mergeContiguousDims(Draft &draft, TensorMapSwizzle swizzle) {
         box[i] != inner.size.value || loopsOverInner ||
         !(inner.base == Coordinate{-1, 0}) || outer.base.regionDim >= 0 ||
         outer.stride.value != inner.stride.value * inner.size.value ||
-        merged > cuda::kMaxBoxDim) {
+        merged > cuda::kMaxBoxDim || !mergeFitsInt32(inner, outer)) {
       ++i;
       continue;
     }
@@ -308,6 +329,11 @@ Status listIssues(const Units &u, const Draft &draft, TensorMapSwizzle swizzle,
     // unaligned start faults (CUDA_ERROR_ILLEGAL_INSTRUCTION, loads and
     // stores, every swizzle; seen on an H200 by TileDeviceTests' probe). A
     // dynamic offset is added at run time and must keep this.
+    for (const Coordinate &c : issue.coords)
+      if (c.constant < INT32_MIN || c.constant > INT32_MAX)
+        return Status::failure("a box starts at coordinate " +
+                               str(c.constant) + ", outside the signed 32-bit "
+                               "range of TMA coordinates");
     int64_t innerByte = issue.coords[0].constant * u.unitBytes;
     if (innerByte % 16)
       return Status::failure(
@@ -539,6 +565,13 @@ OrReason<Plan> tma::planTensorCopy(const Request &r) {
   OrReason<GroupedLayout> grouped = residual.group(r.sizes);
   if (!grouped)
     return R::failure("shared region: " + grouped.reason());
+
+  for (unsigned d = 0; d < rank; ++d)
+    if (int64_t o = r.global.offsets[d];
+        o != kDynamic && (o < INT32_MIN || o > INT32_MAX))
+      return R::failure("global offset " + str(o) + " of dim " + str(d) +
+                        " is outside the signed 32-bit range of TMA "
+                        "coordinates");
 
   TensorMapSwizzle swizzle = TensorMapSwizzle::None;
   int64_t spanElements = 0;

@@ -153,6 +153,11 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     or SSA `index` values; sizes are static. Element `i` of the region moves
     from where `src`'s layout puts it to where `dst`'s layout puts it.
 
+    A region of a shared or tensor-memory buffer lies inside it. A region of
+    a global buffer may start before or run past the tensor's edge, as TMA
+    allows (signed 32-bit coordinates): a load writes the `oob` fill (zero
+    unless `nan`) for the elements outside, a store or reduction skips them.
+
     Directions: `global -> shared` and `shared -> global` (TMA),
     `shared -> shared` across the CTAs of a cluster (DSMEM bulk copies) and
     `shared -> tmem` (`tcgen05.cp`). Which hardware variant implements the
@@ -171,7 +176,8 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     - `cta_mask(%m)`: multicast mask for global -> shared copies.
     - `cache_hint(%h)`: a 64-bit L2 cache policy.
     - attributes `cta_group` (1 or 2), `reduce` (shared -> global only),
-      `oob` fill (global sources only), `dispatch`, and `variant` (set by
+      `oob` fill (loads from global only: stores are clipped), `dispatch`,
+      and `variant` (set by
       selection).
     - shared -> tmem only: `cp_shape` forces a `tcgen05.cp` shape
       (`#tile.cp_shape<shape_32x128b>`; otherwise the widest that fits the

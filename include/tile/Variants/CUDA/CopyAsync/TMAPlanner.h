@@ -18,9 +18,13 @@
 // the shared layout (before its swizzle) has one stride, innermost first,
 // with the mode holding the swizzle's contiguous elements cut at the swizzle
 // span. A mode becomes a tensor-map dim of its own when its global dim can be
-// split exactly (static size and offset divisible); otherwise a global dim
-// stays one tensor-map dim whose innermost mode is boxed and whose outer
-// modes become issues at advancing coordinates. Tensor-map dim 0 is the
+// split exactly: static size and offset, the offset on a whole atom, and
+// each region element inside the split view exactly when it is inside the
+// tensor (the atom dim counts the whole atoms, floor(n / atom); a region
+// must then avoid a partial last atom). Otherwise a global dim stays one
+// tensor-map dim whose innermost mode is boxed and whose outer modes become
+// issues at advancing coordinates (a runtime size or offset is never split:
+// its divisibility is unknown). Tensor-map dim 0 is the
 // global tensor's contiguous dim; the others follow by shared stride. The
 // box takes every dim while the shared tile stays dense in box order (and
 // each box dim at most 256); the remaining modes are the issue loop. A
@@ -30,6 +34,13 @@
 // validated; the plan with the fewest issues wins (then no promotion, then
 // the lowest rank). When none is valid the planner declines with the
 // violated rules of the unsplit plan.
+//
+// Regions past the tensor. The global offsets may be negative and a region
+// may end past (or lie wholly outside) the tensor: TMA checks every box
+// element against the map's global dims, which stay the tensor's, so a load
+// fills and a store skips exactly the region's elements outside it; box
+// coordinates must fit a signed 32-bit integer. A unit dim stays a map dim
+// unless its offset is 0.
 //
 //===----------------------------------------------------------------------===//
 

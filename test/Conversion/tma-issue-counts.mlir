@@ -1,0 +1,123 @@
+// How many cp.async.bulk.tensor a tile of swizzle atoms takes: one. The
+// atoms of a row become a tensor-map dim of their own (box [atom, rows,
+// atoms]), also for a tensor whose 1000 columns end inside an atom: the
+// atom dim views the 15 whole atoms, which is all these regions touch.
+// Measured before that split: 8, 4, 1, 16, 32, 56 and 1 issues.
+// RUN: tile-opt %s --tile-select-variants --tile-lower-variants | FileCheck %s
+// RUN: tile-compile %s --chip sm_90a -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+
+!b128_32x512 = !tile.buffer<32x512xf16, shared, #tile.layout<S[(32,8,64):(64,2048,1)], swizzle<3,3,3>>>
+!b128_64x256 = !tile.buffer<64x256xf16, shared, #tile.layout<S[(64,4,64):(64,4096,1)], swizzle<3,3,3>>>
+!b128_128x64 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+!b64_32x512 = !tile.buffer<32x512xf16, shared, #tile.layout<S[(32,16,32):(32,1024,1)], swizzle<2,3,3>>>
+!b32_32x512 = !tile.buffer<32x512xf16, shared, #tile.layout<S[(32,32,16):(16,512,1)], swizzle<1,3,3>>>
+!b128_7x32x512 = !tile.buffer<7x32x512xf16, shared, #tile.layout<S[(7,32,8,64):(16384,64,2048,1)], swizzle<3,3,3>>>
+!plain_32x512 = !tile.buffer<32x512xf16, shared>
+!g = !tile.buffer<1000x1000xf16, global>
+!g3 = !tile.buffer<7x1000x1000xf16, global>
+
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+
+  // CHECK-LABEL: gpu.func @b128_32x512
+  // CHECK-SAME: encode = [3, 64, 1000, 15, 2000, 128, 64, 32, 8, 1, 1, 1, 0, 3, 2, 0]
+  // CHECK-SAME: issues = 1>
+  // CHECK-COUNT-1: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  gpu.func @b128_32x512(%in: memref<1000x1000xf16, 1>) kernel {
+    %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
+    %s = tile.alloc_shared : !b128_32x512
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !b128_32x512
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @b128_64x256
+  // CHECK-SAME: issues = 1>
+  // CHECK-COUNT-1: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  gpu.func @b128_64x256(%in: memref<1000x1000xf16, 1>) kernel {
+    %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
+    %s = tile.alloc_shared : !b128_64x256
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[64, 256] to %s[0, 0] sizes [64, 256] exec thread mbar(%b) : !g to !b128_64x256
+    gpu.return
+  }
+
+  // CHECK-LABEL: gpu.func @b128_128x64
+  // CHECK-SAME: issues = 1>
+  // CHECK-COUNT-1: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  gpu.func @b128_128x64(%in: memref<1000x1000xf16, 1>) kernel {
+    %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
+    %s = tile.alloc_shared : !b128_128x64
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [128, 64] exec thread mbar(%b) : !g to !b128_128x64
+    gpu.return
+  }
+
+  // 64B and 32B swizzles: 16 and 32 atoms a row, one issue each.
+  // CHECK-LABEL: gpu.func @narrow_swizzles
+  // CHECK-SAME: encode = [3, 32, 1000, 31, 2000, 64, 32, 32, 16, 1, 1, 1, 0, 2, 2, 0]
+  // CHECK-SAME: issues = 1>
+  // CHECK-SAME: encode = [3, 16, 1000, 62, 2000, 32, 16, 32, 32, 1, 1, 1, 0, 1, 2, 0]
+  // CHECK-SAME: issues = 1>
+  // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  gpu.func @narrow_swizzles(%in: memref<1000x1000xf16, 1>, %s64: !b64_32x512, %s32: !b32_32x512) kernel {
+    %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0] to %s64[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !b64_32x512
+    tile.copy_async %g[0, 0] to %s32[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !b32_32x512
+    gpu.return
+  }
+
+  // 7 stages (224 KiB, passed in: over the static shared limit): a rank-4
+  // map, one issue.
+  // CHECK-LABEL: gpu.func @b128_7x32x512
+  // CHECK-SAME: encode = [4, 64, 1000, 15, 7, 2000, 128, 2000000, 64, 32, 8, 7, 1, 1, 1, 1, 0, 3, 2, 0]
+  // CHECK-SAME: issues = 1>
+  // CHECK-COUNT-1: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  gpu.func @b128_7x32x512(%in: memref<7x1000x1000xf16, 1>, %s: !b128_7x32x512) kernel {
+    %g = tile.from_memref %in : memref<7x1000x1000xf16, 1> -> !g3
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0, 0] to %s[0, 0, 0] sizes [7, 32, 512] exec thread mbar(%b) : !g3 to !b128_7x32x512
+    gpu.return
+  }
+
+  // Unswizzled rows of 512 f16: promoted to 4-byte units, one 256x32 box.
+  // CHECK-LABEL: gpu.func @plain_32x512
+  // CHECK-SAME: data_type = "UINT32", encode = [2, 500, 1000, 2000, 256, 32, 1, 1, 0, 0, 2, 0]
+  // CHECK-SAME: issues = 1>
+  // CHECK-COUNT-1: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  gpu.func @plain_32x512(%in: memref<1000x1000xf16, 1>) kernel {
+    %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
+    %s = tile.alloc_shared : !plain_32x512
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !plain_32x512
+    gpu.return
+  }
+}
+
+// PTX-LABEL: .entry b128_32x512(
+// PTX-COUNT-1: cp.async.bulk.tensor.3d.shared::cluster.global
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-LABEL: .entry b128_64x256(
+// PTX-COUNT-1: cp.async.bulk.tensor.3d.shared::cluster.global
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-LABEL: .entry b128_128x64(
+// PTX-COUNT-1: cp.async.bulk.tensor.2d.shared::cluster.global
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-LABEL: .entry narrow_swizzles(
+// PTX-COUNT-2: cp.async.bulk.tensor.3d.shared::cluster.global
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-LABEL: .entry b128_7x32x512(
+// PTX-COUNT-1: cp.async.bulk.tensor.4d.shared::cluster.global
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-LABEL: .entry plain_32x512(
+// PTX-COUNT-1: cp.async.bulk.tensor.2d.shared::cluster.global
+// PTX-NOT: cp.async.bulk.tensor
