@@ -141,6 +141,97 @@ struct ForwardOperandLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// `buffer` (lowered) moved by its region's runtime leading indices (one
+/// stage of a ring): shared + index * step bytes, tensor memory + index *
+/// ((lane step << 16) | column step). Planners plan those indices at 0.
+FailureOr<Value> indexBuffer(Operation *op, Value buffer, BufferType type,
+                             ArrayRef<int64_t> staticOffsets,
+                             ArrayRef<Value> indices, size_t regionRank,
+                             ConversionPatternRewriter &rewriter) {
+  if (type.getScope() == MemoryScope::global)
+    return buffer; // TMA takes global indices as coordinates.
+  Location loc = op->getLoc();
+  const size_t lead = type.getRank() - regionRank;
+  const int64_t bits = type.getElementBits();
+  size_t next = 0;
+  for (size_t d = 0; d < staticOffsets.size(); ++d) {
+    if (!ShapedType::isDynamic(staticOffsets[d]))
+      continue;
+    Value index = indices[next++];
+    if (d >= lead)
+      continue; // region offsets are the planners' to refuse
+    OrReason<AxisAddress> step = type.getIndexStep(d);
+    if (!step)
+      return op->emitError() << "runtime index of " << step.reason(), failure();
+    if (type.getScope() == MemoryScope::shared) {
+      Value i = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getI64Type(), index);
+      Value bytes = arith::MulIOp::create(
+          rewriter, loc, i,
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       at(*step, Axis::m) * bits / 8));
+      buffer = LLVM::GEPOp::create(rewriter, loc, buffer.getType(),
+                                   rewriter.getI8Type(), buffer,
+                                   ArrayRef<LLVM::GEPArg>{bytes});
+      continue;
+    }
+    int64_t cell = (at(*step, Axis::TLane) << 16) +
+                   at(*step, Axis::TCol) * bits / 32;
+    Value i = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         index);
+    Value add = arith::MulIOp::create(
+        rewriter, loc, i,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     cell));
+    buffer = arith::AddIOp::create(rewriter, loc, buffer, add);
+  }
+  return buffer;
+}
+
+/// `operands` with each buffer of a copy_async / gemm_async moved to the
+/// stage its runtime leading indices name.
+FailureOr<SmallVector<Value>>
+indexBuffers(Operation *op, ArrayRef<Value> operands,
+             ConversionPatternRewriter &rewriter) {
+  SmallVector<Value> out(operands);
+  auto index = [&](OpOperand &buffer, OperandRange offsets,
+                   ArrayRef<int64_t> staticOffsets, size_t regionRank) {
+    if (offsets.empty())
+      return success(); // no runtime index
+    ArrayRef<Value> indices =
+        operands.slice(offsets.getBeginOperandIndex(), offsets.size());
+    unsigned n = buffer.getOperandNumber();
+    FailureOr<Value> v =
+        indexBuffer(op, operands[n], cast<BufferType>(buffer.get().getType()),
+                    staticOffsets, indices, regionRank, rewriter);
+    if (failed(v))
+      return failure();
+    out[n] = *v;
+    return success();
+  };
+  LogicalResult ok = success();
+  if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+    size_t rank = copy.getSizes().size();
+    ok = index(copy.getSrcMutable(), copy.getSrcOffsets(),
+               copy.getSrcStaticOffsets(), rank);
+    if (succeeded(ok))
+      ok = index(copy.getDstMutable(), copy.getDstOffsets(),
+                 copy.getDstStaticOffsets(), rank);
+  } else if (auto gemm = dyn_cast<GemmAsyncOp>(op)) {
+    ok = index(gemm.getCMutable(), gemm.getCOffsets(),
+               gemm.getCStaticOffsets(), 2);
+    if (succeeded(ok))
+      ok = index(gemm.getAMutable(), gemm.getAOffsets(),
+                 gemm.getAStaticOffsets(), 2);
+    if (succeeded(ok))
+      ok = index(gemm.getBMutable(), gemm.getBOffsets(),
+                 gemm.getBStaticOffsets(), 2);
+  }
+  if (failed(ok))
+    return failure();
+  return out;
+}
+
 /// A dispatch op -> its selected variant's emitter, from the plan made
 /// before the conversion (or planned now when there is none).
 struct DispatchOpLowering
@@ -156,7 +247,10 @@ struct DispatchOpLowering
     std::optional<PlannedOp> work = plannedOp(op);
     if (!work)
       return failure();
-    if (failed(work->variant->emit(op, work->plan, operands, work->context,
+    FailureOr<SmallVector<Value>> indexed =
+        indexBuffers(op, operands, rewriter);
+    if (failed(indexed) ||
+        failed(work->variant->emit(op, work->plan, *indexed, work->context,
                                    rewriter)))
       return failure();
     rewriter.eraseOp(op);

@@ -230,13 +230,16 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
                                   size_t numDynamicOffsets,
                                   ArrayRef<int64_t> sizes,
                                   bool globalMayLeave = false) {
-  if (static_cast<size_t>(type.getRank()) != sizes.size())
-    return op->emitOpError() << name << " buffer has rank " << type.getRank()
+  // A buffer may have more dims than the region: its leading dims are
+  // indexed (size 1) by their offsets, e.g. one stage of a ring.
+  const size_t rank = type.getRank();
+  if (rank < sizes.size())
+    return op->emitOpError() << name << " buffer has rank " << rank
                              << " but the region has " << sizes.size()
                              << " sizes";
-  if (staticOffsets.size() != sizes.size())
+  if (staticOffsets.size() != rank)
     return op->emitOpError() << name << " region has " << staticOffsets.size()
-                             << " offsets for rank " << sizes.size();
+                             << " offsets for a rank-" << rank << " buffer";
   if (static_cast<size_t>(llvm::count_if(staticOffsets, ShapedType::isDynamic)) !=
       numDynamicOffsets)
     return op->emitOpError() << name << " region has a mismatched number of "
@@ -247,7 +250,9 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
                                     "buffer (TMA fills loads and clips stores "
                                     "there)"
                                   : "";
-  for (auto [d, size] : llvm::enumerate(sizes)) {
+  const size_t lead = rank - sizes.size();
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t size = d < lead ? 1 : sizes[d - lead];
     int64_t dim = type.getShape()[d];
     int64_t off = staticOffsets[d];
     if (size < 1)

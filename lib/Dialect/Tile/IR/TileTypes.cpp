@@ -43,6 +43,40 @@ std::optional<TileLayout> BufferType::getEffectiveLayout() const {
   return TileLayout::rowMajor(getShape());
 }
 
+OrReason<AxisAddress> BufferType::getIndexStep(unsigned dim) const {
+  using R = OrReason<AxisAddress>;
+  std::optional<TileLayout> layout = getEffectiveLayout();
+  if (!layout || !hasStaticShape())
+    return R::failure("the buffer has no static layout");
+  OrReason<GroupedLayout> grouped = layout->canonicalize().group(getShape());
+  if (!grouped)
+    return R::failure(grouped.reason());
+  AxisAddress step{};
+  llvm::ArrayRef<Iter> iters = grouped->group(dim);
+  if (iters.empty())
+    return step;
+  std::string what = "dim " + std::to_string(dim) + " (" +
+                     layout->toString() + ")";
+  if (iters.size() != 1 || !layout->replica().empty())
+    return R::failure(what + " is not one linear step");
+  const Iter &it = iters.front();
+  at(step, it.axis) = it.stride;
+  int64_t bits = getElementBits();
+  if (it.axis == Axis::m) {
+    int64_t period = layout->swizzle().period();
+    if ((it.stride * bits) % 128 || it.stride % period)
+      return R::failure(what + " steps " + std::to_string(it.stride * bits / 8) +
+                        " bytes; a runtime index needs a multiple of 16 "
+                        "bytes and of the swizzle period (" +
+                        std::to_string(period * bits / 8) + " bytes)");
+  } else if (it.axis == Axis::TCol && (it.stride * bits) % 32) {
+    return R::failure(what + " steps part of a 32-bit column");
+  } else if (it.axis != Axis::TCol && it.axis != Axis::TLane) {
+    return R::failure(what + " steps along axis " + axisName(it.axis).str());
+  }
+  return step;
+}
+
 /// Axes a buffer in `scope` may address.
 static bool scopeAllowsAxis(MemoryScope scope, Axis axis) {
   switch (scope) {

@@ -39,11 +39,13 @@ OrReason<dsmem::Plan> planDSMEM(CopyAsyncOp copy, const DispatchContext &) {
   using R = OrReason<dsmem::Plan>;
   const char *why = "the dsmem planner needs static offsets";
   OrReason<copy_async::RegionSide> src = copy_async::regionSide(
-      copy.getSrcType(), copy.getSrcStaticOffsets(), "source", why);
+      copy.getSrcType(), copy.getSrcStaticOffsets(), copy.getSizes().size(),
+      "source", why);
   if (!src)
     return R::failure(src.reason());
   OrReason<copy_async::RegionSide> dst = copy_async::regionSide(
-      copy.getDstType(), copy.getDstStaticOffsets(), "destination", why);
+      copy.getDstType(), copy.getDstStaticOffsets(), copy.getSizes().size(),
+      "destination", why);
   if (!dst)
     return R::failure(dst.reason());
   return dsmem::planClusterCopy(*src, *dst, copy.getSizes(),

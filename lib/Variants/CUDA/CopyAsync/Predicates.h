@@ -36,24 +36,52 @@ inline std::string direction(CopyAsyncOp copy) {
          " -> " + stringifyMemoryScope(copy.getDstType().getScope()).str();
 }
 
-/// The planner's view of one side of `copy`: the buffer's layout, shape and
-/// static region offsets; `dynamicOffsetReason` finishes the sentence when
-/// an offset is an SSA value.
+/// The planner's view of one side of an op's region of rank `regionRank`:
+/// the buffer's layout, shape and static region offsets. Leading buffer
+/// dims beyond the region's rank are indexed (size 1) and folded into the
+/// layout at their offsets; a dynamic one at 0 (the lowering adds its
+/// runtime step, BufferType::getIndexStep). `dynamicOffsetReason` finishes
+/// the sentence when a region offset is an SSA value.
 inline OrReason<RegionSide> regionSide(BufferType type,
                                        llvm::ArrayRef<int64_t> offsets,
-                                       llvm::StringRef name,
+                                       size_t regionRank, llvm::StringRef name,
                                        llvm::StringRef dynamicOffsetReason) {
   using R = OrReason<RegionSide>;
   std::optional<TileLayout> layout = type.getEffectiveLayout();
   if (!layout)
     return R::failure(name.str() + " buffer has no static layout");
+  llvm::ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() < regionRank || offsets.size() != shape.size())
+    return R::failure(name.str() + " buffer has rank " +
+                      std::to_string(shape.size()) + "; the region has rank " +
+                      std::to_string(regionRank));
+  const size_t lead = shape.size() - regionRank;
+  llvm::SmallVector<int64_t, 4> at(shape.size(), 0), sizes(shape);
   RegionSide side{*layout, {}, {}};
-  side.shape.assign(type.getShape().begin(), type.getShape().end());
-  for (int64_t o : offsets) {
-    if (mlir::ShapedType::isDynamic(o))
-      return R::failure(name.str() + " region has a dynamic offset; " +
-                        dynamicOffsetReason.str());
-    side.offsets.push_back(o);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    bool dynamic = mlir::ShapedType::isDynamic(offsets[d]);
+    if (d >= lead) {
+      if (dynamic)
+        return R::failure(name.str() + " region has a dynamic offset; " +
+                          dynamicOffsetReason.str());
+      side.offsets.push_back(offsets[d]);
+      side.shape.push_back(shape[d]);
+      continue;
+    }
+    sizes[d] = 1;
+    if (!dynamic) {
+      at[d] = offsets[d];
+      continue;
+    }
+    if (OrReason<AxisAddress> step = type.getIndexStep(d); !step)
+      return R::failure(name.str() + " region's runtime index of " +
+                        step.reason());
+  }
+  if (lead) {
+    OrReason<SliceResult> s = layout->slice(shape, at, sizes);
+    if (!s)
+      return R::failure(name.str() + " region: " + s.reason());
+    side.layout = s->residual;
   }
   return side;
 }

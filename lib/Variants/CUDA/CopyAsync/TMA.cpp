@@ -86,8 +86,15 @@ OrReason<tma::Request> requestFor(CopyAsyncOp copy) {
   ArrayRef<int64_t> sharedOffsets =
       load ? copy.getDstStaticOffsets() : copy.getSrcStaticOffsets();
 
+  // Leading global dims beyond the region's rank take size 1 (a batch
+  // index); the shared side is presented at the global rank.
   tma::Request r;
-  r.sizes.assign(copy.getSizes().begin(), copy.getSizes().end());
+  ArrayRef<int64_t> sizes = copy.getSizes();
+  if (global.getRank() < static_cast<int64_t>(sizes.size()))
+    return R::failure("the global buffer has fewer dims than the region");
+  const size_t lead = global.getRank() - sizes.size();
+  r.sizes.assign(lead, 1);
+  r.sizes.append(sizes.begin(), sizes.end());
   r.elementBits = global.getElementBits();
   std::optional<TensorMapDataType> type = mapDataType(global.getElementType());
   if (!type)
@@ -136,17 +143,16 @@ OrReason<tma::Request> requestFor(CopyAsyncOp copy) {
   for (int64_t o : globalOffsets)
     r.global.offsets.push_back(ShapedType::isDynamic(o) ? tma::kDynamic : o);
 
-  std::optional<TileLayout> sharedLayout = shared.getEffectiveLayout();
-  if (!sharedLayout)
-    return R::failure("the shared buffer has no static layout");
-  r.shared.layout = *sharedLayout;
-  r.shared.shape.assign(shared.getShape().begin(), shared.getShape().end());
-  for (int64_t o : sharedOffsets) {
-    if (ShapedType::isDynamic(o))
-      return R::failure("the shared region has a dynamic offset; the box's "
-                        "shared address must be known");
-    r.shared.offsets.push_back(o);
-  }
+  OrReason<copy_async::RegionSide> side = copy_async::regionSide(
+      shared, sharedOffsets, sizes.size(), "the shared",
+      "the box's shared address must be known");
+  if (!side)
+    return R::failure(side.reason());
+  r.shared.layout = side->layout;
+  r.shared.shape.assign(lead, 1);
+  r.shared.shape.append(side->shape.begin(), side->shape.end());
+  r.shared.offsets.assign(lead, 0);
+  r.shared.offsets.append(side->offsets.begin(), side->offsets.end());
   return r;
 }
 

@@ -80,11 +80,13 @@ OrReason<tcgen05_cp::Plan> planTcgen05Cp(CopyAsyncOp copy,
   const char *planned =
       "descriptor and tensor-memory offsets are planned at compile time";
   OrReason<RegionSide> shared = copy_async::regionSide(
-      src, copy.getSrcStaticOffsets(), "the shared", planned);
+      src, copy.getSrcStaticOffsets(), copy.getSizes().size(), "the shared",
+      planned);
   if (!shared)
     return R::failure(shared.reason());
   OrReason<RegionSide> tmem = copy_async::regionSide(
-      dst, copy.getDstStaticOffsets(), "the tensor-memory", planned);
+      dst, copy.getDstStaticOffsets(), copy.getSizes().size(),
+      "the tensor-memory", planned);
   if (!tmem)
     return R::failure(tmem.reason());
   r.shared = *shared;

@@ -127,7 +127,8 @@ OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
                         "planned at compile time";
   auto side = [&](BufferType type, ArrayRef<int64_t> offsets,
                   StringRef name) {
-    return copy_async::regionSide(type, offsets, name, planned);
+    return copy_async::regionSide(type, offsets, /*regionRank=*/2, name,
+                                  planned);
   };
   OrReason<RegionSide> aSide = side(a, op.getAStaticOffsets(), "A");
   if (!aSide)

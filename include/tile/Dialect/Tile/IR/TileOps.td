@@ -153,6 +153,13 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     or SSA `index` values; sizes are static. Element `i` of the region moves
     from where `src`'s layout puts it to where `dst`'s layout puts it.
 
+    A buffer may have more dims than `sizes`: its leading dims are indexed
+    (size 1) by their offsets, so `%ring[%stage, 0, 0]` with `sizes [128,
+    64]` is one 128x64 stage of a 3-D ring, and a 2-D global region can
+    land in it. A runtime index of a shared or tensor-memory buffer must
+    step linearly (by whole swizzle periods when swizzled); a global one
+    is a TMA coordinate.
+
     A region of a shared or tensor-memory buffer lies inside it. A region of
     a global buffer may start before or run past the tensor's edge, as TMA
     allows (signed 32-bit coordinates): a load writes the `oob` fill (zero
@@ -251,7 +258,9 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
     the `M x N` region of `c` (`sizes = [M, N, K]`). `transpose_a` says the
     region of `a` is stored `K x M`; `transpose_b` that the region of `b` is
     `N x K` (the K-major B operand of tcgen05). `c` lives in tensor memory,
-    `b` in shared memory, `a` in shared or tensor memory.
+    `b` in shared memory, `a` in shared or tensor memory. A buffer of rank
+    above 2 is indexed in its leading dims (`%a[%stage, 0, 0]`: one stage
+    of a ring, the index static or an SSA value), as for copy_async.
 
     `accumulate(%p)` adds into `c` when `%p` is true (C += A @ B); without
     it the op overwrites (C = A @ B). Block-scaled kinds take scale factors

@@ -66,6 +66,12 @@ def Tile_BufferType : Tile_Type<"Buffer", "buffer", [ShapedTypeInterface]> {
     /// on the memory axis when none is given. Empty for dynamic shapes
     /// without a layout.
     std::optional<::tile::TileLayout> getEffectiveLayout() const;
+    /// The address step of one index along `dim` when the layout maps that
+    /// dim linearly (one iter, or extent 1) and a runtime index keeps every
+    /// plan valid: a shared step is a multiple of 16 bytes and of the
+    /// swizzle's period; a tensor-memory step whole 32-bit columns. The
+    /// reason otherwise.
+    ::tile::OrReason<::tile::AxisAddress> getIndexStep(unsigned dim) const;
   }];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
