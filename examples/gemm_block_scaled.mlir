@@ -1,27 +1,39 @@
 // Block-scaled fp8 GEMM step (kind::mxf8f6f4): A 128x128 and B 128x128
 // (N x K) e4m3 tiles and their UE8M0 scale factors (one per 32 K elements)
 // are TMA-loaded into shared memory; thread 0 copies the scale tiles into
-// tensor memory with `tile.copy_async` (dispatched to tcgen05_cp: one
-// 128x128b each) and issues `tile.gemm_async ... scales(...)` (dispatched
+// tensor memory with `tile.copy_async` (dispatched to tcgen05_cp:
+// 32x128b.warpx4 copies) and issues `tile.gemm_async ... scales(...)` (dispatched
 // to tcgen05: 4 x tcgen05.mma.kind::mxf8f6f4.block_scale, scale-factor ids
 // 0..3), then commits; every thread reads its row of D back.
 //
-// The scale tiles hold 16 K blocks a row (a K-loop's worth, as CUTLASS
-// stages them); this step uses the first 4. tcgen05.cp and tcgen05.mma
+// The scale arrays come in CUTLASS's scale-factor atom order (512-byte
+// blocks of 32 rows x 16 bytes): byte c of row R = 32 g + r holds the scale
+// of M (or N) row 32 (c / 4) + r for K block 4 g + c % 4. Copied as is to
+// shared memory and by tcgen05.cp 32x128b.warpx4 to every 32-lane
+// partition, that is the tensor-memory layout tcgen05.mma reads (row m in
+// lane m % 32, column m / 32, K blocks in bytes; docs/Tcgen05Mma.md). The
+// tiles hold 16 K blocks (a K-loop's worth); this step uses the first 4. tcgen05.cp and tcgen05.mma
 // issued by one thread execute in issue order, so no wait sits between.
 //
 //   build/bin/tile-compile examples/gemm_block_scaled.mlir -o /tmp/s.ptx \
 //       --manifest /tmp/s.json --explain
 // Launch: 1 CTA of 128 threads; `a` 128x128 e4m3, `b` 128x128 e4m3 (N x
 // K), `sfa`/`sfb` 128x16 ue8m0, `out` 128x128 f32. Expected:
-// out[m][n] = sum_k a[m][k] * 2^(sfa[m][k/32]-127) * b[n][k] *
-// 2^(sfb[n][k/32]-127). Needs an sm_100 GPU.
+// out[m][n] = sum_k a[m][k] * 2^(SFA(m, k/32)-127) * b[n][k] *
+// 2^(SFB(n, k/32)-127), SFA(m, kb) = sfa[32 (kb/4) + m%32][4 (m/32) + kb%4]
+// (SFB likewise). Needs an sm_100 GPU.
 
 !op_smem = !tile.buffer<128x128xf8E4M3FN, shared, #tile.layout<S[(128,128):(128,1)], swizzle<3,4,3>>>
 !sf_smem = !tile.buffer<128x16xf8E8M0FNU, shared>
 !acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
-!sfa_tmem = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(128,16):(1@TLane,1@TCol)] + 1024@TCol>>
-!sfb_tmem = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(128,16):(1@TLane,1@TCol)] + 1088@TCol>>
+// The scale tiles as tcgen05.mma reads them: scale (m, kb) in lane m % 32
+// of every 32-lane partition, column 4 * (kb / 4) + m / 32, byte kb % 4.
+!sfa_tmem = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(4,32,4,4):(4@TCol,1@TLane,16@TCol,1@TCol)] + R[4:32@TLane] + 1024@TCol>>
+!sfb_tmem = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(4,32,4,4):(4@TCol,1@TLane,16@TCol,1@TCol)] + R[4:32@TLane] + 1088@TCol>>
+// The same bytes as the copies see them: staged row R (= 32 g + r) in lane
+// r of every partition, TCol 16 g + c (4 x tcgen05.cp 32x128b.warpx4).
+!sfa_cp = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(4,32,16):(16@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 1024@TCol>>
+!sfb_cp = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(4,32,16):(16@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 1088@TCol>>
 !g_op = !tile.buffer<128x128xf8E4M3FN, global>
 !g_sf = !tile.buffer<128x16xf8E8M0FNU, global>
 
@@ -72,6 +84,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     // Scales at columns 256..259 (A) and 272..275 (B): TCol counts bytes.
     %tsfa = tile.tmem_buffer %taddr : !sfa_tmem
     %tsfb = tile.tmem_buffer %taddr : !sfb_tmem
+    %tsfa_cp = tile.tmem_buffer %taddr : !sfa_cp
+    %tsfb_cp = tile.tmem_buffer %taddr : !sfb_cp
 
     %ga = tile.from_memref %a : memref<128x128xf8E4M3FN, 1> -> !g_op
     %gb = tile.from_memref %b : memref<128x128xf8E4M3FN, 1> -> !g_op
@@ -94,8 +108,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
       } do {
         scf.yield
       }
-      tile.copy_async %ssfa[0, 0] to %tsfa[0, 0] sizes [128, 16] exec thread : !sf_smem to !sfa_tmem
-      tile.copy_async %ssfb[0, 0] to %tsfb[0, 0] sizes [128, 16] exec thread : !sf_smem to !sfb_tmem
+      tile.copy_async %ssfa[0, 0] to %tsfa_cp[0, 0] sizes [128, 16] exec thread {cp_multicast = #tile.cp_multicast<warpx4>} : !sf_smem to !sfa_cp
+      tile.copy_async %ssfb[0, 0] to %tsfb_cp[0, 0] sizes [128, 16] exec thread {cp_multicast = #tile.cp_multicast<warpx4>} : !sf_smem to !sfb_cp
       tile.gemm_async %acc[0, 0], %sa[0, 0], %sb[0, 0] sizes [128, 128, 128] exec thread
           scales(%tsfa, %tsfb : !sfa_tmem, !sfb_tmem) {transpose_b}
           : !acc, !op_smem, !op_smem

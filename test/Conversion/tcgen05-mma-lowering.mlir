@@ -21,12 +21,25 @@
 !acc256 = !tile.buffer<128x256xf32, tmem, #tile.layout<S[(128,256):(1@TLane,1@TCol)]>>
 !acci = !tile.buffer<128x128xi32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
 !atmem = !tile.buffer<128x64xf16, tmem, #tile.layout<S[(128,64):(1@TLane,1@TCol)] + 256@TCol>>
-!sf8 = !tile.buffer<128x4xf8E8M0FNU, tmem, #tile.layout<S[(128,4):(1@TLane,1@TCol)] + 1024@TCol>>
-!sf8b = !tile.buffer<128x4xf8E8M0FNU, tmem, #tile.layout<S[(128,4):(1@TLane,1@TCol)] + 1040@TCol>>
-!sf8x8 = !tile.buffer<128x8xf8E8M0FNU, tmem, #tile.layout<S[(128,8):(1@TLane,1@TCol)] + 1024@TCol>>
-!sf8x8b = !tile.buffer<128x8xf8E8M0FNU, tmem, #tile.layout<S[(128,8):(1@TLane,1@TCol)] + 1040@TCol>>
-!sf43 = !tile.buffer<128x16xf8E4M3FN, tmem, #tile.layout<S[(128,16):(1@TLane,1@TCol)] + 1024@TCol>>
-!sf43b = !tile.buffer<128x16xf8E4M3FN, tmem, #tile.layout<S[(128,16):(1@TLane,1@TCol)] + 1040@TCol>>
+// Scale tiles as tcgen05.mma reads them: row r in lane r % 32 of every
+// 32-lane partition (R[4:32@TLane]), column r / 32; K blocks in the bytes
+// of a column, then the next group of columns (TCol counts bytes).
+!sf8 = !tile.buffer<128x4xf8E8M0FNU, tmem, #tile.layout<S[(4,32,4):(4@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 1024@TCol>>
+!sf8b = !tile.buffer<128x4xf8E8M0FNU, tmem, #tile.layout<S[(4,32,4):(4@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 1040@TCol>>
+!sf8x8 = !tile.buffer<128x8xf8E8M0FNU, tmem, #tile.layout<S[(4,32,2,4):(4@TCol,1@TLane,16@TCol,1@TCol)] + R[4:32@TLane] + 1024@TCol>>
+!sf8x8b = !tile.buffer<128x8xf8E8M0FNU, tmem, #tile.layout<S[(4,32,2,4):(4@TCol,1@TLane,16@TCol,1@TCol)] + R[4:32@TLane] + 1056@TCol>>
+!sf43 = !tile.buffer<128x16xf8E4M3FN, tmem, #tile.layout<S[(4,32,4,4):(4@TCol,1@TLane,16@TCol,1@TCol)] + R[4:32@TLane] + 1024@TCol>>
+!sf43b = !tile.buffer<128x16xf8E4M3FN, tmem, #tile.layout<S[(4,32,4,4):(4@TCol,1@TLane,16@TCol,1@TCol)] + R[4:32@TLane] + 1088@TCol>>
+// A's scales broadcast along K (stride 0), byte 2 of columns 256..259.
+!sf8bc = !tile.buffer<128x4xf8E8M0FNU, tmem, #tile.layout<S[(4,32,4):(4@TCol,1@TLane,0@TCol)] + R[4:32@TLane] + 1026@TCol>>
+// cta_group 2: B's scales for all 256 N rows (8 columns; under layout B
+// the two N halves in lanes 0-63 / 64-127, 4 columns), A's 64 rows of an
+// M 128 pair in 2 columns.
+!sfb256 = !tile.buffer<256x4xf8E8M0FNU, tmem, #tile.layout<S[(8,32,4):(4@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 1040@TCol>>
+!sfb256h = !tile.buffer<256x4xf8E8M0FNU, tmem, #tile.layout<S[(2,4,32,4):(64@TLane,4@TCol,1@TLane,1@TCol)] + R[2:32@TLane] + 1040@TCol>>
+!sfa64 = !tile.buffer<64x4xf8E8M0FNU, tmem, #tile.layout<S[(2,32,4):(4@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 1024@TCol>>
+!e4m3h = !tile.buffer<64x128xf8E4M3FN, shared, #tile.layout<S[(64,128):(128,1)], swizzle<3,4,3>>>
+!accf = !tile.buffer<64x256xf32, tmem, #tile.layout<S[(64,2,128):(1@TLane,64@TLane,1@TCol)]>>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
   // The gemm_async example: 128x64 (K-major) by 64x128 (N contiguous:
@@ -122,8 +135,9 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     gpu.return
   }
 
-  // Block-scaled e4m3 with ue8m0 scales at columns 256 (A) and 260 (B): one
-  // scale per row per MMA, bytes 0..3 of the column = scale-factor ids 0..3.
+  // Block-scaled e4m3 with ue8m0 scales at columns 256.. (A) and 260.. (B):
+  // one scale per row per MMA, bytes 0..3 of the columns = scale-factor ids
+  // 0..3.
   // CHECK-LABEL: gpu.func @mxf8f6f4
   // 0x08A00000: e4m3 (0), ue8m0 (bit 23), ids 0.
   // CHECK: arith.constant 144703488 : i32
@@ -174,6 +188,71 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 256] exec thread
         scales(%sfa, %sfb : !sf43, !sf43b) {transpose_b}
         : !acc, !fp4, !fp4
+    gpu.return
+  }
+
+  // Block-scaled cta_group 2, the pair's M 256 x N 256 (layout A): this
+  // CTA's 128 rows of A's scales at column 256, all 256 rows of B's at
+  // 260..267; ids 0..3 per K step, the addresses fixed.
+  // CHECK-LABEL: gpu.func @mxf8f6f4_pair
+  // 0x10C00000: M 256 (bits 27-28 = 2), N 256 (bits 17-22 = 32), ue8m0.
+  // CHECK: arith.constant 281018368 : i32
+  // CHECK: %[[P256:.*]] = arith.constant 256 : i32
+  // CHECK: arith.addi %{{.*}}, %[[P256]] : i32
+  // CHECK: %[[P260:.*]] = arith.constant 260 : i32
+  // CHECK: arith.addi %{{.*}}, %[[P260]] : i32
+  // CHECK: nvvm.tcgen05.mma.block_scale {{.*}} {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.block_scale_kind<mxf8f6f4>}
+  // 0x30C00010: ids 1.
+  // CHECK: arith.constant 817889296 : i32
+  // CHECK-COUNT-3: nvvm.tcgen05.mma.block_scale
+  // CHECK-NOT: nvvm.tcgen05.mma
+  // PTX-LABEL: mxf8f6f4_pair
+  // PTX-COUNT-4: tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale
+  gpu.func @mxf8f6f4_pair(%c: !acc256, %a: !e4m3, %b: !e4m3, %sfa: !sf8, %sfb: !sfb256) {
+    tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [256, 256, 128] exec thread
+        scales(%sfa, %sfb : !sf8, !sfb256) {cta_group = 2 : i32, transpose_b}
+        : !acc256, !e4m3, !e4m3
+    gpu.return
+  }
+
+  // Block-scaled cta_group 2, the pair's M 128 x N 256 (layout B): C folded,
+  // this CTA's 64 rows of A's scales in columns 256-257, B's N halves in
+  // lanes 0-63 / 64-127 of columns 260..263.
+  // CHECK-LABEL: gpu.func @mxf8f6f4_pair_m128
+  // 0x08C00000, then ids 1: 0x28C00010.
+  // CHECK: arith.constant 146800640 : i32
+  // CHECK: nvvm.tcgen05.mma.block_scale {{.*}}ctaGroup = #nvvm.cta_group<cta_2>
+  // CHECK: arith.constant 683671568 : i32
+  // PTX-LABEL: mxf8f6f4_pair_m128
+  // PTX-COUNT-4: tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale
+  gpu.func @mxf8f6f4_pair_m128(%c: !accf, %a: !e4m3h, %b: !e4m3, %sfa: !sfa64, %sfb: !sfb256h) {
+    tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 256, 128] exec thread
+        scales(%sfa, %sfb : !sfa64, !sfb256h) {cta_group = 2 : i32, transpose_b}
+        : !accf, !e4m3h, !e4m3
+    gpu.return
+  }
+
+  // A's scales broadcast along K: every MMA reads byte 2 (A id 2) of the
+  // same columns; B's ids step 0..3.
+  // CHECK-LABEL: gpu.func @mxf8f6f4_broadcast
+  // 0x48A00000, 0x48A00010, 0x48A00020, 0x48A00030.
+  // CHECK: arith.constant 1218445312 : i32
+  // CHECK: %[[B256:.*]] = arith.constant 256 : i32
+  // CHECK: %[[BSFA:.*]] = arith.addi %{{.*}}, %[[B256]] : i32
+  // CHECK: %[[BSFAP:.*]] = llvm.inttoptr %[[BSFA]] : i32 to !llvm.ptr<6>
+  // CHECK: nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BSFAP]],
+  // CHECK: arith.constant 1218445328 : i32
+  // CHECK: nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BSFAP]],
+  // CHECK: arith.constant 1218445344 : i32
+  // CHECK: nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BSFAP]],
+  // CHECK: arith.constant 1218445360 : i32
+  // CHECK: nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BSFAP]],
+  // PTX-LABEL: mxf8f6f4_broadcast
+  // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale
+  gpu.func @mxf8f6f4_broadcast(%c: !acc, %a: !e4m3, %b: !e4m3, %sfa: !sf8bc, %sfb: !sf8b) {
+    tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 128] exec thread
+        scales(%sfa, %sfb : !sf8bc, !sf8b) {transpose_b}
+        : !acc, !e4m3, !e4m3
     gpu.return
   }
 

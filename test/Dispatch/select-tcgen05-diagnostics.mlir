@@ -119,6 +119,66 @@ func.func @scale_type(%a: !e4, %c: !acc, %sf: !sf) {
 
 // -----
 
+// Scale factors one row a lane in a single column: tcgen05.mma reads row r
+// from lane r % 32 of every 32-lane partition, column r / 32, so the
+// copies in lanes 32.. (and rows 32.. in columns 1..3) are missing.
+!e4 = !tile.buffer<128x128xf8E4M3FN, shared, #tile.layout<S[(128,128):(128,1)], swizzle<3,4,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+!sf = !tile.buffer<128x4xf8E8M0FNU, tmem, #tile.layout<S[(128,4):(1@TLane,1@TCol)]>>
+func.func @scale_rows_per_lane(%a: !e4, %c: !acc, %sf: !sf) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — scale factors A (0, 0) is at lane 0 TCol 0; the instruction reads it from lane 32, TCol 0 (byte 0 of column 0)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 128] exec thread scales(%sf, %sf : !sf, !sf) {transpose_b} : !acc, !e4, !e4
+  return
+}
+
+// -----
+
+// Scales broadcast along K (stride 0) when one MMA reads two a row (mxf4):
+// the instruction reads two consecutive bytes.
+!f4 = !tile.buffer<128x256xf4E2M1FN, shared, #tile.layout<S[(128,256):(256,1)], swizzle<3,5,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+!sf = !tile.buffer<128x8xf8E8M0FNU, tmem, #tile.layout<S[(4,32,8):(4@TCol,1@TLane,0@TCol)] + R[4:32@TLane]>>
+func.func @scale_broadcast_two(%a: !f4, %c: !acc, %sf: !sf) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — scale factors A are broadcast along K (K blocks 0 and 1 share TCol 0): an instruction reads 2 consecutive scale bytes a row, so each K block needs its own byte}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 256] exec thread scales(%sf, %sf : !sf, !sf) {transpose_b} : !acc, !f4, !f4
+  return
+}
+
+// -----
+
+// Scales starting at lane 4: each partition's copy starts at its lane 0.
+!e4 = !tile.buffer<128x128xf8E4M3FN, shared, #tile.layout<S[(128,128):(128,1)], swizzle<3,4,3>>>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+!sf = !tile.buffer<128x4xf8E8M0FNU, tmem, #tile.layout<S[(4,32,4):(4@TCol,1@TLane,1@TCol)] + R[3:32@TLane] + 4@TLane>>
+func.func @scale_lane(%a: !e4, %c: !acc, %sf: !sf) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — scale factors A (0, 0) is in lane 4 at the lowest; an instruction reads each 32-lane partition's copy of the scales from its first lane (scale address lane 0)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 128] exec thread scales(%sf, %sf : !sf, !sf) {transpose_b} : !acc, !e4, !e4
+  return
+}
+
+// -----
+
+// Block-scaled cta_group 2, M 128 (data path B): B's scales must be folded
+// like D, N half h in lanes 64h.. (partitions 2h, 2h+1); a tile with all
+// 256 rows in every partition puts row 128 in column 8, not in lane 64 of
+// column 4.
+!e4h = !tile.buffer<64x128xf8E4M3FN, shared, #tile.layout<S[(64,128):(128,1)], swizzle<3,4,3>>>
+!e4 = !tile.buffer<128x128xf8E4M3FN, shared, #tile.layout<S[(128,128):(128,1)], swizzle<3,4,3>>>
+!accf = !tile.buffer<64x256xf32, tmem, #tile.layout<S[(64,2,128):(1@TLane,64@TLane,1@TCol)]>>
+!sfa = !tile.buffer<64x4xf8E8M0FNU, tmem, #tile.layout<S[(2,32,4):(4@TCol,1@TLane,1@TCol)] + R[4:32@TLane]>>
+!sfb = !tile.buffer<256x4xf8E8M0FNU, tmem, #tile.layout<S[(8,32,4):(4@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 16@TCol>>
+func.func @pair_scales_unfolded(%a: !e4h, %b: !e4, %c: !accf, %sfa: !sfa, %sfb: !sfb) {
+  // expected-error @+2 {{no variant of tile.gemm_async can implement}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — scale factors B (128, 0) is at lane 0 TCol 32, lane 32 TCol 32, lane 64 TCol 32, lane 96 TCol 32; the instruction reads it from lane 64, TCol 16 (byte 0 of column 4)}}
+  tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 256, 128] exec thread scales(%sfa, %sfb : !sfa, !sfb) {cta_group = 2 : i32, transpose_b} : !accf, !e4h, !e4
+  return
+}
+
+// -----
+
 // Descriptor starts are planned at compile time: a dynamic K offset is
 // declined.
 !a16 = !tile.buffer<128x128xf16, shared, #tile.layout<S[(128,2,64):(64,8192,1)], swizzle<3,3,3>>>

@@ -582,9 +582,16 @@ TEST(PtxModel, TensorMemoryAUnderEachLayout) {
             "its rows");
 }
 
+/// The lanes and byte of a scale place, for comparisons.
+std::pair<std::vector<int64_t>, int64_t> placeOf(const ScalePlace &p) {
+  return {std::vector<int64_t>(p.lanes.begin(), p.lanes.end()), p.byte};
+}
+using Lanes = std::vector<int64_t>;
+
 TEST(PtxModel, BlockScaleIdsPlaceEachOperandsScales) {
-  // mxf8f6f4 M128 N128, A's scales at byte 1 and B's at byte 3 of their
-  // columns (0x28A00030 above).
+  // mxf8f6f4 M128 N128 (layout D), A's scales at byte 1 and B's at byte 3
+  // of their columns (0x28A00030 above). Row r of a scale vector: lane
+  // r % 32 of each of the four partitions, column + r / 32.
   MmaInstruction mi;
   mi.kind = Kind::MXF8F6F4;
   mi.idesc = 0x28A00030u;
@@ -595,8 +602,14 @@ TEST(PtxModel, BlockScaleIdsPlaceEachOperandsScales) {
   OrReason<MmaModel> m = MmaModel::create(mi);
   ASSERT_TRUE(m) << m.reason();
   EXPECT_EQ(m->scaleVector(), 32);
-  EXPECT_EQ(m->scaleA(5, 0), (std::pair<int64_t, int64_t>{5, 4 * 300 + 1}));
-  EXPECT_EQ(m->scaleB(7, 0), (std::pair<int64_t, int64_t>{7, 4 * 304 + 3}));
+  EXPECT_EQ(placeOf(m->scaleA(5, 0)), std::pair(Lanes{5, 37, 69, 101}, 1201l));
+  EXPECT_EQ(placeOf(m->scaleA(37, 0)),
+            std::pair(Lanes{5, 37, 69, 101}, 4 * 301 + 1l));
+  EXPECT_EQ(placeOf(m->scaleB(7, 0)), std::pair(Lanes{7, 39, 71, 103}, 1219l));
+  EXPECT_EQ(placeOf(m->scaleB(100, 0)),
+            std::pair(Lanes{4, 36, 68, 100}, 4 * 307 + 3l));
+  EXPECT_EQ(m->scaleColumnsA(), 4);
+  EXPECT_EQ(m->scaleColumnsB(), 4);
   // mxf4nvf4 with UE4M3: block16, four scales a row, id 0 only.
   mi.kind = Kind::MXF4NVF4;
   mi.idesc = 0x08200480u | (2u << 29);
@@ -606,14 +619,57 @@ TEST(PtxModel, BlockScaleIdsPlaceEachOperandsScales) {
   m = MmaModel::create(mi);
   ASSERT_TRUE(m) << m.reason();
   EXPECT_EQ(m->scaleVector(), 16);
-  EXPECT_EQ(m->scaleA(2, 3).second, 4 * 300 + 3);
-  // cta_group 2 scales: no source says where they sit.
-  MmaInstruction pair = mi;
-  pair.kind = Kind::MXF8F6F4;
-  pair.ctaGroup = 2;
-  pair.idesc = 0x08A00000u | (16u << 17);
-  EXPECT_NE(refusalOf(MmaModel::create(pair)).find("cta_group 2"),
-            std::string::npos);
+  EXPECT_EQ(m->scaleA(2, 3).byte, 4 * 300 + 3);
+  EXPECT_EQ(m->scaleA(66, 3).byte, 4 * 302 + 3);
+}
+
+TEST(PtxModel, BlockScalesWideNAndPairs) {
+  MmaInstruction mi;
+  mi.kind = Kind::MXF8F6F4;
+  mi.aDescriptor = word(0x4000, 16, 1024, 2);
+  mi.bDescriptor = word(0x8000, 16, 1024, 2);
+  mi.sfaTmem = 300;
+  mi.sfbTmem = 304;
+  // N 256, cta_group 1 (N >> 3 = 32 at bit 17): B's scales take 8 columns.
+  mi.idesc = 0x08C00000u;
+  OrReason<MmaModel> w = MmaModel::create(mi);
+  ASSERT_TRUE(w) << w.reason();
+  EXPECT_EQ(w->scaleColumnsB(), 8);
+  EXPECT_EQ(placeOf(w->scaleB(200, 0)),
+            std::pair(Lanes{8, 40, 72, 104}, 4 * 310l));
+  mi.sfbTmem = 505;
+  EXPECT_EQ(refusalOf(MmaModel::create(mi)),
+            "scale factors B at column 505 pass column 511 (8 columns)");
+  mi.sfbTmem = 304;
+  // cta_group 2, M 256 N 256 (layout A, M >> 7 = 2 at bit 27): each CTA's
+  // 128 rows of A's scales and all 256 of B's.
+  mi.ctaGroup = 2;
+  mi.idesc = 0x10C00000u;
+  OrReason<MmaModel> a = MmaModel::create(mi);
+  ASSERT_TRUE(a) << a.reason();
+  EXPECT_EQ(a->dataPath(), DataPath::A);
+  EXPECT_EQ(placeOf(a->scaleA(127, 0)),
+            std::pair(Lanes{31, 63, 95, 127}, 4 * 303l));
+  EXPECT_EQ(placeOf(a->scaleB(255, 0)),
+            std::pair(Lanes{31, 63, 95, 127}, 4 * 311l));
+  // cta_group 2, M 128 N 128 (layout B): A's 64 rows in 2 columns; B's
+  // halves in partitions 0-1 (n < 64) and 2-3 (n >= 64), 2 columns.
+  mi.idesc = 0x08A00000u;
+  OrReason<MmaModel> b = MmaModel::create(mi);
+  ASSERT_TRUE(b) << b.reason();
+  EXPECT_EQ(b->dataPath(), DataPath::B);
+  EXPECT_EQ(b->scaleColumnsA(), 2);
+  EXPECT_EQ(b->scaleColumnsB(), 2);
+  EXPECT_EQ(placeOf(b->scaleA(63, 0)),
+            std::pair(Lanes{31, 63, 95, 127}, 4 * 301l));
+  EXPECT_EQ(placeOf(b->scaleB(10, 0)), std::pair(Lanes{10, 42}, 4 * 304l));
+  EXPECT_EQ(placeOf(b->scaleB(64, 0)), std::pair(Lanes{64, 96}, 4 * 304l));
+  EXPECT_EQ(placeOf(b->scaleB(127, 0)), std::pair(Lanes{95, 127}, 4 * 305l));
+  // Scale addresses start at lane 0.
+  mi.sfaTmem = (32u << 16) | 300;
+  EXPECT_EQ(refusalOf(MmaModel::create(mi)),
+            "scale factors A at lane 32: each 32-lane partition's copy starts "
+            "at its first lane (address lane 0)");
 }
 
 TEST(PtxModel, MmaRefusals) {

@@ -638,9 +638,31 @@ TEST(Tcgen05MmaPlanner, EveryDenseKind) {
   }
 }
 
+/// A scale tile [rows, kBlocks] as tcgen05.mma reads it (PTX "Block
+/// Scaling"; CUTLASS tmem_sf_frg): row r in lane r % 32 and column
+/// colBase + r / 32 (with `halves`, the layout-B fold of B's scales: rows
+/// of half h = r / (rows/2) from lane 64 h), K block b in byte b % 4 of
+/// column group b / 4 (each group the rows' columns further), replicated
+/// to the four 32-lane partitions (two per half).
+TileLayout scaleLayout(int64_t rows, int64_t kBlocks, int64_t colBase,
+                       bool halves = false) {
+  llvm::SmallVector<Iter> it;
+  int64_t hr = halves ? rows / 2 : rows, groups = std::max<int64_t>(1, hr / 32);
+  if (halves)
+    it.push_back(lane(2, 64));
+  if (groups > 1)
+    it.push_back(col(groups, 4));
+  it.push_back(lane(std::min<int64_t>(hr, 32), 1));
+  if (kBlocks > 4)
+    it.push_back(col(kBlocks / 4, 4 * groups));
+  it.push_back(col(std::min<int64_t>(kBlocks, 4), 1));
+  return TileLayout(it, {lane(halves ? 2 : 4, 32)},
+                    {AxisOffset{Axis::TCol, 4 * colBase}});
+}
+
 /// A block-scaled request: fp8 (8-bit) or packed fp4 (4-bit) A/B, 128B
-/// swizzle, scale tiles [rows, K / vec] with row r in lane r and the K
-/// scales in consecutive bytes (TCol counts 8-bit scales).
+/// swizzle, scale tiles [rows, K / vec] as scaleLayout places them: A's
+/// from column 256, B's from column 272.
 Request blockScaled(MmaElement e, unsigned bits, cuda::ScaleFactorType type,
                     int64_t k) {
   Request r;
@@ -654,21 +676,21 @@ Request blockScaled(MmaElement e, unsigned bits, cuda::ScaleFactorType type,
   r.m = r.n = 128;
   r.k = k;
   int64_t vec = type == cuda::ScaleFactorType::UE4M3 ? 16 : 32;
-  r.sfaSide = whole(tmemRows(128, k / vec, 1, 4 * 256), {128, k / vec});
-  r.sfbSide = whole(tmemRows(128, k / vec, 1, 4 * 260), {128, k / vec});
+  r.sfaSide = whole(scaleLayout(128, k / vec, 256), {128, k / vec});
+  r.sfbSide = whole(scaleLayout(128, k / vec, 272), {128, k / vec});
   return r;
 }
 
 TEST(Tcgen05MmaPlanner, BlockScaledKinds) {
   // mxf8f6f4 e4m3, ue8m0, K 128: 4 MMAs of K 32, one scale per row each:
-  // scale bytes 0,1,2,3 of column 256 (A) and 260 (B) -> ids 0..3.
+  // scale bytes 0,1,2,3 of columns 256.. (A) and 272.. (B) -> ids 0..3.
   PLANNED(p, blockScaled(MmaElement::E4M3, 8,
                                cuda::ScaleFactorType::UE8M0, 128));
   EXPECT_EQ(p.kind, MmaKind::MXF8F6F4);
   ASSERT_EQ(p.issues.size(), 4u);
   for (unsigned ki = 0; ki < 4; ++ki) {
     EXPECT_EQ(p.issues[ki].sfaTmem, 256u);
-    EXPECT_EQ(p.issues[ki].sfbTmem, 260u);
+    EXPECT_EQ(p.issues[ki].sfbTmem, 272u);
     OrReason<cuda::InstrDescriptor> d =
         cuda::InstrDescriptor::decode(p.issues[ki].idesc, p.kind);
     ASSERT_TRUE(d);
@@ -676,27 +698,159 @@ TEST(Tcgen05MmaPlanner, BlockScaledKinds) {
     EXPECT_EQ(d->bScaleId, ki);
   }
   EXPECT_EQ(p.issues[0].idesc, 0x08A00000u);
+  EXPECT_EQ(p.issues[3].idesc, 0x08A00000u | (3u << 29) | (3u << 4));
 
   // mxf4 (packed e2m1, ue8m0), K 256 -> 4 MMAs of K 64 reading 2 scales a
-  // row each: ids 0, 2 then the next column.
-  PLANNED(q, 
+  // row each: ids 0, 2 of the first column group (256..259), then the
+  // next group (260..263).
+  PLANNED(q,
       blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256));
   EXPECT_EQ(q.kind, MmaKind::MXF4);
   ASSERT_EQ(q.issues.size(), 4u);
   EXPECT_EQ(q.issues[0].sfaTmem, 256u);
-  EXPECT_EQ(q.issues[2].sfaTmem, 257u);
+  EXPECT_EQ(q.issues[1].sfaTmem, 256u);
+  EXPECT_EQ(q.issues[2].sfaTmem, 260u);
+  EXPECT_EQ(q.issues[3].sfbTmem, 276u);
   // mxf4 M128 N128 ue8m0: formats 1, ids 0 then 2.
   EXPECT_EQ(q.issues[0].idesc, 0x08A00480u);
   EXPECT_EQ(q.issues[1].idesc, 0x08A00480u | (2u << 29) | (2u << 4));
 
   // mxf4nvf4 (ue4m3, 16-element blocks), K 256: 4 scales per instruction,
-  // one whole column each.
-  PLANNED(n, 
+  // one whole column group (4 columns of 32 rows) each.
+  PLANNED(n,
       blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE4M3, 256));
   EXPECT_EQ(n.kind, MmaKind::MXF4NVF4);
   ASSERT_EQ(n.issues.size(), 4u);
-  EXPECT_EQ(n.issues[1].sfaTmem, 257u);
+  EXPECT_EQ(n.issues[1].sfaTmem, 260u);
+  EXPECT_EQ(n.issues[3].sfaTmem, 268u);
   EXPECT_EQ(n.issues[0].idesc, 0x08200480u);
+}
+
+TEST(Tcgen05MmaPlanner, ScaleRowPlacesPinned) {
+  // Row -> (column, lanes), written out from the readings in
+  // docs/Tcgen05Mma.md.
+  auto pin = [](ScaleRowPlace p) {
+    return std::pair(p.column,
+                     std::vector<int64_t>(p.lanes.begin(), p.lanes.end()));
+  };
+  using V = std::vector<int64_t>;
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::D, false, 128, 0)),
+            std::pair(0l, V{0, 32, 64, 96}));
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::D, false, 128, 97)),
+            std::pair(3l, V{1, 33, 65, 97}));
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::D, true, 256, 200)),
+            std::pair(6l, V{8, 40, 72, 104}));
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::A, true, 256, 255)),
+            std::pair(7l, V{31, 63, 95, 127}));
+  // Layout B: A's 64 rows everywhere; B's N halves in partitions 0-1 / 2-3.
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::B, false, 256, 63)),
+            std::pair(1l, V{31, 63, 95, 127}));
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::B, true, 256, 127)),
+            std::pair(3l, V{31, 63}));
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::B, true, 256, 128)),
+            std::pair(0l, V{64, 96}));
+  EXPECT_EQ(pin(scaleRowPlace(DataPath::B, true, 32, 16)),
+            std::pair(0l, V{64, 96}));
+}
+
+/// A pair (cta_group 2) mxf8f6f4 request, M x N for the pair, K 128: this
+/// CTA's A (M/2 x 128), B (N/2 x 128), C, A's scales (M/2 rows) from column
+/// 256 and B's (all N) from 260.
+Request blockScaledPair(int64_t m, int64_t n) {
+  Request r = blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0,
+                          128);
+  r.ctaGroup = 2;
+  r.m = m;
+  r.n = n;
+  r.aSide = whole(nvmma(8, m / 2, 128, SwizzleMode::B128), {m / 2, 128});
+  r.bSide = whole(nvmma(8, n / 2, 128, SwizzleMode::B128), {n / 2, 128});
+  r.cSide = m == 256 ? whole(tmemRows(128, n), {128, n})
+                     : whole(tmemFolded(64, 2, n), {64, n});
+  r.sfaSide = whole(scaleLayout(m / 2, 4, 256), {m / 2, 4});
+  r.sfbSide = whole(scaleLayout(n, 4, 260, m == 128), {n, 4});
+  return r;
+}
+
+TEST(Tcgen05MmaPlanner, BlockScaledPairAndWideN) {
+  // M 256 N 256 pair (layout A): A's scales 4 columns (256..259), B's all
+  // 256 rows in 8 columns (260..267); ids 0..3 per K step.
+  PLANNED(p, blockScaledPair(256, 256));
+  EXPECT_EQ(p.dataPath, DataPath::A);
+  ASSERT_EQ(p.issues.size(), 4u);
+  EXPECT_EQ(p.issues[0].sfaTmem, 256u);
+  EXPECT_EQ(p.issues[0].sfbTmem, 260u);
+  EXPECT_EQ(p.issues[3].sfbTmem, 260u);
+  // M >> 7 = 2 at bit 27, N >> 3 = 32 at bit 17, UE8M0 at bit 23.
+  EXPECT_EQ(p.issues[0].idesc, 0x10C00000u);
+  EXPECT_EQ(p.issues[1].idesc, 0x30C00010u);
+  EXPECT_EQ(p.issues[3].idesc, 0x70C00030u);
+  // M 128 N 256 pair (layout B): this CTA's 64 rows of A's scales in 2
+  // columns; B's halves in lanes 0-63 / 64-127, 4 columns each.
+  PLANNED(q, blockScaledPair(128, 256));
+  EXPECT_EQ(q.dataPath, DataPath::B);
+  EXPECT_EQ(q.issues[2].sfaTmem, 256u);
+  EXPECT_EQ(q.issues[2].sfbTmem, 260u);
+  EXPECT_EQ(q.issues[2].idesc, 0x08C00000u | (2u << 29) | (2u << 4));
+  // B's scales laid out unfolded under layout B: row 128 is read from lane
+  // 64 (half 1), the tile has it in lanes 0, 32, 64, 96 of column 264.
+  Request u = blockScaledPair(128, 256);
+  u.sfbSide = whole(scaleLayout(256, 4, 260), {256, 4});
+  EXPECT_EQ(declined(u),
+            "scale factors B (128, 0) is at lane 0 TCol 1056, lane 32 TCol "
+            "1056, lane 64 TCol 1056, lane 96 TCol 1056; the instruction "
+            "reads it from lane 64, TCol 1040 (byte 0 of column 260)");
+  // cta_group 1, N 256: B's scales in 8 columns.
+  Request w =
+      blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
+  w.n = 256;
+  w.bSide = whole(nvmma(8, 256, 128, SwizzleMode::B128), {256, 128});
+  w.cSide = whole(tmemRows(128, 256), {128, 256});
+  w.sfbSide = whole(scaleLayout(256, 4, 260), {256, 4});
+  PLANNED(v, w);
+  EXPECT_EQ(v.instN, 256);
+  EXPECT_EQ(v.issues[1].sfbTmem, 260u);
+  EXPECT_EQ(v.issues[1].idesc, 0x28C00010u);
+}
+
+TEST(Tcgen05MmaPlanner, ScaleIdsPerMmaAndBroadcast) {
+  // One K block per column group (TCol stride 16 along K): every MMA reads
+  // byte 0 (id 0) of the next 4 columns.
+  Request r =
+      blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
+  r.sfaSide = whole(TileLayout({col(4, 4), lane(32, 1), col(4, 16)},
+                               {lane(4, 32)},
+                               {AxisOffset{Axis::TCol, 4 * 256}}),
+                    {128, 4});
+  r.sfbSide = whole(scaleLayout(128, 4, 288), {128, 4});
+  PLANNED(p, r);
+  for (unsigned ki = 0; ki < 4; ++ki) {
+    EXPECT_EQ(p.issues[ki].sfaTmem, 256u + 4 * ki);
+    EXPECT_EQ(p.issues[ki].idesc, 0x08A00000u | (ki << 4));
+  }
+  // K broadcast (stride 0 along K), one scale per MMA: every MMA reads the
+  // same byte. A's scales all at byte 2 of columns 256..259.
+  Request b = r;
+  b.sfaSide = whole(TileLayout({col(4, 4), lane(32, 1), col(4, 0)},
+                               {lane(4, 32)},
+                               {AxisOffset{Axis::TCol, 4 * 256 + 2}}),
+                    {128, 4});
+  PLANNED(q, b);
+  for (unsigned ki = 0; ki < 4; ++ki) {
+    EXPECT_EQ(q.issues[ki].sfaTmem, 256u);
+    EXPECT_EQ(q.issues[ki].idesc, 0x08A00000u | (2u << 29) | (ki << 4));
+  }
+  // K broadcast with 2 scales per MMA (mxf4): the instruction reads two
+  // consecutive bytes, which a broadcast cannot give.
+  Request f =
+      blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256);
+  f.sfaSide = whole(TileLayout({col(4, 4), lane(32, 1), col(8, 0)},
+                               {lane(4, 32)},
+                               {AxisOffset{Axis::TCol, 4 * 256}}),
+                    {128, 8});
+  EXPECT_EQ(declined(f),
+            "scale factors A are broadcast along K (K blocks 0 and 1 share "
+            "TCol 1024): an instruction reads 2 consecutive scale bytes a "
+            "row, so each K block needs its own byte");
 }
 
 TEST(Tcgen05MmaPlanner, BlockScaledDeclines) {
@@ -704,11 +858,11 @@ TEST(Tcgen05MmaPlanner, BlockScaledDeclines) {
   Request r =
       blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256);
   r.sfaSide->offsets = {0, 1};
-  r.k = 192;
+  r.k = 64;
   r.aSide.offsets = {0, 0};
-  EXPECT_NE(declined(r).find("scale factors A for K block 0 start at byte 1 "
-                             "of a column"),
-            std::string::npos);
+  EXPECT_EQ(declined(r), "scale factors A for K block 0 start at byte 1 "
+                         "of a column; an instruction reading 2 scale(s) per "
+                         "row starts at byte 0 or 2");
   // fp4 without scales is kind::f8f6f4, which needs 8-bit containers.
   Request u =
       blockScaled(MmaElement::E2M1, 4, cuda::ScaleFactorType::UE8M0, 256);
@@ -726,27 +880,38 @@ TEST(Tcgen05MmaPlanner, BlockScaledDeclines) {
 
 TEST(Tcgen05MmaPlanner, ScaleFactorLanesAreChecked) {
   // Regression (found by the lowering checker): the planner checked only
-  // the columns of the scale tiles, so scales of row 1 stored in lane 2
-  // (a lane permutation, same columns) were planned and the MMA would
-  // have scaled row 1 with row 2's factors. The checker reported "reads
-  // the scale of A row 1, K block 0 from tensor-memory lane 1, byte 1024;
-  // the scale layout has it at lane 2".
+  // the columns of the scale tiles, so a lane permutation was planned and
+  // the MMA would have scaled row 1 with another row's factors. Here rows
+  // 1 and 16 trade lanes (row r in lane 2 (r % 16) + r / 16).
   Request r =
       blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
-  r.sfaSide = whole(TileLayout({lane(2, 1), lane(64, 2), col(4, 1)}, {},
+  r.sfaSide = whole(TileLayout({col(4, 4), lane(2, 1), lane(16, 2), col(4, 1)},
+                               {lane(4, 32)},
                                {AxisOffset{Axis::TCol, 4 * 256}}),
                     {128, 4});
-  EXPECT_EQ(declined(r), "scale factors A (1, 0) is in lane 2; the "
-                         "instruction reads row 1's scales from lane 1");
-  // B's 128 scale rows must fit the 128 lanes from their first lane.
+  EXPECT_EQ(declined(r),
+            "scale factors A (1, 0) is at lane 2 TCol 1024, lane 34 TCol "
+            "1024, lane 66 TCol 1024, lane 98 TCol 1024; the instruction "
+            "reads it from lane 1, TCol 1024 (byte 0 of column 256)");
+  // The layout this planner used to accept (row r in lane r, one column):
+  // the other partitions' copies are missing.
+  Request o =
+      blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
+  o.sfaSide = whole(tmemRows(128, 4, 1, 4 * 256), {128, 4});
+  EXPECT_EQ(declined(o),
+            "scale factors A (0, 0) is at lane 0 TCol 1024; the instruction "
+            "reads it from lane 32, TCol 1024 (byte 0 of column 256)");
+  // Scales start at lane 0.
   Request b =
       blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
-  b.sfbSide = whole(tmemRows(128, 4, 1, 4 * 260), {128, 4});
-  b.sfbSide->layout = TileLayout({lane(128, 1), col(4, 1)}, {},
+  b.sfbSide->layout = TileLayout({col(4, 4), lane(32, 1), col(4, 1)},
+                                 {lane(3, 32)},
                                  {AxisOffset{Axis::TLane, 4},
-                                  AxisOffset{Axis::TCol, 4 * 260}});
-  EXPECT_NE(declined(b).find("scale factors B start outside tensor memory"),
-            std::string::npos);
+                                  AxisOffset{Axis::TCol, 4 * 272}});
+  EXPECT_EQ(declined(b),
+            "scale factors B (0, 0) is in lane 4 at the lowest; an "
+            "instruction reads each 32-lane partition's copy of the scales "
+            "from its first lane (scale address lane 0)");
 }
 
 //===----------------------------------------------------------------------===//

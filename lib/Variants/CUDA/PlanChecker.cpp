@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <set>
 
 using namespace tile;
 using namespace tile::plan_check;
@@ -237,7 +238,7 @@ struct MmaChecker {
   Status checkD(const std::string &issue, const tcgen05_mma::Issue &is,
                 const model::MmaModel &mm, int64_t m0, int64_t dn0);
   Status checkScales(const std::string &issue, const tcgen05_mma::Issue &is,
-                     const model::MmaModel &mm, int64_t m0, int64_t n0);
+                     const model::MmaModel &mm, int64_t m0, int64_t dn0);
   Status checkIssue(size_t i);
   Status checkCoverage() const;
 };
@@ -399,11 +400,27 @@ Status MmaChecker::checkD(const std::string &issue,
   return Status::success();
 }
 
-/// Block scales: read from where the scale layouts put them.
+/// The tensor-memory bytes (lane, 4 * column + byte) holding an element of
+/// a scale tile: its shard place and every replica.
+std::set<std::pair<int64_t, int64_t>>
+scaleBytesOf(const RegionSide &s, int64_t row, int64_t col,
+             model::TmemCell base) {
+  std::set<std::pair<int64_t, int64_t>> out;
+  llvm::SmallVector<int64_t, 2> c{s.offsets[0] + row, s.offsets[1] + col};
+  for (int64_t r = 0; r < s.layout.replicaCount(); ++r) {
+    AxisAddress a = s.layout.apply(c, s.shape, r);
+    out.insert({base.lane + at(a, Axis::TLane),
+                base.column * 4 + at(a, Axis::TCol)});
+  }
+  return out;
+}
+
+/// Block scales: every lane the model says reads a scale holds it in the
+/// scale layout (A: this CTA's rows of the M tile; B: all N of the tile).
 Status MmaChecker::checkScales(const std::string &issue,
                                const tcgen05_mma::Issue &is,
                                const model::MmaModel &mm, int64_t m0,
-                               int64_t n0) {
+                               int64_t dn0) {
   if (!req.sfaSide || !req.sfbSide)
     return Status::failure(issue + " is block-scaled; the request has no "
                                    "scale tiles");
@@ -411,22 +428,26 @@ Status MmaChecker::checkScales(const std::string &issue,
   int64_t kb0 = is.ki * blocks;
   for (int side = 0; side < 2; ++side) {
     const RegionSide &s = side ? *req.sfbSide : *req.sfaSide;
-    int64_t rows = side ? mm.rowsB() : mm.rowsA();
-    int64_t row0 = side ? n0 : m0;
+    int64_t rows = side ? mm.n() : mm.rowsA();
+    int64_t row0 = side ? dn0 : m0;
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < blocks; ++j) {
-        AxisAddress want = elementOf(s, false, row0 + r, kb0 + j);
-        std::pair<int64_t, int64_t> got =
-            side ? mm.scaleB(r, j) : mm.scaleA(r, j);
-        int64_t wl = tbase.lane + at(want, Axis::TLane);
-        int64_t wb = tbase.column * 4 + at(want, Axis::TCol);
-        if (got.first != wl || got.second != wb)
+        auto held = scaleBytesOf(s, row0 + r, kb0 + j, tbase);
+        model::ScalePlace got = side ? mm.scaleB(r, j) : mm.scaleA(r, j);
+        for (int64_t lane : got.lanes) {
+          if (held.count({lane, got.byte}))
+            continue;
+          auto [wl, wb] = *held.begin();
           return Status::failure(
               issue + " reads the scale of " + (side ? "B" : "A") + " row " +
               str(row0 + r) + ", K block " + str(kb0 + j) +
-              " from tensor-memory lane " + str(got.first) + ", byte " +
-              str(got.second) + "; the scale layout has it at lane " + str(wl) +
-              ", byte " + str(wb));
+              " from tensor-memory lane " + str(lane) + ", byte " +
+              str(got.byte) + "; the scale layout has it at lane " + str(wl) +
+              ", byte " + str(wb) +
+              (held.size() > 1 ? " (and " + str(held.size() - 1) +
+                                     " replica(s) elsewhere)"
+                               : ""));
+        }
         ++report.elements;
       }
   }
@@ -450,7 +471,7 @@ Status MmaChecker::checkIssue(size_t i) {
   if (s)
     s = checkD(issue, is, *mm, m0, dn0);
   if (s && mm->scaleVector())
-    s = checkScales(issue, is, *mm, m0, n0);
+    s = checkScales(issue, is, *mm, m0, dn0);
   return s;
 }
 

@@ -295,10 +295,6 @@ OrReason<void> MmaModel::placeScales(const MmaInstruction &inst) {
   using R = OrReason<void>;
   if (!isBlockScaled(kind))
     return R::success();
-  if (group == 2 || fields.n > 128)
-    return R::failure("block scaling with cta_group 2 (layouts A, B) or N > "
-                      "128 is not modelled: no source places those scale "
-                      "factors");
   bool nvf4 = kind == Kind::MXF4NVF4;
   vec = inst.scaleBlock ? inst.scaleBlock : nvf4 && !fields.ue8m0 ? 16 : 32;
   bool legal = vec == 32 ? fields.ue8m0 : vec == 16 && nvf4;
@@ -317,10 +313,53 @@ OrReason<void> MmaModel::placeScales(const MmaInstruction &inst) {
                       std::to_string(perInst) + " scales per row");
   sfaCell = tmemCell(inst.sfaTmem);
   sfbCell = tmemCell(inst.sfbTmem);
-  if (sfaCell.lane + rowsA() > kTensorMemoryLanes ||
-      sfbCell.lane + rowsB() > kTensorMemoryLanes)
-    return R::failure("scale factors pass lane 127");
+  for (auto [cell, cols, name] :
+       {std::tuple{sfaCell, scaleColumnsA(), "A"},
+        std::tuple{sfbCell, scaleColumnsB(), "B"}}) {
+    if (cell.lane != 0)
+      return R::failure(std::string("scale factors ") + name + " at lane " +
+                        std::to_string(cell.lane) +
+                        ": each 32-lane partition's copy starts at its "
+                        "first lane (address lane 0)");
+    if (cell.column + cols > kTensorMemoryColumns)
+      return R::failure(std::string("scale factors ") + name +
+                        " at column " + std::to_string(cell.column) +
+                        " pass column 511 (" + std::to_string(cols) +
+                        " columns)");
+  }
   return R::success();
+}
+
+namespace {
+/// Columns a scale vector of `rows` rows takes: 32 rows a column.
+int64_t columnsFor(int64_t rows) { return (rows + 31) / 32; }
+} // namespace
+
+int64_t MmaModel::scaleColumnsA() const { return columnsFor(rowsA()); }
+
+int64_t MmaModel::scaleColumnsB() const {
+  return columnsFor(path == DataPath::B ? fields.n / 2 : fields.n);
+}
+
+ScalePlace MmaModel::scaleA(int64_t m, int64_t j) const {
+  ScalePlace p;
+  for (int64_t part = 0; part < 4; ++part)
+    p.lanes.push_back(sfaCell.lane + 32 * part + m % 32);
+  p.byte = (sfaCell.column + m / 32) * 4 + fields.sfaId + j;
+  return p;
+}
+
+ScalePlace MmaModel::scaleB(int64_t n, int64_t j) const {
+  ScalePlace p;
+  // Layout B: partitions 2h, 2h+1 compute N half h and read its scales as
+  // their own rows 0..N/2-1; A and D: every partition computes all of N.
+  const bool halves = path == DataPath::B;
+  const int64_t half = fields.n / 2, row = halves ? n % half : n;
+  const int64_t first = halves ? 2 * (n / half) : 0, count = halves ? 2 : 4;
+  for (int64_t part = first; part < first + count; ++part)
+    p.lanes.push_back(sfbCell.lane + 32 * part + row % 32);
+  p.byte = (sfbCell.column + row / 32) * 4 + fields.sfbId + j;
+  return p;
 }
 
 AOperandPlace MmaModel::a(int64_t m, int64_t k) const {
@@ -344,14 +383,6 @@ ElementAddress MmaModel::b(int64_t n, int64_t k) const {
 TmemCell MmaModel::d(int64_t m, int64_t n) const {
   TmemCell o = dOffset(m, n);
   return TmemCell{dCell.lane + o.lane, dCell.column + o.column};
-}
-
-std::pair<int64_t, int64_t> MmaModel::scaleA(int64_t m, int64_t j) const {
-  return {sfaCell.lane + m, sfaCell.column * 4 + fields.sfaId + j};
-}
-
-std::pair<int64_t, int64_t> MmaModel::scaleB(int64_t n, int64_t j) const {
-  return {sfbCell.lane + n, sfbCell.column * 4 + fields.sfbId + j};
 }
 
 DescriptorUse MmaModel::aFieldsRead() const {

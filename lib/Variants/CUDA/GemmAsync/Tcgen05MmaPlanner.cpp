@@ -156,6 +156,21 @@ int64_t tcgen05_mma::rowLane(DataPath path, int64_t r) {
   return path == DataPath::F ? 32 * (r / 16) + r % 16 : r;
 }
 
+ScaleRowPlace tcgen05_mma::scaleRowPlace(DataPath path, bool operandB,
+                                         int64_t instN, int64_t r) {
+  // Path B folds N: lane partitions 0-1 compute the first N/2 columns,
+  // 2-3 the rest, each scaling with its own half of B's scales.
+  bool halves = operandB && path == DataPath::B;
+  int64_t row = halves ? r % (instN / 2) : r;
+  int64_t first = halves ? 2 * (r / (instN / 2)) : 0;
+  int64_t count = halves ? 2 : 4;
+  ScaleRowPlace p;
+  p.column = row / 32;
+  for (int64_t part = first; part < first + count; ++part)
+    p.lanes.push_back(32 * part + row % 32);
+  return p;
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -170,14 +185,26 @@ struct Region {
   int64_t rows = 0, cols = 0;
   bool transposed = false;
 
+  int64_t flat(int64_t row, int64_t col) const {
+    return transposed ? col * rows + row : row * cols + col;
+  }
   AxisAddress at(int64_t row, int64_t col) const {
-    return layout.apply(transposed ? col * rows + row : row * cols + col);
+    return layout.apply(flat(row, col));
+  }
+  /// Every place of (row, col): the shard's and each replica's.
+  llvm::SmallVector<AxisAddress, 4> places(int64_t row, int64_t col) const {
+    llvm::SmallVector<AxisAddress, 4> out;
+    for (int64_t r = 0; r < layout.replicaCount(); ++r)
+      out.push_back(layout.apply(flat(row, col), r));
+    return out;
   }
 };
 
+/// The region of an operand; `replicated` (scale tiles) keeps replica
+/// iters, which other operands may not have.
 OrReason<Region> regionOf(const RegionSide &side, int64_t rows, int64_t cols,
                           bool transposed, const std::string &name,
-                          bool tensorMemory) {
+                          bool tensorMemory, bool replicated = false) {
   using R = OrReason<Region>;
   llvm::SmallVector<int64_t, 2> sizes =
       transposed ? llvm::SmallVector<int64_t, 2>{cols, rows}
@@ -186,7 +213,7 @@ OrReason<Region> regionOf(const RegionSide &side, int64_t rows, int64_t cols,
   if (!s)
     return R::failure(name + " region: " + s.reason());
   TileLayout l = s->residual.canonicalize();
-  if (!l.replica().empty())
+  if (!l.replica().empty() && !replicated)
     return R::failure(name + " tile is replicated (" + l.toString() +
                       "); an MMA operand has one copy of each element");
   for (const Iter &it : l.shard()) {
@@ -198,7 +225,8 @@ OrReason<Region> regionOf(const RegionSide &side, int64_t rows, int64_t cols,
                                         "shared memory (axis m)"));
   }
   Region r;
-  r.layout = TileLayout(l.shard(), {}, l.offsets(), Swizzle{});
+  r.layout = TileLayout(l.shard(), replicated ? l.replica() : llvm::ArrayRef<Iter>{},
+                        l.offsets(), Swizzle{});
   r.swizzle = l.swizzle();
   r.rows = rows;
   r.cols = cols;
@@ -449,20 +477,56 @@ OrReason<uint32_t> tmemTile(const Region &region, const std::string &name,
 }
 
 /// The scale factors one instruction reads for rows row0.. of its operand:
-/// `count` consecutive bytes of one 32-bit column per row, starting at the
-/// byte the scale-factor id names (a multiple of count); row r in lane
-/// `lane0 + laneOf(r)` (A: the M data path; B: r).
+/// `count` consecutive bytes per row from the byte the scale-factor id
+/// names (a multiple of count), in the column and lanes scaleRowPlace
+/// gives (relative to the scale address, which is at lane 0).
 struct ScaleTile {
   uint32_t tmem = 0;
   unsigned id = 0;
 };
-OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
-                              int64_t row0, int64_t rows, int64_t k0,
-                              int64_t count,
-                              llvm::function_ref<int64_t(int64_t)> laneOf) {
+using ScaleRowFn = llvm::function_ref<ScaleRowPlace(int64_t)>;
+
+/// Whether (row, col) of `region` has a place at (lane, tcol).
+bool holds(const Region &region, int64_t row, int64_t col, int64_t lane,
+           int64_t tcol) {
+  for (const AxisAddress &a : region.places(row, col))
+    if (at(a, Axis::TLane) == lane && at(a, Axis::TCol) == tcol)
+      return true;
+  return false;
+}
+
+/// Where (row, col) of a scale tile is, for a report.
+std::string scalePlaces(const Region &region, int64_t row, int64_t col) {
+  std::string s;
+  for (const AxisAddress &a : region.places(row, col))
+    s += (s.empty() ? "lane " : ", lane ") + str(at(a, Axis::TLane)) +
+         " TCol " + str(at(a, Axis::TCol));
+  return s;
+}
+
+/// The scale address of the instruction reading K blocks k0.. of rows
+/// row0..: its first element's lowest lane (0) and byte (the id).
+OrReason<ScaleTile> scaleStart(const Region &region, const std::string &name,
+                               int64_t row0, int64_t k0, int64_t count) {
   using R = OrReason<ScaleTile>;
-  AxisAddress a0 = region.at(row0, k0);
-  int64_t tcol0 = at(a0, Axis::TCol);
+  llvm::SmallVector<AxisAddress, 4> p0 = region.places(row0, k0);
+  AxisAddress a0 = *llvm::min_element(p0, [](const AxisAddress &x,
+                                             const AxisAddress &y) {
+    return at(x, Axis::TLane) < at(y, Axis::TLane);
+  });
+  int64_t lane0 = at(a0, Axis::TLane), tcol0 = at(a0, Axis::TCol);
+  std::string where = name + " (" + str(row0) + ", " + str(k0) + ")";
+  if (lane0 != 0)
+    return R::failure(where + " is in lane " + str(lane0) +
+                      " at the lowest; an instruction reads each 32-lane "
+                      "partition's copy of the scales from its first lane "
+                      "(scale address lane 0)");
+  if (count > 1 && holds(region, row0, k0 + 1, lane0, tcol0))
+    return R::failure(name + " are broadcast along K (K blocks " + str(k0) +
+                      " and " + str(k0 + 1) + " share TCol " + str(tcol0) +
+                      "): an instruction reads " + str(count) +
+                      " consecutive scale bytes a row, so each K block needs "
+                      "its own byte");
   ScaleTile s;
   s.id = static_cast<unsigned>(tcol0 % 4);
   if (s.id % count)
@@ -470,27 +534,37 @@ OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
                       str(s.id) + " of a column; an instruction reading " +
                       str(count) + " scale(s) per row starts at byte 0" +
                       (count == 1 ? "..3" : count == 2 ? " or 2" : ""));
-  int64_t lane0 = at(a0, Axis::TLane);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < count; ++j) {
-      AxisAddress x = region.at(row0 + r, k0 + j);
-      if (at(x, Axis::TLane) != lane0 + laneOf(r))
-        return R::failure(name + " (" + str(row0 + r) + ", " + str(k0 + j) +
-                          ") is in lane " + str(at(x, Axis::TLane)) +
-                          "; the instruction reads row " + str(row0 + r) +
-                          "'s scales from lane " + str(lane0 + laneOf(r)));
-      int64_t tcol = at(x, Axis::TCol);
-      if (tcol != tcol0 + j)
-        return R::failure(name + " (" + str(row0 + r) + ", " + str(k0 + j) +
-                          ") is at TCol " + str(tcol) + "; one instruction "
-                          "reads it from TCol " + str(tcol0 + j) +
-                          " (byte " + str(s.id + j) + " of column " +
-                          str(tcol0 / 4) + ")");
-    }
-  if (lane0 < 0 || lane0 + laneOf(rows - 1) >= 128 || tcol0 / 4 >= 512)
-    return R::failure(name + " start outside tensor memory (lane " +
-                      str(lane0) + ", column " + str(tcol0 / 4) + ")");
-  s.tmem = static_cast<uint32_t>((lane0 << 16) | (tcol0 / 4));
+  s.tmem = static_cast<uint32_t>(tcol0 / 4);
+  return s;
+}
+
+OrReason<ScaleTile> scaleTile(const Region &region, const std::string &name,
+                              int64_t row0, int64_t rows, int64_t k0,
+                              int64_t count, ScaleRowFn placeOf) {
+  using R = OrReason<ScaleTile>;
+  OrReason<ScaleTile> s = scaleStart(region, name, row0, k0, count);
+  if (!s)
+    return s;
+  const int64_t tcol0 = int64_t(s->tmem) * 4 + s->id;
+  int64_t columns = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    ScaleRowPlace p = placeOf(r);
+    columns = std::max(columns, p.column + 1);
+    for (int64_t j = 0; j < count; ++j)
+      for (int64_t lane : p.lanes) {
+        int64_t tcol = tcol0 + 4 * p.column + j;
+        if (!holds(region, row0 + r, k0 + j, lane, tcol))
+          return R::failure(
+              name + " (" + str(row0 + r) + ", " + str(k0 + j) + ") is at " +
+              scalePlaces(region, row0 + r, k0 + j) +
+              "; the instruction reads it from lane " + str(lane) +
+              ", TCol " + str(tcol) + " (byte " + str(tcol % 4) +
+              " of column " + str(tcol / 4) + ")");
+      }
+  }
+  if (int64_t(s->tmem) + columns > 512)
+    return R::failure(name + " use columns " + str(s->tmem) + ".." +
+                      str(s->tmem + columns - 1) + ": tensor memory has 512");
   return s;
 }
 
@@ -523,9 +597,6 @@ Status checkForm(const Request &req, bool scaled) {
   const int64_t g = req.ctaGroup;
   if (g != 1 && g != 2)
     return Status::failure("cta_group " + str(g) + " (1 or 2)");
-  if (scaled && g == 2)
-    return Status::failure("block-scaled cta_group 2: how the pair splits "
-                           "the scale factors is not modelled");
   if (req.weightStationary && g != 1)
     return Status::failure("tcgen05.mma.ws is cta_group 1 only");
   if (req.weightStationary && scaled)
@@ -708,13 +779,14 @@ Status Operands::sliceScales(const Request &req, const Plan &plan) {
   scalesPerIssue = plan.instK / vec;
   if (!req.sfbSide)
     return Status::failure("block scaling needs both sfa and sfb");
-  const int64_t mLocal = req.m / req.ctaGroup, nLocal = req.n / req.ctaGroup;
+  // Each CTA holds its own rows of A's scales and all N of B's.
+  const int64_t mLocal = req.m / req.ctaGroup;
   OrReason<Region> sa = regionOf(*req.sfaSide, mLocal, req.k / vec, false,
-                                 "scale factors A", true);
+                                 "scale factors A", true, true);
   if (!sa)
     return Status::failure(sa.reason());
-  OrReason<Region> sb = regionOf(*req.sfbSide, nLocal, req.k / vec, false,
-                                 "scale factors B", true);
+  OrReason<Region> sb = regionOf(*req.sfbSide, req.n, req.k / vec, false,
+                                 "scale factors B", true, true);
   if (!sb)
     return Status::failure(sb.reason());
   sfa = *sa;
@@ -796,12 +868,34 @@ OrReason<TileStarts> tileStarts(const Request &req, const Operands &ops,
   return t;
 }
 
+/// The scale addresses and ids of `is`: A's rows of its M tile (this
+/// CTA's), B's rows of its N tile (all N).
+Status scaleIssue(const Operands &ops, const Plan &plan, Issue &is,
+                  cuda::InstrDescriptor &idesc) {
+  const int64_t count = ops.scalesPerIssue, k0 = is.ki * count;
+  OrReason<ScaleTile> sa = scaleTile(
+      *ops.sfa, "scale factors A", is.mi * ops.rowsA, ops.rowsA, k0, count,
+      [&](int64_t r) { return scaleRowPlace(plan.dataPath, false, plan.instN, r); });
+  if (!sa)
+    return Status::failure(sa.reason());
+  OrReason<ScaleTile> sb = scaleTile(
+      *ops.sfb, "scale factors B", is.ni * plan.instN, plan.instN, k0, count,
+      [&](int64_t r) { return scaleRowPlace(plan.dataPath, true, plan.instN, r); });
+  if (!sb)
+    return Status::failure(sb.reason());
+  is.sfaTmem = sa->tmem;
+  is.sfbTmem = sb->tmem;
+  idesc.aScaleId = sa->id;
+  idesc.bScaleId = sb->id;
+  return Status::success();
+}
+
 /// The issues, output tiles (mi, ni) with K steps innermost: the first K
 /// step overwrites C (or follows the accumulate flag), later ones add;
 /// block-scaled issues carry their scale-factor addresses and ids.
 Status listIssues(const Request &req, const Operands &ops, const TileStarts &t,
                   Plan &plan) {
-  const int64_t kSteps = ops.kSteps, count = ops.scalesPerIssue;
+  const int64_t kSteps = ops.kSteps;
   for (int64_t mi = 0; mi < ops.mTiles; ++mi)
     for (int64_t ni = 0; ni < ops.nTiles; ++ni)
       for (int64_t ki = 0; ki < kSteps; ++ki) {
@@ -819,24 +913,9 @@ Status listIssues(const Request &req, const Operands &ops, const TileStarts &t,
                     : req.hasAccumulateFlag ? InputD::FromFlag
                                             : InputD::Overwrite;
         cuda::InstrDescriptor idesc = plan.idesc;
-        if (ops.sfa) {
-          OrReason<ScaleTile> sa =
-              scaleTile(*ops.sfa, "scale factors A", mi * ops.rowsA, ops.rowsA,
-                        ki * count, count, [&](int64_t r) {
-                          return rowLane(plan.dataPath, r);
-                        });
-          if (!sa)
-            return Status::failure(sa.reason());
-          OrReason<ScaleTile> sb =
-              scaleTile(*ops.sfb, "scale factors B", ni * ops.rowsB, ops.rowsB,
-                        ki * count, count, [](int64_t r) { return r; });
-          if (!sb)
-            return Status::failure(sb.reason());
-          is.sfaTmem = sa->tmem;
-          is.sfbTmem = sb->tmem;
-          idesc.aScaleId = sa->id;
-          idesc.bScaleId = sb->id;
-        }
+        if (ops.sfa)
+          if (Status s = scaleIssue(ops, plan, is, idesc); !s)
+            return s;
         is.idesc = *idesc.encode();
         plan.issues.push_back(is);
       }

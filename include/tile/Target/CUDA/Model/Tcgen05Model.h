@@ -41,10 +41,18 @@
 //    tensor memory sits where D's rows sit (lane of m; F: with D's lane
 //    alignment), and under B and E also in lane m + 64 (both halves of the
 //    data path read it); under G the model refuses it (no source).
-//  - block-scaled kinds: the scale of A row m for the instruction's j-th K
-//    block is byte `sfaId + j` of the 32-bit column at lane `sfa + m`
-//    (B likewise: row n in lane `sfb + n`, the B scale id); modelled for
-//    layout D (cta_group 1, M 128) and N <= 128 only.
+//  - block-scaled kinds: a scale vector is stored 32 rows a column: row r
+//    of it in lane r % 32 of a 32-lane partition, column `sf + r / 32`,
+//    the instruction's K blocks j in bytes `id + j` of that column. Each
+//    partition reads its own copy of the rows its data path scales (PTX:
+//    "duplicated to all 32 lane partitions"):
+//      A's rows (this CTA's M or M/2)   all four partitions
+//      B's rows, layouts A and D        all four (each computes all N)
+//      B's rows, layout B               row n: half h = n / (N/2) in
+//                                       partitions 2h and 2h+1, as row
+//                                       n % (N/2) of that half
+//    With cta_group 2 each CTA holds its own rows of A's scales and all N
+//    of B's. The scale addresses start at lane 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -148,6 +156,13 @@ struct AOperandPlace {
   int64_t replicaLane = -1;
 };
 
+/// Where one scale factor is read: every lane holding a copy the data path
+/// reads, and the byte within those lanes' rows (4 * column + byte).
+struct ScalePlace {
+  llvm::SmallVector<int64_t, 4> lanes;
+  int64_t byte = 0;
+};
+
 /// A decoded tcgen05.mma: shapes and where each operand element is.
 class MmaModel {
 public:
@@ -173,10 +188,15 @@ public:
   ElementAddress b(int64_t n, int64_t k) const;
   /// D(m, n), m < rowsA(), n < n().
   TmemCell d(int64_t m, int64_t n) const;
-  /// Scale factors of A row m / B row n for K block j of this instruction
-  /// (j < k() / scaleVector()): (lane, byte within the lane's row).
-  std::pair<int64_t, int64_t> scaleA(int64_t m, int64_t j) const;
-  std::pair<int64_t, int64_t> scaleB(int64_t n, int64_t j) const;
+  /// Scale factors of A row m (m < rowsA()) / B row n (n < n(): each CTA
+  /// holds all of B's) for K block j of this instruction (j < k() /
+  /// scaleVector()): every lane that must hold it and its byte within the
+  /// lane's row.
+  ScalePlace scaleA(int64_t m, int64_t j) const;
+  ScalePlace scaleB(int64_t n, int64_t j) const;
+  /// 32-bit columns A's / B's scales occupy from their addresses.
+  int64_t scaleColumnsA() const;
+  int64_t scaleColumnsB() const;
   /// K elements one scale factor covers (0 for dense kinds).
   int64_t scaleVector() const { return vec; }
   /// The descriptor fields this instruction reads of A (shared A only) and B.

@@ -37,13 +37,16 @@
 //   G  M 32, .ws              (r + 32 (c / (N/4)), c % (N/4))   32 rows
 //
 // (C, M 128 cta_group 2 with a sparse A, is not used: no sparse MMAs.)
-// D is unpacked (one element per 32-bit column); A in tensor memory and
-// scale factors follow the row map of A, D and F (packed) and are refused
-// under the folded paths B, E and G, whose A placement is not modelled.
+// D is unpacked (one element per 32-bit column); A in tensor memory
+// follows the row map of A, D and F (packed) and is refused under the
+// folded paths B, E and G, whose A placement is not modelled. Block-scale
+// factors sit 32 rows a column in every 32-lane partition that reads them
+// (see scaleRowPlace).
 //
 // With cta_group 2 the two CTAs of a pair split the problem: each holds
 // M/2 rows of A and C and N/2 rows of B; the region sizes on the op are
-// the pair's [M, N, K] and each buffer region is this CTA's half.
+// the pair's [M, N, K] and each buffer region is this CTA's half. Block
+// scales: each CTA holds its M/2 rows of A's and all N rows of B's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +106,21 @@ TmemPlace accumulatorPlace(DataPath path, int64_t instN, int64_t r, int64_t c);
 /// unfolded path, relative to the tile's lane.
 int64_t rowLane(DataPath path, int64_t r);
 
+/// Where an instruction reads row r of a block-scale vector, relative to
+/// the scale address (lane 0): the column (32 rows a column, the K blocks
+/// in its bytes from the scale-factor id) and every lane that must hold
+/// it: row r % 32 of each 32-lane partition whose data path the row
+/// scales. A's rows (this CTA's M or M/2): all four partitions. B's rows
+/// (the pair's whole N; both CTAs hold them): all four under paths A and
+/// D; under B, row n is row n % (N/2) of half h = n / (N/2), read by
+/// partitions 2h and 2h+1.
+struct ScaleRowPlace {
+  int64_t column = 0;
+  llvm::SmallVector<int64_t, 4> lanes;
+};
+ScaleRowPlace scaleRowPlace(DataPath path, bool operandB, int64_t instN,
+                            int64_t r);
+
 /// tcgen05.mma collector-buffer use (`.collector::<buffer>::<op>`): the
 /// operand it caches is A, or B for `.ws` (buffers b0..b3).
 enum class CollectorOp : uint8_t { Discard, LastUse, Fill, Use };
@@ -128,8 +146,9 @@ struct Request {
   unsigned ctaGroup = 1;
   /// The op has `accumulate(%p)`: the first K step adds into C when %p.
   bool hasAccumulateFlag = false;
-  /// Block scaling: scale tiles in tensor memory over [M, K / vec] and
-  /// [N, K / vec] (8-bit elements).
+  /// Block scaling: scale tiles in tensor memory over [M, K / vec] (this
+  /// CTA's M/2 with cta_group 2) and [N, K / vec] (all N, in each CTA),
+  /// 8-bit elements, replicated across the partitions that read them.
   std::optional<RegionSide> sfaSide, sfbSide;
   cuda::ScaleFactorType scaleType = cuda::ScaleFactorType::UE8M0;
   /// Weight-stationary `tcgen05.mma.ws` (cta_group 1, M 32/64/128).
