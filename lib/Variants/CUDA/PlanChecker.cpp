@@ -244,9 +244,11 @@ struct MmaChecker {
         seen(mTiles * nTiles * kSteps, 0) {}
 
   /// The shared place of an element at `a` of a `bits`-bit tile.
-  model::ElementAddress sharedPlace(const AxisAddress &a, unsigned bits) const {
+  model::ElementAddress sharedPlace(const AxisAddress &a, unsigned bits,
+                                    bool isB = false) const {
     int64_t bit = at(a, Axis::m) * int64_t(bits);
-    return model::ElementAddress{pl.sharedBase + bit / 8, unsigned(bit % 8)};
+    int64_t base = isB && pl.sharedBaseB >= 0 ? pl.sharedBaseB : pl.sharedBase;
+    return model::ElementAddress{base + bit / 8, unsigned(bit % 8)};
   }
 
   Status checkOrder(size_t i, const std::string &issue);
@@ -402,7 +404,7 @@ Status MmaChecker::checkB(const std::string &issue, const model::MmaModel &mm,
   for (int64_t n = 0; n < mm.rowsB(); ++n)
     for (int64_t k = 0; k < mm.k(); ++k) {
       AxisAddress want = elementOf(req.bSide, !req.transposeB, n0 + n, k0 + k);
-      model::ElementAddress w = sharedPlace(want, req.bBits);
+      model::ElementAddress w = sharedPlace(want, req.bBits, /*isB=*/true);
       model::ElementAddress got = mm.b(n, k);
       if (!(got == w))
         return Status::failure(

@@ -71,6 +71,8 @@ struct CheckReport {
 struct Placement {
   int64_t sharedBase = 0x1000;
   uint32_t tmemBase = 0;
+  /// tcgen05.mma's B when it is another buffer than A (-1: sharedBase).
+  int64_t sharedBaseB = -1;
 };
 
 /// How reports name the checked instructions: `issue 3` (plans, 0-based)
