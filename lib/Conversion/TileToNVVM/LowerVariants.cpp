@@ -242,7 +242,8 @@ tile::createTileLowerVariants(const TileLowerVariantsOptions &options,
 
 std::unique_ptr<Pass> tile::createTileLowerVariants(
     const TileLowerVariantsOptions &options, std::shared_ptr<PlanCache> cache,
-    std::function<void(Operation *, ArrayRef<Operation *>)> beforeCheck) {
+    std::function<void(Operation *, SmallVectorImpl<Operation *> &)>
+        beforeCheck) {
   auto pass = std::make_unique<LowerVariantsPass>(options);
   pass->cache = std::move(cache);
   pass->beforeCheck = std::move(beforeCheck);

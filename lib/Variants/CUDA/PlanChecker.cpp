@@ -550,6 +550,7 @@ CheckReport plan_check::checkTcgen05MmaWords(
     std::optional<std::array<int64_t, 3>> instShape,
     llvm::ArrayRef<MmaIssueWords> issues, Placement pl, const Naming &naming) {
   CheckReport report;
+  std::string shapeOf; // names the instruction the shape is read from
   if (!instShape) {
     if (issues.empty()) {
       report.failure = "no tcgen05.mma computes the op";
@@ -562,10 +563,12 @@ CheckReport plan_check::checkTcgen05MmaWords(
       return report;
     }
     instShape = std::array{first->m(), first->n(), first->k()};
+    shapeOf = naming(0, issues.size()) + ": ";
   }
   auto [m, n, k] = *instShape;
   if (m <= 0 || n <= 0 || k <= 0 || req.m % m || req.n % n || req.k % k) {
-    report.failure = "the instruction shape " + str(m) + "x" + str(n) + "x" +
+    report.failure = shapeOf + "the instruction shape " + str(m) + "x" +
+                     str(n) + "x" +
                      str(k) + " does not tile the op's [" + str(req.m) + ", " +
                      str(req.n) + ", " + str(req.k) + "]";
     return report;

@@ -31,7 +31,8 @@ createTileLowerVariants(const TileLowerVariantsOptions &options,
 std::unique_ptr<mlir::Pass> createTileLowerVariants(
     const TileLowerVariantsOptions &options,
     std::shared_ptr<dispatch::PlanCache> cache,
-    std::function<void(mlir::Operation *, llvm::ArrayRef<mlir::Operation *>)>
+    std::function<void(mlir::Operation *,
+                       llvm::SmallVectorImpl<mlir::Operation *> &)>
         beforeCheck);
 
 #define GEN_PASS_REGISTRATION

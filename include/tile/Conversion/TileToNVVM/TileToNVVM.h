@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <functional>
@@ -40,8 +41,9 @@ using PlannedOps = llvm::DenseMap<mlir::Operation *, PlannedOp>;
 
 /// Called with a dispatch op and the ops its emitter produced, before the
 /// translation validation reads them (tests use it to break an emitter).
+/// The list may be changed too (a test adding the ops of a broken emitter).
 using EmittedOpsHook = std::function<void(
-    mlir::Operation *op, llvm::ArrayRef<mlir::Operation *> emitted)>;
+    mlir::Operation *op, llvm::SmallVectorImpl<mlir::Operation *> &emitted)>;
 
 /// Translation validation during the conversion (--tile-lower-variants=
 /// check): after each emitter runs, the variant's `check` reads back what
