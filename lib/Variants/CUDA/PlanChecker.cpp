@@ -230,9 +230,11 @@ struct MmaChecker {
   /// Issues per (M tile, N tile, K step).
   std::vector<int> seen;
   /// The output tile each accumulator cell belongs to.
-  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> dOwner;
+  llvm::DenseMap<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>>
+      dOwner;
   /// C's (m, n) at each accumulator cell (built when a tile is derived).
-  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> cAt;
+  llvm::DenseMap<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>>
+      cAt;
 
   MmaChecker(const tcgen05_mma::Request &req,
              llvm::ArrayRef<MmaIssueWords> issues, std::array<int64_t, 3> inst,
@@ -322,8 +324,8 @@ Status MmaChecker::deriveTile(size_t i, const model::MmaModel &mm,
       for (int64_t n = 0; n < req.n; ++n) {
         AxisAddress c = elementOf(req.cSide, false, m, n);
         int64_t bit = tbase.column * 32 + at(c, Axis::TCol) * req.dBits;
-        cAt.emplace(std::pair{tbase.lane + at(c, Axis::TLane), bit / 32},
-                    std::pair{m, n});
+        cAt.try_emplace(std::pair{tbase.lane + at(c, Axis::TLane), bit / 32},
+                        std::pair{m, n});
       }
   model::TmemCell d = mm.d(0, 0);
   auto it = cAt.find({d.lane, d.column});
@@ -433,8 +435,8 @@ Status MmaChecker::checkD(const std::string &issue,
             " in tensor-memory lane " + str(got.lane) + ", column " +
             str(got.column) + "; C's layout has it at lane " + str(wl) +
             ", bit " + str(wbit) + " (column " + str(wbit / 32) + ")");
-      auto [it, fresh] = dOwner.emplace(std::pair{got.lane, got.column},
-                                        std::pair{is.mi, is.ni});
+      auto [it, fresh] = dOwner.try_emplace(std::pair{got.lane, got.column},
+                                            std::pair{is.mi, is.ni});
       if (!fresh && it->second != std::pair{is.mi, is.ni})
         return Status::failure(issue + " accumulates into lane " +
                                str(got.lane) + ", column " + str(got.column) +
