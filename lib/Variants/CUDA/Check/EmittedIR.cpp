@@ -58,10 +58,10 @@ std::optional<int64_t> binary(Operation *op, int64_t a, int64_t b) {
       .Case([&](arith::OrIOp) { return a | b; })
       .Case([&](arith::XOrIOp) { return a ^ b; })
       .Case([&](arith::ShLIOp) -> std::optional<int64_t> {
-        return b < 64 ? std::optional(int64_t(uint64_t(a) << b)) : 0;
+        return b >= 0 && b < 64 ? std::optional(int64_t(uint64_t(a) << b)) : 0;
       })
       .Case([&](arith::ShRUIOp) -> std::optional<int64_t> {
-        return b < 64 ? std::optional(int64_t(uint64_t(a) >> b)) : 0;
+        return b >= 0 && b < 64 ? std::optional(int64_t(uint64_t(a) >> b)) : 0;
       })
       .Default([](Operation *) { return std::nullopt; });
 }
