@@ -39,6 +39,16 @@ bool VariantRegistry::registerVariant(Variant variant) {
   return true;
 }
 
+bool VariantRegistry::setCheck(llvm::StringRef opName, llvm::StringRef family,
+                               llvm::StringRef name, CheckFn check) {
+  for (const auto &v : variants)
+    if (v->opName == opName && v->family == family && v->name == name) {
+      v->check = std::move(check);
+      return true;
+    }
+  return false;
+}
+
 std::vector<const Variant *>
 VariantRegistry::candidates(llvm::StringRef opName,
                             llvm::StringRef family) const {

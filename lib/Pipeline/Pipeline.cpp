@@ -35,6 +35,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   target.explain = options.explain;
   pm.addPass(createTileCheckTarget(target));
   TileLowerVariantsOptions lower;
+  lower.check = options.check;
   lower.chip = options.chip;
   pm.addPass(createTileLowerVariants(lower, plans));
   // The emitters produce scf/arith/memref next to NVVM; gpu-to-nvvm brings

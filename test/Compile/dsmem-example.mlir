@@ -2,15 +2,15 @@
 // holds the mapa'd bulk copy and the cluster launch shape, ptxas accepts it,
 // and the manifest records the kernel's parameters, cluster dims, shared
 // bytes and the dispatch decision.
-// RUN: tile-compile %tile_src_root/examples/dsmem_copy.mlir --chip sm_90a -o %t.90.ptx --manifest %t.90.json --explain 2> %t.90.remarks
+// RUN: tile-compile --check %tile_src_root/examples/dsmem_copy.mlir --chip sm_90a -o %t.90.ptx --manifest %t.90.json --explain 2> %t.90.remarks
 // RUN: FileCheck %s --check-prefixes=PTX,PTX90 < %t.90.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.90.json
 // RUN: FileCheck %s --check-prefix=EXPLAIN < %t.90.remarks
-// RUN: tile-compile %tile_src_root/examples/dsmem_copy.mlir -o %t.100.ptx
+// RUN: tile-compile --check %tile_src_root/examples/dsmem_copy.mlir -o %t.100.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,PTX100 < %t.100.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.90.ptx -o %t.90.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.100.ptx -o %t.100.cubin %}
-// RUN: %if ptxas %{ tile-compile %tile_src_root/examples/dsmem_copy.mlir --chip sm_90a -o %t.c.ptx --cubin %t.c.cubin --manifest %t.c.json %}
+// RUN: %if ptxas %{ tile-compile --check %tile_src_root/examples/dsmem_copy.mlir --chip sm_90a -o %t.c.ptx --cubin %t.c.cubin --manifest %t.c.json %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=CUBIN < %t.c.json %}
 
 // PTX90: .version 8.0

@@ -1,14 +1,14 @@
 // tile-compile reports bad input as diagnostics and a non-zero exit, never a
 // crash, and writes no output when it fails.
-// RUN: not tile-compile %s -o %t.none.ptx 2>&1 | FileCheck %s --check-prefix=NO-MODULE
-// RUN: not tile-compile %S/Inputs/two-modules.mlir -o %t.two.ptx 2>&1 | FileCheck %s --check-prefix=TWO
-// RUN: not tile-compile %S/Inputs/old-ptx.mlir --chip sm_100a -o %t.old.ptx 2>&1 | FileCheck %s --check-prefix=OLD-PTX
-// RUN: tile-compile %S/Inputs/old-ptx.mlir -o %t.ok.ptx
-// RUN: not tile-compile %S/Inputs/old-ptx.mlir --chip gfx90a -o %t.gfx.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not tile-compile %S/Inputs/no-variant.mlir -o %t.nv.ptx --manifest %t.nv.json 2>&1 | FileCheck %s --check-prefix=NO-VARIANT
+// RUN: not tile-compile --check %s -o %t.none.ptx 2>&1 | FileCheck %s --check-prefix=NO-MODULE
+// RUN: not tile-compile --check %S/Inputs/two-modules.mlir -o %t.two.ptx 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: not tile-compile --check %S/Inputs/old-ptx.mlir --chip sm_100a -o %t.old.ptx 2>&1 | FileCheck %s --check-prefix=OLD-PTX
+// RUN: tile-compile --check %S/Inputs/old-ptx.mlir -o %t.ok.ptx
+// RUN: not tile-compile --check %S/Inputs/old-ptx.mlir --chip gfx90a -o %t.gfx.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not tile-compile --check %S/Inputs/no-variant.mlir -o %t.nv.ptx --manifest %t.nv.json 2>&1 | FileCheck %s --check-prefix=NO-VARIANT
 // RUN: not test -e %t.nv.ptx
 // RUN: not test -e %t.nv.json
-// RUN: not tile-compile %S/Inputs/does-not-exist.mlir -o %t.missing.ptx 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not tile-compile --check %S/Inputs/does-not-exist.mlir -o %t.missing.ptx 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // NO-MODULE: error: tile-compile needs exactly one gpu.module (one PTX file), found 0
 // TWO: error: tile-compile needs exactly one gpu.module (one PTX file), found 2

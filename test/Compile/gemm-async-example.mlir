@@ -3,7 +3,7 @@
 // tcgen05.mma.kind::f16 of K 16 into tensor-memory columns 256..383, each with
 // its instruction descriptor 0x08210010 (f16 -> f32, M 128, N 128, B MN-major)
 // and descriptors advanced by 32 B (A) and 2048 B (B) per K step.
-// RUN: tile-compile %tile_src_root/examples/gemm_async.mlir -o %t.ptx --manifest %t.json
+// RUN: tile-compile --check %tile_src_root/examples/gemm_async.mlir -o %t.ptx --manifest %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s < %t.json
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}

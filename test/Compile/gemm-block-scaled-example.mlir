@@ -5,7 +5,7 @@
 // then 4 x tcgen05.mma.kind::mxf8f6f4.block_scale (K 32 each) whose
 // instruction descriptors carry scale-factor ids 0..3:
 // 0x08A00000 | id << 29 | id << 4.
-// RUN: tile-compile %tile_src_root/examples/gemm_block_scaled.mlir -o %t.ptx --manifest %t.json
+// RUN: tile-compile --check %tile_src_root/examples/gemm_block_scaled.mlir -o %t.ptx --manifest %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s < %t.json
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}

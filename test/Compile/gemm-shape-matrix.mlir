@@ -7,7 +7,7 @@
 // test Tcgen05MmaPlanner.ShapeMatrix (600 on M, 222 on N, 326 on K, 60 on
 // tensor-memory columns).
 // RUN: %python %tile_src_root/test/Compile/Inputs/gen_gemm_shape_matrix.py > %t.mlir
-// RUN: tile-compile %t.mlir -o %t.ptx
+// RUN: tile-compile --check %t.mlir -o %t.ptx
 // RUN: grep -c '^.visible .func' %t.ptx | FileCheck %s --check-prefix=FUNCS
 // RUN: grep -c 'tcgen05.mma.cta_group' %t.ptx | FileCheck %s --check-prefix=MMAS
 // RUN: grep -c 'tcgen05.mma.cta_group::2' %t.ptx | FileCheck %s --check-prefix=PAIR

@@ -2,7 +2,7 @@
 // tcgen05_cp and becomes one 32x128b.warpx4 through a descriptor whose
 // constant part is 0x0000400800010000 (SBO 128 B, LBO 16 B, no swizzle);
 // the kernel assembles for sm_100a.
-// RUN: tile-compile %tile_src_root/examples/smem_to_tmem.mlir -o %t.ptx --manifest %t.json --explain 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: tile-compile --check %tile_src_root/examples/smem_to_tmem.mlir -o %t.ptx --manifest %t.json --explain 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s < %t.json
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}

@@ -7,12 +7,12 @@
 // declined (the Tcgen05CpPlanner unit test of the tutorial matrix, which also
 // simulates every plan byte by byte).
 // RUN: %python %tile_src_root/test/Compile/Inputs/gen_tcgen05_cp_config_matrix.py > %t.mlir
-// RUN: tile-compile %t.mlir -o %t.ptx
+// RUN: tile-compile --check %t.mlir -o %t.ptx
 // RUN: grep -c '^.visible .func' %t.ptx | FileCheck %s --check-prefix=FUNCS
 // RUN: grep -c 'tcgen05.cp.cta_group::1' %t.ptx | FileCheck %s --check-prefix=COPIES
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}
 // RUN: %python %tile_src_root/test/Compile/Inputs/gen_tcgen05_cp_config_matrix.py --beyond > %t.beyond.mlir
-// RUN: tile-compile %t.beyond.mlir -o %t.beyond.ptx
+// RUN: tile-compile --check %t.beyond.mlir -o %t.beyond.ptx
 // RUN: grep -c '^.visible .func' %t.beyond.ptx | FileCheck %s --check-prefix=BEYOND
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.beyond.ptx -o %t.beyond.cubin %}
 

@@ -1,10 +1,10 @@
 // examples/tma_copy.mlir (8x256 f16 TMA round trip) through tile-compile: the
 // manifest holds the 128B plan (TVM's golden encode arguments) for each of the
 // two by-value tensor-map parameters, and ptxas accepts the PTX.
-// RUN: tile-compile %tile_src_root/examples/tma_copy.mlir --chip sm_90a -o %t.90.ptx --manifest %t.json
+// RUN: tile-compile --check %tile_src_root/examples/tma_copy.mlir --chip sm_90a -o %t.90.ptx --manifest %t.json
 // RUN: FileCheck %s < %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.90.ptx
-// RUN: tile-compile %tile_src_root/examples/tma_copy.mlir -o %t.100.ptx
+// RUN: tile-compile --check %tile_src_root/examples/tma_copy.mlir -o %t.100.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.90.ptx -o %t.90.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.100.ptx -o %t.100.cubin %}
 

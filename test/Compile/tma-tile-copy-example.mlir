@@ -2,10 +2,10 @@
 // manifest says which values the host takes from which memref (dims from
 // sizes [1] and [0], the row stride from stride [0] times 2 bytes), and the
 // coordinates in the PTX come from the block ids.
-// RUN: tile-compile %tile_src_root/examples/tma_tile_copy.mlir --chip sm_90a -o %t.90.ptx --manifest %t.json
+// RUN: tile-compile --check %tile_src_root/examples/tma_tile_copy.mlir --chip sm_90a -o %t.90.ptx --manifest %t.json
 // RUN: FileCheck %s < %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.90.ptx
-// RUN: tile-compile %tile_src_root/examples/tma_tile_copy.mlir -o %t.100.ptx
+// RUN: tile-compile --check %tile_src_root/examples/tma_tile_copy.mlir -o %t.100.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.90.ptx -o %t.90.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.100.ptx -o %t.100.cubin %}
 

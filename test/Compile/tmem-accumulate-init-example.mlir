@@ -3,7 +3,7 @@
 // tcgen05_cp copies it into the 128-lane accumulator with 8 x 128x256b, 32
 // bytes (2 x 16 B) apart inside an atom row and 16 KiB (1024 x 16 B) apart
 // across the two atom columns.
-// RUN: tile-compile %tile_src_root/examples/tmem_accumulate_init.mlir -o %t.ptx --manifest %t.json
+// RUN: tile-compile --check %tile_src_root/examples/tmem_accumulate_init.mlir -o %t.ptx --manifest %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s < %t.json
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}

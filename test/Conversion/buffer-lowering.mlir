@@ -1,8 +1,8 @@
 // Buffer ops lower to addresses: global -> !llvm.ptr<1> of element 0
 // (aligned pointer + offset * element bytes), shared -> an internal
 // addrspace-3 global with the op's alignment, tmem -> the i32 address.
-// RUN: tile-opt %s --tile-lower-variants | FileCheck %s
-// RUN: tile-opt %s --tile-lower-variants --canonicalize | FileCheck %s --check-prefix=FOLDED
+// RUN: tile-opt %s --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-lower-variants=check=1 --canonicalize | FileCheck %s --check-prefix=FOLDED
 
 // CHECK: llvm.mlir.global internal @[[SMEM:__tile_shared_0]]() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<1024 x i8>
 // CHECK-LABEL: func.func @views

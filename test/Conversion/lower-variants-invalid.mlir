@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-lower-variants -split-input-file -verify-diagnostics
+// RUN: tile-opt %s --tile-lower-variants=check=1 -split-input-file -verify-diagnostics
 
 // Lowering needs selection first.
 func.func @unselected(%s: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32) {

@@ -3,8 +3,8 @@
 // descriptors are pinned, then per MMA the descriptor start offsets
 // (bytes >> 4), the tensor-memory addresses and the input-D flag. The PTX
 // is assembled for sm_100a.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants | FileCheck %s
-// RUN: tile-compile %s -o %t.ptx
+// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-compile --check %s -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}
 

@@ -3,11 +3,11 @@
 // coordinates): a load fills the elements outside with zero or NaN (the
 // op's `oob`), a store or reduction skips them. The map keeps the tensor's
 // dims; the box is the region's.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants | FileCheck %s
-// RUN: tile-compile %s --chip sm_90a -o %t.sm_90a.ptx --manifest %t.json
+// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-compile --check %s --chip sm_90a -o %t.sm_90a.ptx --manifest %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
-// RUN: tile-compile %s --chip sm_100a -o %t.sm_100a.ptx
+// RUN: tile-compile --check %s --chip sm_100a -o %t.sm_100a.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.sm_100a.ptx -o %t.sm_100a.cubin %}
 

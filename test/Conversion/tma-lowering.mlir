@@ -1,11 +1,11 @@
 // The tma emitter: a by-value tensor-map kernel parameter per distinct plan
 // and one cp.async.bulk.tensor per planned issue. Every kernel is also
 // compiled to PTX and assembled by ptxas for sm_90a and sm_100a.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants | FileCheck %s
-// RUN: tile-compile %s --chip sm_90a -o %t.sm_90a.ptx --manifest %t.json
+// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-compile --check %s --chip sm_90a -o %t.sm_90a.ptx --manifest %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
-// RUN: tile-compile %s --chip sm_100a -o %t.sm_100a.ptx
+// RUN: tile-compile --check %s --chip sm_100a -o %t.sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_100a.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.sm_90a.ptx -o %t.sm_90a.cubin %}
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.sm_100a.ptx -o %t.sm_100a.cubin %}

@@ -1,8 +1,8 @@
 // --tile-to-nvvm leaves only the NVVM and LLVM dialects inside the
 // gpu.module (plus the module itself), ready for gpu-module-to-binary.
-// RUN: tile-opt %tile_src_root/examples/dsmem_copy.mlir --tile-to-nvvm | FileCheck %s
-// RUN: tile-opt %tile_src_root/examples/dsmem_copy.mlir --tile-to-nvvm | FileCheck %s --check-prefix=ONLY
-// RUN: tile-opt %tile_src_root/examples/dsmem_copy.mlir --tile-to-nvvm --gpu-module-to-binary="format=isa" | FileCheck %s --check-prefix=ISA
+// RUN: tile-opt %tile_src_root/examples/dsmem_copy.mlir --tile-to-nvvm=check=1 | FileCheck %s
+// RUN: tile-opt %tile_src_root/examples/dsmem_copy.mlir --tile-to-nvvm=check=1 | FileCheck %s --check-prefix=ONLY
+// RUN: tile-opt %tile_src_root/examples/dsmem_copy.mlir --tile-to-nvvm=check=1 --gpu-module-to-binary="format=isa" | FileCheck %s --check-prefix=ISA
 
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: llvm.func @dsmem_copy(

@@ -1,6 +1,6 @@
 // A target without a PTX feature gets the lowest version that covers what
 // its ops emit; the remark says which op decided it.
-// RUN: tile-opt %s --tile-to-nvvm=explain=1 -split-input-file 2>&1 | FileCheck %s
+// RUN: tile-opt %s --tile-to-nvvm="explain=1 check=1" -split-input-file 2>&1 | FileCheck %s
 
 // Bulk copies between CTAs need PTX 8.0 (LLVM's default for sm_90 is 7.8,
 // where they cannot be selected).

@@ -1,7 +1,7 @@
 // Chips and PTX versions the toolchain cannot compile are diagnostics on
 // the op or the module, never an LLVM fatal error: each case below used to
 // abort in the NVPTX backend.
-// RUN: tile-opt %s --tile-to-nvvm -split-input-file -verify-diagnostics
+// RUN: tile-opt %s --tile-to-nvvm=check=1 -split-input-file -verify-diagnostics
 
 // An unknown chip: the known ones are listed.
 !sw = !tile.buffer<8x64xf16, shared>

@@ -6,33 +6,33 @@
 // Block scaling needs PTX 8.8: asked for 8.6 or 8.7 it is refused at
 // selection; with no version, or no #nvvm.target at all, 8.8 is chosen.
 // RUN: sed 's/+ptx88/+ptx86/' %tile_src_root/examples/gemm_block_scaled.mlir > %t.86.mlir
-// RUN: not tile-compile %t.86.mlir -o %t.86.ptx 2>&1 | FileCheck %s --check-prefix=PTX86
+// RUN: not tile-compile --check %t.86.mlir -o %t.86.ptx 2>&1 | FileCheck %s --check-prefix=PTX86
 // RUN: sed 's/+ptx88/+ptx87/' %tile_src_root/examples/gemm_block_scaled.mlir > %t.87.mlir
-// RUN: not tile-compile %t.87.mlir -o %t.87.ptx 2>&1 | FileCheck %s --check-prefix=PTX87
+// RUN: not tile-compile --check %t.87.mlir -o %t.87.ptx 2>&1 | FileCheck %s --check-prefix=PTX87
 // RUN: sed 's/, features = "+ptx88"//' %tile_src_root/examples/gemm_block_scaled.mlir > %t.none.mlir
-// RUN: tile-compile %t.none.mlir -o %t.none.ptx
+// RUN: tile-compile --check %t.none.mlir -o %t.none.ptx
 // RUN: FileCheck %s --check-prefix=V88 < %t.none.ptx
 // RUN: ptxas -arch=sm_100a %t.none.ptx -o %t.none.cubin
 // RUN: sed 's/ \[#nvvm.target<chip = "sm_100a", features = "+ptx88">\]//' %tile_src_root/examples/gemm_block_scaled.mlir > %t.notarget.mlir
-// RUN: tile-compile %t.notarget.mlir -o %t.notarget.ptx
+// RUN: tile-compile --check %t.notarget.mlir -o %t.notarget.ptx
 // RUN: FileCheck %s --check-prefix=V88 < %t.notarget.ptx
 //
 // DSMEM and TMA copies on sm_90a without a PTX feature: 8.0 is chosen.
-// RUN: tile-compile %tile_src_root/examples/dsmem_copy.mlir --chip sm_90a -o %t.dsmem.ptx
+// RUN: tile-compile --check %tile_src_root/examples/dsmem_copy.mlir --chip sm_90a -o %t.dsmem.ptx
 // RUN: FileCheck %s --check-prefix=V80 < %t.dsmem.ptx
 // RUN: ptxas -arch=sm_90a %t.dsmem.ptx -o %t.dsmem.cubin
-// RUN: tile-compile %tile_src_root/examples/tma_tile_copy.mlir --chip sm_90a -o %t.tma.ptx
+// RUN: tile-compile --check %tile_src_root/examples/tma_tile_copy.mlir --chip sm_90a -o %t.tma.ptx
 // RUN: ptxas -arch=sm_90a %t.tma.ptx -o %t.tma.cubin
 //
 // Unknown chips and types NVPTX cannot lower.
-// RUN: not tile-compile %tile_src_root/examples/tma_copy.mlir --chip sm_1000a -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not tile-compile %S/Inputs/f80-store.mlir -o %t.f80.ptx 2>&1 | FileCheck %s --check-prefix=F80
-// RUN: not tile-compile %S/Inputs/f8-gep.mlir -o %t.f8.ptx 2>&1 | FileCheck %s --check-prefix=F8
-// RUN: not tile-compile %S/Inputs/f80-argument.mlir -o %t.f80a.ptx 2>&1 | FileCheck %s --check-prefix=F80ARG
+// RUN: not tile-compile --check %tile_src_root/examples/tma_copy.mlir --chip sm_1000a -o %t.x.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not tile-compile --check %S/Inputs/f80-store.mlir -o %t.f80.ptx 2>&1 | FileCheck %s --check-prefix=F80
+// RUN: not tile-compile --check %S/Inputs/f8-gep.mlir -o %t.f8.ptx 2>&1 | FileCheck %s --check-prefix=F8
+// RUN: not tile-compile --check %S/Inputs/f80-argument.mlir -o %t.f80a.ptx 2>&1 | FileCheck %s --check-prefix=F80ARG
 //
 // What no check foresees (an intrinsic called by name, for a chip without
 // it) still ends in an error naming the kernel, not an abort.
-// RUN: not tile-compile %S/Inputs/backend-failure.mlir -o %t.bf.ptx 2>&1 | FileCheck %s --check-prefix=BACKEND
+// RUN: not tile-compile --check %S/Inputs/backend-failure.mlir -o %t.bf.ptx 2>&1 | FileCheck %s --check-prefix=BACKEND
 
 // PTX86: error: no variant of tile.gemm_async can implement this op on sm_100a
 // PTX86: note: tcgen05 (priority 10): rejected: tcgen05_target — tcgen05.mma.block_scale needs PTX ISA 8.8 to 9.0 on sm_100a; the #nvvm.target asks for 8.6

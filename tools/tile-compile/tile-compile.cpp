@@ -7,7 +7,7 @@
 //
 //   tile-compile kernel.mlir -o kernel.ptx [--chip sm_100a|sm_90a]
 //       [--cubin kernel.cubin] [--manifest kernel.json] [--explain]
-//       [--lowered kernel.lowered.mlir]
+//       [--check] [--lowered kernel.lowered.mlir]
 //
 // Runs --tile-to-nvvm on the one gpu.module of the input, writes the launch
 // manifest, emits PTX through the LLVM NVPTX backend (gpu-module-to-binary
@@ -75,6 +75,12 @@ static cl::opt<bool>
             cl::desc("remark per tile op: the variant dispatch chose and why "
                      "the others lost"),
             cl::init(false), cl::cat(category));
+static cl::opt<bool>
+    check("check",
+          cl::desc("translation validation: read the emitted NVVM IR back, "
+                   "run it through the PTX model and compare every element "
+                   "with the tile ops' layouts"),
+          cl::init(false), cl::cat(category));
 
 namespace {
 
@@ -273,6 +279,7 @@ int compile(MLIRContext &context) {
   PassManager lower(&context);
   tile::TileToNVVMOptions options;
   options.explain = explain;
+  options.check = check;
   tile::buildTileToNVVMPipeline(lower, options);
   if (failed(lower.run(*module)))
     return 1;

@@ -24,6 +24,7 @@
 #include "tile/Support/OrReason.h"
 #include "tile/Target/CUDA/Chips.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/LogicalResult.h"
@@ -36,6 +37,7 @@
 
 namespace mlir {
 class Operation;
+class Value;
 class RewriterBase;
 class ValueRange;
 } // namespace mlir
@@ -104,6 +106,15 @@ using EmitFn = std::function<llvm::LogicalResult(
     mlir::Operation *op, const AnyPlan &, mlir::ValueRange loweredOperands,
     const DispatchContext &, mlir::RewriterBase &)>;
 
+/// Translation validation (`--tile-lower-variants=check`): reads back the
+/// ops `emit` produced for `op` (`emitted`, in program order, `op` still
+/// alive, `loweredOperands` as `emit` got them) and compares what they do
+/// with the op's layouts; reports an error on `op` on a mismatch or on
+/// anything it cannot read back. Independent of the plan and the emitter.
+using CheckFn = std::function<llvm::LogicalResult(
+    mlir::Operation *op, mlir::ValueRange loweredOperands,
+    llvm::ArrayRef<mlir::Operation *> emitted, const DispatchContext &)>;
+
 using FamiliesFn =
     std::function<llvm::SmallVector<cuda::InstructionFamily, 2>(
         mlir::Operation *)>;
@@ -130,6 +141,8 @@ struct Variant {
   /// Rewrites the op. A variant without one can be selected but not
   /// lowered (--tile-lower-variants reports it).
   EmitFn emit;
+  /// Optional: the translation validation of `emit`'s output.
+  CheckFn check;
 };
 
 class VariantRegistry {
@@ -140,6 +153,11 @@ public:
   /// Adds a variant. Returns false (and changes nothing) when a variant with
   /// the same (op, family, name) is already registered.
   bool registerVariant(Variant variant);
+
+  /// Attaches the translation validation of the registered variant `name`
+  /// of (`opName`, `family`). Returns false when there is none.
+  bool setCheck(llvm::StringRef opName, llvm::StringRef family,
+                llvm::StringRef name, CheckFn check);
 
   /// Candidates for (op, family): priority descending, then name.
   std::vector<const Variant *> candidates(llvm::StringRef opName,

@@ -27,6 +27,11 @@ struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::desc("remark per tile op: the chosen variant and why the "
                      "others lost"),
       llvm::cl::init(false)};
+  Option<bool> check{
+      *this, "check",
+      llvm::cl::desc("translation validation of the lowering "
+                     "(--tile-lower-variants=check)"),
+      llvm::cl::init(false)};
 };
 
 /// --tile-to-nvvm: check cta_groups, select variants, lower them, then the upstream lowering of

@@ -68,6 +68,8 @@ struct LowerVariantsPass
   /// Shared with --tile-select-variants in a pipeline; a fresh one when the
   /// pass runs alone.
   std::shared_ptr<PlanCache> cache;
+  /// Tests: called on each op's emitted ops before the check.
+  EmittedOpsHook beforeCheck;
 
   /// Step 1: the variant and target of every dispatch op.
   LogicalResult resolveVariants(PlannedOps &work) {
@@ -188,7 +190,9 @@ struct LowerVariantsPass
     converter.addConversion([](Type type) { return type; });
     populateTileBufferTypeConversions(converter);
     RewritePatternSet patterns(ctx);
-    populateTileLowerVariantsPatterns(converter, patterns, chip, &work);
+    LoweringCheck lowering{check, beforeCheck};
+    populateTileLowerVariantsPatterns(converter, patterns, chip, &work,
+                                      &lowering);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TileDialect>();
     // Buffers may cross function boundaries and structured control flow;
@@ -206,7 +210,9 @@ struct LowerVariantsPass
     });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    return applyPartialConversion(getOperation(), target, std::move(patterns));
+    LogicalResult converted =
+        applyPartialConversion(getOperation(), target, std::move(patterns));
+    return success(succeeded(converted) && !lowering.failed);
   }
 
   void runOnOperation() override {
@@ -232,4 +238,14 @@ std::unique_ptr<Pass>
 tile::createTileLowerVariants(const TileLowerVariantsOptions &options,
                               std::shared_ptr<PlanCache> cache) {
   return withPlanCache<LowerVariantsPass>(options, std::move(cache));
+}
+
+std::unique_ptr<Pass> tile::createTileLowerVariants(
+    const TileLowerVariantsOptions &options, std::shared_ptr<PlanCache> cache,
+    std::function<void(Operation *, SmallVectorImpl<Operation *> &)>
+        beforeCheck) {
+  auto pass = std::make_unique<LowerVariantsPass>(options);
+  pass->cache = std::move(cache);
+  pass->beforeCheck = std::move(beforeCheck);
+  return pass;
 }

@@ -237,9 +237,10 @@ indexBuffers(Operation *op, ArrayRef<Value> operands,
 struct DispatchOpLowering
     : OpInterfaceConversionPattern<DispatchOpInterface> {
   DispatchOpLowering(const TypeConverter &converter, MLIRContext *ctx,
-                     StringRef fallbackChip, const PlannedOps *planned)
+                     StringRef fallbackChip, const PlannedOps *planned,
+                     LoweringCheck *check)
       : OpInterfaceConversionPattern<DispatchOpInterface>(converter, ctx),
-        fallbackChip(fallbackChip.str()), planned(planned) {}
+        fallbackChip(fallbackChip.str()), planned(planned), check(check) {}
 
   LogicalResult
   matchAndRewrite(DispatchOpInterface op, ArrayRef<Value> operands,
@@ -249,12 +250,38 @@ struct DispatchOpLowering
       return failure();
     FailureOr<SmallVector<Value>> indexed =
         indexBuffers(op, operands, rewriter);
-    if (failed(indexed) ||
-        failed(work->variant->emit(op, work->plan, *indexed, work->context,
+    if (failed(indexed))
+      return failure();
+    // The check reads what the emitter inserts, on the indexed buffers.
+    Operation *before = op->getPrevNode();
+    if (failed(work->variant->emit(op, work->plan, *indexed, work->context,
                                    rewriter)))
       return failure();
+    if (check && check->enabled)
+      runCheck(op, before, *indexed, *work);
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// The translation validation of what the emitter put between `before`
+  /// and `op` (the emitters insert just before the op).
+  void runCheck(Operation *op, Operation *before, ArrayRef<Value> operands,
+                const PlannedOp &work) const {
+    SmallVector<Operation *> emitted;
+    for (Operation *it = before ? before->getNextNode()
+                                : &op->getBlock()->front();
+         it && it != op; it = it->getNextNode())
+      emitted.push_back(it);
+    if (check->beforeCheck)
+      check->beforeCheck(op, emitted);
+    if (!work.variant->check) {
+      op->emitError() << "lowering check: variant '" << work.variant->name
+                      << "' registers no check of its emitted IR";
+      check->failed = true;
+      return;
+    }
+    if (failed(work.variant->check(op, operands, emitted, work.context)))
+      check->failed = true;
   }
 
   std::optional<PlannedOp> plannedOp(DispatchOpInterface op) const {
@@ -291,6 +318,7 @@ struct DispatchOpLowering
 
   std::string fallbackChip;
   const PlannedOps *planned;
+  LoweringCheck *check;
 };
 
 } // namespace
@@ -298,10 +326,12 @@ struct DispatchOpLowering
 void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns,
                                              StringRef fallbackChip,
-                                             const PlannedOps *planned) {
+                                             const PlannedOps *planned,
+                                             LoweringCheck *check) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocSharedLowering, FromMemrefLowering,
                ForwardOperandLowering<TmemBufferOp>,
                ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
-  patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned);
+  patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned,
+                                   check);
 }

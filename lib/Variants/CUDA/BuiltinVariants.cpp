@@ -12,4 +12,5 @@ void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
   registerDSMEMVariant(registry);
   registerTcgen05CpVariant(registry);
   registerTcgen05MmaVariant(registry);
+  registerBuiltinLoweringChecks(registry);
 }

@@ -88,18 +88,16 @@ llvm::SmallVector<int64_t, 5> plus(llvm::ArrayRef<int64_t> offsets,
 // tcgen05.cp
 //===----------------------------------------------------------------------===//
 
+std::string Naming::operator()(size_t i, size_t total) const {
+  return ofTotal ? noun + " " + str(int64_t(i) + 1) + " of " + str(int64_t(total))
+                 : noun + " " + str(int64_t(i));
+}
+
 CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
                                        const tcgen05_cp::Plan &plan,
                                        Placement pl) {
-  CheckReport report;
-  const model::TmemCell tbase = model::tmemCell(pl.tmemBase);
-  struct Written {
-    model::CpByte byte;
-    size_t instruction;
-  };
-  std::map<std::pair<int64_t, int64_t>, Written> written;
-  for (size_t i = 0; i < plan.instructions.size(); ++i) {
-    const tcgen05_cp::Instruction &inst = plan.instructions[i];
+  std::vector<model::CpInstruction> insts;
+  for (const tcgen05_cp::Instruction &inst : plan.instructions) {
     model::CpInstruction mi;
     mi.shape = plan.form.shape;
     mi.multicast = plan.form.multicast;
@@ -108,17 +106,36 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
     mi.tmemAddress = pl.tmemBase + inst.tmemOffset();
     mi.descriptor =
         descriptorWord(plan.descriptor, pl.sharedBase + inst.sharedByte);
+    insts.push_back(mi);
+  }
+  return checkTcgen05CpWords(req, insts, pl, Naming{"instruction"});
+}
+
+CheckReport plan_check::checkTcgen05CpWords(
+    const tcgen05_cp::Request &req, llvm::ArrayRef<model::CpInstruction> insts,
+    Placement pl, const Naming &naming) {
+  CheckReport report;
+  const model::TmemCell tbase = model::tmemCell(pl.tmemBase);
+  struct Written {
+    model::CpByte byte;
+    size_t instruction;
+  };
+  std::map<std::pair<int64_t, int64_t>, Written> written;
+  auto name = [&](size_t i) { return naming(i, insts.size()); };
+  for (size_t i = 0; i < insts.size(); ++i) {
+    const model::CpInstruction &mi = insts[i];
     OrReason<std::vector<model::CpByte>> bytes = model::tcgen05Copy(mi);
     ++report.instructions;
     if (!bytes) {
-      report.failure = "instruction " + str(i) + " (" + plan.form.name() +
+      tcgen05_cp::Form form{mi.shape, mi.multicast};
+      report.failure = name(i) + " (" + form.name() +
                        "): the model refuses it: " + bytes.reason();
       return report;
     }
     for (const model::CpByte &b : *bytes)
       if (!written.emplace(std::pair{b.lane, b.columnByte}, Written{b, i})
                .second) {
-        report.failure = "instruction " + str(i) + " writes tensor-memory "
+        report.failure = name(i) + " writes tensor-memory "
                          "lane " + str(b.lane) + ", column byte " +
                          str(b.columnByte) + " a second time";
         return report;
@@ -154,8 +171,8 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
                             (colByte + k) % 16 == want % 16;
         if (!ok) {
           report.failure = where + " should receive shared byte " +
-                           str(want) + " (the shared layout); instruction " +
-                           str(it->second.instruction) + " delivers shared "
+                           str(want) + " (the shared layout); " +
+                           name(it->second.instruction) + " delivers shared "
                            "byte " + str(got.sharedByte) +
                            (got.sourceBits == 8 ? "" : " (packed value)");
           return false;
@@ -168,7 +185,7 @@ CheckReport plan_check::checkTcgen05Cp(const tcgen05_cp::Request &req,
   });
   if (!report.failure && !written.empty()) {
     const auto &[cell, w] = *written.begin();
-    report.failure = "instruction " + str(w.instruction) + " writes tensor-"
+    report.failure = name(w.instruction) + " writes tensor-"
                      "memory lane " + str(cell.first) + ", column byte " +
                      str(cell.second) + ", which holds no element of the "
                      "region";
@@ -203,41 +220,53 @@ std::string placeString(const model::ElementAddress &a) {
 /// against the layouts.
 struct MmaChecker {
   const tcgen05_mma::Request &req;
-  const tcgen05_mma::Plan &plan;
+  /// The issues with their claimed (or derived) tiles.
+  std::vector<MmaIssueWords> issues;
+  int64_t instM, instN, instK;
   Placement pl;
+  const Naming &naming;
   CheckReport &report;
   model::TmemCell tbase;
   int64_t mTiles, nTiles, kSteps;
   /// Issues per (M tile, N tile, K step).
   std::vector<int> seen;
   /// The output tile each accumulator cell belongs to.
-  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> dOwner;
+  llvm::DenseMap<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>>
+      dOwner;
+  /// C's (m, n) at each accumulator cell (built when a tile is derived).
+  llvm::DenseMap<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>>
+      cAt;
 
-  MmaChecker(const tcgen05_mma::Request &req, const tcgen05_mma::Plan &plan,
-             Placement pl, CheckReport &report)
-      : req(req), plan(plan), pl(pl), report(report),
-        tbase(model::tmemCell(pl.tmemBase)), mTiles(req.m / plan.instM),
-        nTiles(req.n / plan.instN), kSteps(req.k / plan.instK),
+  MmaChecker(const tcgen05_mma::Request &req,
+             llvm::ArrayRef<MmaIssueWords> issues, std::array<int64_t, 3> inst,
+             Placement pl, const Naming &naming, CheckReport &report)
+      : req(req), issues(issues.begin(), issues.end()), instM(inst[0]),
+        instN(inst[1]), instK(inst[2]), pl(pl), naming(naming),
+        report(report), tbase(model::tmemCell(pl.tmemBase)),
+        mTiles(req.m / instM), nTiles(req.n / instN), kSteps(req.k / instK),
         seen(mTiles * nTiles * kSteps, 0) {}
 
   /// The shared place of an element at `a` of a `bits`-bit tile.
-  model::ElementAddress sharedPlace(const AxisAddress &a, unsigned bits) const {
+  model::ElementAddress sharedPlace(const AxisAddress &a, unsigned bits,
+                                    bool isB = false) const {
     int64_t bit = at(a, Axis::m) * int64_t(bits);
-    return model::ElementAddress{pl.sharedBase + bit / 8, unsigned(bit % 8)};
+    int64_t base = isB && pl.sharedBaseB >= 0 ? pl.sharedBaseB : pl.sharedBase;
+    return model::ElementAddress{base + bit / 8, unsigned(bit % 8)};
   }
 
   Status checkOrder(size_t i, const std::string &issue);
-  OrReason<model::MmaModel> modelOf(const tcgen05_mma::Issue &is,
-                                    const std::string &issue);
+  OrReason<model::MmaModel> modelOf(size_t i, const std::string &issue);
+  Status deriveTile(size_t i, const model::MmaModel &mm,
+                    const std::string &issue);
   Status checkA(const std::string &issue, const model::MmaModel &mm, int64_t m0,
                 int64_t k0);
   Status checkTmemA(const std::string &el, const model::AOperandPlace &got,
                     int64_t m, int64_t k) const;
   Status checkB(const std::string &issue, const model::MmaModel &mm, int64_t n0,
                 int64_t k0);
-  Status checkD(const std::string &issue, const tcgen05_mma::Issue &is,
+  Status checkD(const std::string &issue, const MmaIssueWords &is,
                 const model::MmaModel &mm, int64_t m0, int64_t dn0);
-  Status checkScales(const std::string &issue, const tcgen05_mma::Issue &is,
+  Status checkScales(const std::string &issue, const MmaIssueWords &is,
                      const model::MmaModel &mm, int64_t m0, int64_t dn0);
   Status checkIssue(size_t i);
   Status checkCoverage() const;
@@ -247,7 +276,7 @@ struct MmaChecker {
 /// follows the accumulate flag), later ones accumulate, in K order.
 Status MmaChecker::checkOrder(size_t i, const std::string &issue) {
   using tcgen05_mma::InputD;
-  const tcgen05_mma::Issue &is = plan.issues[i];
+  const MmaIssueWords &is = issues[i];
   if (is.mi < 0 || is.mi >= mTiles || is.ni < 0 || is.ni >= nTiles ||
       is.ki < 0 || is.ki >= kSteps ||
       seen[(is.mi * nTiles + is.ni) * kSteps + is.ki]++)
@@ -260,47 +289,66 @@ Status MmaChecker::checkOrder(size_t i, const std::string &issue) {
                            ": the first K step must overwrite C (or "
                            "follow the accumulate flag) and every later one "
                            "accumulate");
-  if (i && is.ki && plan.issues[i - 1].ki != is.ki - 1)
+  if (i && is.ki && issues[i - 1].ki != is.ki - 1)
     return Status::failure(issue + " does not follow K step " + str(is.ki - 1) +
                            " of its tile");
   return Status::success();
 }
 
-/// The model of the words the emitter puts in the kernel for `is`, whose
-/// shape must be the plan's.
-OrReason<model::MmaModel> MmaChecker::modelOf(const tcgen05_mma::Issue &is,
+/// The model of issue `i`'s words, whose shape must be the instruction
+/// shape the op is tiled with.
+OrReason<model::MmaModel> MmaChecker::modelOf(size_t i,
                                               const std::string &issue) {
   using R = OrReason<model::MmaModel>;
-  model::MmaInstruction mi;
-  mi.kind = modelKind(plan.kind);
-  mi.idesc = is.idesc;
-  mi.ctaGroup = plan.ctaGroup;
-  mi.weightStationary = plan.weightStationary;
-  if (plan.a)
-    mi.aDescriptor =
-        descriptorWord(plan.a->descriptor, pl.sharedBase + is.aByte);
-  else
-    mi.aTmem = pl.tmemBase + is.aTmem;
-  mi.bDescriptor = descriptorWord(plan.b.descriptor, pl.sharedBase + is.bByte);
-  // The .block16 / .block32 qualifier the emitter chooses.
-  mi.scaleBlock = cuda::scaleVectorSize(plan.kind, plan.idesc.scaleType);
-  mi.dTmem = pl.tmemBase + is.dTmem;
-  mi.sfaTmem = pl.tmemBase + is.sfaTmem;
-  mi.sfbTmem = pl.tmemBase + is.sfbTmem;
-  OrReason<model::MmaModel> mm = model::MmaModel::create(mi);
+  OrReason<model::MmaModel> mm = model::MmaModel::create(issues[i].inst);
   ++report.instructions;
   if (!mm)
     return R::failure(issue + ": the model refuses it: " + mm.reason());
-  if (mm->m() != plan.instM || mm->n() != plan.instN || mm->k() != plan.instK)
+  if (mm->m() != instM || mm->n() != instN || mm->k() != instK)
     return R::failure(issue + ": the instruction computes " + str(mm->m()) +
                       "x" + str(mm->n()) + "x" + str(mm->k()) +
-                      ", the plan tiles with " + str(plan.instM) + "x" +
-                      str(plan.instN) + "x" + str(plan.instK));
+                      ", the op is tiled with " + str(instM) + "x" +
+                      str(instN) + "x" + str(instK));
   return mm;
 }
 
-/// A(m, k) in tensor memory: the layout must hold it at the lane and bit
-/// the model reads, and at the replica lane the folded layouts also read.
+/// An issue without a claimed tile computes the one whose first element
+/// its D(0, 0) is in C's layout; its K step counts the issues before it on
+/// that tile.
+Status MmaChecker::deriveTile(size_t i, const model::MmaModel &mm,
+                              const std::string &issue) {
+  MmaIssueWords &is = issues[i];
+  if (is.mi >= 0)
+    return Status::success();
+  if (cAt.empty())
+    for (int64_t m = 0; m < mTiles * mm.rowsA(); ++m)
+      for (int64_t n = 0; n < req.n; ++n) {
+        AxisAddress c = elementOf(req.cSide, false, m, n);
+        int64_t bit = tbase.column * 32 + at(c, Axis::TCol) * req.dBits;
+        cAt.try_emplace(std::pair{tbase.lane + at(c, Axis::TLane), bit / 32},
+                        std::pair{m, n});
+      }
+  model::TmemCell d = mm.d(0, 0);
+  auto it = cAt.find({d.lane, d.column});
+  std::string where = issue + " accumulates its D(0, 0) in tensor-memory "
+                              "lane " + str(d.lane) + ", column " +
+                      str(d.column) + ", ";
+  if (it == cAt.end())
+    return Status::failure(where + "which holds no element of C's region");
+  auto [m, n] = it->second;
+  if (m % mm.rowsA() || n % mm.n())
+    return Status::failure(where + "where C's layout has C" +
+                           coordString({m, n}) + ", not the first element of "
+                           "a " + str(mm.rowsA()) + "x" + str(mm.n()) +
+                           " output tile");
+  is.mi = m / mm.rowsA();
+  is.ni = n / mm.n();
+  is.ki = 0;
+  for (size_t j = 0; j < i; ++j)
+    is.ki += issues[j].mi == is.mi && issues[j].ni == is.ni;
+  return Status::success();
+}
+
 Status MmaChecker::checkTmemA(const std::string &el,
                               const model::AOperandPlace &got, int64_t m,
                               int64_t k) const {
@@ -359,7 +407,7 @@ Status MmaChecker::checkB(const std::string &issue, const model::MmaModel &mm,
   for (int64_t n = 0; n < mm.rowsB(); ++n)
     for (int64_t k = 0; k < mm.k(); ++k) {
       AxisAddress want = elementOf(req.bSide, !req.transposeB, n0 + n, k0 + k);
-      model::ElementAddress w = sharedPlace(want, req.bBits);
+      model::ElementAddress w = sharedPlace(want, req.bBits, /*isB=*/true);
       model::ElementAddress got = mm.b(n, k);
       if (!(got == w))
         return Status::failure(
@@ -374,7 +422,7 @@ Status MmaChecker::checkB(const std::string &issue, const model::MmaModel &mm,
 /// D(m, n), one element per 32-bit column: where C's layout has it, and
 /// written by one output tile only.
 Status MmaChecker::checkD(const std::string &issue,
-                          const tcgen05_mma::Issue &is,
+                          const MmaIssueWords &is,
                           const model::MmaModel &mm, int64_t m0, int64_t dn0) {
   for (int64_t r = 0; r < mm.rowsA(); ++r)
     for (int64_t n = 0; n < mm.n(); ++n) {
@@ -388,8 +436,8 @@ Status MmaChecker::checkD(const std::string &issue,
             " in tensor-memory lane " + str(got.lane) + ", column " +
             str(got.column) + "; C's layout has it at lane " + str(wl) +
             ", bit " + str(wbit) + " (column " + str(wbit / 32) + ")");
-      auto [it, fresh] = dOwner.emplace(std::pair{got.lane, got.column},
-                                        std::pair{is.mi, is.ni});
+      auto [it, fresh] = dOwner.try_emplace(std::pair{got.lane, got.column},
+                                            std::pair{is.mi, is.ni});
       if (!fresh && it->second != std::pair{is.mi, is.ni})
         return Status::failure(issue + " accumulates into lane " +
                                str(got.lane) + ", column " + str(got.column) +
@@ -418,7 +466,7 @@ scaleBytesOf(const RegionSide &s, int64_t row, int64_t col,
 /// Block scales: every lane the model says reads a scale holds it in the
 /// scale layout (A: this CTA's rows of the M tile; B: all N of the tile).
 Status MmaChecker::checkScales(const std::string &issue,
-                               const tcgen05_mma::Issue &is,
+                               const MmaIssueWords &is,
                                const model::MmaModel &mm, int64_t m0,
                                int64_t dn0) {
   if (!req.sfaSide || !req.sfbSide)
@@ -455,14 +503,17 @@ Status MmaChecker::checkScales(const std::string &issue,
 }
 
 Status MmaChecker::checkIssue(size_t i) {
-  const tcgen05_mma::Issue &is = plan.issues[i];
-  std::string issue = "issue " + str(i) + " (tile " + str(is.mi) + ", " +
-                      str(is.ni) + ", K step " + str(is.ki) + ")";
-  if (Status s = checkOrder(i, issue); !s)
-    return s;
-  OrReason<model::MmaModel> mm = modelOf(is, issue);
+  std::string issue = naming(i, issues.size());
+  OrReason<model::MmaModel> mm = modelOf(i, issue);
   if (!mm)
     return Status::failure(mm.reason());
+  if (Status s = deriveTile(i, *mm, issue); !s)
+    return s;
+  const MmaIssueWords &is = issues[i];
+  issue += " (tile " + str(is.mi) + ", " + str(is.ni) + ", K step " +
+           str(is.ki) + ")";
+  if (Status s = checkOrder(i, issue); !s)
+    return s;
   const int64_t m0 = is.mi * mm->rowsA(), n0 = is.ni * mm->rowsB(),
                 k0 = is.ki * mm->k(), dn0 = is.ni * mm->n();
   Status s = checkA(issue, *mm, m0, k0);
@@ -491,18 +542,63 @@ Status MmaChecker::checkCoverage() const {
 CheckReport plan_check::checkTcgen05Mma(const tcgen05_mma::Request &req,
                                         const tcgen05_mma::Plan &plan,
                                         Placement pl) {
+  std::vector<MmaIssueWords> words;
+  for (const tcgen05_mma::Issue &is : plan.issues) {
+    MmaIssueWords w{{}, is.mi, is.ni, is.ki, is.inputD};
+    model::MmaInstruction &mi = w.inst;
+    mi.kind = modelKind(plan.kind);
+    mi.idesc = is.idesc;
+    mi.ctaGroup = plan.ctaGroup;
+    mi.weightStationary = plan.weightStationary;
+    if (plan.a)
+      mi.aDescriptor =
+          descriptorWord(plan.a->descriptor, pl.sharedBase + is.aByte);
+    else
+      mi.aTmem = pl.tmemBase + is.aTmem;
+    mi.bDescriptor =
+        descriptorWord(plan.b.descriptor, pl.sharedBase + is.bByte);
+    // The .block16 / .block32 qualifier the emitter chooses.
+    mi.scaleBlock = cuda::scaleVectorSize(plan.kind, plan.idesc.scaleType);
+    mi.dTmem = pl.tmemBase + is.dTmem;
+    mi.sfaTmem = pl.tmemBase + is.sfaTmem;
+    mi.sfbTmem = pl.tmemBase + is.sfbTmem;
+    words.push_back(w);
+  }
+  return checkTcgen05MmaWords(req, std::array{plan.instM, plan.instN, plan.instK},
+                              words, pl);
+}
+
+CheckReport plan_check::checkTcgen05MmaWords(
+    const tcgen05_mma::Request &req,
+    std::optional<std::array<int64_t, 3>> instShape,
+    llvm::ArrayRef<MmaIssueWords> issues, Placement pl, const Naming &naming) {
   CheckReport report;
-  if (plan.instM <= 0 || plan.instN <= 0 || plan.instK <= 0 ||
-      req.m % plan.instM || req.n % plan.instN || req.k % plan.instK) {
-    report.failure = "the instruction shape " + str(plan.instM) + "x" +
-                     str(plan.instN) + "x" + str(plan.instK) +
-                     " does not tile the op's [" + str(req.m) + ", " +
+  std::string shapeOf; // names the instruction the shape is read from
+  if (!instShape) {
+    if (issues.empty()) {
+      report.failure = "no tcgen05.mma computes the op";
+      return report;
+    }
+    OrReason<model::MmaModel> first = model::MmaModel::create(issues[0].inst);
+    if (!first) {
+      report.failure = naming(0, issues.size()) +
+                       ": the model refuses it: " + first.reason();
+      return report;
+    }
+    instShape = std::array{first->m(), first->n(), first->k()};
+    shapeOf = naming(0, issues.size()) + ": ";
+  }
+  auto [m, n, k] = *instShape;
+  if (m <= 0 || n <= 0 || k <= 0 || req.m % m || req.n % n || req.k % k) {
+    report.failure = shapeOf + "the instruction shape " + str(m) + "x" +
+                     str(n) + "x" +
+                     str(k) + " does not tile the op's [" + str(req.m) + ", " +
                      str(req.n) + ", " + str(req.k) + "]";
     return report;
   }
-  MmaChecker checker(req, plan, pl, report);
+  MmaChecker checker(req, issues, *instShape, pl, naming, report);
   Status s = Status::success();
-  for (size_t i = 0; s && i < plan.issues.size(); ++i)
+  for (size_t i = 0; s && i < issues.size(); ++i)
     s = checker.checkIssue(i);
   if (s)
     s = checker.checkCoverage();
@@ -568,87 +664,129 @@ CheckReport plan_check::checkTma(const tma::Request &req, const tma::Plan &plan,
   if (!g)
     return report;
   cuda::TensorMapDesc map = completedMap(plan, *g);
-  const int64_t unit = int64_t(cuda::elementBytes(map.dataType));
-  llvm::DenseMap<int64_t, int64_t> moved; // global byte -> shared byte
-  llvm::DenseSet<int64_t> filled; // shared bytes of boxes past the tensor
+  std::vector<TmaBox> boxes;
+  for (const tma::Issue &is : plan.issues) {
+    TmaBox box;
+    for (const tma::Coordinate &c : is.coords)
+      box.coords.push_back(c.constant +
+                           (c.regionDim >= 0 ? g->offsets[c.regionDim] : 0));
+    box.sharedAddress = pl.sharedBase + is.sharedByte;
+    boxes.push_back(box);
+  }
+  TmaRegion region{req.sizes, req.elementBits, req.shared,
+                   [g](llvm::ArrayRef<int64_t> c) {
+                     int64_t e = 0;
+                     for (size_t d = 0; d < c.size(); ++d)
+                       e += (g->offsets[d] + c[d]) * g->strides[d];
+                     return e;
+                   },
+                   [g](llvm::ArrayRef<int64_t> c) {
+                     for (size_t d = 0; d < c.size(); ++d)
+                       if (g->offsets[d] + c[d] < 0 ||
+                           g->offsets[d] + c[d] >= g->shape[d])
+                         return false;
+                     return true;
+                   }};
+  return checkTmaBoxes(region, map, boxes, pl);
+}
+
+namespace {
+
+/// Every byte the boxes move: global byte -> shared byte, the box that
+/// moves each shared byte, and the shared bytes of box elements past the
+/// tensor's edge (a load fills them, a store skips them).
+struct TmaMoves {
+  llvm::DenseMap<int64_t, int64_t> moved;
+  llvm::DenseSet<int64_t> filled;
   llvm::DenseSet<int64_t> sharedTouched;
   llvm::DenseMap<int64_t, size_t> touchedBy;
-  for (size_t i = 0; i < plan.issues.size(); ++i) {
-    const tma::Issue &is = plan.issues[i];
-    llvm::SmallVector<int64_t, 5> coords;
-    for (const tma::Coordinate &c : is.coords)
-      coords.push_back(c.constant + (c.regionDim >= 0 ? g->offsets[c.regionDim] : 0));
+};
+
+Status modelBoxes(const cuda::TensorMapDesc &map, llvm::ArrayRef<TmaBox> boxes,
+                  const Naming &naming, TmaMoves &out, CheckReport &report) {
+  const int64_t unit = int64_t(cuda::elementBytes(map.dataType));
+  for (size_t i = 0; i < boxes.size(); ++i) {
     OrReason<std::vector<model::BoxElement>> box =
-        model::tensorMapBox(map, coords, pl.sharedBase + is.sharedByte);
+        model::tensorMapBox(map, boxes[i].coords, boxes[i].sharedAddress);
     ++report.instructions;
-    if (!box) {
-      report.failure = "issue " + str(i) + " at " + coordString(coords) +
-                       ": the model refuses it: " + box.reason();
-      return report;
-    }
+    if (!box)
+      return Status::failure(naming(i, boxes.size()) + " at " +
+                             coordString(boxes[i].coords) +
+                             ": the model refuses it: " + box.reason());
     for (const model::BoxElement &e : *box)
       for (int64_t b = 0; b < unit; ++b) {
         int64_t s = e.sharedByte + b;
-        if (!sharedTouched.insert(s).second) {
-          report.failure = "issues " + str(touchedBy[s]) + " and " + str(i) +
-                           " both move shared byte " + str(s);
-          return report;
-        }
-        touchedBy[s] = i;
+        if (!out.sharedTouched.insert(s).second)
+          return Status::failure(
+              (naming.ofTotal ? naming(out.touchedBy[s], boxes.size())
+                              : naming.noun + "s " + str(out.touchedBy[s])) +
+              " and " + (naming.ofTotal ? naming(i, boxes.size()) : str(i)) +
+              " both move shared byte " + str(s));
+        out.touchedBy[s] = i;
         if (e.inBounds)
-          moved[e.globalByte + b] = s;
+          out.moved[e.globalByte + b] = s;
         else
-          filled.insert(s);
+          out.filled.insert(s);
       }
   }
+  return Status::success();
+}
+
+} // namespace
+
+CheckReport plan_check::checkTmaBoxes(const TmaRegion &req,
+                                      const cuda::TensorMapDesc &map,
+                                      llvm::ArrayRef<TmaBox> boxes,
+                                      Placement pl, const Naming &naming) {
+  CheckReport report;
+  TmaMoves mv;
+  if (Status s = modelBoxes(map, boxes, naming, mv, report); !s) {
+    report.failure = s.reason();
+    return report;
+  }
+  auto name = [&](size_t i) { return naming(i, boxes.size()); };
   const int64_t bytes = req.elementBits / 8;
   forEachCoord(req.sizes, [&](llvm::ArrayRef<int64_t> c) {
-    int64_t gElem = 0;
-    bool inside = true;
-    for (size_t d = 0; d < c.size(); ++d) {
-      int64_t x = g->offsets[d] + c[d];
-      inside &= x >= 0 && x < g->shape[d];
-      gElem += x * g->strides[d];
-    }
+    int64_t gElem = req.globalElement(c);
+    bool inside = !req.inBounds || req.inBounds(c);
     auto sc = plus(req.shared.offsets, c);
     int64_t s = pl.sharedBase +
                 at(req.shared.layout.apply(sc, req.shared.shape), Axis::m) * bytes;
     // Past the tensor's edge: a load fills the element's shared bytes, a
     // store skips them; either way a box must cover them out of bounds.
     for (int64_t b = 0; !inside && b < bytes; ++b) {
-      if (!filled.contains(s + b)) {
+      if (!mv.filled.contains(s + b)) {
         report.failure = "element " + coordString(c) + " lies outside the "
                          "tensor but shared byte " + str(s + b) +
                          " is in no box past its edge";
         return false;
       }
-      sharedTouched.erase(s + b);
+      mv.sharedTouched.erase(s + b);
     }
     for (int64_t b = 0; inside && b < bytes; ++b) {
-      auto it = moved.find(gElem * bytes + b);
+      auto it = mv.moved.find(gElem * bytes + b);
       std::string el = "element " + coordString(c) +
                        (bytes > 1 ? " byte " + str(b) : "");
-      if (it == moved.end()) {
+      if (it == mv.moved.end()) {
         report.failure = el + " (global byte " + str(gElem * bytes + b) +
-                         ") is moved by no issue";
+                         ") is moved by no " + naming.noun;
         return false;
       }
       if (it->second != s + b) {
         report.failure = el + ": the shared layout puts it at shared byte " +
-                         str(s + b) + ", issue " +
-                         str(touchedBy[it->second]) + " moves it to shared "
-                         "byte " + str(it->second);
+                         str(s + b) + ", " + name(mv.touchedBy[it->second]) +
+                         " moves it to shared byte " + str(it->second);
         return false;
       }
-      sharedTouched.erase(s + b);
+      mv.sharedTouched.erase(s + b);
     }
     ++report.elements;
     return true;
   });
-  if (!report.failure && !sharedTouched.empty()) {
-    int64_t s = *sharedTouched.begin();
-    report.failure = "issue " + str(touchedBy[s]) + " moves shared byte " +
-                     str(s) + ", which holds no element of the region";
+  if (!report.failure && !mv.sharedTouched.empty()) {
+    int64_t s = *mv.sharedTouched.begin();
+    report.failure = name(mv.touchedBy[s]) + " moves shared byte " + str(s) +
+                     ", which holds no element of the region";
   }
   return report;
 }

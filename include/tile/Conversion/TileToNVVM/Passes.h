@@ -26,6 +26,15 @@ std::unique_ptr<mlir::Pass>
 createTileLowerVariants(const TileLowerVariantsOptions &options,
                         std::shared_ptr<dispatch::PlanCache> cache);
 
+/// The same, calling `beforeCheck` on each op's emitted ops before the
+/// translation validation reads them (tests break an emitter with it).
+std::unique_ptr<mlir::Pass> createTileLowerVariants(
+    const TileLowerVariantsOptions &options,
+    std::shared_ptr<dispatch::PlanCache> cache,
+    std::function<void(mlir::Operation *,
+                       llvm::SmallVectorImpl<mlir::Operation *> &)>
+        beforeCheck);
+
 #define GEN_PASS_REGISTRATION
 #include "tile/Conversion/TileToNVVM/Passes.h.inc"
 } // namespace tile

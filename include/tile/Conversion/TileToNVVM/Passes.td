@@ -33,12 +33,24 @@ def TileLowerVariants : Pass<"tile-lower-variants"> {
     variant that is not registered or has no emitter, a planner that
     declines, and a function whose static shared allocations exceed 48 KiB.
 
-    Example: `tile-opt --tile-select-variants --tile-lower-variants`.
+    With `check`, each op's emitted NVVM ops are read back (translation
+    validation, docs/PtxModel.md): descriptor words, instruction
+    descriptors, tensor-memory addresses, coordinates, tensor maps and
+    bulk-copy sizes are evaluated with the buffers at sample addresses,
+    run through the PTX-semantics model and compared element by element
+    with the op's layouts. A mismatch, or an emitted value that cannot be
+    read back, is an error on the op naming the first wrong element.
+
+    Example: `tile-opt --tile-select-variants --tile-lower-variants=check=1`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "chip for ops outside a gpu.module with an #nvvm.target "
            "(default sm_100a)">,
+    Option<"check", "check", "bool", /*default=*/"false",
+           "translation validation: read every emitted NVVM op back, run "
+           "it through the PTX model and compare each element with the "
+           "op's layouts; an error on the op on a mismatch">,
   ];
   let statistics = [
     Statistic<"numPlansReused", "plans-reused",

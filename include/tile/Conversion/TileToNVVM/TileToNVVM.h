@@ -16,10 +16,15 @@
 
 #include "tile/Dispatch/Registry.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
+
 namespace mlir {
+class Operation;
 class RewritePatternSet;
 class TypeConverter;
 } // namespace mlir
@@ -34,6 +39,22 @@ struct PlannedOp {
 };
 using PlannedOps = llvm::DenseMap<mlir::Operation *, PlannedOp>;
 
+/// Called with a dispatch op and the ops its emitter produced, before the
+/// translation validation reads them (tests use it to break an emitter).
+/// The list may be changed too (a test adding the ops of a broken emitter).
+using EmittedOpsHook = std::function<void(
+    mlir::Operation *op, llvm::SmallVectorImpl<mlir::Operation *> &emitted)>;
+
+/// Translation validation during the conversion (--tile-lower-variants=
+/// check): after each emitter runs, the variant's `check` reads back what
+/// it emitted, the op still alive; a failure is an error on the op and
+/// marks `failed` (the conversion goes on, the pass fails after it).
+struct LoweringCheck {
+  bool enabled = false;
+  EmittedOpsHook beforeCheck;
+  bool failed = false;
+};
+
 /// `!tile.buffer` -> its lowered value: `global` `!llvm.ptr<1>`, `shared`
 /// `!llvm.ptr<3>`, `tmem` i32.
 void populateTileBufferTypeConversions(mlir::TypeConverter &converter);
@@ -45,7 +66,8 @@ void populateTileBufferTypeConversions(mlir::TypeConverter &converter);
 void populateTileLowerVariantsPatterns(const mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        llvm::StringRef fallbackChip = "",
-                                       const PlannedOps *planned = nullptr);
+                                       const PlannedOps *planned = nullptr,
+                                       LoweringCheck *check = nullptr);
 
 } // namespace tile
 

@@ -51,6 +51,11 @@ void registerTcgen05MmaVariant(dispatch::VariantRegistry &registry);
 
 /// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt
 /// calls this; embedders call it before running the tile passes.
+/// The translation validation of the built-in variants (lib/Variants/CUDA/
+/// Check), attached to the registered variants.
+void registerBuiltinLoweringChecks(dispatch::VariantRegistry &registry);
+
+/// The built-in variants and their lowering checks.
 void registerBuiltinVariants(dispatch::VariantRegistry &registry);
 
 } // namespace tile

@@ -43,6 +43,10 @@
 #include "tile/Variants/CUDA/CopyAsync/Tcgen05CpPlanner.h"
 #include "tile/Variants/CUDA/GemmAsync/Tcgen05MmaPlanner.h"
 
+#include "tile/Target/CUDA/Model/Tcgen05Model.h"
+
+#include <array>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -67,7 +71,73 @@ struct CheckReport {
 struct Placement {
   int64_t sharedBase = 0x1000;
   uint32_t tmemBase = 0;
+  /// tcgen05.mma's B when it is another buffer than A (-1: sharedBase).
+  int64_t sharedBaseB = -1;
 };
+
+/// How reports name the checked instructions: `issue 3` (plans, 0-based)
+/// or `tcgen05.mma 4 of 8` (emitted IR, 1-based with the count).
+struct Naming {
+  std::string noun = "issue";
+  bool ofTotal = false;
+  std::string operator()(size_t i, size_t total) const;
+};
+
+//===----------------------------------------------------------------------===//
+// The checks on instruction words: what the kernel holds, however it was
+// produced (from a plan by the encoders below; read back from emitted NVVM
+// IR by the translation validation, lib/Variants/CUDA/Check).
+//===----------------------------------------------------------------------===//
+
+CheckReport checkTcgen05CpWords(const tcgen05_cp::Request &request,
+                                llvm::ArrayRef<cuda::model::CpInstruction> insts,
+                                Placement placement = {},
+                                const Naming &naming = {"instruction"});
+
+/// One tcgen05.mma as issued, and the output tile and K step it claims to
+/// compute. `mi < 0`: no claim; the check derives the tile from where the
+/// instruction's D(0, 0) lies in C's layout and the K step from the
+/// instructions before it on the same tile.
+struct MmaIssueWords {
+  cuda::model::MmaInstruction inst;
+  int64_t mi = -1, ni = -1, ki = -1;
+  tcgen05_mma::InputD inputD = tcgen05_mma::InputD::Overwrite;
+};
+/// `instShape` (M, N, K of one instruction): the plan's; nullopt takes the
+/// first instruction's.
+CheckReport
+checkTcgen05MmaWords(const tcgen05_mma::Request &request,
+                     std::optional<std::array<int64_t, 3>> instShape,
+                     llvm::ArrayRef<MmaIssueWords> issues,
+                     Placement placement = {}, const Naming &naming = {});
+
+/// One cp.async.bulk.tensor box: coordinates (map dim 0 first) and the
+/// absolute shared address of the box.
+struct TmaBox {
+  llvm::SmallVector<int64_t, 5> coords;
+  int64_t sharedAddress = 0;
+};
+/// The region a set of boxes must move: every element `c` of `sizes`
+/// between global element `globalElement(c)` and the shared tile's
+/// element at `shared.offsets + c`.
+struct TmaRegion {
+  llvm::SmallVector<int64_t, 5> sizes;
+  unsigned elementBits = 16;
+  tma::SharedSide shared;
+  std::function<int64_t(llvm::ArrayRef<int64_t>)> globalElement;
+  /// Whether region coordinate c is inside the tensor (unset: always).
+  std::function<bool(llvm::ArrayRef<int64_t>)> inBounds;
+};
+/// `map` must be complete (every dim and stride known).
+CheckReport checkTmaBoxes(const TmaRegion &region,
+                          const cuda::TensorMapDesc &map,
+                          llvm::ArrayRef<TmaBox> boxes,
+                          Placement placement = {},
+                          const Naming &naming = {});
+
+//===----------------------------------------------------------------------===//
+// The checks on plans: the encoders' words for each planned instruction.
+//===----------------------------------------------------------------------===//
 
 CheckReport checkTcgen05Cp(const tcgen05_cp::Request &request,
                            const tcgen05_cp::Plan &plan,

@@ -1,0 +1,223 @@
+//===- LoweringCheckTest.cpp - the translation validation catches broken emitters ===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each test lowers an example with --tile-lower-variants=check and, through
+// the pass's test hook, changes one thing the emitter produced before the
+// check reads it back -- what a broken emitter would have emitted -- and
+// expects the error on the tile op naming the first wrong element. The
+// unchanged lowering passes the check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/TileToNVVM/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dispatch/Registry.h"
+#include "tile/Registration/Registration.h"
+#include "tile/Variants/CUDA/BuiltinVariants.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+
+namespace {
+
+using Mutation = std::function<void(Operation *, SmallVectorImpl<Operation *> &)>;
+
+class LoweringCheckTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
+    DialectRegistry registry;
+    tile::registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    context.printOpOnDiagnostic(false);
+  }
+
+  /// Lowers examples/`name` with the check on, `mutate` applied to each
+  /// op's emitted ops; the errors, empty when the check passed.
+  std::string lower(const std::string &name, Mutation mutate) {
+    std::string errors;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        errors += d.str() + "\n";
+      return success();
+    });
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+        std::string(TILE_EXAMPLES_DIR) + "/" + name, &context);
+    EXPECT_TRUE(module) << name;
+    if (!module)
+      return "parse error";
+    PassManager pm(&context);
+    pm.addPass(tile::createTileSelectVariants());
+    tile::TileLowerVariantsOptions options;
+    options.check = true;
+    pm.addPass(tile::createTileLowerVariants(options, nullptr, mutate));
+    bool ok = succeeded(pm.run(*module));
+    EXPECT_EQ(ok, errors.empty()) << errors;
+    return errors;
+  }
+
+  MLIRContext context;
+};
+
+/// Every op of type T among the emitted ops and inside them.
+template <typename T>
+SmallVector<T> emittedOps(ArrayRef<Operation *> emitted) {
+  SmallVector<T> out;
+  for (Operation *op : emitted)
+    op->walk([&](T t) { out.push_back(t); });
+  return out;
+}
+
+/// `value`'s constant changed by `delta` (the constant an emitter built).
+void bump(Value value, int64_t delta) {
+  auto cst = value.getDefiningOp<arith::ConstantOp>();
+  ASSERT_TRUE(cst) << "not a constant";
+  auto attr = cast<IntegerAttr>(cst.getValue());
+  cst.setValueAttr(IntegerAttr::get(attr.getType(), attr.getInt() + delta));
+}
+
+/// The constant part of a descriptor `base | template (+ start)`.
+Value descriptorTemplate(Value descriptor) {
+  if (auto add = descriptor.getDefiningOp<arith::AddIOp>())
+    descriptor = add.getLhs();
+  auto orOp = descriptor.getDefiningOp<arith::OrIOp>();
+  return orOp ? orOp.getRhs() : Value();
+}
+
+Mutation none() {
+  return [](Operation *, SmallVectorImpl<Operation *> &) {};
+}
+
+TEST_F(LoweringCheckTest, CorrectEmittersPass) {
+  for (const char *example : {"tma_copy.mlir", "tma_tile_copy.mlir",
+                              "dsmem_copy.mlir", "smem_to_tmem.mlir",
+                              "gemm_async.mlir", "gemm_block_scaled.mlir",
+                              "tmem_accumulate_init.mlir"})
+    EXPECT_EQ(lower(example, none()), "") << example;
+}
+
+// tma: the load's row coordinate one further.
+TEST_F(LoweringCheckTest, CatchesTmaCoordinate) {
+  std::string errors = lower("tma_copy.mlir", [](Operation *,
+                                                  SmallVectorImpl<Operation *> &ops) {
+    for (auto load :
+         emittedOps<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(ops))
+      bump(load.getCoordinates()[1], 1);
+  });
+  EXPECT_EQ(errors,
+            "lowering check (tma): element (0, 0) byte 0 (global byte 0) is moved by no tensor copy\n");
+}
+
+// dsmem: a bulk copy 16 bytes short.
+TEST_F(LoweringCheckTest, CatchesDsmemCopySize) {
+  std::string errors = lower("dsmem_copy.mlir", [](Operation *,
+                                                    SmallVectorImpl<Operation *> &ops) {
+    for (auto copy :
+         emittedOps<NVVM::CpAsyncBulkSharedCTAToSharedClusterOp>(ops))
+      bump(copy.getSize(), -16);
+  });
+  EXPECT_EQ(errors,
+            "lowering check (dsmem): element (127, 56) byte 0: no bulk copy writes "
+            "destination byte 20464, where the layout puts it\n");
+}
+
+// tcgen05_cp: the descriptor template's SBO 16 bytes larger.
+TEST_F(LoweringCheckTest, CatchesTcgen05CpDescriptorTemplate) {
+  std::string errors = lower("smem_to_tmem.mlir", [](Operation *,
+                                                      SmallVectorImpl<Operation *> &ops) {
+    for (auto cp : emittedOps<NVVM::Tcgen05CpOp>(ops))
+      bump(descriptorTemplate(cp.getSmemDesc()), int64_t(1) << 32);
+  });
+  EXPECT_EQ(errors,
+            "lowering check (tcgen05_cp): element (8, 0): tensor-memory lane 8, "
+            "column byte 0 should receive shared byte 4224 (the shared layout); "
+            "tcgen05.cp 1 of 1 delivers shared byte 4240\n");
+}
+
+// tcgen05_cp: a descriptor that is not a compile-time value.
+TEST_F(LoweringCheckTest, RefusesUnreadableDescriptor) {
+  std::string errors = lower("smem_to_tmem.mlir", [](Operation *,
+                                                      SmallVectorImpl<Operation *> &ops) {
+    for (auto cp : emittedOps<NVVM::Tcgen05CpOp>(ops)) {
+      OpBuilder b(cp);
+      Value poison = LLVM::PoisonOp::create(b, cp.getLoc(), b.getI64Type());
+      cp->setOperand(1, poison);
+    }
+  });
+  EXPECT_EQ(errors,
+            "lowering check (tcgen05_cp): the shared-memory descriptor of "
+            "'nvvm.tcgen05.cp' is not a compile-time value (it comes from "
+            "'llvm.mlir.poison')\n");
+}
+
+// tcgen05: the second MMA's A start 16 bytes further.
+TEST_F(LoweringCheckTest, CatchesTcgen05MmaIssueOffset) {
+  std::string errors = lower("gemm_async.mlir", [](Operation *,
+                                                    SmallVectorImpl<Operation *> &ops) {
+    auto mmas = emittedOps<NVVM::Tcgen05MMAOp>(ops);
+    if (mmas.size() > 1)
+      bump(mmas[1].getMatrixA().getDefiningOp<arith::AddIOp>().getRhs(), 1);
+  });
+  EXPECT_EQ(errors,
+            "lowering check (tcgen05): tcgen05.mma 2 of 4 (tile 0, 0, K step 1) "
+            "multiplies A(0, 16): the layout has it at shared byte 4128, the "
+            "instruction reads shared byte 4144\n");
+}
+
+// tcgen05: the instruction descriptor's N field 8 larger.
+TEST_F(LoweringCheckTest, CatchesTcgen05MmaIdescN) {
+  std::string errors = lower("gemm_async.mlir", [](Operation *,
+                                                    SmallVectorImpl<Operation *> &ops) {
+    auto mmas = emittedOps<NVVM::Tcgen05MMAOp>(ops);
+    if (!mmas.empty())
+      bump(mmas[0].getIdesc(), int64_t(1) << 17);
+  });
+  EXPECT_EQ(errors,
+            "lowering check (tcgen05): tcgen05.mma 1 of 4: the instruction shape "
+            "128x136x16 does not tile the op's [128, 128, 64]\n");
+}
+
+// tcgen05: the accumulator one tensor-memory column further (the emitter
+// adds an offset where it adds none).
+TEST_F(LoweringCheckTest, CatchesTcgen05MmaTmemColumn) {
+  std::string errors = lower("gemm_async.mlir", [](Operation *,
+                                                    SmallVectorImpl<Operation *> &ops) {
+    auto mmas = emittedOps<NVVM::Tcgen05MMAOp>(ops);
+    if (mmas.empty())
+      return;
+    NVVM::Tcgen05MMAOp mma = mmas[0];
+    auto toPtr = mma.getMatrixD().getDefiningOp<LLVM::IntToPtrOp>();
+    OpBuilder b(mma);
+    Location loc = mma.getLoc();
+    auto one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+    auto moved = arith::AddIOp::create(b, loc, toPtr.getArg(), one);
+    auto ptr = LLVM::IntToPtrOp::create(b, loc, toPtr.getType(),
+                                        moved.getResult());
+    mma->setOperand(0, ptr);
+    // Emitted at the top level: list the new ops before the MMA.
+    auto at = llvm::find(ops, mma.getOperation());
+    if (at != ops.end())
+      ops.insert(at, {one.getOperation(), moved.getOperation(),
+                      ptr.getOperation()});
+  });
+  EXPECT_EQ(errors,
+            "lowering check (tcgen05): tcgen05.mma 1 of 4 accumulates its D(0, 0) "
+            "in tensor-memory lane 0, column 257, where C's layout has C(0, 1), "
+            "not the first element of a 128x128 output tile\n");
+}
+
+} // namespace
