@@ -278,19 +278,23 @@ std::vector<RoundTrip> roundTrips() {
 class TmaRoundTrip : public ::testing::TestWithParam<RoundTrip> {};
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaRoundTrip);
 
-void checkRoundTrip(const Case &c, const Placement &p) {
+/// `stage`: the ring stage a "stage" kernel is given (its last argument).
+void checkRoundTrip(const Case &c, const Placement &p,
+                    std::optional<int64_t> stage = std::nullopt) {
   const int64_t R = c.rows, C = c.cols, b = c.bytes;
   auto [rows, cols] = roundTripTensor(c);
   std::vector<uint8_t> in = randomBytes(rows * cols * b, 1234);
   std::vector<uint8_t> sentinel(rows * cols * b, 0xA5);
   DeviceArray dIn = unwrap(DeviceArray::of(in));
   DeviceArray dOut = unwrap(DeviceArray::of(sentinel));
-  ASSERT_OK(launchAndWait(
-      *Suite::get().module, c.kernel, {1, 1, 1},
-      {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
-       KernelArg::memref(dOut.buffer.address(), {rows, cols}),
-       KernelArg::i64(p.inRow), KernelArg::i64(p.inCol),
-       KernelArg::i64(p.outRow), KernelArg::i64(p.outCol)}));
+  std::vector<KernelArg> args = {
+      KernelArg::memref(dIn.buffer.address(), {rows, cols}),
+      KernelArg::memref(dOut.buffer.address(), {rows, cols}),
+      KernelArg::i64(p.inRow), KernelArg::i64(p.inCol),
+      KernelArg::i64(p.outRow), KernelArg::i64(p.outCol)};
+  if (stage)
+    args.push_back(KernelArg::i64(*stage));
+  ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {1, 1, 1}, args));
   std::vector<uint8_t> want = sentinel;
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < C; ++j) {
@@ -313,6 +317,33 @@ TEST_P(TmaRoundTrip, MatchesTheHostReference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Generated, TmaRoundTrip, ::testing::ValuesIn(roundTrips()),
+    [](const ::testing::TestParamInfo<RoundTrip> &info) {
+      return info.param.c.kernel + "_" + info.param.p.name;
+    });
+
+// One stage of a two-stage shared ring, the stage a runtime index: the
+// tile goes in and out through that stage at every placement.
+class TmaRingStage : public ::testing::TestWithParam<RoundTrip> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaRingStage);
+
+TEST_P(TmaRingStage, EachStageMatchesTheHostReference) {
+  REQUIRE_SUITE();
+  for (int64_t stage : {0, 1}) {
+    SCOPED_TRACE("stage " + std::to_string(stage));
+    checkRoundTrip(GetParam().c, GetParam().p, stage);
+  }
+}
+
+std::vector<RoundTrip> ringStages() {
+  std::vector<RoundTrip> out;
+  for (const Case &c : casesOf("stage"))
+    for (const Placement &p : placementsOf(c))
+      out.push_back({c, p});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Generated, TmaRingStage, ::testing::ValuesIn(ringStages()),
     [](const ::testing::TestParamInfo<RoundTrip> &info) {
       return info.param.c.kernel + "_" + info.param.p.name;
     });

@@ -80,17 +80,22 @@ def memref(rank, ty):
     return f"memref<{'x'.join('?' * rank)}x{ty}, 1>"
 
 
-def roundtrip(name, ty, tile, layout, region, shared_off, reduce=False):
-    """in[ri, ci] region -> tile[shared_off] -> out[ro, co] (reduce add)."""
+def roundtrip(name, ty, tile, layout, region, shared_off, reduce=False,
+              stages=0):
+    """in[ri, ci] region -> tile[shared_off] -> out[ro, co] (reduce add).
+    With `stages`, the tile is one stage of a ring [stages, *tile] picked by
+    a runtime `%stage` argument."""
     rank = len(tile)
-    t = buf(tile, ty, "shared", layout)
+    t = buf(((stages,) if stages else ()) + tuple(tile), ty, "shared", layout)
     nbytes = math.prod(region) * BYTES[ty]
-    soff = ", ".join(str(o) for o in shared_off)
+    soff = ("%stage, " if stages else "") + ", ".join(str(o) for o in shared_off)
     sizes = ", ".join(str(s) for s in region)
     gin = ", ".join(f"%in{d}" for d in range(rank))
     gout = ", ".join(f"%out{d}" for d in range(rank))
     args = ", ".join(f"%in{d}: index" for d in range(rank)) + ", " + \
         ", ".join(f"%out{d}: index" for d in range(rank))
+    if stages:
+        args += ", %stage: index"
     red = " {reduce = #tile.reduce<add>}" if reduce else ""
     return f"""
   llvm.mlir.global internal @{name}_bar() {{addr_space = 3 : i32, alignment = 8 : i64}} : i64
@@ -292,6 +297,16 @@ def main():
                           (8, 32), (8, 0)))
     cases.append(dict(kernel=name, family="roundtrip", dtype="f32", bytes=4,
                       region=[8, 32], swizzle="128"))
+
+    # One stage of a two-stage ring, the stage a runtime argument: the
+    # 128B-swizzled stages are whole swizzle periods apart.
+    for ty, r, c in (("f16", 64, 64), ("f32", 32, 32)):
+        name = f"stage_roundtrip_{ty}_{r}x{c}_sw128"
+        ring = f"S[(2,{r},{c}):({r * c},{c},1)], " + \
+            nvmma_layout(ty, r, c, "128").split(", ", 1)[1]
+        body.append(roundtrip(name, ty, (r, c), ring, (r, c), (0, 0), stages=2))
+        cases.append(dict(kernel=name, family="stage", dtype=ty,
+                          bytes=BYTES[ty], region=[r, c], swizzle="128"))
 
     # Reduce-add stores.
     for ty, r, c, sw in (("f32", 8, 128, "128"), ("f16", 8, 256, "128"),
