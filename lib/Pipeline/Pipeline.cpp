@@ -50,10 +50,34 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+void tile::buildTileCheckLoweringPipeline(OpPassManager &pm,
+                                          const TileToNVVMOptions &options) {
+  pm.addPass(createTileVerifyCtaGroup());
+  auto plans = std::make_shared<dispatch::PlanCache>();
+  TileSelectVariantsOptions select;
+  select.chip = options.chip;
+  select.explain = options.explain;
+  pm.addPass(createTileSelectVariants(select, plans));
+  TileLowerVariantsOptions lower;
+  lower.check = true;
+  lower.chip = options.chip;
+  pm.addPass(createTileLowerVariants(lower, plans));
+}
+
 void tile::registerTileToNVVMPipeline() {
   PassPipelineRegistration<TileToNVVMOptions>(
       "tile-to-nvvm",
       "tile ops -> NVVM + LLVM dialects: select variants, lower them, lower "
       "every gpu.module (ready for gpu-module-to-binary)",
       buildTileToNVVMPipeline);
+  // Translation validation needs the tile op alive next to what its
+  // emitter produced, so it runs inside the lowering, not after it.
+  PassPipelineRegistration<TileToNVVMOptions>(
+      "tile-check-lowering",
+      "select and lower the tile ops with translation validation: every "
+      "emitted NVVM instruction is decoded by the PTX model and compared, "
+      "element by element, with the op's layouts (= --tile-select-variants "
+      "--tile-lower-variants=check=1; --tile-to-nvvm=check=1 in the full "
+      "pipeline)",
+      buildTileCheckLoweringPipeline);
 }

@@ -40,7 +40,14 @@ struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
 void buildTileToNVVMPipeline(mlir::OpPassManager &pm,
                              const TileToNVVMOptions &options);
 
-/// Registers --tile-to-nvvm with the global pass registry.
+/// --tile-check-lowering: check cta_groups, select variants and lower them
+/// with translation validation on (every emitted instruction decoded by the
+/// PTX model and compared with the op's layouts); `check` is implied.
+void buildTileCheckLoweringPipeline(mlir::OpPassManager &pm,
+                                    const TileToNVVMOptions &options);
+
+/// Registers --tile-to-nvvm and --tile-check-lowering with the global pass
+/// registry.
 void registerTileToNVVMPipeline();
 
 } // namespace tile
