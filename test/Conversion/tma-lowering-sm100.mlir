@@ -5,6 +5,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}
 
+!btf = !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,2,32):(32,1024,1)], swizzle<2,3,2>>>
 !fp8 = !tile.buffer<8x256xf8E4M3FN, shared, #tile.layout<S[(8,2,128):(128,1024,1)], swizzle<3,4,3>>>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
@@ -19,6 +20,20 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%b)
         {cta_group = 2 : i32} : !tile.buffer<8x256xf8E4M3FN, global> to !fp8
+    gpu.return
+  }
+
+  // An MN-major tf32 operand tile ([K 32, N 64], N contiguous) in the
+  // 128-byte swizzle of 32-byte atoms: the map's swizzle is
+  // CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (4), the 32-element atoms a map dim.
+  // CHECK-LABEL: gpu.func @load_tf32_mn_major_atom32
+  // CHECK-SAME: data_type = "FLOAT32", encode = [3, 32, 32, 2, 256, 128, 32, 32, 2, 1, 1, 1, 0, 4, 2, 0]
+  gpu.func @load_tf32_mn_major_atom32(%in: memref<32x64xf32, 1>) kernel {
+    %g = tile.from_memref %in : memref<32x64xf32, 1> -> !tile.buffer<32x64xf32, global>
+    %s = tile.alloc_shared : !btf
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 64] exec thread mbar(%b)
+        : !tile.buffer<32x64xf32, global> to !btf
     gpu.return
   }
 }

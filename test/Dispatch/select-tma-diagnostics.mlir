@@ -87,3 +87,18 @@ func.func @unaligned_inner_start(%g: !tile.buffer<64x256xf16, global>, %s: !tile
   tile.copy_async %s[0, 0] to %g[5, 3] sizes [8, 64] exec thread {dispatch = "tma"} : !tile.buffer<8x64xf16, shared> to !tile.buffer<64x256xf16, global>
   return
 }
+
+// -----
+
+// The 128-byte swizzle of 32-byte atoms (MN-major tf32 operands of
+// tcgen05.mma) is a Blackwell tensor-map mode: the H100's driver refuses to
+// encode it (CUDA_ERROR_INVALID_VALUE), so tma declines it on sm_90a.
+!btf = !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,2,32):(32,1024,1)], swizzle<2,3,2>>>
+gpu.module @hopper_atom32 [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%g: !tile.buffer<32x64xf32, global>, %s: !btf, %bar: !llvm.ptr<3>) kernel {
+    // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_90a}}
+    // expected-note @+1 {{tma (priority 20): rejected: swizzle_target — the 128-byte swizzle of 32-byte atoms (CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B) needs one of sm_100, sm_100a, sm_100f, sm_101, sm_101a, sm_101f, sm_103, sm_103a, sm_103f, sm_110, sm_110a, sm_110f, sm_120, sm_120a, sm_120f, sm_121, sm_121a, sm_121f, not sm_90a}}
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 64] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<32x64xf32, global> to !btf
+    gpu.return
+  }
+}

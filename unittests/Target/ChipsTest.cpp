@@ -88,6 +88,11 @@ TEST(Chips, FamiliesPerChip) {
   EXPECT_EQ(rangeOf("sm_90a", F::Wgmma), "80-90");
   EXPECT_EQ(rangeOf("sm_90", F::Wgmma), "none");
   EXPECT_EQ(rangeOf("sm_100a", F::Wgmma), "none");
+  // The 32-byte-atom tensor-map swizzle: the H100's driver refused it
+  // (CUDA_ERROR_INVALID_VALUE from cuTensorMapEncodeTiled, 2026-11-23).
+  EXPECT_EQ(rangeOf("sm_90a", F::TensorMapSwizzleAtom32B), "none");
+  EXPECT_EQ(rangeOf("sm_100a", F::TensorMapSwizzleAtom32B), "86-90");
+  EXPECT_EQ(rangeOf("sm_120a", F::TensorMapSwizzleAtom32B), "87-90");
 }
 
 TEST(Chips, RangesIncludeBothEnds) {

@@ -109,6 +109,8 @@ llvm::StringRef tile::cuda::familyName(InstructionFamily family) {
   case InstructionFamily::Tcgen05MmaI8: return "tcgen05.mma kind::i8";
   case InstructionFamily::Tcgen05BlockScale: return "tcgen05.mma.block_scale";
   case InstructionFamily::Wgmma: return "wgmma";
+  case InstructionFamily::TensorMapSwizzleAtom32B:
+    return "tensor maps with the 128-byte swizzle of 32-byte atoms";
   }
   return "";
 }
@@ -150,6 +152,10 @@ std::optional<PtxRange> ChipInfo::support(InstructionFamily family) const {
                 PtxRange{std::max<PtxVersion>(tcgen05.min, 88), tcgen05.max});
   case InstructionFamily::Wgmma:
     return when(sm == 90 && suffix == 'a', ptx);
+  case InstructionFamily::TensorMapSwizzleAtom32B:
+    // A driver rule, seen on an H100 (cuTensorMapEncodeTiled returns
+    // CUDA_ERROR_INVALID_VALUE there); the mode arrived with Blackwell.
+    return when(sm >= 100, bulk);
   }
   return std::nullopt;
 }

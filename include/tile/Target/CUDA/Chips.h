@@ -66,6 +66,9 @@ enum class InstructionFamily {
   Tcgen05BlockScale,
   /// wgmma.fence / commit_group / wait_group / mma_async.
   Wgmma,
+  /// Tensor maps with CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: sm_100 and
+  /// later (the H100's driver refuses the mode, CUDA_ERROR_INVALID_VALUE).
+  TensorMapSwizzleAtom32B,
 };
 
 /// "cp.async.bulk.tensor", ...: how diagnostics name a family.

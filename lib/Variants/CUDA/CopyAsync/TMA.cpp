@@ -337,7 +337,17 @@ SmallVector<cuda::InstructionFamily, 2> tmaFamilies(CopyAsyncOp copy) {
                        : cuda::InstructionFamily::BulkTensorCopy};
   if (copy.getCtaGroup())
     families.push_back(cuda::InstructionFamily::BulkTensorCopyCtaGroup);
+  BufferType shared =
+      isGlobalToShared(copy) ? copy.getDstType() : copy.getSrcType();
+  if (LayoutAttr layout = shared.getLayout())
+    if (classifyNvmmaSwizzle(layout.getSwizzle(), shared.getElementBits()) ==
+        SwizzleMode::B128Atom32B)
+      families.push_back(cuda::InstructionFamily::TensorMapSwizzleAtom32B);
   return families;
+}
+
+bool isAtom32B(cuda::InstructionFamily family) {
+  return family == cuda::InstructionFamily::TensorMapSwizzleAtom32B;
 }
 
 bool isCtaGroup(cuda::InstructionFamily family) {
@@ -347,7 +357,7 @@ bool isCtaGroup(cuda::InstructionFamily family) {
 OpPredicate<CopyAsyncOp> tmaTarget() {
   return targetPredicate<CopyAsyncOp>(
       "tma_target", tmaFamilies,
-      [](cuda::InstructionFamily f) { return !isCtaGroup(f); },
+      [](cuda::InstructionFamily f) { return !isCtaGroup(f) && !isAtom32B(f); },
       [](const TargetInfo &target, cuda::InstructionFamily) {
         return target.chip + " has no tensor memory accelerator (sm_90+)";
       });
@@ -361,6 +371,16 @@ OpPredicate<CopyAsyncOp> ctaGroupTarget() {
       });
 }
 
+OpPredicate<CopyAsyncOp> swizzleTarget() {
+  return targetPredicate<CopyAsyncOp>(
+      "swizzle_target", tmaFamilies, isAtom32B,
+      [](const TargetInfo &target, cuda::InstructionFamily family) {
+        return needsOneOf("the 128-byte swizzle of 32-byte atoms "
+                          "(CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B)",
+                          target, family);
+      });
+}
+
 } // namespace
 
 void tile::registerTMAVariant(VariantRegistry &registry) {
@@ -370,6 +390,7 @@ void tile::registerTMAVariant(VariantRegistry &registry) {
                                 {{"global_shared", globalShared},
                                  copy_async::singleThread("tensor copies"),
                                  {"completion", completion},
-                                 tmaTarget(), ctaGroupTarget()},
+                                 tmaTarget(), ctaGroupTarget(),
+                                 swizzleTarget()},
                                 planTMA, prepareTMA, emitTMA, tmaFamilies});
 }
