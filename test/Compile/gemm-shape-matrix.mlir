@@ -1,10 +1,10 @@
 // The gemm_async shape matrix (5 element types x cta_group 1/2 x 6 M x 10 N x
-// 3 K, K-major core-matrix operands): the 592 configurations the PTX ISA's
+// 3 K, K-major core-matrix operands): the 608 configurations the PTX ISA's
 // tcgen05.mma shape rules allow, as decided by the generator apart from the
-// planner, all lower to tcgen05.mma (2770 MMAs, 720 of them cta_group::2; the
+// planner, all lower to tcgen05.mma (2810 MMAs, 760 of them cta_group::2; the
 // cta_group 2 M 128 accumulators on the folded data path B) and assemble for
-// sm_100a. The 1208 the rules refuse are declined with the rule named in unit
-// test Tcgen05MmaPlanner.ShapeMatrix (600 on M, 222 on N, 326 on K, 60 on
+// sm_100a. The 1192 the rules refuse are declined with the rule named in unit
+// test Tcgen05MmaPlanner.ShapeMatrix (600 on M, 198 on N, 334 on K, 60 on
 // tensor-memory columns).
 // RUN: %python %tile_src_root/test/Compile/Inputs/gen_gemm_shape_matrix.py > %t.mlir
 // RUN: tile-compile --check %t.mlir -o %t.ptx
@@ -14,7 +14,7 @@
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}
 // RUN: %python %tile_src_root/test/Compile/Inputs/gen_gemm_shape_matrix.py --count | FileCheck %s --check-prefix=RULES
 
-// FUNCS: 592
-// MMAS: 2770
-// PAIR: 720
-// RULES: configurations 592 mmas 2770
+// FUNCS: 608
+// MMAS: 2810
+// PAIR: 760
+// RULES: configurations 608 mmas 2810

@@ -252,13 +252,13 @@ func.func @tf32_mn_major_128b(%a: !atf, %b: !btf, %c: !acc) {
 
 // -----
 
-// A runtime stage index must move the operand by whole swizzle periods:
+// A runtime stage index must move the operand by whole swizzle atoms:
 // stages 16512 bytes apart would change the 128-byte swizzle's phase.
 !odd = !tile.buffer<2x128x64xf16, shared, #tile.layout<S[(2,128,64):(8256,64,1)], swizzle<3,3,3>>>
 !acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
 func.func @stage_off_the_swizzle_period(%a: !odd, %c: !acc, %s: index) {
   // expected-error @+2 {{no variant of tile.gemm_async can implement}}
-  // expected-note @+1 {{tcgen05 (priority 10): declined — A region's runtime index of dim 0 (S[(2,128,64):(8256,64,1)], swizzle<3,3,3>) steps 16512 bytes; a runtime index needs a multiple of 16 bytes and of the swizzle period (1024 bytes)}}
+  // expected-note @+1 {{tcgen05 (priority 10): declined — A region's runtime index of dim 0 (S[(2,128,64):(8256,64,1)], swizzle<3,3,3>) steps 16512 bytes; a runtime index needs a multiple of 1024 bytes (a swizzle atom)}}
   tile.gemm_async %c[0, 0], %a[%s, 0, 0], %a[%s, 0, 0] sizes [128, 128, 64] exec thread {transpose_b} : !acc, !odd, !odd
   return
 }

@@ -876,6 +876,16 @@ TEST(Tcgen05MmaPlanner, BlockScaledDeclines) {
       blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE4M3, 128);
   EXPECT_EQ(declined(e), "block-scaled e4m3 x e4m3 is kind::mxf8f6f4, whose "
                          "scales are ue8m0, not ue4m3");
+  // Block-scaled cta_group 1 MMAs are M 128 only: no M 64 form.
+  Request m64 =
+      blockScaled(MmaElement::E4M3, 8, cuda::ScaleFactorType::UE8M0, 128);
+  m64.instructionShape = {{64, 128}};
+  EXPECT_EQ(declined(m64), "instruction_shape 64x128: M = 64: block-scaled "
+                           "cta_group 1 MMAs have M 128");
+  m64.instructionShape.reset();
+  m64.m = 64;
+  EXPECT_EQ(declined(m64), "M = 64 is not a multiple of a block-scaled "
+                           "cta_group 1 MMA's M (128)");
 }
 
 TEST(Tcgen05MmaPlanner, ScaleFactorLanesAreChecked) {
@@ -960,7 +970,7 @@ TEST(Tcgen05MmaPlanner, DeclinesNameTheRule) {
 int64_t predictedInstN(unsigned g, int64_t instM, int64_t n, bool i8) {
   auto legal = [&](int64_t c) {
     if (g == 2)
-      return c % (instM == 128 || i8 ? 32 : 16) == 0;
+      return c % (i8 ? 32 : 16) == 0;
     if (instM == 128)
       return c % 16 == 0;
     return i8 ? c <= 32 ? c % 8 == 0 : c % 16 == 0 : c % 8 == 0;

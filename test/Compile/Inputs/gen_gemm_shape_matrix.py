@@ -22,7 +22,7 @@ NS = (8, 16, 24, 32, 48, 64, 96, 128, 256, 512)
 def legal_n(g, inst_m, n, i8):
     """The shape table's N for (cta_group, M); kind::i8 has its own steps."""
     if g == 2:
-        return n % (32 if inst_m == 128 or i8 else 16) == 0
+        return n % (32 if i8 else 16) == 0
     if inst_m == 128:
         return n % 16 == 0
     return n % 8 == 0 if not i8 or n <= 32 else n % 16 == 0

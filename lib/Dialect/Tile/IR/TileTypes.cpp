@@ -63,15 +63,29 @@ OrReason<AxisAddress> BufferType::getIndexStep(unsigned dim) const {
   at(step, it.axis) = it.stride;
   int64_t bits = getElementBits();
   if (it.axis == Axis::m) {
-    int64_t period = layout->swizzle().period();
-    if ((it.stride * bits) % 128 || it.stride % period)
+    // The strictest start any planner asks of a shared tile: a swizzle
+    // atom (8 rows of the swizzle) when swizzled, 128 bytes (a TMA box)
+    // otherwise; a step keeping that keeps every plan for index 0 valid.
+    std::optional<SwizzleMode> mode =
+        classifyNvmmaSwizzle(layout->swizzle(), bits);
+    int64_t align = mode ? 8 * swizzleBytes(*mode) : 128;
+    if ((it.stride * bits) % (8 * align))
       return R::failure(what + " steps " + std::to_string(it.stride * bits / 8) +
-                        " bytes; a runtime index needs a multiple of 16 "
-                        "bytes and of the swizzle period (" +
-                        std::to_string(period * bits / 8) + " bytes)");
-  } else if (it.axis == Axis::TCol && (it.stride * bits) % 32) {
-    return R::failure(what + " steps part of a 32-bit column");
-  } else if (it.axis != Axis::TCol && it.axis != Axis::TLane) {
+                        " bytes; a runtime index needs a multiple of " +
+                        std::to_string(align) + " bytes (" +
+                        (mode ? "a swizzle atom" : "a TMA box's alignment") +
+                        ")");
+  } else if (it.axis == Axis::TCol) {
+    // Whole 128-bit groups of columns, as tcgen05.cp writes them.
+    if ((it.stride * bits) % 128)
+      return R::failure(what + " steps " + std::to_string(it.stride * bits / 32) +
+                        " 32-bit columns; a runtime index needs a multiple of "
+                        "4");
+  } else if (it.axis == Axis::TLane) {
+    return R::failure(what + " steps along lanes; a runtime index may only "
+                             "move tensor memory by columns (the data path "
+                             "fixes the lanes)");
+  } else {
     return R::failure(what + " steps along axis " + axisName(it.axis).str());
   }
   return step;

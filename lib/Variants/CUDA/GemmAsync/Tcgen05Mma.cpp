@@ -154,6 +154,9 @@ OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
   r.weightStationary = op.getWeightStationary();
   if (std::optional<ArrayRef<int64_t>> shape = op.getInstructionShape())
     r.instructionShape = {(*shape)[0], (*shape)[1]};
+  if (op.getCollectorBuffer() && !r.weightStationary)
+    return R::failure("collector_buffer names a B buffer of tcgen05.mma.ws; "
+                      "the op has no weight_stationary");
   r.collectorBuffer = op.getCollectorBuffer().value_or(0);
   r.collectorOp = collectorOpOf(op.getCollector());
   if (op.getSfa()) {

@@ -101,9 +101,9 @@ std::string tcgen05_mma::shapeRule(unsigned ctaGroup, int64_t m, int64_t n,
     return "M = " + str(m) + ": cta_group 1 MMAs have M 64 or 128";
   }
   if (ctaGroup == 2) {
-    if (m == 128 || (m == 256 && i8)) return rule(32, 32);
-    if (m == 256) return rule(16, 16);
-    return "M = " + str(m) + ": cta_group 2 MMAs have M 128 or 256";
+    if (m != 128 && m != 256)
+      return "M = " + str(m) + ": cta_group 2 MMAs have M 128 or 256";
+    return i8 ? rule(32, 32) : rule(16, 16);
   }
   return "cta_group " + str(ctaGroup) + " (1 or 2)";
 }
@@ -623,19 +623,28 @@ std::string instShapeName(const Request &req) {
 /// M: the user's, or the widest legal one dividing the region's.
 OrReason<int64_t> chooseM(const Request &req, MmaKind kind) {
   using R = OrReason<int64_t>;
+  // Block-scaled kinds have no M 64 form with cta_group 1.
+  bool scaled = req.sfaSide.has_value();
   llvm::SmallVector<int64_t, 3> ms =
       req.weightStationary ? llvm::SmallVector<int64_t, 3>{128, 64, 32}
-      : req.ctaGroup == 1  ? llvm::SmallVector<int64_t, 3>{128, 64}
-                           : llvm::SmallVector<int64_t, 3>{256, 128};
-  std::string form = req.weightStationary
-                         ? std::string(".ws")
+      : req.ctaGroup == 2  ? llvm::SmallVector<int64_t, 3>{256, 128}
+      : scaled             ? llvm::SmallVector<int64_t, 3>{128}
+                           : llvm::SmallVector<int64_t, 3>{128, 64};
+  std::string form = req.weightStationary ? std::string(".ws")
+                     : scaled && req.ctaGroup == 1
+                         ? std::string("block-scaled cta_group 1")
                          : "cta_group " + str(req.ctaGroup);
   if (req.instructionShape) {
     int64_t m = req.instructionShape->first;
-    if (!llvm::is_contained(ms, m))
+    if (!llvm::is_contained(ms, m)) {
+      std::string rule =
+          shapeRule(req.ctaGroup, m, req.instructionShape->second,
+                    req.weightStationary, kind);
       return R::failure(instShapeName(req) + ": " +
-                        shapeRule(req.ctaGroup, m, req.instructionShape->second,
-                                  req.weightStationary, kind));
+                        (rule.empty() ? "M = " + str(m) + ": " + form +
+                                            " MMAs have M 128"
+                                      : rule));
+    }
     if (req.m % m)
       return R::failure(instShapeName(req) + ": M " + str(m) +
                         " does not divide the region's " + str(req.m));
@@ -644,7 +653,7 @@ OrReason<int64_t> chooseM(const Request &req, MmaKind kind) {
   for (int64_t m : ms)
     if (req.m % m == 0)
       return m;
-  // Ascending: "64 or 128", "32, 64 or 128".
+  // Ascending: "128", "64 or 128", "32, 64 or 128".
   std::string list;
   for (size_t i = ms.size(); i-- > 0;)
     list += str(ms[i]) + (i == 1 ? " or " : i ? ", " : "");

@@ -68,9 +68,9 @@ def Tile_BufferType : Tile_Type<"Buffer", "buffer", [ShapedTypeInterface]> {
     std::optional<::tile::TileLayout> getEffectiveLayout() const;
     /// The address step of one index along `dim` when the layout maps that
     /// dim linearly (one iter, or extent 1) and a runtime index keeps every
-    /// plan valid: a shared step is a multiple of 16 bytes and of the
-    /// swizzle's period; a tensor-memory step whole 32-bit columns. The
-    /// reason otherwise.
+    /// plan valid: a shared step is a multiple of the swizzle atom (8 rows
+    /// of the swizzle) or, unswizzled, of 128 bytes; a tensor-memory step
+    /// moves by columns only, 4 at a time. The reason otherwise.
     ::tile::OrReason<::tile::AxisAddress> getIndexStep(unsigned dim) const;
   }];
   let hasCustomAssemblyFormat = 1;

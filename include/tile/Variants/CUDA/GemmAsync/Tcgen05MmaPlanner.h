@@ -74,10 +74,11 @@ OrReason<cuda::MmaKind> selectKind(cuda::MmaElement a, cuda::MmaElement b,
                                    cuda::ScaleFactorType scaleType);
 
 /// The legal instruction shapes: cta_group 1 M 64 (N % 8, 8..256) or M 128
-/// (N % 16, 16..256); cta_group 2 M 128 (N % 32, 32..256) or M 256 (N % 16,
-/// 16..256); `.ws` (cta_group 1 only) M 32, 64 or 128 with N 64, 128 or
-/// 256; kind::i8 further: M 64 N 8, 16, 24, 32 or a multiple of 16, and
-/// cta_group 2 N a multiple of 32. Returns the rule `(ctaGroup, m, n)`
+/// (N % 16, 16..256); cta_group 2 M 128 or 256 (N % 16, 16..256); `.ws`
+/// (cta_group 1 only) M 32, 64 or 128 with N 64, 128 or 256; kind::i8
+/// further: M 64 N 8, 16, 24, 32 or a multiple of 16, and cta_group 2 N a
+/// multiple of 32. (Block-scaled cta_group 1 MMAs are M 128 only: the
+/// planner's M choice.) Returns the rule `(ctaGroup, m, n)`
 /// breaks, or "" if legal.
 std::string shapeRule(unsigned ctaGroup, int64_t m, int64_t n,
                       bool weightStationary = false,
