@@ -250,9 +250,18 @@ TEST(LayoutProperty, SliceDecidesOnTheFunctionNotItsSpelling) {
     }
     ++sliced;
     EXPECT_EQ(a->residual.toString(), b->residual.toString());
-    for (int64_t r = 0; r < spelled.replicaCount(); ++r)
-      for (int64_t i = 0; i < a->residual.size(); ++i)
-        ASSERT_EQ(a->residual.apply(i, r), b->residual.apply(i, r));
+    // And the result is the function's: element (offsets + c) of the
+    // respelled layout, brute force.
+    for (int64_t r = 0; r < spelled.replicaCount(); ++r) {
+      int64_t flat = 0;
+      for (const auto &c : allCoords(sizes)) {
+        SmallVector<int64_t> abs(c);
+        for (size_t d = 0; d < c.size(); ++d)
+          abs[d] += offsets[d];
+        ASSERT_EQ(a->residual.apply(flat++, r), spelled.apply(abs, shape, r))
+            << spelled.toString() << " sliced to " << a->residual.toString();
+      }
+    }
   }
   EXPECT_GT(sliced, kLayouts / 4);
   EXPECT_GT(declined, 10);
