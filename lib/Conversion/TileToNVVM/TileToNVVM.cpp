@@ -143,7 +143,8 @@ struct ForwardOperandLowering : OpConversionPattern<OpTy> {
 
 /// `buffer` (lowered) moved by its region's runtime leading indices (one
 /// stage of a ring): shared + index * step bytes, tensor memory + index *
-/// ((lane step << 16) | column step). Planners plan those indices at 0.
+/// column step (getIndexStep allows no lane step). Planners plan those
+/// indices at 0.
 FailureOr<Value> indexBuffer(Operation *op, Value buffer, BufferType type,
                              ArrayRef<int64_t> staticOffsets,
                              ArrayRef<Value> indices, size_t regionRank,
@@ -175,8 +176,7 @@ FailureOr<Value> indexBuffer(Operation *op, Value buffer, BufferType type,
                                    ArrayRef<LLVM::GEPArg>{bytes});
       continue;
     }
-    int64_t cell = (at(*step, Axis::TLane) << 16) +
-                   at(*step, Axis::TCol) * bits / 32;
+    int64_t cell = at(*step, Axis::TCol) * bits / 32;
     Value i = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
                                          index);
     Value add = arith::MulIOp::create(

@@ -540,7 +540,8 @@ OrReason<Plan> tcgen05_cp::planSharedToTmemCopy(const Request &req) {
   if (!g)
     return R::failure(g.reason());
   if (req.statedMulticast && *req.statedMulticast != g->multicast) {
-    llvm::ArrayRef<Iter> replica = req.tmem.layout.canonicalize().replica();
+    TileLayout canonical = req.tmem.layout.canonicalize();
+    llvm::ArrayRef<Iter> replica = canonical.replica();
     return R::failure(
         "cp_multicast " + multicastName(*req.statedMulticast) +
         " disagrees with the destination: " +
