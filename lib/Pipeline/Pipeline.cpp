@@ -22,8 +22,12 @@
 
 using namespace mlir;
 
-void tile::buildTileToNVVMPipeline(OpPassManager &pm,
-                                   const TileToNVVMOptions &options) {
+/// cta_group check, selection, target check and lowering of the tile ops;
+/// `check` turns translation validation on.
+static void addTileLowering(OpPassManager &pm,
+                            const tile::TileToNVVMOptions &options,
+                            bool check) {
+  using namespace tile;
   pm.addPass(createTileVerifyCtaGroup());
   // Selection's plans are the ones lowering emits (each op planned once).
   auto plans = std::make_shared<dispatch::PlanCache>();
@@ -35,9 +39,14 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   target.explain = options.explain;
   pm.addPass(createTileCheckTarget(target));
   TileLowerVariantsOptions lower;
-  lower.check = options.check;
+  lower.check = check;
   lower.chip = options.chip;
   pm.addPass(createTileLowerVariants(lower, plans));
+}
+
+void tile::buildTileToNVVMPipeline(OpPassManager &pm,
+                                   const TileToNVVMOptions &options) {
+  addTileLowering(pm, options, options.check);
   // The emitters produce scf/arith/memref next to NVVM; gpu-to-nvvm brings
   // those (and the kernels' memref signatures) to the LLVM dialect, and
   // nvvm-to-llvm expands the NVVM ops that are inline PTX.
@@ -52,16 +61,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
 
 void tile::buildTileCheckLoweringPipeline(OpPassManager &pm,
                                           const TileToNVVMOptions &options) {
-  pm.addPass(createTileVerifyCtaGroup());
-  auto plans = std::make_shared<dispatch::PlanCache>();
-  TileSelectVariantsOptions select;
-  select.chip = options.chip;
-  select.explain = options.explain;
-  pm.addPass(createTileSelectVariants(select, plans));
-  TileLowerVariantsOptions lower;
-  lower.check = true;
-  lower.chip = options.chip;
-  pm.addPass(createTileLowerVariants(lower, plans));
+  addTileLowering(pm, options, /*check=*/true);
 }
 
 void tile::registerTileToNVVMPipeline() {
@@ -76,8 +76,7 @@ void tile::registerTileToNVVMPipeline() {
       "tile-check-lowering",
       "select and lower the tile ops with translation validation: every "
       "emitted NVVM instruction is decoded by the PTX model and compared, "
-      "element by element, with the op's layouts (= --tile-select-variants "
-      "--tile-lower-variants=check=1; --tile-to-nvvm=check=1 in the full "
-      "pipeline)",
+      "element by element, with the op's layouts (the first half of "
+      "--tile-to-nvvm=check=1)",
       buildTileCheckLoweringPipeline);
 }

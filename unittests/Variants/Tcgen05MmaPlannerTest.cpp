@@ -122,16 +122,20 @@ void expectIssues(const Plan &p, const std::vector<Want> &want) {
 // The f16 gemm_async example and its variations
 //===----------------------------------------------------------------------===//
 
-TEST(Tcgen05MmaPlanner, F16GemmExampleFourMmas) {
-  // A 128x64 f16 K-major SW128; B 64x128 f16 (K x N, N contiguous: MN-major
-  // SW128); C = tmem[0:128, 256:384] f32.
+/// The gemm_async example: A 128x64 f16 K-major SW128; B 64x128 f16 (K x N,
+/// N contiguous: MN-major SW128); C = tmem[0:128, 256:384] f32.
+Request gemmExample() {
   Request r;
   r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
   r.bSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
   r.cSide = RegionSide{tmemRows(128, 512), {128, 512}, {0, 256}};
-  r.m = 128;
-  r.n = 128;
+  r.m = r.n = 128;
   r.k = 64;
+  return r;
+}
+
+TEST(Tcgen05MmaPlanner, F16GemmExampleFourMmas) {
+  Request r = gemmExample();
   PLANNED(p, r);
   EXPECT_EQ(p.kind, MmaKind::F16);
   EXPECT_EQ(p.instM, 128);
@@ -162,12 +166,7 @@ TEST(Tcgen05MmaPlanner, CheckerCatchesWrongDescriptors) {
   // The checker must be able to fail: the demo with B's LBO halved, with
   // A's second K step moved by one 16-byte chunk, and with a K step
   // dropped, is reported at the first wrong element.
-  Request r;
-  r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
-  r.bSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
-  r.cSide = RegionSide{tmemRows(128, 512), {128, 512}, {0, 256}};
-  r.m = r.n = 128;
-  r.k = 64;
+  Request r = gemmExample();
   OrReason<Plan> p = planMma(r);
   ASSERT_TRUE(p);
   Plan lbo = *p;
@@ -192,12 +191,7 @@ TEST(Tcgen05MmaPlanner, CheckerIgnoresUnreadDescriptorFields) {
   // A K-major swizzled operand never reads LBO (PTX: "not used, assumed
   // 1"): 0 (what other compilers write), 16 and 4096 all pass. SBO (the
   // next 8 rows) is read: a wrong one is reported.
-  Request r;
-  r.aSide = whole(nvmma(16, 128, 64, SwizzleMode::B128), {128, 64});
-  r.bSide = whole(nvmma(16, 64, 128, SwizzleMode::B128), {64, 128});
-  r.cSide = RegionSide{tmemRows(128, 512), {128, 512}, {0, 256}};
-  r.m = r.n = 128;
-  r.k = 64;
+  Request r = gemmExample();
   OrReason<Plan> p = planMma(r);
   ASSERT_TRUE(p && p->a);
   for (uint32_t lbo : {0u, 16u, 4096u}) {

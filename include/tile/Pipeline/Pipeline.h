@@ -40,8 +40,8 @@ struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
 void buildTileToNVVMPipeline(mlir::OpPassManager &pm,
                              const TileToNVVMOptions &options);
 
-/// --tile-check-lowering: check cta_groups, select variants and lower them
-/// with translation validation on (every emitted instruction decoded by the
+/// --tile-check-lowering: check cta_groups, select variants, check the
+/// target and lower the tile ops with translation validation on (every emitted instruction decoded by the
 /// PTX model and compared with the op's layouts); `check` is implied.
 void buildTileCheckLoweringPipeline(mlir::OpPassManager &pm,
                                     const TileToNVVMOptions &options);
