@@ -2,7 +2,7 @@
 // 64x128 B (128-byte swizzled shared tiles), one thread issues
 // `tile.gemm_async` (dispatched to tcgen05: 4 x tcgen05.mma.kind::f16 of
 // K 16, f32 accumulate) into tensor-memory columns 256..383, commits to an
-// mbarrier, and after the wait every thread reads its lane back
+// barrier, and after the wait every thread reads its lane back
 // (tcgen05.ld) into `out`.
 //
 //   build/bin/tile-compile examples/gemm_async.mlir -o /tmp/g.ptx \
@@ -16,11 +16,9 @@
 !b_smem = !tile.buffer<64x128xf16, shared, #tile.layout<S[(64,2,64):(64,4096,1)], swizzle<3,3,3>>>
 !acc = !tile.buffer<128x512xf32, tmem, #tile.layout<S[(128,512):(1@TLane,1@TCol)]>>
 
-gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
-  llvm.mlir.global internal @load_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-  llvm.mlir.global internal @mma_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-  llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
+gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
   gpu.func @gemm_async(%a: memref<128x64xf16, 1>, %b: memref<64x128xf16, 1>,
                        %out: memref<128x128xf32, 1>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -28,36 +26,27 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %c128 = arith.constant 128 : index
-    %i0 = arith.constant 0 : i32
-    %i1 = arith.constant 1 : i32
+    %tile_bytes = arith.constant 32768 : index
+    %ticks = arith.constant 1000000 : index
+    %phase0 = arith.constant false
     %i16 = arith.constant 16 : i32
     %i32 = arith.constant 32 : i32
     %i256 = arith.constant 256 : i32
-    %columns = arith.constant 512 : i32
-    %tile_bytes = arith.constant 32768 : i32
-    %true = arith.constant true
 
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %leader = arith.cmpi eq, %tid, %c0 : index
-    %warp0 = arith.cmpi eq, %warp, %c0 : index
-    %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
-    %lbar = llvm.mlir.addressof @load_bar : !llvm.ptr<3>
-    %mbar = llvm.mlir.addressof @mma_bar : !llvm.ptr<3>
 
-    // Warp 0 allocates all 512 columns; thread 0 sets up the barriers.
-    scf.if %warp0 {
-      nvvm.tcgen05.alloc %slot, %columns : !llvm.ptr<3>, i32
-    }
+    // Barrier 0 tracks the TMA loads, barrier 1 the MMAs.
+    %bars = nvgpu.mbarrier.create -> !bars
     scf.if %leader {
-      nvvm.mbarrier.init %lbar, %i1 : !llvm.ptr<3>, i32
-      nvvm.mbarrier.init %mbar, %i1 : !llvm.ptr<3>, i32
-      nvvm.fence.mbarrier.init
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %bars[%c1], %c1 : !bars
+      tile.fence mbarrier_init
     }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
-    %taddr = llvm.load %slot : !llvm.ptr<3> -> i32
+    // Warp 0 allocates all 512 columns; the op syncs the CTA, so the
+    // barriers are initialised for everyone too.
+    %taddr = tile.tmem_alloc 512 columns
     %acc = tile.tmem_buffer %taddr : !acc
 
     %ga = tile.from_memref %a : memref<128x64xf16, 1> -> !tile.buffer<128x64xf16, global>
@@ -65,34 +54,23 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %sa = tile.alloc_shared : !a_smem
     %sb = tile.alloc_shared : !b_smem
     scf.if %leader {
-      nvvm.mbarrier.arrive.expect_tx %lbar, %tile_bytes : !llvm.ptr<3>, i32
+      // 16384 + 16384 bytes complete on barrier 0.
+      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %tile_bytes : !bars
       tile.copy_async %ga[0, 0] to %sa[0, 0] sizes [128, 64] exec thread
-          mbar(%lbar) : !tile.buffer<128x64xf16, global> to !a_smem
+          mbar(%bars[%c0] : !bars) : !tile.buffer<128x64xf16, global> to !a_smem
       tile.copy_async %gb[0, 0] to %sb[0, 0] sizes [64, 128] exec thread
-          mbar(%lbar) : !tile.buffer<64x128xf16, global> to !b_smem
+          mbar(%bars[%c0] : !bars) : !tile.buffer<64x128xf16, global> to !b_smem
       // The TMA writes and the MMA reads are both async-proxy accesses: the
       // mbarrier wait orders them.
-      scf.while : () -> () {
-        %done = nvvm.mbarrier.try_wait %lbar, %i0 : !llvm.ptr<3>, i32 -> i1
-        %more = arith.xori %done, %true : i1
-        scf.condition(%more)
-      } do {
-        scf.yield
-      }
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %phase0, %ticks : !bars
       // C = A @ B into tmem[0:128, 256:384]; the commit is issued by the
       // same thread so it tracks these MMAs.
       tile.gemm_async %acc[0, 256], %sa[0, 0], %sb[0, 0] sizes [128, 128, 64]
           exec thread : !acc, !a_smem, !b_smem
-      nvvm.tcgen05.commit %mbar : !llvm.ptr<3>
+      tile.mma_commit mbar(%bars[%c1] : !bars) exec thread
     }
-    scf.while : () -> () {
-      %done = nvvm.mbarrier.try_wait %mbar, %i0 : !llvm.ptr<3>, i32 -> i1
-      %more = arith.xori %done, %true : i1
-      scf.condition(%more)
-    } do {
-      scf.yield
-    }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+    nvgpu.mbarrier.try_wait.parity %bars[%c1], %phase0, %ticks : !bars
+    tile.fence after_thread_sync
 
     // Thread 32w + l reads lane 32w + l (row 32w + l of C), one column at
     // a time from column 256.
@@ -111,13 +89,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
       memref.store %v, %out[%tid, %col] : memref<128x128xf32, 1>
     }
 
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    scf.if %warp0 {
-      %base = llvm.inttoptr %taddr : i32 to !llvm.ptr<6>
-      nvvm.tcgen05.dealloc %base, %columns : !llvm.ptr<6>, i32
-      nvvm.tcgen05.relinquish_alloc_permit
-    }
+    // Every thread's loads are done before warp 0 releases the columns.
+    tile.tmem_dealloc %taddr, 512 columns
     gpu.return
   }
 }

@@ -12,6 +12,7 @@
 #include "tile/Variants/CUDA/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -49,7 +50,10 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   addTileLowering(pm, options, options.check);
   // The emitters produce scf/arith/memref next to NVVM; gpu-to-nvvm brings
   // those (and the kernels' memref signatures) to the LLVM dialect, and
-  // nvvm-to-llvm expands the NVVM ops that are inline PTX.
+  // nvvm-to-llvm expands the NVVM ops that are inline PTX. The barrier
+  // groups (nvgpu.mbarrier.*) go first: they become shared globals and
+  // NVVM mbarrier ops.
+  pm.addPass(mlir::createConvertNVGPUToNVVMPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addPass(createTileFinalizeKernelABI());

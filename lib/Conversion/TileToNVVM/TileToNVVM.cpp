@@ -217,6 +217,12 @@ indexBuffers(Operation *op, ArrayRef<Value> operands,
     if (succeeded(ok))
       ok = index(copy.getDstMutable(), copy.getDstOffsets(),
                  copy.getDstStaticOffsets(), rank);
+    // The emitters take the barrier as an address.
+    if (copy.getMbarIndex()) {
+      unsigned n = copy.getMbarMutable()[0].getOperandNumber();
+      out[n] = barrierAddress(rewriter, op->getLoc(), operands[n],
+                              operands[n + 1]);
+    }
   } else if (auto gemm = dyn_cast<GemmAsyncOp>(op)) {
     ok = index(gemm.getCMutable(), gemm.getCOffsets(),
                gemm.getCStaticOffsets(), 2);
@@ -334,4 +340,5 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
   patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned,
                                    check);
+  populateTileSyncToNVVMPatterns(converter, patterns);
 }

@@ -24,7 +24,10 @@
 #include <functional>
 
 namespace mlir {
+class Location;
+class OpBuilder;
 class Operation;
+class Value;
 class RewritePatternSet;
 class TypeConverter;
 } // namespace mlir
@@ -68,6 +71,17 @@ void populateTileLowerVariantsPatterns(const mlir::TypeConverter &converter,
                                        llvm::StringRef fallbackChip = "",
                                        const PlannedOps *planned = nullptr,
                                        LoweringCheck *check = nullptr);
+
+/// The synchronization ops (tmem_alloc/dealloc, mma_commit, commit_group,
+/// wait_group, fence, mbarrier_arrive_remote) -> NVVM. Part of
+/// populateTileLowerVariantsPatterns.
+void populateTileSyncToNVVMPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+
+/// The `!llvm.ptr<3>` of a barrier operand: itself, or barrier `index` of an
+/// `!nvgpu.mbarrier.group` (through `nvgpu.mbarrier.get`).
+mlir::Value barrierAddress(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value barrier, mlir::Value index);
 
 } // namespace tile
 

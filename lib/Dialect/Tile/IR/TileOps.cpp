@@ -8,10 +8,12 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -36,6 +38,96 @@ static ParseResult parseExecScope(OpAsmParser &parser, ExecScopeAttr &attr) {
 static void printExecScope(OpAsmPrinter &printer, Operation *,
                            ExecScopeAttr attr) {
   printer << stringifyExecScope(attr.getValue());
+}
+
+/// `[%i]` and `: !nvgpu.mbarrier.group<...>` after a barrier operand; both
+/// absent for an `!llvm.ptr<3>` barrier.
+static ParseResult
+parseBarrierIndex(OpAsmParser &parser,
+                  std::optional<OpAsmParser::UnresolvedOperand> &index,
+                  Type &barrierType) {
+  if (succeeded(parser.parseOptionalLSquare())) {
+    index.emplace();
+    if (parser.parseOperand(*index) || parser.parseRSquare())
+      return failure();
+  }
+  if (succeeded(parser.parseOptionalColon()))
+    return parser.parseType(barrierType);
+  barrierType = LLVM::LLVMPointerType::get(parser.getContext(), 3);
+  return success();
+}
+
+static void printBarrierIndex(OpAsmPrinter &printer, Operation *, Value index,
+                              Type barrierType) {
+  if (index)
+    printer << "[" << index << "]";
+  if (!isa<LLVM::LLVMPointerType>(barrierType))
+    printer << " : " << barrierType;
+}
+
+/// An enum case as a bare keyword (`tile.fence proxy_async`).
+template <typename Attr, typename Enum>
+static ParseResult parseKeywordEnum(OpAsmParser &parser, Attr &attr,
+                                    std::optional<Enum> (*symbolize)(StringRef),
+                                    StringRef expected) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Enum> value = symbolize(keyword);
+  if (!value)
+    return parser.emitError(loc) << "unknown '" << keyword << "'; expected "
+                                 << expected;
+  attr = Attr::get(parser.getContext(), *value);
+  return success();
+}
+
+static ParseResult parseAsyncGroup(OpAsmParser &parser, AsyncGroupAttr &attr) {
+  return parseKeywordEnum(parser, attr, symbolizeAsyncGroup, "bulk or wgmma");
+}
+
+static void printAsyncGroup(OpAsmPrinter &printer, Operation *,
+                            AsyncGroupAttr attr) {
+  printer << stringifyAsyncGroup(attr.getValue());
+}
+
+static ParseResult parseFenceKind(OpAsmParser &parser, FenceKindAttr &attr) {
+  return parseKeywordEnum(parser, attr, symbolizeFenceKind,
+                          "proxy_async, before_thread_sync, "
+                          "after_thread_sync or mbarrier_init");
+}
+
+static void printFenceKind(OpAsmPrinter &printer, Operation *,
+                           FenceKindAttr attr) {
+  printer << stringifyFenceKind(attr.getValue());
+}
+
+LogicalResult tile::verifyBarrierOperand(Operation *op, Value barrier,
+                                         Value index) {
+  if (!barrier)
+    return success();
+  auto group = dyn_cast<nvgpu::MBarrierGroupType>(barrier.getType());
+  if (!group) {
+    if (index)
+      return op->emitOpError("an !llvm.ptr<3> barrier takes no index; index "
+                             "an !nvgpu.mbarrier.group");
+    return success();
+  }
+  if (!index)
+    return op->emitOpError("a barrier of an !nvgpu.mbarrier.group needs an "
+                           "index: mbar(%bars[%i] : ...)");
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(group.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return op->emitOpError("mbarriers live in shared memory: the group's "
+                           "memorySpace must be #gpu.address_space<workgroup>");
+  APInt constant;
+  if (matchPattern(index, m_ConstantInt(&constant)) &&
+      (constant.isNegative() ||
+       constant.getZExtValue() >= group.getNumBarriers()))
+    return op->emitOpError("barrier index ")
+           << constant.getSExtValue() << " is outside the group of "
+           << group.getNumBarriers() << " barrier(s)";
+  return success();
 }
 
 LogicalResult tile::OpTrait::verifyKnownAttributes(Operation *op,
@@ -281,6 +373,8 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
 
 LogicalResult CopyAsyncOp::verify() {
   BufferType src = getSrcType(), dst = getDstType();
+  if (failed(verifyBarrierOperand(*this, getMbar(), getMbarIndex())))
+    return failure();
   if (failed(verifyRegion(*this, "source", src, getSrcStaticOffsets(),
                           getSrcOffsets().size(), getSizes(),
                           /*globalMayLeave=*/true)) ||
@@ -434,4 +528,43 @@ void GemmAsyncOp::getEffects(
     effects.emplace_back(MemoryEffects::Read::get(), &getSfbMutable()[0],
                          TensorMemoryResource::get());
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization ops
+//===----------------------------------------------------------------------===//
+
+/// Tensor-memory allocations are powers of two from 32 to 512 columns.
+static LogicalResult verifyTmemColumns(Operation *op, int64_t columns) {
+  if (columns < 32 || columns > 512 || !llvm::isPowerOf2_64(columns))
+    return op->emitOpError("allocates ")
+           << columns << " tensor-memory columns; tcgen05.alloc takes a "
+           << "power of two from 32 to 512";
+  return success();
+}
+
+LogicalResult TmemAllocOp::verify() {
+  return verifyTmemColumns(*this, getColumns());
+}
+
+LogicalResult TmemDeallocOp::verify() {
+  return verifyTmemColumns(*this, getColumns());
+}
+
+LogicalResult MmaCommitOp::verify() {
+  if (getExec() != ExecScope::thread && getExec() != ExecScope::warp)
+    return emitOpError("is issued by one thread: exec thread, or exec warp "
+                       "for the lane elect.sync picks");
+  return verifyBarrierOperand(*this, getMbar(), getMbarIndex());
+}
+
+LogicalResult WaitGroupOp::verify() {
+  if (getRead() && getGroup() != AsyncGroup::bulk)
+    return emitOpError("'read' waits for bulk copies to finish reading "
+                       "shared memory; wgmma groups have no such form");
+  return success();
+}
+
+LogicalResult MBarrierArriveRemoteOp::verify() {
+  return verifyBarrierOperand(*this, getMbar(), getMbarIndex());
 }

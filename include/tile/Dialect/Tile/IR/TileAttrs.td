@@ -43,6 +43,10 @@ def Tile_CpSourceFormatAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_FenceKindAttr : EnumAttr<Tile_Dialect, Tile_FenceKind, "fence_kind">;
+
+def Tile_AsyncGroupAttr : EnumAttr<Tile_Dialect, Tile_AsyncGroup, "async_group">;
+
 def Tile_MmaCollectorAttr
     : EnumAttr<Tile_Dialect, Tile_MmaCollector, "collector"> {
   let assemblyFormat = "`<` $value `>`";

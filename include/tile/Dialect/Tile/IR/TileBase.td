@@ -24,16 +24,19 @@ def Tile_Dialect : Dialect {
     Lowering picks one hardware variant per op through a dispatch registry and
     emits NVVM dialect ops.
 
-    Everything that carries no layout knowledge (mbarriers, fences,
-    `tcgen05.alloc`/`commit`/`ld`, cluster syncs) is written with upstream
-    `nvvm`, `gpu`, `scf`, `arith` and `llvm` ops next to the tile ops.
+    mbarriers are upstream's (`nvgpu.mbarrier.*`); the tile dialect adds
+    what upstream lacks around the async ops: tensor-memory allocation,
+    tcgen05 commits, async-group commit/wait, the async-proxy and tcgen05
+    fences and the cluster-remote arrive (`TileSyncOps.td`), checked
+    kernel-wide by `--tile-verify-kernels`.
   }];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   // tile.tensor_maps, tile.dispatch, tile.source_signature on functions.
   let hasOperationAttrVerify = 1;
-  // The async ops' mbarrier operands are !llvm.ptr<3>.
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  // mbarrier operands are !llvm.ptr<3> or !nvgpu.mbarrier.group values.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();

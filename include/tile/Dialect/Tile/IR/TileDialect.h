@@ -38,6 +38,13 @@ struct GlobalMemoryResource
   llvm::StringRef getName() final { return "tile.global_memory"; }
 };
 
+/// `barrier` (an mbarrier operand, possibly null) with its `index`: an
+/// `!llvm.ptr<3>` takes none, a workgroup `!nvgpu.mbarrier.group` needs one
+/// (a constant one inside the group).
+mlir::LogicalResult verifyBarrierOperand(mlir::Operation *op,
+                                         mlir::Value barrier,
+                                         mlir::Value index);
+
 namespace OpTrait {
 /// Fails, listing `known`, on a discardable attribute of `op` whose name has
 /// no dialect prefix.

@@ -101,4 +101,33 @@ def Tile_MmaCollector : I32EnumAttr<"MmaCollector",
   let genSpecializedAttr = 0;
 }
 
+def Tile_FenceKind : I32EnumAttr<"FenceKind",
+    "what a tile.fence orders", [
+      // fence.proxy.async.shared::cta: shared memory written by threads
+      // (generic proxy) becomes visible to TMA and the tensor core.
+      I32EnumAttrCase<"proxy_async", 0>,
+      // tcgen05.fence::before_thread_sync / ::after_thread_sync: order
+      // tcgen05 operations across a thread synchronization.
+      I32EnumAttrCase<"before_thread_sync", 1>,
+      I32EnumAttrCase<"after_thread_sync", 2>,
+      // fence.mbarrier_init.release.cluster: mbarrier initialisation visible
+      // to the cluster (and the async proxy) before it is used.
+      I32EnumAttrCase<"mbarrier_init", 3>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_AsyncGroup : I32EnumAttr<"AsyncGroup",
+    "a per-thread group of asynchronous operations completed in order", [
+      // cp.async.bulk groups: shared -> global tensor copies (TMA stores and
+      // reductions).
+      I32EnumAttrCase<"bulk", 0>,
+      // wgmma groups: the warpgroup MMAs (gemm_async on sm_90a).
+      I32EnumAttrCase<"wgmma", 1>,
+    ]> {
+  let cppNamespace = "::tile";
+  let genSpecializedAttr = 0;
+}
+
 #endif // TILE_ENUMS_TD

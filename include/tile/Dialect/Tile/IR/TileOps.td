@@ -24,6 +24,13 @@ class Tile_BufferIn<string scope>
                       "::tile::MemoryScope::" # scope>]>,
            scope # " tile buffer", "::tile::BufferType">;
 
+def Tile_MBarrierGroup : Type<
+    CPred<"::llvm::isa<::mlir::nvgpu::MBarrierGroupType>($_self)">,
+    "nvgpu mbarrier group", "::mlir::nvgpu::MBarrierGroupType">;
+
+// An mbarrier: one of a group (with an index operand) or its shared address.
+def Tile_Barrier : AnyTypeOf<[LLVM_PointerInAddressSpace<3>, Tile_MBarrierGroup]>;
+
 //===----------------------------------------------------------------------===//
 // Buffer-making ops
 //===----------------------------------------------------------------------===//
@@ -173,8 +180,11 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
 
     `exec` names the threads that issue the op (`thread`, `warp`,
     `warpgroup`, `cta`, `cluster`). Typed config:
-    - `mbar(%b)`: the `!llvm.ptr<3>` mbarrier that tracks completion
-      (`complete_tx::bytes`); the caller arms and waits on it. For cluster
+    - `mbar(%bars[%i] : !nvgpu.mbarrier.group<...>)` (or `mbar(%p)` with
+      a `!llvm.ptr<3>` address): the mbarrier that tracks completion
+      (`complete_tx::bytes`); the caller arms it
+      (`nvgpu.mbarrier.arrive.expect_tx` with the bytes of the copies
+      completing on it, checked by `--tile-verify-kernels`) and waits on it. For cluster
       copies it is the local (`shared::cta`) address of the barrier *in the
       destination CTA*: the same allocation as in the issuing CTA, mapped to
       `remote_cta` by the lowering.
@@ -219,7 +229,8 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     DenseI64ArrayAttr:$dst_static_offsets,
     DenseI64ArrayAttr:$sizes,
     Tile_ExecScopeAttr:$exec,
-    Optional<LLVM_PointerInAddressSpace<3>>:$mbar,
+    Optional<Tile_Barrier>:$mbar,
+    Optional<Index>:$mbar_index,
     Optional<I32>:$remote_cta,
     Optional<I16>:$cta_mask,
     Optional<I64>:$cache_hint,
@@ -236,7 +247,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     $src `` custom<DynamicIndexList>($src_offsets, $src_static_offsets)
     `to` $dst `` custom<DynamicIndexList>($dst_offsets, $dst_static_offsets)
     `sizes` $sizes `exec` custom<ExecScope>($exec)
-    (`mbar` `(` $mbar^ `)`)?
+    (`mbar` `(` $mbar^ custom<BarrierIndex>($mbar_index, type($mbar)) `)`)?
     (`remote_cta` `(` $remote_cta^ `)`)?
     (`cta_mask` `(` $cta_mask^ `)`)?
     (`cache_hint` `(` $cache_hint^ `)`)?
@@ -335,5 +346,7 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
   }];
   let hasVerifier = 1;
 }
+
+include "tile/Dialect/Tile/IR/TileSyncOps.td"
 
 #endif // TILE_OPS_TD
