@@ -29,7 +29,7 @@ static void addTileLowering(OpPassManager &pm,
                             const tile::TileToNVVMOptions &options,
                             bool check) {
   using namespace tile;
-  pm.addPass(createTileVerifyCtaGroup());
+  pm.addPass(createTileVerifyKernels());
   // Selection's plans are the ones lowering emits (each op planned once).
   auto plans = std::make_shared<dispatch::PlanCache>();
   TileSelectVariantsOptions select;

@@ -247,7 +247,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     $src `` custom<DynamicIndexList>($src_offsets, $src_static_offsets)
     `to` $dst `` custom<DynamicIndexList>($dst_offsets, $dst_static_offsets)
     `sizes` $sizes `exec` custom<ExecScope>($exec)
-    (`mbar` `(` $mbar^ custom<BarrierIndex>($mbar_index, type($mbar)) `)`)?
+    (`mbar` `(` $mbar^ `` custom<BarrierIndex>($mbar_index, type($mbar)) `` `)`)?
     (`remote_cta` `(` $remote_cta^ `)`)?
     (`cta_mask` `(` $cta_mask^ `)`)?
     (`cache_hint` `(` $cache_hint^ `)`)?

@@ -125,7 +125,7 @@ def Tile_MmaCommitOp : Tile_Op<"mma_commit", [AttrSizedOperandSegments]> {
     Tile_ExecScopeAttr:$exec,
     OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2>]>>:$cta_group);
   let assemblyFormat = [{
-    `mbar` `(` $mbar custom<BarrierIndex>($mbar_index, type($mbar)) `)`
+    `mbar` `(` $mbar `` custom<BarrierIndex>($mbar_index, type($mbar)) `` `)`
     (`cta_mask` `(` $cta_mask^ `)`)?
     `exec` custom<ExecScope>($exec) attr-dict
   }];
@@ -242,7 +242,7 @@ def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote",
     I32:$cta,
     Optional<I32>:$count);
   let assemblyFormat = [{
-    $mbar custom<BarrierIndex>($mbar_index, type($mbar)) `,` `cta` $cta
+    $mbar `` custom<BarrierIndex>($mbar_index, type($mbar)) `,` `cta` $cta
     (`count` $count^)? attr-dict
   }];
   let hasVerifier = 1;

@@ -10,21 +10,46 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TileVerifyCtaGroup : Pass<"tile-verify-cta-group"> {
-  let summary = "one cta_group for every tcgen05 instruction of a function";
+def TileVerifyKernels : Pass<"tile-verify-kernels"> {
+  let summary = "kernel-wide checks of barriers, proxy fences, tensor memory "
+                "and cta_group";
   let description = [{
-    ptxas rejects a function that mixes `cta_group::1` and `cta_group::2`
-    tcgen05 instructions, and a `tcgen05.commit` tracks only the MMAs and
-    copies of its own cta_group. For every function this pass collects the
-    cta_group of each tcgen05 operation in it: `tile.gemm_async` and
-    shared -> tensor-memory `tile.copy_async` (`cta_group`, default 1) and
-    the `nvvm.tcgen05.*` ops written next to them (alloc, dealloc,
-    relinquish_alloc_permit, commit, cp, mma, shift). The first that
-    differs from the function's first gets an error naming both, with a
-    note at the first; a commit is named as such.
+    Checks what no single op's verifier can see, per function (a kernel or
+    a device function), before lowering. Each violation is an error on the
+    op, with the numbers and notes at the other ops involved; what cannot
+    be proven statically is a remark saying why.
 
-    Example: part of `--tile-to-nvvm`, before variant selection;
-    `tile-opt --tile-verify-cta-group` on its own.
+    - **expect-tx accounting.** For each mbarrier (an entry of an
+      `!nvgpu.mbarrier.group` with a constant or the same SSA index, or an
+      `!llvm.ptr<3>` global) and each phase, the bytes announced by
+      `nvgpu.mbarrier.arrive.expect_tx` (or `nvvm.mbarrier.arrive.expect_tx`
+      / `nvvm.mbarrier.expect_tx`) equal the bytes of the `copy_async`s
+      completing on it (a multicast copy counts once per CTA of a constant
+      `cta_mask`). Events are compared within the innermost loop holding
+      them all (inner loops with constant trip counts multiply); a wait on
+      the barrier that precedes later events in program order starts a new
+      phase.
+    - **async-proxy fences.** A `copy_async` or `gemm_async` that reads a
+      shared buffer threads wrote with ordinary stores (through
+      `tile.base_address`) since the last `tile.fence proxy_async`; and a
+      shared buffer overwritten (by threads or by a copy) while a TMA store,
+      an MMA or a tcgen05.cp may still be reading it: TMA stores complete at
+      `tile.wait_group bulk`, wgmma MMAs at `tile.wait_group wgmma`, tcgen05
+      MMAs and copies at a wait on the barrier of their `tile.mma_commit`.
+      Straight-line code, `scf.if` (both branches) and loops (two trips) are
+      analysed; buffers indexed by a runtime stage are not, nor calls.
+    - **tensor memory.** At most 512 columns allocated at once
+      (`tile.tmem_alloc`), and every allocation released by a
+      `tile.tmem_dealloc` of the same address and size on every path.
+    - **one cta_group.** ptxas rejects a function that mixes `cta_group::1`
+      and `::2` tcgen05 instructions, and a commit tracks only the work of
+      its own group: every tcgen05 operation (tile ops and hand-written
+      `nvvm.tcgen05.*`) must use the function's first one's.
+
+    Shared-memory size is checked where buffers are placed.
+
+    Example: the first pass of `--tile-to-nvvm`; `tile-opt
+    --tile-verify-kernels` on its own.
   }];
 }
 

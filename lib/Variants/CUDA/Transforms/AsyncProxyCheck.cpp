@@ -1,0 +1,263 @@
+//===- AsyncProxyCheck.cpp - proxy fences and in-flight readers -------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// TMA, bulk copies and the tensor core read shared memory through the async
+// proxy. Ordinary stores become visible to it only after a
+// fence.proxy.async; without one the copy or MMA may read stale bytes. And
+// an async reader works after the op that started it returns: a buffer it
+// reads must not be overwritten before its completion is observed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelChecks.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace tile;
+
+namespace {
+
+/// An async reader of a shared buffer and how its completion is observed.
+struct InFlight {
+  Operation *reader;
+  enum Kind { Bulk, Wgmma, Tcgen05 } kind;
+  unsigned group = 0; ///< commit-group sequence number (bulk, wgmma)
+  bool committed = false;
+  Value barrier;      ///< tcgen05: the commit's barrier and index
+  Value barrierIndex;
+};
+
+struct State {
+  /// Shared buffer -> the last ordinary store to it since the last fence.
+  llvm::MapVector<Value, Operation *> unfenced;
+  /// Shared buffer -> async readers that may still be reading it.
+  llvm::MapVector<Value, SmallVector<InFlight, 2>> inFlight;
+  unsigned committedGroups[2] = {0, 0};
+
+  void merge(const State &other) {
+    for (auto &[buffer, op] : other.unfenced)
+      unfenced.insert({buffer, op});
+    for (auto &[buffer, readers] : other.inFlight)
+      for (const InFlight &r : readers)
+        if (!llvm::any_of(inFlight[buffer], [&](const InFlight &mine) {
+              return mine.reader == r.reader;
+            }))
+          inFlight[buffer].push_back(r);
+    for (int k = 0; k < 2; ++k)
+      committedGroups[k] = std::max(committedGroups[k], other.committedGroups[k]);
+  }
+};
+
+bool sameBarrier(Value a, Value ai, Value b, Value bi) {
+  if (a != b)
+    return false;
+  if (ai == bi)
+    return true;
+  APInt x, y;
+  return ai && bi && matchPattern(ai, m_ConstantInt(&x)) &&
+         matchPattern(bi, m_ConstantInt(&y)) && x == y;
+}
+
+/// The shared buffers whose address `value` was derived from.
+void buffersBehind(Value value, SmallVectorImpl<Value> &out, int depth = 0) {
+  if (!value || depth > 16)
+    return;
+  Operation *def = value.getDefiningOp();
+  if (auto base = dyn_cast_or_null<BaseAddressOp>(def)) {
+    if (base.getBuffer().getType().getScope() == MemoryScope::shared)
+      out.push_back(base.getBuffer());
+    return;
+  }
+  if (isa_and_nonnull<LLVM::GEPOp, LLVM::AddrSpaceCastOp, LLVM::BitcastOp>(def))
+    buffersBehind(def->getOperand(0), out, depth + 1);
+}
+
+class Checker {
+public:
+  bool failed = false;
+
+  void visit(Operation &op, State &state) {
+    if (auto fence = dyn_cast<FenceOp>(op)) {
+      if (fence.getKind() == FenceKind::proxy_async)
+        state.unfenced.clear();
+      return;
+    }
+    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op)) {
+      if (fence.getKind() == NVVM::ProxyKind::async_shared ||
+          fence.getKind() == NVVM::ProxyKind::async)
+        state.unfenced.clear();
+      return;
+    }
+    if (auto copy = dyn_cast<CopyAsyncOp>(op))
+      return visitCopy(copy, state);
+    if (auto gemm = dyn_cast<GemmAsyncOp>(op))
+      return visitGemm(gemm, state);
+    if (auto commit = dyn_cast<CommitGroupOp>(op))
+      return commitGroup(state, commit.getGroup() == AsyncGroup::bulk
+                                    ? InFlight::Bulk
+                                    : InFlight::Wgmma);
+    if (isa<NVVM::CpAsyncBulkCommitGroupOp>(op))
+      return commitGroup(state, InFlight::Bulk);
+    if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+      return commitGroup(state, InFlight::Wgmma);
+    if (auto wait = dyn_cast<WaitGroupOp>(op))
+      return waitGroup(state,
+                       wait.getGroup() == AsyncGroup::bulk ? InFlight::Bulk
+                                                           : InFlight::Wgmma,
+                       wait.getPending());
+    if (auto wait = dyn_cast<NVVM::CpAsyncBulkWaitGroupOp>(op))
+      return waitGroup(state, InFlight::Bulk, wait.getGroup());
+    if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+      return waitGroup(state, InFlight::Wgmma, wait.getGroup());
+    if (auto commit = dyn_cast<MmaCommitOp>(op)) {
+      for (auto &[buffer, readers] : state.inFlight)
+        for (InFlight &r : readers)
+          if (r.kind == InFlight::Tcgen05 && !r.committed) {
+            r.committed = true;
+            r.barrier = commit.getMbar();
+            r.barrierIndex = commit.getMbarIndex();
+          }
+      return;
+    }
+    if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
+      return barrierWait(state, wait.getBarriers(), wait.getMbarId());
+    if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
+      return barrierWait(state, wait.getAddr(), Value());
+    if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+      SmallVector<Value, 1> buffers;
+      buffersBehind(store.getAddr(), buffers);
+      for (Value buffer : buffers)
+        ordinaryWrite(&op, buffer, state);
+    }
+  }
+
+private:
+  DenseSet<Operation *> reported;
+
+  void visitCopy(CopyAsyncOp copy, State &state) {
+    BufferType src = copy.getSrcType(), dst = copy.getDstType();
+    if (src.getScope() == MemoryScope::shared) {
+      asyncRead(copy, copy.getSrc(), state);
+      if (copy.getSrcOffsets().empty()) {
+        if (dst.getScope() == MemoryScope::global)
+          state.inFlight[copy.getSrc()].push_back({copy, InFlight::Bulk});
+        else if (dst.getScope() == MemoryScope::tmem)
+          state.inFlight[copy.getSrc()].push_back({copy, InFlight::Tcgen05});
+      }
+    }
+    if (dst.getScope() == MemoryScope::shared && !copy.getRemoteCta() &&
+        copy.getDstOffsets().empty())
+      overwrite(copy, copy.getDst(), state, "copy_async writes");
+  }
+
+  void visitGemm(GemmAsyncOp gemm, State &state) {
+    bool wgmma = gemm.getVariant() && *gemm.getVariant() == "wgmma";
+    auto read = [&](Value buffer, OperandRange offsets) {
+      if (cast<BufferType>(buffer.getType()).getScope() != MemoryScope::shared)
+        return;
+      asyncRead(gemm, buffer, state);
+      if (offsets.empty())
+        state.inFlight[buffer].push_back(
+            {gemm, wgmma ? InFlight::Wgmma : InFlight::Tcgen05});
+    };
+    read(gemm.getA(), gemm.getAOffsets());
+    read(gemm.getB(), gemm.getBOffsets());
+  }
+
+  void asyncRead(Operation *reader, Value buffer, State &state) {
+    auto it = state.unfenced.find(buffer);
+    if (it == state.unfenced.end() || !reported.insert(reader).second)
+      return;
+    InFlightDiagnostic diag = reader->emitError();
+    diag << "reads a shared buffer through the async proxy that threads "
+            "wrote with ordinary stores and no `tile.fence proxy_async` "
+            "since: the copy or MMA may read stale bytes";
+    diag.attachNote(it->second->getLoc()) << "written here";
+    failed = true;
+  }
+
+  void ordinaryWrite(Operation *op, Value buffer, State &state) {
+    overwrite(op, buffer, state, "threads write");
+    state.unfenced[buffer] = op;
+  }
+
+  void overwrite(Operation *writer, Value buffer, State &state,
+                 StringRef what) {
+    auto it = state.inFlight.find(buffer);
+    if (it == state.inFlight.end() || it->second.empty() ||
+        !reported.insert(writer).second)
+      return;
+    const InFlight &r = it->second.front();
+    InFlightDiagnostic diag = writer->emitError();
+    diag << what << " a shared buffer that an asynchronous "
+         << r.reader->getName() << " may still be reading: ";
+    switch (r.kind) {
+    case InFlight::Bulk:
+      diag << "commit its bulk group and wait for it first "
+              "(`tile.commit_group bulk`, `tile.wait_group bulk, 0 {read}`)";
+      break;
+    case InFlight::Wgmma:
+      diag << "wait for its wgmma group first (`tile.wait_group wgmma, N`)";
+      break;
+    case InFlight::Tcgen05:
+      diag << "commit it to an mbarrier and wait on that barrier first "
+              "(`tile.mma_commit`, `nvgpu.mbarrier.try_wait.parity`)";
+      break;
+    }
+    diag.attachNote(r.reader->getLoc()) << "the asynchronous reader";
+    failed = true;
+  }
+
+  void commitGroup(State &state, InFlight::Kind kind) {
+    unsigned group = ++state.committedGroups[kind];
+    for (auto &[buffer, readers] : state.inFlight)
+      for (InFlight &r : readers)
+        if (r.kind == kind && !r.committed) {
+          r.committed = true;
+          r.group = group;
+        }
+  }
+
+  /// At most `pending` of the latest committed groups stay in flight.
+  void waitGroup(State &state, InFlight::Kind kind, unsigned pending) {
+    unsigned latest = state.committedGroups[kind];
+    for (auto &[buffer, readers] : state.inFlight)
+      llvm::erase_if(readers, [&](const InFlight &r) {
+        return r.kind == kind && r.committed && r.group + pending <= latest;
+      });
+  }
+
+  void barrierWait(State &state, Value barrier, Value index) {
+    for (auto &[buffer, readers] : state.inFlight)
+      llvm::erase_if(readers, [&](const InFlight &r) {
+        return r.kind == InFlight::Tcgen05 && r.committed &&
+               sameBarrier(r.barrier, r.barrierIndex, barrier, index);
+      });
+  }
+};
+
+} // namespace
+
+LogicalResult
+tile::kernel_checks::checkAsyncProxy(FunctionOpInterface function) {
+  if (function.isExternal())
+    return success();
+  Region &body = function.getFunctionBody();
+  if (!body.hasOneBlock())
+    return success(); // unstructured control flow is not analysed
+  Checker checker;
+  State state;
+  walkPaths(body.front(), state,
+            [&](Operation &op, State &s) { checker.visit(op, s); });
+  return mlir::failure(checker.failed);
+}

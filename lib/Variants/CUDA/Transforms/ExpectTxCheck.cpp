@@ -1,0 +1,326 @@
+//===- ExpectTxCheck.cpp - announced bytes == bytes completing --------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// An mbarrier phase that tracks bulk copies completes when its arrivals are
+// in and its transaction count is back to zero. Announcing fewer bytes than
+// land lets the phase complete before the data is there; announcing more
+// hangs every thread waiting on it. Both come from a hand-typed byte count,
+// which this check compares with the copies' own sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelChecks.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <tuple>
+
+using namespace mlir;
+using namespace tile;
+
+namespace {
+
+/// Which mbarrier an operand names: a group entry (a constant index, or the
+/// same SSA index value), or a pointer (a global's symbol, or an SSA value).
+using BarrierKey = std::tuple<const void *, const void *, int64_t>;
+
+std::optional<int64_t> constantOf(Value value) {
+  APInt constant;
+  if (value && matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+BarrierKey barrierKey(Value barrier, Value index) {
+  if (isa<nvgpu::MBarrierGroupType>(barrier.getType())) {
+    if (std::optional<int64_t> c = constantOf(index))
+      return {barrier.getAsOpaquePointer(), nullptr, *c};
+    return {barrier.getAsOpaquePointer(), index.getAsOpaquePointer(), 0};
+  }
+  if (auto address = barrier.getDefiningOp<LLVM::AddressOfOp>())
+    return {address.getGlobalNameAttr().getAsOpaquePointer(), nullptr, 0};
+  return {barrier.getAsOpaquePointer(), nullptr, 0};
+}
+
+enum class EventKind { Announce, Complete, Wait };
+
+struct Event {
+  Operation *op;
+  EventKind kind;
+  std::optional<int64_t> bytes; ///< none: not a constant
+  std::string why;              ///< why `bytes` is unknown
+};
+
+std::string bufferText(BufferType type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(type.getShape(), os, "x");
+  os << "x" << type.getElementType();
+  return text;
+}
+
+bool readsClusterRank(Value value, int depth = 0) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 8)
+    return false;
+  if (def->getName().getStringRef() == "nvvm.read.ptx.sreg.cluster.ctarank")
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return readsClusterRank(operand, depth + 1);
+  });
+}
+
+/// How many CTAs of the cluster issue `copy`: all of them (1 per CTA,
+/// returned as 0), one (it is in the `then` of `rank == constant`), or
+/// unknown (another rank-dependent guard).
+std::optional<int64_t> issuingCtas(CopyAsyncOp copy) {
+  bool single = false;
+  for (Operation *op = copy; !isa<FunctionOpInterface>(op->getParentOp());
+       op = op->getParentOp()) {
+    auto ifOp = dyn_cast<scf::IfOp>(op->getParentOp());
+    if (!ifOp || !readsClusterRank(ifOp.getCondition()))
+      continue;
+    auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
+    bool eqConstant = cmp && cmp.getPredicate() == arith::CmpIPredicate::eq &&
+                      (constantOf(cmp.getLhs()) || constantOf(cmp.getRhs()));
+    if (!eqConstant || op->getParentRegion() != &ifOp.getThenRegion())
+      return std::nullopt;
+    single = true;
+  }
+  return single ? 1 : 0;
+}
+
+/// The bytes `copy` completes on its barrier, per CTA.
+Event completionOf(CopyAsyncOp copy) {
+  Event event{copy, EventKind::Complete, std::nullopt, ""};
+  int64_t elements = 1;
+  for (int64_t size : copy.getSizes())
+    elements *= size;
+  int64_t bytes = elements * copy.getSrcType().getElementBits() / 8;
+  if (copy.getCtaMask()) {
+    std::optional<int64_t> mask = constantOf(copy.getCtaMask());
+    if (!mask) {
+      event.why = "a multicast copy's cta_mask is not a constant (each CTA "
+                  "of the mask receives the bytes)";
+      return event;
+    }
+    // Each CTA of the mask receives the bytes of every issuer: one issuer
+    // (a `rank == c` guard) delivers them once, every CTA issuing its
+    // share delivers them once per CTA of the mask.
+    std::optional<int64_t> issuers = issuingCtas(copy);
+    if (!issuers) {
+      event.why = "a multicast copy under a cluster-rank-dependent guard "
+                  "other than `rank == constant`: how many CTAs issue it "
+                  "is not known";
+      return event;
+    }
+    if (*issuers == 0)
+      bytes *= llvm::popcount(uint64_t(*mask) & 0xffff);
+  }
+  if (copy.getCtaGroup().value_or(1) == 2 && !copy.getRemoteCta()) {
+    event.why = "a cta_group 2 copy signals the barrier of the pair's "
+                "leader CTA, which is not known statically";
+    return event;
+  }
+  event.bytes = bytes;
+  return event;
+}
+
+/// The loops between `op` and its function, outermost first.
+SmallVector<Operation *> enclosingLoops(Operation *op) {
+  SmallVector<Operation *> loops;
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<FunctionOpInterface>(parent);
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      loops.push_back(parent);
+  std::reverse(loops.begin(), loops.end());
+  return loops;
+}
+
+std::optional<int64_t> tripCount(Operation *loop) {
+  auto forOp = dyn_cast<scf::ForOp>(loop);
+  if (!forOp)
+    return std::nullopt;
+  std::optional<int64_t> lb = constantOf(forOp.getLowerBound()),
+                         ub = constantOf(forOp.getUpperBound()),
+                         step = constantOf(forOp.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub <= *lb ? 0 : llvm::divideCeil(*ub - *lb, *step);
+}
+
+/// `wait` orders `later` after it on every path: `later` is nested in an op
+/// that follows `wait` in `wait`'s block.
+bool precedes(Operation *wait, Operation *later) {
+  Operation *ancestor = wait->getBlock()->findAncestorOpInBlock(*later);
+  return ancestor && ancestor != wait && wait->isBeforeInBlock(ancestor);
+}
+
+void reportPhase(ArrayRef<Event *> events, bool &failed) {
+  Event *firstAnnounce = nullptr, *firstComplete = nullptr;
+  int64_t announced = 0, completing = 0;
+  for (Event *e : events) {
+    if (e->kind == EventKind::Wait)
+      continue;
+    Event *&first =
+        e->kind == EventKind::Announce ? firstAnnounce : firstComplete;
+    if (!first)
+      first = e;
+    if (!e->bytes) {
+      (firstAnnounce ? firstAnnounce : e)
+          ->op->emitRemark()
+          << "expect-tx accounting of this mbarrier not proven: " << e->why;
+      return;
+    }
+    (e->kind == EventKind::Announce ? announced : completing) += *e->bytes;
+  }
+  if (!firstAnnounce && !firstComplete)
+    return;
+  if (announced == completing)
+    return;
+  failed = true;
+  if (!firstAnnounce) {
+    InFlightDiagnostic diag = firstComplete->op->emitError();
+    diag << "copies complete " << completing
+         << " bytes on an mbarrier whose phase announces none (no "
+            "mbarrier.arrive.expect_tx): the phase can complete before the "
+            "data lands";
+    return;
+  }
+  InFlightDiagnostic diag = firstAnnounce->op->emitError();
+  diag << "announces " << announced << " bytes on this mbarrier but the "
+       << "copies completing on it in this phase bring " << completing
+       << " bytes";
+  if (announced > completing)
+    diag << ": a wait on it never returns";
+  else
+    diag << ": the phase can complete before all the data lands";
+  for (Event *e : events) {
+    if (e->kind == EventKind::Announce && e != firstAnnounce)
+      diag.attachNote(e->op->getLoc()) << "announces " << *e->bytes << " bytes";
+    if (e->kind != EventKind::Complete)
+      continue;
+    auto copy = cast<CopyAsyncOp>(e->op);
+    int64_t elements = 1;
+    for (int64_t size : copy.getSizes())
+      elements *= size;
+    diag.attachNote(e->op->getLoc())
+        << "completes " << *e->bytes << " bytes ("
+        << bufferText(copy.getSrcType()) << " region of " << elements
+        << " elements)";
+  }
+  if (!firstComplete)
+    diag.attachNote() << "no copy_async completes on this mbarrier";
+}
+
+/// Every event's repeat count inside the innermost loop holding them all,
+/// then the phases split by the waits at that level.
+void checkBarrier(SmallVectorImpl<Event> &events, bool &failed) {
+  if (llvm::none_of(events,
+                    [](const Event &e) { return e.kind != EventKind::Wait; }))
+    return;
+  SmallVector<SmallVector<Operation *>> loops;
+  for (Event &e : events)
+    loops.push_back(enclosingLoops(e.op));
+  size_t common = loops.front().size();
+  for (auto &chain : loops) {
+    size_t n = 0;
+    while (n < common && n < chain.size() && chain[n] == loops.front()[n])
+      ++n;
+    common = n;
+  }
+  SmallVector<Operation *> phaseMarkers;
+  for (auto [e, chain] : llvm::zip(events, loops)) {
+    if (e.kind == EventKind::Wait) {
+      if (chain.size() == common)
+        phaseMarkers.push_back(e.op);
+      continue;
+    }
+    for (size_t level = common; level < chain.size() && e.bytes; ++level) {
+      std::optional<int64_t> trips = tripCount(chain[level]);
+      if (!trips) {
+        e.bytes.reset();
+        e.why = "it is inside a loop without a constant trip count that "
+                "the other operations on the barrier are not in";
+      } else {
+        *e.bytes *= *trips;
+      }
+    }
+  }
+  std::map<size_t, SmallVector<Event *>> phases;
+  for (Event &e : events) {
+    size_t phase = llvm::count_if(
+        phaseMarkers, [&](Operation *w) { return precedes(w, e.op); });
+    phases[phase].push_back(&e);
+  }
+  for (auto &[phase, phaseEvents] : phases)
+    reportPhase(phaseEvents, failed);
+}
+
+} // namespace
+
+LogicalResult tile::kernel_checks::checkExpectTx(FunctionOpInterface function) {
+  std::map<BarrierKey, SmallVector<Event>> byBarrier;
+  std::vector<BarrierKey> order;
+  auto add = [&](BarrierKey key, Event event) {
+    auto [it, inserted] = byBarrier.try_emplace(key);
+    if (inserted)
+      order.push_back(key);
+    it->second.push_back(std::move(event));
+  };
+  auto announce = [&](Operation *op, Value count) {
+    Event e{op, EventKind::Announce, constantOf(count), ""};
+    if (!e.bytes)
+      e.why = "its byte count is not a constant";
+    return e;
+  };
+  function->walk([&](Operation *op) {
+    if (auto a = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op))
+      add(barrierKey(a.getBarriers(), a.getMbarId()),
+          announce(op, a.getTxcount()));
+    else if (auto a = dyn_cast<NVVM::MBarrierArriveExpectTxOp>(op))
+      add(barrierKey(a.getAddr(), {}), announce(op, a.getTxcount()));
+    else if (auto a = dyn_cast<NVVM::MBarrierExpectTxOp>(op))
+      add(barrierKey(a.getAddr(), {}), announce(op, a.getTxcount()));
+    else if (auto copy = dyn_cast<CopyAsyncOp>(op); copy && copy.getMbar())
+      add(barrierKey(copy.getMbar(), copy.getMbarIndex()), completionOf(copy));
+    else if (auto w = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
+      add(barrierKey(w.getBarriers(), w.getMbarId()),
+          Event{op, EventKind::Wait, std::nullopt, ""});
+    else if (auto w = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
+      add(barrierKey(w.getAddr(), {}),
+          Event{op, EventKind::Wait, std::nullopt, ""});
+    else if (op->getName().getStringRef().starts_with("nvvm.cp.async.bulk"))
+      // A bulk copy written in NVVM: its bytes are not read back here.
+      for (Value operand : op->getOperands())
+        if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(operand.getType());
+            ptr && ptr.getAddressSpace() == 3)
+          add(barrierKey(operand, {}),
+              Event{op, EventKind::Complete, std::nullopt,
+                    "an nvvm bulk copy completes on it"});
+  });
+  bool failed = false;
+  for (const BarrierKey &key : order) {
+    SmallVector<Event> &events = byBarrier[key];
+    // A pointer operand of a raw bulk copy that is no announced barrier.
+    if (llvm::none_of(events, [](const Event &e) {
+          return e.kind == EventKind::Announce || isa<CopyAsyncOp>(e.op);
+        }))
+      continue;
+    checkBarrier(events, failed);
+  }
+  return mlir::failure(failed);
+}
