@@ -38,6 +38,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @whole_tile(%peer: i32) kernel {
     %t = tile.alloc_shared : !whole
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx0 = arith.constant 16384 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx0 : !llvm.ptr<3>, i32
     tile.copy_async %t[0, 0] to %t[0, 0] sizes [128, 64] exec thread
         mbar(%b) remote_cta(%peer) : !whole to !whole
     gpu.return
@@ -67,6 +69,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %s = tile.alloc_shared : !padded_src
     %d = tile.alloc_shared : !padded_dst
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx1 = arith.constant 2048 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx1 : !llvm.ptr<3>, i32
     tile.copy_async %s[0, 0] to %d[0, 0] sizes [8, 128] exec thread
         mbar(%b) remote_cta(%peer) : !padded_src to !padded_dst
     gpu.return
@@ -83,6 +87,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @sub_region(%peer: i32) kernel {
     %t = tile.alloc_shared : !whole
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx2 = arith.constant 512 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx2 : !llvm.ptr<3>, i32
     tile.copy_async %t[2, 0] to %t[0, 0] sizes [4, 64] exec thread
         mbar(%b) remote_cta(%peer) : !whole to !whole
     gpu.return
@@ -98,6 +104,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @swizzled(%peer: i32) kernel {
     %t = tile.alloc_shared : !sw128
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx3 = arith.constant 1024 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx3 : !llvm.ptr<3>, i32
     tile.copy_async %t[0, 0] to %t[0, 0] sizes [8, 64] exec thread
         mbar(%b) remote_cta(%peer) : !sw128 to !sw128
     gpu.return

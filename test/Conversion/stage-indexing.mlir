@@ -35,6 +35,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %g = tile.from_memref %in : memref<512x64xf16, 1> -> !g2
     %s = tile.alloc_shared : !ring2
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx0 = arith.constant 16384 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx0 : !llvm.ptr<3>, i32
     tile.copy_async %g[%row, 0] to %s[%stage, 0, 0] sizes [128, 64] exec thread mbar(%b)
         : !g2 to !ring2
     gpu.return
@@ -47,6 +49,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %g = tile.from_memref %in : memref<512x64xf16, 1> -> !g2
     %s = tile.alloc_shared : !ring2
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx1 = arith.constant 16384 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx1 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[1, 0, 0] sizes [128, 64] exec thread mbar(%b)
         : !g2 to !ring2
     gpu.return
@@ -61,6 +65,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %g = tile.from_memref %in : memref<8x128x64xf16, 1> -> !g3
     %s = tile.alloc_shared : !s2
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx2 = arith.constant 16384 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx2 : !llvm.ptr<3>, i32
     tile.copy_async %g[%n, 0, 0] to %s[0, 0] sizes [128, 64] exec thread mbar(%b)
         : !g3 to !s2
     gpu.return

@@ -30,6 +30,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
     %s = tile.alloc_shared : !b128_32x512
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx0 = arith.constant 32768 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx0 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !b128_32x512
     gpu.return
   }
@@ -42,6 +44,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
     %s = tile.alloc_shared : !b128_64x256
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx1 = arith.constant 32768 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx1 : !llvm.ptr<3>, i32
     tile.copy_async %g[64, 256] to %s[0, 0] sizes [64, 256] exec thread mbar(%b) : !g to !b128_64x256
     gpu.return
   }
@@ -54,6 +58,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
     %s = tile.alloc_shared : !b128_128x64
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx2 = arith.constant 16384 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx2 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [128, 64] exec thread mbar(%b) : !g to !b128_128x64
     gpu.return
   }
@@ -69,7 +75,11 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @narrow_swizzles(%in: memref<1000x1000xf16, 1>, %s64: !b64_32x512, %s32: !b32_32x512) kernel {
     %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx3 = arith.constant 32768 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx3 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s64[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !b64_32x512
+    %tx4 = arith.constant 32768 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx4 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s32[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !b32_32x512
     gpu.return
   }
@@ -84,6 +94,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @b128_7x32x512(%in: memref<7x1000x1000xf16, 1>, %s: !b128_7x32x512) kernel {
     %g = tile.from_memref %in : memref<7x1000x1000xf16, 1> -> !g3
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx5 = arith.constant 229376 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx5 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0, 0] to %s[0, 0, 0] sizes [7, 32, 512] exec thread mbar(%b) : !g3 to !b128_7x32x512
     gpu.return
   }
@@ -98,6 +110,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
     %s = tile.alloc_shared : !plain_32x512
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx6 = arith.constant 32768 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx6 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !plain_32x512
     gpu.return
   }

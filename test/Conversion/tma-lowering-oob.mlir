@@ -31,6 +31,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %g = tile.from_memref %in : memref<100x120xf16, 1> -> !tile.buffer<100x120xf16, global>
     %s = tile.alloc_shared : !edge
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx0 = arith.constant 16384 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx0 : !llvm.ptr<3>, i32
     tile.copy_async %g[64, 64] to %s[0, 0] sizes [64, 128] exec thread mbar(%b)
         {oob = #tile.oob<nan>} : !tile.buffer<100x120xf16, global> to !edge
     gpu.return

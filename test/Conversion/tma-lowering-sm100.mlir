@@ -18,6 +18,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %g = tile.from_memref %in : memref<8x256xf8E4M3FN, 1> -> !tile.buffer<8x256xf8E4M3FN, global>
     %s = tile.alloc_shared : !fp8
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx0 = arith.constant 2048 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx0 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%b)
         {cta_group = 2 : i32} : !tile.buffer<8x256xf8E4M3FN, global> to !fp8
     gpu.return
@@ -32,6 +34,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %g = tile.from_memref %in : memref<32x64xf32, 1> -> !tile.buffer<32x64xf32, global>
     %s = tile.alloc_shared : !btf
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx1 = arith.constant 8192 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx1 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 64] exec thread mbar(%b)
         : !tile.buffer<32x64xf32, global> to !btf
     gpu.return

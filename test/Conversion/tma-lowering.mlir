@@ -33,6 +33,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %g = tile.from_memref %in : memref<8x256xf16, 1> -> !tile.buffer<8x256xf16, global>
     %s = tile.alloc_shared : !sw128
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx0 = arith.constant 4096 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx0 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%b)
         : !tile.buffer<8x256xf16, global> to !sw128
     tile.copy_async %s[0, 0] to %g[0, 0] sizes [8, 256] exec thread
@@ -54,6 +56,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %g = tile.from_memref %in : memref<?x?xf16, 1> -> !tile.buffer<?x?xf16, global>
     %s = tile.alloc_shared : !tile64
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx1 = arith.constant 16384 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx1 : !llvm.ptr<3>, i32
     tile.copy_async %g[%row, %col] to %s[0, 0] sizes [128, 64] exec thread
         mbar(%b) cta_mask(%mask) cache_hint(%hint) : !tile.buffer<?x?xf16, global> to !tile64
     gpu.return
@@ -100,6 +104,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[ARGMAP]]
   gpu.func @shared_tile_argument(%in: memref<8x256xf16, 1>, %s: !sw128, %b: !llvm.ptr<3>) kernel {
     %g = tile.from_memref %in : memref<8x256xf16, 1> -> !tile.buffer<8x256xf16, global>
+    %tx2 = arith.constant 4096 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx2 : !llvm.ptr<3>, i32
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%b)
         : !tile.buffer<8x256xf16, global> to !sw128
     gpu.return

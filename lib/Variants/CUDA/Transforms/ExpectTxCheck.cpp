@@ -287,6 +287,19 @@ LogicalResult tile::kernel_checks::checkExpectTx(FunctionOpInterface function) {
       e.why = "its byte count is not a constant";
     return e;
   };
+  // A barrier passed in is the caller's to arm when no announcement here
+  // names it.
+  DenseSet<BarrierKey> fromCaller;
+  auto passedIn = [&](Value barrier) {
+    return isa<BlockArgument>(barrier) &&
+           cast<BlockArgument>(barrier).getOwner()->isEntryBlock() &&
+           isa<FunctionOpInterface>(
+               cast<BlockArgument>(barrier).getOwner()->getParentOp());
+  };
+  function->walk([&](CopyAsyncOp copy) {
+    if (copy.getMbar() && passedIn(copy.getMbar()))
+      fromCaller.insert(barrierKey(copy.getMbar(), copy.getMbarIndex()));
+  });
   function->walk([&](Operation *op) {
     if (auto a = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op))
       add(barrierKey(a.getBarriers(), a.getMbarId()),
@@ -316,9 +329,12 @@ LogicalResult tile::kernel_checks::checkExpectTx(FunctionOpInterface function) {
   for (const BarrierKey &key : order) {
     SmallVector<Event> &events = byBarrier[key];
     // A pointer operand of a raw bulk copy that is no announced barrier.
-    if (llvm::none_of(events, [](const Event &e) {
-          return e.kind == EventKind::Announce || isa<CopyAsyncOp>(e.op);
-        }))
+    bool announced = llvm::any_of(
+        events, [](const Event &e) { return e.kind == EventKind::Announce; });
+    if (!announced && (fromCaller.contains(key) ||
+                       llvm::none_of(events, [](const Event &e) {
+                         return isa<CopyAsyncOp>(e.op);
+                       })))
       continue;
     checkBarrier(events, failed);
   }

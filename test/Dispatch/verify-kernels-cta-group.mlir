@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify-cta-group -split-input-file -verify-diagnostics
+// RUN: tile-opt %s --tile-verify-kernels -split-input-file -verify-diagnostics
 
 !a16 = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
 !acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
