@@ -1,0 +1,117 @@
+// Kernels --tile-verify-kernels accepts, and the remarks for what it cannot
+// prove.
+// RUN: tile-opt %s --tile-verify-kernels -split-input-file -verify-diagnostics | FileCheck %s
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+!g = !tile.buffer<?x?xf16, global>
+!ring = !tile.buffer<4x128x64xf16, shared, #tile.layout<S[(4,128,64):(8192,64,1)], swizzle<3,3,3>>>
+
+// A 4-stage ring: the stage is the same SSA value in the announcement and
+// the copies, once per trip of a runtime loop; fences and waits in place.
+// CHECK-LABEL: gpu.func @ring
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @ring(%a: !g, %b: !g, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %bytes = arith.constant 32768 : index
+    %ticks = arith.constant 1000000 : index
+    %false = arith.constant false
+    %bars = nvgpu.mbarrier.create -> !bars
+    %ra = tile.alloc_shared : !ring
+    %rb = tile.alloc_shared : !ring
+    scf.for %k = %c0 to %n step %c1 {
+      %stage = arith.remui %k, %c4 : index
+      %col = arith.muli %k, %c64 : index
+      nvgpu.mbarrier.arrive.expect_tx %bars[%stage], %bytes : !bars
+      tile.copy_async %a[0, %col] to %ra[%stage, 0, 0] sizes [128, 64]
+          exec thread mbar(%bars[%stage] : !bars) : !g to !ring
+      tile.copy_async %b[0, %col] to %rb[%stage, 0, 0] sizes [128, 64]
+          exec thread mbar(%bars[%stage] : !bars) : !g to !ring
+      nvgpu.mbarrier.try_wait.parity %bars[%stage], %false, %ticks : !bars
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// One CTA multicasts the whole tile to both (`rank == 0` guard: the bytes
+// land once in each CTA); a two-trip constant loop of 4 KiB copies matches
+// an 8 KiB announcement outside it; the filled tile is fenced before the
+// TMA store, whose bulk group is waited on before the tile is rewritten.
+// CHECK-LABEL: gpu.func @multicast_and_fence
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @multicast_and_fence(%in: !g, %out: !g, %v: f16) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %i0 = arith.constant 0 : i32
+    %mask = arith.constant 3 : i16
+    %bytes = arith.constant 8192 : index
+    %ticks = arith.constant 1000000 : index
+    %false = arith.constant false
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %first = arith.cmpi eq, %rank, %i0 : i32
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+    scf.if %first {
+      tile.copy_async %in[0, 0] to %s[0, 0] sizes [64, 64] exec thread
+          mbar(%bars[%c0] : !bars) cta_mask(%mask) : !g to !s
+    }
+    nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !bars
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+    scf.for %half = %c0 to %c2 step %c1 {
+      %row = arith.muli %half, %c2 : index
+      tile.copy_async %in[%row, 0] to %s[0, 0] sizes [32, 64] exec thread
+          mbar(%bars[%c0] : !bars) : !g to !s
+    }
+    nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !bars
+    tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+    tile.commit_group bulk
+    tile.wait_group bulk, 0 {read}
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    llvm.store %v, %base : f16, !llvm.ptr<3>
+    tile.fence proxy_async
+    gpu.barrier
+    tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+    tile.commit_group bulk
+    tile.wait_group bulk, 0 {read}
+    gpu.return
+  }
+}
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// What cannot be proven is a remark, not an error.
+// CHECK-LABEL: gpu.func @unproven
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @unproven(%in: !g, %bytes: index, %mask: i16) kernel {
+    %c0 = arith.constant 0 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: its byte count is not a constant}}
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+    tile.copy_async %in[0, 0] to %s[0, 0] sizes [64, 64] exec thread
+        mbar(%bars[%c0] : !bars) : !g to !s
+    %ticks = arith.constant 1000000 : index
+    %false = arith.constant false
+    nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !bars
+    %c8192 = arith.constant 8192 : index
+    // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: a multicast copy's cta_mask is not a constant (each CTA of the mask receives the bytes)}}
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %c8192 : !bars
+    tile.copy_async %in[0, 0] to %s[0, 0] sizes [64, 64] exec thread
+        mbar(%bars[%c0] : !bars) cta_mask(%mask) : !g to !s
+    gpu.return
+  }
+}
