@@ -9,25 +9,24 @@
 //       -o /tmp/d.ptx --manifest /tmp/d.json --explain
 
 !tile_t = !tile.buffer<128x64xf16, shared>
+!bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
-  // One mbarrier per CTA; CTA 0's copy completes on CTA 1's.
-  llvm.mlir.global internal @dsmem_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-
   gpu.func @dsmem_copy(%in: memref<128x64xf16, 1>, %out: memref<128x64xf16, 1>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>,
                   known_cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
-    %i0 = arith.constant 0 : i32
     %i1 = arith.constant 1 : i32
-    %tile_bytes = arith.constant 16384 : i32
-    %true = arith.constant true
+    %tile_bytes = arith.constant 16384 : index
+    %ticks = arith.constant 1000000 : index
+    %phase0 = arith.constant false
 
+    // One mbarrier per CTA; CTA 0's copy completes on CTA 1's.
+    %bar = nvgpu.mbarrier.create -> !bar
     %tile = tile.alloc_shared : !tile_t
     %smem = tile.base_address %tile : !tile_t -> !llvm.ptr<3>
-    %bar = llvm.mlir.addressof @dsmem_bar : !llvm.ptr<3>
     %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
     %row = gpu.thread_id x
     %leader = arith.cmpi eq, %row, %c0 : index
@@ -36,10 +35,10 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     // CTA 1 initialises and arms its barrier before anyone copies; the
     // cluster barrier publishes the initialisation to CTA 0.
     scf.if %leader {
-      nvvm.mbarrier.init %bar, %i1 : !llvm.ptr<3>, i32
-      nvvm.fence.mbarrier.init
+      nvgpu.mbarrier.init %bar[%c0], %c1 : !bar
+      tile.fence mbarrier_init
       scf.if %receiver {
-        nvvm.mbarrier.arrive.expect_tx %bar, %tile_bytes : !llvm.ptr<3>, i32
+        nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %tile_bytes : !bar
       }
     }
     nvvm.cluster.arrive {aligned}
@@ -47,13 +46,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
 
     scf.if %receiver {
       // Wait for phase 0 of the barrier: all 16384 bytes have landed.
-      scf.while : () -> () {
-        %done = nvvm.mbarrier.try_wait %bar, %i0 : !llvm.ptr<3>, i32 -> i1
-        %more = arith.xori %done, %true : i1
-        scf.condition(%more)
-      } do {
-        scf.yield
-      }
+      nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase0, %ticks : !bar
       scf.for %col = %c0 to %c64 step %c1 {
         %row_start = arith.muli %row, %c64 : index
         %index = arith.addi %row_start, %col : index
@@ -74,11 +67,11 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
       }
       // Generic-proxy writes must be visible to the async proxy that reads
       // them, and every row must be written before the copy starts.
-      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      tile.fence proxy_async
       gpu.barrier
       scf.if %leader {
         tile.copy_async %tile[0, 0] to %tile[0, 0] sizes [128, 64] exec thread
-            mbar(%bar) remote_cta(%i1) : !tile_t to !tile_t
+            mbar(%bar[%c0] : !bar) remote_cta(%i1) : !tile_t to !tile_t
       }
     }
     // CTA 0's tile is the copy's source: no CTA leaves before CTA 1 has it.

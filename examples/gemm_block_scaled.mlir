@@ -36,12 +36,9 @@
 !sfb_cp = !tile.buffer<128x16xf8E8M0FNU, tmem, #tile.layout<S[(4,32,16):(16@TCol,1@TLane,1@TCol)] + R[4:32@TLane] + 1088@TCol>>
 !g_op = !tile.buffer<128x128xf8E4M3FN, global>
 !g_sf = !tile.buffer<128x16xf8E8M0FNU, global>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
-  llvm.mlir.global internal @load_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-  llvm.mlir.global internal @mma_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-  llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
-
   gpu.func @gemm_block_scaled(%a: memref<128x128xf8E4M3FN, 1>,
                               %b: memref<128x128xf8E4M3FN, 1>,
                               %sfa: memref<128x16xf8E8M0FNU, 1>,
@@ -52,34 +49,23 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %c128 = arith.constant 128 : index
-    %i0 = arith.constant 0 : i32
-    %i1 = arith.constant 1 : i32
     %i16 = arith.constant 16 : i32
     %i32 = arith.constant 32 : i32
-    %columns = arith.constant 512 : i32
-    %bytes = arith.constant 36864 : i32
-    %true = arith.constant true
+    %bytes = arith.constant 36864 : index
+    %ticks = arith.constant 1000000 : index
+    %phase0 = arith.constant false
 
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %leader = arith.cmpi eq, %tid, %c0 : index
-    %warp0 = arith.cmpi eq, %warp, %c0 : index
-    %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
-    %lbar = llvm.mlir.addressof @load_bar : !llvm.ptr<3>
-    %mbar = llvm.mlir.addressof @mma_bar : !llvm.ptr<3>
-
-    scf.if %warp0 {
-      nvvm.tcgen05.alloc %slot, %columns : !llvm.ptr<3>, i32
-    }
+    // Barrier 0 tracks the TMA loads, barrier 1 the copies and the MMA.
+    %bars = nvgpu.mbarrier.create -> !bars
     scf.if %leader {
-      nvvm.mbarrier.init %lbar, %i1 : !llvm.ptr<3>, i32
-      nvvm.mbarrier.init %mbar, %i1 : !llvm.ptr<3>, i32
-      nvvm.fence.mbarrier.init
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %bars[%c1], %c1 : !bars
+      tile.fence mbarrier_init
     }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
-    %taddr = llvm.load %slot : !llvm.ptr<3> -> i32
+    %taddr = tile.tmem_alloc 512 columns
     %acc = tile.tmem_buffer %taddr : !acc
     // Scales at columns 256..259 (A) and 272..275 (B): TCol counts bytes.
     %tsfa = tile.tmem_buffer %taddr : !sfa_tmem
@@ -96,33 +82,22 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %ssfa = tile.alloc_shared : !sf_smem
     %ssfb = tile.alloc_shared : !sf_smem
     scf.if %leader {
-      nvvm.mbarrier.arrive.expect_tx %lbar, %bytes : !llvm.ptr<3>, i32
-      tile.copy_async %ga[0, 0] to %sa[0, 0] sizes [128, 128] exec thread mbar(%lbar) : !g_op to !op_smem
-      tile.copy_async %gb[0, 0] to %sb[0, 0] sizes [128, 128] exec thread mbar(%lbar) : !g_op to !op_smem
-      tile.copy_async %gsfa[0, 0] to %ssfa[0, 0] sizes [128, 16] exec thread mbar(%lbar) : !g_sf to !sf_smem
-      tile.copy_async %gsfb[0, 0] to %ssfb[0, 0] sizes [128, 16] exec thread mbar(%lbar) : !g_sf to !sf_smem
-      scf.while : () -> () {
-        %done = nvvm.mbarrier.try_wait %lbar, %i0 : !llvm.ptr<3>, i32 -> i1
-        %more = arith.xori %done, %true : i1
-        scf.condition(%more)
-      } do {
-        scf.yield
-      }
+      // 2 x 16384 operand bytes + 2 x 2048 scale bytes.
+      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+      tile.copy_async %ga[0, 0] to %sa[0, 0] sizes [128, 128] exec thread mbar(%bars[%c0] : !bars) : !g_op to !op_smem
+      tile.copy_async %gb[0, 0] to %sb[0, 0] sizes [128, 128] exec thread mbar(%bars[%c0] : !bars) : !g_op to !op_smem
+      tile.copy_async %gsfa[0, 0] to %ssfa[0, 0] sizes [128, 16] exec thread mbar(%bars[%c0] : !bars) : !g_sf to !sf_smem
+      tile.copy_async %gsfb[0, 0] to %ssfb[0, 0] sizes [128, 16] exec thread mbar(%bars[%c0] : !bars) : !g_sf to !sf_smem
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %phase0, %ticks : !bars
       tile.copy_async %ssfa[0, 0] to %tsfa_cp[0, 0] sizes [128, 16] exec thread {cp_multicast = #tile.cp_multicast<warpx4>} : !sf_smem to !sfa_cp
       tile.copy_async %ssfb[0, 0] to %tsfb_cp[0, 0] sizes [128, 16] exec thread {cp_multicast = #tile.cp_multicast<warpx4>} : !sf_smem to !sfb_cp
       tile.gemm_async %acc[0, 0], %sa[0, 0], %sb[0, 0] sizes [128, 128, 128] exec thread
           scales(%tsfa, %tsfb : !sfa_tmem, !sfb_tmem) {transpose_b}
           : !acc, !op_smem, !op_smem
-      nvvm.tcgen05.commit %mbar : !llvm.ptr<3>
+      tile.mma_commit mbar(%bars[%c1] : !bars) exec thread
     }
-    scf.while : () -> () {
-      %done = nvvm.mbarrier.try_wait %mbar, %i0 : !llvm.ptr<3>, i32 -> i1
-      %more = arith.xori %done, %true : i1
-      scf.condition(%more)
-    } do {
-      scf.yield
-    }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+    nvgpu.mbarrier.try_wait.parity %bars[%c1], %phase0, %ticks : !bars
+    tile.fence after_thread_sync
 
     %w32 = arith.index_cast %warp : index to i32
     %lane0 = arith.muli %w32, %i32 : i32
@@ -138,13 +113,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
       memref.store %v, %out[%tid, %col] : memref<128x128xf32, 1>
     }
 
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    scf.if %warp0 {
-      %base = llvm.inttoptr %taddr : i32 to !llvm.ptr<6>
-      nvvm.tcgen05.dealloc %base, %columns : !llvm.ptr<6>, i32
-      nvvm.tcgen05.relinquish_alloc_permit
-    }
+    tile.tmem_dealloc %taddr, 512 columns
     gpu.return
   }
 }

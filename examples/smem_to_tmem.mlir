@@ -3,13 +3,13 @@
 // lanes 0-31 of every warp's 32-lane slab), then every warp reads its slab
 // back with tcgen05.ld.
 //
-//   warp 0 allocates tensor memory (32 columns, the allocation unit; the
-//   tile uses columns 0-3: 16 bytes a lane) and publishes the address;
-//   thread t stores in[t] (4 bytes) at byte 4t of the shared tile;
-//   fence.proxy.async makes those generic-proxy writes visible to tcgen05.cp;
-//   thread 0 issues the copy and commits it to an mbarrier (tcgen05.cp
-//   itself signals nothing); everyone waits on the mbarrier;
-//   thread 32w + l loads lane 32w + l (tcgen05.ld 32x32b.x4) into out[32w+l].
+//   thread t stores in[t] (4 bytes) at byte 4t of the shared tile and
+//   fences them for the async proxy (tcgen05.cp reads through it); warp 0
+//   allocates 32 tensor-memory columns (the allocation unit; the tile uses
+//   columns 0-3: 16 bytes a lane), which syncs the CTA; thread 0 issues the
+//   copy and commits it to an mbarrier (tcgen05.cp itself signals nothing);
+//   everyone waits on the mbarrier; thread 32w + l loads lane 32w + l
+//   (tcgen05.ld 32x32b.x4) into out[32w + l].
 //
 //   build/bin/tile-compile examples/smem_to_tmem.mlir -o /tmp/s.ptx \
 //       --manifest /tmp/s.json --explain
@@ -19,14 +19,15 @@
 
 !smem_t = !tile.buffer<32x16xui8, shared, #tile.layout<S[(32,16):(16,1)]>>
 !tmem_t = !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>
+!bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
-  llvm.mlir.global internal @cp_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-  llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
-
   gpu.func @smem_to_tmem(%in: memref<128xi32, 1>, %out: memref<128x4xi32, 1>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
     %c32 = arith.constant 32 : index
     %i0 = arith.constant 0 : i32
     %i1 = arith.constant 1 : i32
@@ -34,23 +35,16 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %i3 = arith.constant 3 : i32
     %i16 = arith.constant 16 : i32
     %i32 = arith.constant 32 : i32
-    %columns = arith.constant 32 : i32
-    %true = arith.constant true
+    %ticks = arith.constant 1000000 : index
+    %phase0 = arith.constant false
 
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %leader = arith.cmpi eq, %tid, %c0 : index
-    %warp0 = arith.cmpi eq, %warp, %c0 : index
-    %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
-    %bar = llvm.mlir.addressof @cp_bar : !llvm.ptr<3>
-
-    // Tensor memory: one warp allocates, everyone reads the address.
-    scf.if %warp0 {
-      nvvm.tcgen05.alloc %slot, %columns : !llvm.ptr<3>, i32
-    }
+    %bar = nvgpu.mbarrier.create -> !bar
     scf.if %leader {
-      nvvm.mbarrier.init %bar, %i1 : !llvm.ptr<3>, i32
-      nvvm.fence.mbarrier.init
+      nvgpu.mbarrier.init %bar[%c0], %c1 : !bar
+      tile.fence mbarrier_init
     }
 
     // The shared tile: thread t writes bytes 4t..4t+3.
@@ -60,26 +54,19 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %t32 = arith.index_cast %tid : index to i32
     %p = llvm.getelementptr %smem[%t32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
     llvm.store %word, %p : i32, !llvm.ptr<3>
-    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
-    %taddr = llvm.load %slot : !llvm.ptr<3> -> i32
-    %tmem = tile.tmem_buffer %taddr : !tmem_t
+    tile.fence proxy_async
 
+    // Warp 0 allocates; the op syncs the CTA, so the tile and the barrier
+    // are ready for thread 0 too.
+    %taddr = tile.tmem_alloc 32 columns {relinquish}
+    %tmem = tile.tmem_buffer %taddr : !tmem_t
     scf.if %leader {
       tile.copy_async %tile[0, 0] to %tmem[0, 0] sizes [32, 16] exec thread
           : !smem_t to !tmem_t
-      nvvm.tcgen05.commit %bar : !llvm.ptr<3>
+      tile.mma_commit mbar(%bar[%c0] : !bar) exec thread
     }
-    scf.while : () -> () {
-      %done = nvvm.mbarrier.try_wait %bar, %i0 : !llvm.ptr<3>, i32 -> i1
-      %more = arith.xori %done, %true : i1
-      scf.condition(%more)
-    } do {
-      scf.yield
-    }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+    nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase0, %ticks : !bar
+    tile.fence after_thread_sync
 
     // Warp w reads lanes 32w..32w+31, columns 0-3 (one 16-byte row a lane).
     %w32 = arith.index_cast %warp : index to i32
@@ -89,9 +76,6 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     %wptr = llvm.inttoptr %waddr : i32 to !llvm.ptr<6>
     %row = nvvm.tcgen05.ld %wptr {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<4xi32>
     nvvm.tcgen05.wait #nvvm.tcgen05_wait<load>
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c3 = arith.constant 3 : index
     %v0 = llvm.extractelement %row[%i0 : i32] : vector<4xi32>
     %v1 = llvm.extractelement %row[%i1 : i32] : vector<4xi32>
     %v2 = llvm.extractelement %row[%i2 : i32] : vector<4xi32>
@@ -101,13 +85,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
     memref.store %v2, %out[%tid, %c2] : memref<128x4xi32, 1>
     memref.store %v3, %out[%tid, %c3] : memref<128x4xi32, 1>
 
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    scf.if %warp0 {
-      %base = llvm.inttoptr %taddr : i32 to !llvm.ptr<6>
-      nvvm.tcgen05.dealloc %base, %columns : !llvm.ptr<6>, i32
-      nvvm.tcgen05.relinquish_alloc_permit
-    }
+    tile.tmem_dealloc %taddr, 32 columns
     gpu.return
   }
 }

@@ -12,24 +12,23 @@
 
 !tile_t = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
 !tensor = !tile.buffer<?x?xf16, global>
+!bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
-  llvm.mlir.global internal @tile_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-
   gpu.func @tma_tile_copy(%in: memref<?x?xf16, 1>, %out: memref<?x?xf16, 1>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
-    %i0 = arith.constant 0 : i32
-    %i1 = arith.constant 1 : i32
-    %true = arith.constant true
-    %tile_bytes = arith.constant 16384 : i32
+    %c1 = arith.constant 1 : index
+    %tile_bytes = arith.constant 16384 : index
+    %ticks = arith.constant 1000000 : index
+    %phase0 = arith.constant false
 
     %g_in = tile.from_memref %in : memref<?x?xf16, 1> -> !tensor
     %g_out = tile.from_memref %out : memref<?x?xf16, 1> -> !tensor
     %tile = tile.alloc_shared : !tile_t
-    %bar = llvm.mlir.addressof @tile_bar : !llvm.ptr<3>
+    %bar = nvgpu.mbarrier.create -> !bar
     %bx = gpu.block_id x
     %by = gpu.block_id y
     %row = arith.muli %by, %c128 : index
@@ -38,23 +37,17 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     %leader = arith.cmpi eq, %tid, %c0 : index
 
     scf.if %leader {
-      nvvm.mbarrier.init %bar, %i1 : !llvm.ptr<3>, i32
-      nvvm.fence.mbarrier.init
-      nvvm.mbarrier.arrive.expect_tx %bar, %tile_bytes : !llvm.ptr<3>, i32
+      nvgpu.mbarrier.init %bar[%c0], %c1 : !bar
+      tile.fence mbarrier_init
+      nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %tile_bytes : !bar
       tile.copy_async %g_in[%row, %col] to %tile[0, 0] sizes [128, 64] exec thread
-          mbar(%bar) : !tensor to !tile_t
+          mbar(%bar[%c0] : !bar) : !tensor to !tile_t
       // Only the issuing thread needs the data: it stores the tile back.
-      scf.while : () -> () {
-        %done = nvvm.mbarrier.try_wait %bar, %i0 : !llvm.ptr<3>, i32 -> i1
-        %more = arith.xori %done, %true : i1
-        scf.condition(%more)
-      } do {
-        scf.yield
-      }
+      nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase0, %ticks : !bar
       tile.copy_async %tile[0, 0] to %g_out[%row, %col] sizes [128, 64] exec thread
           : !tile_t to !tensor
-      nvvm.cp.async.bulk.commit.group
-      nvvm.cp.async.bulk.wait_group 0 {read}
+      tile.commit_group bulk
+      tile.wait_group bulk, 0 {read}
     }
     gpu.return
   }

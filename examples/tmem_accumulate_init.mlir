@@ -13,75 +13,49 @@
 
 !c_smem = !tile.buffer<128x64xf32, shared, #tile.layout<S[(128,2,32):(32,4096,1)], swizzle<3,2,3>>>
 !acc = !tile.buffer<128x64xf32, tmem, #tile.layout<S[(128,64):(1@TLane,1@TCol)]>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
 gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
-  llvm.mlir.global internal @c_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-  llvm.mlir.global internal @acc_bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
-  llvm.mlir.global internal @tmem_slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
-
   gpu.func @tmem_accumulate_init(%c: memref<128x64xf32, 1>, %out: memref<128x64xf32, 1>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
-    %i0 = arith.constant 0 : i32
-    %i1 = arith.constant 1 : i32
     %i16 = arith.constant 16 : i32
     %i32 = arith.constant 32 : i32
-    %columns = arith.constant 64 : i32
-    %tile_bytes = arith.constant 32768 : i32
-    %true = arith.constant true
+    %tile_bytes = arith.constant 32768 : index
+    %ticks = arith.constant 1000000 : index
+    %phase0 = arith.constant false
 
     %tid = gpu.thread_id x
     %warp = arith.divui %tid, %c32 : index
     %leader = arith.cmpi eq, %tid, %c0 : index
-    %warp0 = arith.cmpi eq, %warp, %c0 : index
-    %slot = llvm.mlir.addressof @tmem_slot : !llvm.ptr<3>
-    %cbar = llvm.mlir.addressof @c_bar : !llvm.ptr<3>
-    %abar = llvm.mlir.addressof @acc_bar : !llvm.ptr<3>
-
-    scf.if %warp0 {
-      nvvm.tcgen05.alloc %slot, %columns : !llvm.ptr<3>, i32
-    }
+    // Barrier 0 tracks the TMA load of C, barrier 1 the tcgen05.cp.
+    %bars = nvgpu.mbarrier.create -> !bars
     scf.if %leader {
-      nvvm.mbarrier.init %cbar, %i1 : !llvm.ptr<3>, i32
-      nvvm.mbarrier.init %abar, %i1 : !llvm.ptr<3>, i32
-      nvvm.fence.mbarrier.init
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %bars[%c1], %c1 : !bars
+      tile.fence mbarrier_init
     }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
-    %taddr = llvm.load %slot : !llvm.ptr<3> -> i32
+    %taddr = tile.tmem_alloc 64 columns {relinquish}
     %accbuf = tile.tmem_buffer %taddr : !acc
 
     %g = tile.from_memref %c : memref<128x64xf32, 1> -> !tile.buffer<128x64xf32, global>
     %csmem = tile.alloc_shared : !c_smem
     scf.if %leader {
-      nvvm.mbarrier.arrive.expect_tx %cbar, %tile_bytes : !llvm.ptr<3>, i32
+      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %tile_bytes : !bars
       tile.copy_async %g[0, 0] to %csmem[0, 0] sizes [128, 64] exec thread
-          mbar(%cbar) : !tile.buffer<128x64xf32, global> to !c_smem
+          mbar(%bars[%c0] : !bars) : !tile.buffer<128x64xf32, global> to !c_smem
       // TMA writes through the async proxy, which tcgen05.cp reads: the
       // mbarrier wait is all the ordering needed.
-      scf.while : () -> () {
-        %done = nvvm.mbarrier.try_wait %cbar, %i0 : !llvm.ptr<3>, i32 -> i1
-        %more = arith.xori %done, %true : i1
-        scf.condition(%more)
-      } do {
-        scf.yield
-      }
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %phase0, %ticks : !bars
       tile.copy_async %csmem[0, 0] to %accbuf[0, 0] sizes [128, 64] exec thread
           : !c_smem to !acc
-      nvvm.tcgen05.commit %abar : !llvm.ptr<3>
+      tile.mma_commit mbar(%bars[%c1] : !bars) exec thread
     }
-    scf.while : () -> () {
-      %done = nvvm.mbarrier.try_wait %abar, %i0 : !llvm.ptr<3>, i32 -> i1
-      %more = arith.xori %done, %true : i1
-      scf.condition(%more)
-    } do {
-      scf.yield
-    }
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>
+    nvgpu.mbarrier.try_wait.parity %bars[%c1], %phase0, %ticks : !bars
+    tile.fence after_thread_sync
 
     // Thread 32w + l reads lane 32w + l, one column at a time.
     %w32 = arith.index_cast %warp : index to i32
@@ -98,13 +72,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">] {
       memref.store %v, %out[%tid, %col] : memref<128x64xf32, 1>
     }
 
-    nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
-    gpu.barrier
-    scf.if %warp0 {
-      %base = llvm.inttoptr %taddr : i32 to !llvm.ptr<6>
-      nvvm.tcgen05.dealloc %base, %columns : !llvm.ptr<6>, i32
-      nvvm.tcgen05.relinquish_alloc_permit
-    }
+    tile.tmem_dealloc %taddr, 64 columns
     gpu.return
   }
 }

@@ -23,7 +23,7 @@
 // PTX: .shared .align 16 .b8 __tile_shared_0[16384];
 // PTX: mbarrier.init.shared.b64
 // PTX: fence.mbarrier_init.release.cluster;
-// PTX: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [dsmem_bar], {{%r[0-9]+}};
+// PTX: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__mbarrier], {{%r[0-9]+}};
 // PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: fence.proxy.async.shared::cta;
 // PTX: mapa.shared::cluster.u64 {{.*}}, 1;

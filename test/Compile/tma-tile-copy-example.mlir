@@ -33,5 +33,5 @@
 // CHECK-NEXT: "lowered_param": 15,
 
 // PTX: mov.u32 {{%r[0-9]+}}, %ctaid.x;
-// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {[[COL:%r[0-9]+]], [[ROW:%r[0-9]+]]}], [tile_bar];
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {[[COL:%r[0-9]+]], [[ROW:%r[0-9]+]]}], [__mbarrier];
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{%rd[0-9]+}}, {[[COL]], [[ROW]]}], [__tile_shared_0];
