@@ -39,6 +39,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -55,7 +56,8 @@ void tile::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
                   mlir::gpu::GPUDialect, mlir::index::IndexDialect,
                   mlir::LLVM::LLVMDialect, mlir::memref::MemRefDialect,
-                  mlir::NVVM::NVVMDialect, mlir::scf::SCFDialect,
+                  mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
+                  mlir::scf::SCFDialect,
                   mlir::ub::UBDialect>();
 
   // Patterns convert-gpu-to-nvvm pulls from the dialects it finds.

@@ -168,6 +168,15 @@ LogicalResult AllocSharedOp::verify() {
       return emitOpError("a swizzled tile needs alignment >= ")
              << required << " (one swizzle atom), got " << alignment;
   }
+  if (std::optional<uint64_t> offset = getOffset()) {
+    // Offsets count from a base rounded to the kernel's largest alignment,
+    // so the buffer is aligned exactly when its offset is.
+    int64_t bytes = static_cast<int64_t>(*offset);
+    if (bytes < 0 || bytes % getEffectiveAlignment() != 0)
+      return emitOpError("dynamic shared offset ")
+             << bytes << " is not a multiple of the buffer's alignment "
+             << getEffectiveAlignment();
+  }
   return success();
 }
 
