@@ -112,13 +112,12 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
                                 : IntegerAttr();
     if (!alignmentAttr)
       return rewriter.notifyMatchFailure(op, "no segment alignment");
-    auto existing = dyn_cast_or_null<LLVM::GlobalOp>(
-        SymbolTable::lookupSymbolIn(table, kDynamicSharedSymbol));
-    if (!existing) {
-      if (SymbolTable::lookupSymbolIn(table, kDynamicSharedSymbol))
-        return op.emitError() << "@" << kDynamicSharedSymbol
-                              << " names something other than the dynamic "
-                                 "shared segment";
+    Operation *segment = SymbolTable::lookupSymbolIn(table, kDynamicSharedSymbol);
+    if (segment && !isa<LLVM::GlobalOp>(segment))
+      return op.emitError() << "@" << kDynamicSharedSymbol
+                            << " names something other than the dynamic "
+                               "shared segment";
+    if (!segment) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(ownerIn(table, op));
       LLVM::GlobalOp::create(
@@ -131,21 +130,26 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
         LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared));
     Value base = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
                                            kDynamicSharedSymbol);
-    Type i32 = rewriter.getI32Type();
     int64_t alignment = alignmentAttr.getInt();
-    int64_t offset = static_cast<int64_t>(*op.getOffset());
-    Value bytes = LLVM::ConstantOp::create(rewriter, loc, i32, offset);
     if (alignment > cuda::kDynamicSharedBaseAlignment) {
       // Shared addresses fit in 32 bits; only the low ones matter here.
+      Type i32 = rewriter.getI32Type();
       Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, base);
       Value zero = LLVM::ConstantOp::create(rewriter, loc, i32, 0);
       Value mask = LLVM::ConstantOp::create(rewriter, loc, i32, alignment - 1);
       Value negated = LLVM::SubOp::create(rewriter, loc, zero, address);
       Value padding = LLVM::AndOp::create(rewriter, loc, negated, mask);
-      bytes = LLVM::AddOp::create(rewriter, loc, padding, bytes);
+      base = LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
+                                 base, ArrayRef<LLVM::GEPArg>{padding});
     }
-    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, ptrType, rewriter.getI8Type(),
-                                             base, ArrayRef<LLVM::GEPArg>{bytes});
+    int64_t offset = static_cast<int64_t>(*op.getOffset());
+    if (offset == 0) {
+      rewriter.replaceOp(op, base);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, ptrType, rewriter.getI8Type(), base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
     return success();
   }
 };
