@@ -112,13 +112,17 @@ struct AssignSharedOffsetsPass
                       alloc.getAllocationBytes(), align, alloc.getLoc(),
                       offset});
     });
-    if (!any)
+    if (!any) {
+      kernel->removeAttr(dispatch::kDynamicSharedBytesAttr);
+      kernel->removeAttr(dispatch::kDynamicSharedAlignmentAttr);
       return;
+    }
     // The driver's base is only 16-byte aligned: rounding it up to
     // `alignment` moves it by at most alignment - 16 bytes.
     int64_t bytes = end + alignment - cuda::kDynamicSharedBaseAlignment;
     Builder b(kernel.getContext());
-    kernel->setAttr(dispatch::kDynamicSharedBytesAttr, b.getI64IntegerAttr(bytes));
+    kernel->setAttr(dispatch::kDynamicSharedBytesAttr,
+                    b.getI64IntegerAttr(bytes));
     kernel->setAttr(dispatch::kDynamicSharedAlignmentAttr,
                     b.getI64IntegerAttr(alignment));
   }
@@ -133,8 +137,7 @@ struct AssignSharedOffsetsPass
     if (!visited.insert(func))
       return;
     bool isRoot = visited.size() == 1;
-    std::string where =
-        isRoot ? "" : (" in @" + func.getName()).str();
+    std::string where = isRoot ? "" : (" in @" + func.getName()).str();
     if (auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(func.getOperation()))
       for (BlockArgument arg : gpuFunc.getWorkgroupAttributions())
         if (std::optional<int64_t> bytes =
