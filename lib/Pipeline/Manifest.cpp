@@ -27,6 +27,7 @@
 using namespace mlir;
 using namespace tile::manifest;
 using tile::dispatch::kDispatchAttr;
+using tile::dispatch::kDynamicSharedBytesAttr;
 using tile::dispatch::kSourceSignatureAttr;
 using tile::dispatch::kTensorMapsAttr;
 
@@ -163,14 +164,21 @@ std::optional<std::array<unsigned, 3>> dims(LLVM::LLVMFuncOp func,
   return std::nullopt;
 }
 
+/// An `extern` global: storage the module does not define.
+bool isDeclaration(LLVM::GlobalOp global) {
+  return global.getLinkage() == LLVM::Linkage::External &&
+         !global.getValueOrNull() && global.getInitializerRegion().empty();
+}
+
 /// Bytes of the shared-memory globals `func` uses, laid out in order.
 uint64_t staticSharedBytes(LLVM::LLVMFuncOp func, const DataLayout &layout,
                            SymbolTable &symbols) {
   llvm::SetVector<LLVM::GlobalOp> shared;
   func.walk([&](LLVM::AddressOfOp address) {
     auto global = symbols.lookup<LLVM::GlobalOp>(address.getGlobalName());
-    if (global && global.getAddrSpace() ==
-                      unsigned(NVVM::NVVMMemorySpace::Shared))
+    // The extern dynamic segment is sized at launch, not here.
+    if (global && !isDeclaration(global) &&
+        global.getAddrSpace() == unsigned(NVVM::NVVMMemorySpace::Shared))
       shared.insert(global);
   });
   uint64_t bytes = 0;
@@ -194,6 +202,8 @@ KernelSpec describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
   // A kernel compiled with .reqnctapercluster must be launched as a cluster.
   kernel.clusterDims = dims(func, {NVVM::NVVMDialect::getClusterDimAttrName()});
   kernel.staticSharedBytes = staticSharedBytes(func, layout, symbols);
+  if (auto bytes = func->getAttrOfType<IntegerAttr>(kDynamicSharedBytesAttr))
+    kernel.dynamicSharedBytes = uint64_t(bytes.getInt());
   if (auto records = func->getAttrOfType<ArrayAttr>(kDispatchAttr))
     for (auto record : records.getAsRange<tile::DispatchRecordAttr>())
       kernel.dispatch.push_back({record.getOp().str(),

@@ -23,7 +23,8 @@
 
 using namespace mlir;
 
-/// cta_group check, selection, target check and lowering of the tile ops;
+/// cta_group check, selection, target check, shared-memory placement and
+/// lowering of the tile ops;
 /// `check` turns translation validation on.
 static void addTileLowering(OpPassManager &pm,
                             const tile::TileToNVVMOptions &options,
@@ -39,6 +40,9 @@ static void addTileLowering(OpPassManager &pm,
   TileCheckTargetOptions target;
   target.explain = options.explain;
   pm.addPass(createTileCheckTarget(target));
+  TileAssignSharedOffsetsOptions placement;
+  placement.chip = options.chip;
+  pm.addPass(createTileAssignSharedOffsets(placement));
   TileLowerVariantsOptions lower;
   lower.check = check;
   lower.chip = options.chip;

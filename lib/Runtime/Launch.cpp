@@ -218,6 +218,11 @@ tile::runtime::prepareLaunch(const KernelSpec &kernel,
   return launch;
 }
 
+uint64_t tile::runtime::dynamicSharedBytesToLaunch(const KernelSpec &kernel,
+                                                   const LaunchConfig &config) {
+  return config.dynamicSharedBytes.value_or(kernel.dynamicSharedBytes);
+}
+
 Expected<std::array<unsigned, 3>>
 tile::runtime::checkLaunchConfig(const KernelSpec &kernel,
                                  const LaunchConfig &config) {

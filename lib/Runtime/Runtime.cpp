@@ -327,7 +327,7 @@ Error Kernel::launch(const LaunchConfig &config,
   std::array<unsigned, 3> cluster =
       spec_->clusterDims.value_or(std::array<unsigned, 3>{0, 0, 0});
   return launchRaw(function_, config.grid, *block, cluster,
-                   config.dynamicSharedBytes.value_or(spec_->dynamicSharedBytes),
+                   dynamicSharedBytesToLaunch(*spec_, config),
                    static_cast<CUstream>(config.stream), params.data());
 }
 
@@ -339,12 +339,21 @@ Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid
   Expected<const DriverApi &> d = driver();
   if (!d)
     return d.takeError();
-  if (dynamicShared > 48 * 1024)
+  // The default limit is 48 KiB less the function's static shared memory,
+  // so a kernel with static memory may need the opt-in below 48 KiB too.
+  int limit = 0;
+  if (Error e = check(d->cuFuncGetAttribute(
+                          &limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          function),
+                      "cuFuncGetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+    return e;
+  if (dynamicShared > uint64_t(limit))
     if (Error e = check(d->cuFuncSetAttribute(
                             function,
                             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                             int(dynamicShared)),
-                        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+                        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                            std::to_string(dynamicShared) + ")"))
       return e;
   CUlaunchConfig config = {};
   config.gridDimX = grid[0];

@@ -17,10 +17,11 @@
 // PTX90: .target sm_90a
 // PTX100: .version 8.6
 // PTX100: .target sm_100a
+// The tile is the whole dynamic segment (16-byte aligned, no rounding).
+// PTX: .extern .shared .align 16 .b8 __tile_dynamic_shared[];
 // PTX-LABEL: .entry dsmem_copy(
 // PTX: .maxntid 128, 1, 1
 // PTX: .reqnctapercluster 2, 1, 1
-// PTX: .shared .align 16 .b8 __tile_shared_0[16384];
 // PTX: mbarrier.init.shared.b64
 // PTX: fence.mbarrier_init.release.cluster;
 // PTX: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__mbarrier], {{%r[0-9]+}};
@@ -28,7 +29,7 @@
 // PTX: fence.proxy.async.shared::cta;
 // PTX: mapa.shared::cluster.u64 {{.*}}, 1;
 // PTX: mapa.shared::cluster.u64 {{.*}}, 1;
-// PTX: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [__tile_shared_0], {{%r[0-9]+}}, [{{%rd[0-9]+}}];
+// PTX: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [__tile_dynamic_shared], {{%r[0-9]+}}, [{{%rd[0-9]+}}];
 // PTX-NOT: cp.async.bulk
 // PTX: barrier.cluster.wait.aligned;
 
@@ -64,7 +65,7 @@
 // MANIFEST-NEXT: "loc": "{{.*}}dsmem_copy.mlir:{{[0-9]+}}:{{[0-9]+}}",
 // MANIFEST-NEXT: "op": "tile.copy_async",
 // MANIFEST-NEXT: "variant": "dsmem"
-// MANIFEST: "dynamic_shared_bytes": 0,
+// MANIFEST: "dynamic_shared_bytes": 16384,
 // MANIFEST: "name": "dsmem_copy",
 // The two memrefs expand into 7 parameters each.
 // MANIFEST: "index": 1,
@@ -80,7 +81,7 @@
 // MANIFEST: "index": 13,
 // MANIFEST-NOT: "index": 14,
 // 16 KiB tile + the 8-byte mbarrier, as ptxas reports it.
-// MANIFEST: "static_shared_bytes": 16400,
+// MANIFEST: "static_shared_bytes": 8,
 // MANIFEST-NEXT: "tensor_maps": []
 // MANIFEST: "ptx": "{{.*}}.90.ptx",
 // MANIFEST-NEXT: "version": 2

@@ -32,6 +32,9 @@
 // CHECK: "lowered_global_param": 8,
 // CHECK-NEXT: "lowered_param": 15,
 
+// The tile: the dynamic segment's base rounded up to 1024 bytes.
 // PTX: mov.u32 {{%r[0-9]+}}, %ctaid.x;
+// PTX: mov.b64 [[SEGMENT:%rd[0-9]+]], __tile_dynamic_shared;
+// PTX: add.s64 [[TILE:%rd[0-9]+]], [[SEGMENT]], {{%rd[0-9]+}};
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {[[COL:%r[0-9]+]], [[ROW:%r[0-9]+]]}], [__mbarrier];
-// PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{%rd[0-9]+}}, {[[COL]], [[ROW]]}], [__tile_shared_0];
+// PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{%rd[0-9]+}}, {[[COL]], [[ROW]]}], [[[TILE]]];

@@ -1,8 +1,9 @@
 // Buffer ops lower to addresses: global -> !llvm.ptr<1> of element 0
-// (aligned pointer + offset * element bytes), shared -> an internal
+// (aligned pointer + offset * element bytes), shared -> its offset in the
+// kernel's dynamic shared segment, or outside a kernel an internal
 // addrspace-3 global with the op's alignment, tmem -> the i32 address.
-// RUN: tile-opt %s --tile-lower-variants=check=1 | FileCheck %s
-// RUN: tile-opt %s --tile-lower-variants=check=1 --canonicalize | FileCheck %s --check-prefix=FOLDED
+// RUN: tile-opt %s --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-assign-shared-offsets --tile-lower-variants=check=1 --canonicalize | FileCheck %s --check-prefix=FOLDED
 
 // CHECK: llvm.mlir.global internal @[[SMEM:__tile_shared_0]]() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<1024 x i8>
 // CHECK-LABEL: func.func @views
@@ -41,14 +42,17 @@ func.func @fp4_view(%m: memref<128xf4E2M1FN, 1>) -> !llvm.ptr<1> {
   return %p : !llvm.ptr<1>
 }
 
-// Two allocations in one gpu.module get distinct globals next to the
-// function that allocates them.
+// A kernel's allocations live in its dynamic shared segment, one after
+// the other (the second 128 bytes in), addressed from one extern array.
 // CHECK-LABEL: gpu.module @two
-// CHECK: llvm.mlir.global internal @[[A:__tile_shared_[0-9]+]]()
-// CHECK: llvm.mlir.global internal @[[B:__tile_shared_[0-9]+]]()
-// CHECK: gpu.func @k
-// CHECK: llvm.mlir.addressof @[[A]]
-// CHECK: llvm.mlir.addressof @[[B]]
+// CHECK: llvm.mlir.global external @__tile_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-NOT: llvm.mlir.global
+// CHECK: gpu.func @k() kernel attributes {tile.dynamic_shared_alignment = 16 : i64, tile.dynamic_shared_bytes = 256 : i64
+// CHECK: %[[A:.+]] = llvm.mlir.addressof @__tile_dynamic_shared : !llvm.ptr<3>
+// CHECK: %[[SEGMENT:.+]] = llvm.mlir.addressof @__tile_dynamic_shared : !llvm.ptr<3>
+// CHECK: %[[B:.+]] = llvm.getelementptr %[[SEGMENT]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.+}}, %[[A]]
+// CHECK: llvm.store %{{.+}}, %[[B]]
 gpu.module @two {
   gpu.func @k() kernel {
     %a = tile.alloc_shared : !tile.buffer<64xf16, shared>

@@ -2,7 +2,7 @@
 // cp.async.bulk.shared::cluster.shared::cta per planned copy, a loop per run
 // of equally spaced copies. Every kernel here is also compiled to PTX and
 // assembled by ptxas for sm_90a and sm_100a.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s --chip sm_90a -o %t.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90a.ptx
 // RUN: tile-compile --check %s --chip sm_100a -o %t.sm_100a.ptx
@@ -19,11 +19,13 @@
 gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 
-  // One 16384-byte copy for a contiguous tile.
-  // CHECK: llvm.mlir.global internal @[[TILE:__tile_shared_[0-9]+]]() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+  // One 16384-byte copy for a contiguous tile, at offset 0 of the kernel's
+  // dynamic shared segment (16-byte aligned: no rounding of the base).
+  // CHECK: llvm.mlir.global external @__tile_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
   // CHECK-LABEL: gpu.func @whole_tile
   // CHECK-SAME: tile.dispatch = [#tile.dispatch_record<op = "tile.copy_async", variant = "dsmem", loc = "{{.*}}dsmem-lowering.mlir:{{[0-9]+}}:{{[0-9]+}}">]
-  // CHECK: %[[BASE:.+]] = llvm.mlir.addressof @[[TILE]] : !llvm.ptr<3>
+  // CHECK-SAME: tile.dynamic_shared_alignment = 16 : i64, tile.dynamic_shared_bytes = 16384 : i64
+  // CHECK: %[[BASE:.+]] = llvm.mlir.addressof @__tile_dynamic_shared : !llvm.ptr<3>
   // CHECK: %[[BAR:.+]] = llvm.mlir.addressof @bar : !llvm.ptr<3>
   // CHECK: %[[PEER_TILE:.+]] = nvvm.mapa %[[BASE]], %[[PEER:.+]] : !llvm.ptr<3> -> !llvm.ptr<7>
   // CHECK: %[[PEER_BAR:.+]] = nvvm.mapa %[[BAR]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
@@ -46,10 +48,13 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   }
 
   // Rows padded differently on each side: 8 copies of 256 bytes as one loop
-  // (source row stride 512 bytes, destination 1024).
+  // (source row stride 512 bytes, destination 1024). The source spans 3840
+  // bytes, so the destination starts there.
   // CHECK-LABEL: gpu.func @padded_rows
-  // CHECK: %[[SRC_BASE:.+]] = llvm.mlir.addressof @__tile_shared_{{[0-9]+}}
-  // CHECK: %[[DST_BASE:.+]] = llvm.mlir.addressof @__tile_shared_{{[0-9]+}}
+  // CHECK-SAME: tile.dynamic_shared_bytes = 11264 : i64
+  // CHECK: %[[SRC_BASE:.+]] = llvm.mlir.addressof @__tile_dynamic_shared
+  // CHECK: %[[SEGMENT:.+]] = llvm.mlir.addressof @__tile_dynamic_shared
+  // CHECK: %[[DST_BASE:.+]] = llvm.getelementptr %[[SEGMENT]][3840] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
   // CHECK: %[[PEER_DST:.+]] = nvvm.mapa %[[DST_BASE]]
   // CHECK: %[[ROW_BYTES:.+]] = arith.constant 256 : i32
   // CHECK: %[[LB:.+]] = arith.constant 0 : i32
@@ -95,9 +100,18 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   }
 
   // Identically swizzled tiles copy as raw bytes; the 128B-swizzled
-  // allocation gets its 1024-byte alignment.
-  // CHECK: llvm.mlir.global internal @{{__tile_shared_[0-9]+}}() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<1024 x i8>
+  // allocation gets its 1024-byte alignment: the segment's base is rounded
+  // up to 1024 at run time (1008 bytes reserved for it).
   // CHECK-LABEL: gpu.func @swizzled
+  // CHECK-SAME: tile.dynamic_shared_alignment = 1024 : i64, tile.dynamic_shared_bytes = 2032 : i64
+  // CHECK: %[[SEG:.+]] = llvm.mlir.addressof @__tile_dynamic_shared : !llvm.ptr<3>
+  // CHECK: %[[SEG_BITS:.+]] = llvm.ptrtoint %[[SEG]] : !llvm.ptr<3> to i32
+  // CHECK: %[[ZERO:.+]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK: %[[MASK:.+]] = llvm.mlir.constant(1023 : i32) : i32
+  // CHECK: %[[NEG:.+]] = llvm.sub %[[ZERO]], %[[SEG_BITS]] : i32
+  // CHECK: %[[PAD:.+]] = llvm.and %[[NEG]], %[[MASK]] : i32
+  // CHECK: %[[ALIGNED:.+]] = llvm.getelementptr %[[SEG]][%[[PAD]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: nvvm.mapa %[[ALIGNED]]
   // CHECK: %[[SW_BYTES:.+]] = arith.constant 1024 : i32
   // CHECK: nvvm.cp.async.bulk.shared.cluster.shared.cta %{{.+}}, %{{.+}}, %{{.+}}, %[[SW_BYTES]]
   // CHECK-NOT: nvvm.cp.async.bulk
@@ -112,6 +126,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   }
 }
 
+// PTX: .extern .shared .align 16 .b8 __tile_dynamic_shared[];
 // PTX-LABEL: .entry whole_tile
 // PTX: mapa.shared::cluster
 // PTX: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes

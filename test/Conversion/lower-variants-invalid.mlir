@@ -38,10 +38,33 @@ func.func @too_much_shared() {
 
 // -----
 
+// A kernel's buffers belong in its dynamic shared segment, which
+// --tile-assign-shared-offsets lays out.
+gpu.module @unplaced {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{shared buffer of @k is not placed in a dynamic shared segment; run --tile-assign-shared-offsets first}}
+    %s = tile.alloc_shared : !tile.buffer<64xf16, shared>
+    gpu.return
+  }
+}
+
+// -----
+
+// An offset without the kernel's segment (the attributes the placement
+// records) is refused the same way.
+gpu.module @offset_without_segment {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{shared buffer of @k is not placed in a dynamic shared segment; run --tile-assign-shared-offsets first}}
+    %s = tile.alloc_shared {offset = 0 : i64} : !tile.buffer<64xf16, shared>
+    gpu.return
+  }
+}
+
+// -----
+
 // A target chip that does not parse.
 gpu.module @bad [#nvvm.target<chip = "gfx90a">] {
-  gpu.func @k(%peer: i32) kernel {
-    %s = tile.alloc_shared : !tile.buffer<64xf16, shared>
+  gpu.func @k(%peer: i32, %s: !tile.buffer<64xf16, shared>) kernel {
     %bar = llvm.mlir.zero : !llvm.ptr<3>
     // expected-error @+1 {{unknown chip 'gfx90a'; known chips: sm_80, sm_86}}
     tile.copy_async %s[0] to %s[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {variant = "dsmem"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
@@ -64,8 +87,7 @@ func.func @tma_outside_kernel(%g: !tile.buffer<8x256xf16, global>, %bar: !llvm.p
 
 // An unknown variant and an unknown chip: both are reported.
 gpu.module @both [#nvvm.target<chip = "gfx90a">] {
-  gpu.func @k(%peer: i32) kernel {
-    %s = tile.alloc_shared : !tile.buffer<64xf16, shared>
+  gpu.func @k(%peer: i32, %s: !tile.buffer<64xf16, shared>) kernel {
     %bar = llvm.mlir.zero : !llvm.ptr<3>
     // expected-error @+2 {{variant 'bogus' is not registered for tile.copy_async on cuda}}
     // expected-error @+1 {{unknown chip 'gfx90a'; known chips: sm_80, sm_86}}

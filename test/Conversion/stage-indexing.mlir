@@ -4,7 +4,7 @@
 // step (shared: bytes, GEP; tensor memory: (lane << 16) | column) and every
 // plan is the one for index 0. So a 2-D global region lands in a 3-D shared
 // ring, and gemm_async multiplies A[stage] and B[stage].
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s -o %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}
 

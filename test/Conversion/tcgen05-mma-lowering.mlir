@@ -3,7 +3,7 @@
 // descriptors are pinned, then per MMA the descriptor start offsets
 // (bytes >> 4), the tensor-memory addresses and the input-D flag. The PTX
 // is assembled for sm_100a.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}

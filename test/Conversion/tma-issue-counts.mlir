@@ -3,7 +3,7 @@
 // atoms]), also for a tensor whose 1000 columns end inside an atom: the
 // atom dim views the 15 whole atoms, which is all these regions touch.
 // Measured before that split: 8, 4, 1, 16, 32, 56 and 1 issues.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s --chip sm_90a -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}

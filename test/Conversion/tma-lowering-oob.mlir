@@ -3,7 +3,7 @@
 // coordinates): a load fills the elements outside with zero or NaN (the
 // op's `oob`), a store or reduction skips them. The map keeps the tensor's
 // dims; the box is the region's.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s --chip sm_90a -o %t.sm_90a.ptx --manifest %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json

@@ -1,6 +1,6 @@
 // Blackwell-only tma config: cta_group on the load (rejected on sm_90a by
 // the cta_group_target predicate). fp8 tiles copy as UINT8 maps.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_100a %t.ptx -o %t.cubin %}

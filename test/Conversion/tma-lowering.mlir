@@ -1,7 +1,7 @@
 // The tma emitter: a by-value tensor-map kernel parameter per distinct plan
 // and one cp.async.bulk.tensor per planned issue. Every kernel is also
 // compiled to PTX and assembled by ptxas for sm_90a and sm_100a.
-// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s --chip sm_90a -o %t.sm_90a.ptx --manifest %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json

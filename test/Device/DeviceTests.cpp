@@ -13,6 +13,8 @@
 //     plans, sub-regions, padded rows), each at 4 placements: inside the
 //     tensor, across the far edges and before the near edges (loads
 //     zero-fill out-of-bounds elements), and a store clipped at the edge;
+//   - every stage of a 4-stage ring of 32 KiB tiles (128 KiB of dynamic
+//     shared memory);
 //   - TMA reduce-add stores; TMA multicast to clusters of 2 and 4;
 //   - DSMEM rings in clusters of 2 and 4, contiguous and strided regions;
 //   - swizzle read-back: the raw shared tile after a TMA load, every byte
@@ -171,6 +173,7 @@ struct DeviceArray {
 struct Case {
   std::string kernel, family, dtype, swizzle;
   unsigned bytes = 0, cluster = 0;
+  int64_t stages = 0;
   int64_t rows = 0, cols = 0;
   // dsmem
   std::array<int64_t, 2> src{}, dst{}, srcOffset{};
@@ -205,6 +208,7 @@ const std::vector<Case> &allCases() {
       k.swizzle = o.getString("swizzle").value_or("").str();
       k.bytes = o.getInteger("bytes").value_or(0);
       k.cluster = o.getInteger("cluster").value_or(0);
+      k.stages = o.getInteger("stages").value_or(0);
       auto region = pair(o, "region");
       k.rows = region[0];
       k.cols = region[1];
@@ -446,6 +450,36 @@ TEST_P(TmaReduceAdd, AddsTheTileIntoTheTensor) {
 
 INSTANTIATE_TEST_SUITE_P(Generated, TmaReduceAdd,
                          ::testing::ValuesIn(casesOf("reduce")), caseName);
+
+//===----------------------------------------------------------------------===//
+// Dynamic shared memory beyond 48 KiB
+//===----------------------------------------------------------------------===//
+
+// Every stage of a ring of 32 KiB tiles (128 KiB of dynamic shared memory):
+// the tensor goes in stage by stage and comes back out unchanged, so each
+// stage holds its own rows and the launch raised the dynamic-shared limit.
+class TmaDynamicSharedRing : public ::testing::TestWithParam<Case> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaDynamicSharedRing);
+
+TEST_P(TmaDynamicSharedRing, EveryStageRoundTrips) {
+  REQUIRE_SUITE();
+  const Case &c = GetParam();
+  const int64_t rows = c.stages * c.rows, cols = c.cols;
+  llvm::Expected<Kernel> kernel = Suite::get().module->kernel(c.kernel);
+  ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+  EXPECT_GE(kernel->spec().dynamicSharedBytes,
+            uint64_t(rows * cols * c.bytes));
+  std::vector<uint8_t> in = randomBytes(rows * cols * c.bytes, 4321);
+  DeviceArray dIn = unwrap(DeviceArray::of(in));
+  DeviceArray dOut = unwrap(DeviceArray::zeros(in.size()));
+  ASSERT_OK(launchAndWait(*Suite::get().module, c.kernel, {1, 1, 1},
+                          {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
+                           KernelArg::memref(dOut.buffer.address(), {rows, cols})}));
+  EXPECT_TRUE(sameElements(dOut.read(), in, c.bytes, cols));
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, TmaDynamicSharedRing,
+                         ::testing::ValuesIn(casesOf("ring")), caseName);
 
 //===----------------------------------------------------------------------===//
 // TMA multicast

@@ -62,6 +62,7 @@ protected:
       return "parse error";
     PassManager pm(&context);
     pm.addPass(tile::createTileSelectVariants());
+    pm.addPass(tile::createTileAssignSharedOffsets());
     tile::TileLowerVariantsOptions options;
     options.check = true;
     pm.addPass(tile::createTileLowerVariants(options, nullptr, mutate));

@@ -224,6 +224,38 @@ TEST(LaunchConfig, ClustersAndBlocks) {
   EXPECT_EQ(*block, (std::array<unsigned, 3>{128, 1, 1}));
 }
 
+// tma_copy's 128B-swizzled 4096-byte tile is in the dynamic segment: 4096
+// bytes plus 1008 to round its base up to 1024. A launch asks for that by
+// default, and a smaller explicit amount is refused.
+TEST(LaunchConfig, DynamicSharedBytesComeFromTheManifest) {
+  const KernelSpec *k = manifestOf("tma_copy").kernel("tma_copy");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->dynamicSharedBytes, 5104u);
+  EXPECT_EQ(k->staticSharedBytes, 8u); // the mbarrier
+  LaunchConfig config;
+  EXPECT_EQ(dynamicSharedBytesToLaunch(*k, config), 5104u);
+  EXPECT_TRUE(bool(checkLaunchConfig(*k, config)));
+  config.dynamicSharedBytes = 8192;
+  EXPECT_EQ(dynamicSharedBytesToLaunch(*k, config), 8192u);
+  EXPECT_TRUE(bool(checkLaunchConfig(*k, config)));
+  config.dynamicSharedBytes = 4096;
+  std::string e = errorOf(checkLaunchConfig(*k, config));
+  EXPECT_NE(e.find("dynamic shared memory 4096 bytes is below the kernel's 5104"),
+            std::string::npos)
+      << e;
+}
+
+// The on-device suite's 4-stage ring of 32 KiB tiles: 131072 bytes after an
+// 8-byte buffer (the ring at 1024), plus 1008 of rounding.
+TEST(LaunchManifest, RingBeyondStaticSharedMemory) {
+  const KernelSpec *k =
+      manifestOf("device_suite").kernel("ring_f16_4x128x128_sw128");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->dynamicSharedBytes, 133104u);
+  EXPECT_EQ(k->staticSharedBytes, 0u);
+  EXPECT_EQ(dynamicSharedBytesToLaunch(*k, LaunchConfig()), 133104u);
+}
+
 TEST(LaunchManifest, MissingAndStaleManifests) {
   std::string e = errorOf(LaunchManifest::load("/nonexistent/k.json"));
   EXPECT_NE(e.find("cannot read the manifest /nonexistent/k.json"),

@@ -109,6 +109,22 @@ TEST(Chips, RangesIncludeBothEnds) {
   EXPECT_FALSE(scaled->contains(87));
 }
 
+// cudaDevAttrMaxSharedMemoryPerBlockOptin per compute capability, every
+// target of a chip number alike.
+TEST(Chips, SharedMemoryPerBlock) {
+  for (auto [name, bytes] : {std::pair<const char *, int64_t>{"sm_80", 166912},
+                             {"sm_86", 101376},
+                             {"sm_90", 232448},
+                             {"sm_90a", 232448},
+                             {"sm_100a", 232448},
+                             {"sm_100f", 232448},
+                             {"sm_120a", 101376}}) {
+    tile::OrReason<ChipInfo> chip = lookupChip(name);
+    ASSERT_TRUE(bool(chip)) << name;
+    EXPECT_EQ(chip->sharedBytesPerBlock, bytes) << name;
+  }
+}
+
 TEST(Chips, UnknownChipsListTheKnownOnes) {
   std::string why = lookupChip("sm_1000a").reason();
   EXPECT_EQ(why.rfind("unknown chip 'sm_1000a'; known chips: sm_80, sm_86, "

@@ -40,6 +40,17 @@ namespace tile::dispatch {
 constexpr llvm::StringLiteral kTensorMapsAttr = "tile.tensor_maps";
 constexpr llvm::StringLiteral kSourceSignatureAttr = "tile.source_signature";
 constexpr llvm::StringLiteral kDispatchAttr = "tile.dispatch";
+/// Kernel attributes --tile-assign-shared-offsets records: the bytes of the
+/// dynamic shared segment to launch with (the manifest's
+/// `dynamic_shared_bytes`) and the alignment the lowering rounds its base
+/// up to.
+constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
+    "tile.dynamic_shared_bytes";
+constexpr llvm::StringLiteral kDynamicSharedAlignmentAttr =
+    "tile.dynamic_shared_alignment";
+/// The extern shared array the dynamic segment is addressed through
+/// (`extern __shared__ char __tile_dynamic_shared[]`).
+constexpr llvm::StringLiteral kDynamicSharedSymbol = "__tile_dynamic_shared";
 
 class KernelABI {
 public:

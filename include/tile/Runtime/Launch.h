@@ -99,8 +99,14 @@ struct LaunchConfig {
   void *stream = nullptr;
 };
 
+/// The dynamic shared bytes to launch `kernel` with: the config's, else the
+/// manifest's (the kernel's dynamic shared segment).
+uint64_t dynamicSharedBytesToLaunch(const KernelSpec &kernel,
+                                    const LaunchConfig &config);
+
 /// The block dims to launch with, or an error when the grid does not tile
-/// into the kernel's clusters or the block disagrees with the manifest.
+/// into the kernel's clusters, the block disagrees with the manifest or the
+/// dynamic shared bytes are below the kernel's.
 llvm::Expected<std::array<unsigned, 3>>
 checkLaunchConfig(const KernelSpec &kernel, const LaunchConfig &config);
 

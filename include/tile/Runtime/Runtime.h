@@ -44,7 +44,7 @@ struct DriverApi {
   X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain)                               \
   X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)              \
-  X(cuFuncSetAttribute) X(cuTensorMapEncodeTiled)                             \
+  X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuTensorMapEncodeTiled)       \
   X(cuLaunchKernelEx) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD)              \
   X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync) X(cuMemsetD8)          \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)   \
@@ -150,7 +150,8 @@ private:
 };
 
 /// cuLaunchKernelEx with optional cluster dims (0 = no cluster) and the
-/// dynamic shared bytes (the function's limit is raised when above 48 KiB).
+/// dynamic shared bytes (the function's limit, by default 48 KiB less its
+/// static shared memory, is raised when they exceed it).
 llvm::Error launchRaw(CUfunction function, std::array<unsigned, 3> grid,
                       std::array<unsigned, 3> block,
                       std::array<unsigned, 3> cluster, uint64_t dynamicShared,

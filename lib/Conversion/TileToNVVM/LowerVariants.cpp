@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The pass, as named steps: resolve each dispatch op's variant and target,
-// check the static shared-memory budget, plan each op once, let variants
-// add kernel parameters, record the manifest attributes, convert. Every
+// check the shared buffers' placement and the static shared-memory budget,
+// plan each op once, let variants add kernel parameters, record the
+// manifest attributes, convert. Every
 // check runs before anything is rewritten, so a failed run leaves the IR
 // intact and reports every problem.
 //
@@ -105,12 +106,25 @@ struct LowerVariantsPass
     return success(ok);
   }
 
-  /// Step 2: static shared allocations of each function within the limit.
-  LogicalResult checkStaticSharedBudget() {
+  /// Step 2: every kernel buffer placed in its dynamic segment, and the
+  /// static shared allocations (outside kernels) of each function within
+  /// the static limit.
+  LogicalResult checkSharedPlacement() {
     bool ok = true;
     getOperation()->walk([&](FunctionOpInterface func) {
+      auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(func.getOperation());
+      bool isKernel = gpuFunc && gpuFunc.isKernel();
+      bool hasSegment = func->hasAttr(kDynamicSharedAlignmentAttr);
       int64_t bytes = 0;
       func.walk([&](AllocSharedOp alloc) {
+        if (alloc.getOffset() ? !hasSegment : isKernel) {
+          alloc.emitError() << "shared buffer of @" << func.getName()
+                            << " is not placed in a dynamic shared segment; "
+                               "run --tile-assign-shared-offsets first";
+          ok = false;
+        }
+        if (alloc.getOffset())
+          return;
         bytes = llvm::alignTo(bytes, alloc.getEffectiveAlignment()) +
                 alloc.getAllocationBytes();
       });
@@ -220,7 +234,7 @@ struct LowerVariantsPass
       cache = std::make_shared<PlanCache>();
     PlannedOps work;
     bool resolved = succeeded(resolveVariants(work));
-    bool fits = succeeded(checkStaticSharedBudget());
+    bool fits = succeeded(checkSharedPlacement());
     if (!resolved || !fits || failed(planOps(work)) ||
         failed(prepareKernelABI(work)))
       return signalPassFailure();

@@ -13,11 +13,14 @@
 
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dispatch/KernelABI.h"
+#include "tile/Target/CUDA/HardwareLimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -44,7 +47,17 @@ void tile::populateTileBufferTypeConversions(TypeConverter &converter) {
 
 namespace {
 
-/// `tile.alloc_shared` -> an internal shared global + its address.
+/// The operation directly inside `table` that holds `op`: new globals go
+/// before it, so globals read in order.
+Operation *ownerIn(Operation *table, Operation *op) {
+  while (op->getParentOp() != table)
+    op = op->getParentOp();
+  return op;
+}
+
+/// `tile.alloc_shared` -> its address: in a kernel's dynamic shared segment
+/// when --tile-assign-shared-offsets gave it an offset, else an internal
+/// shared global.
 struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -54,6 +67,13 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
     Operation *table = SymbolTable::getNearestSymbolTable(op);
     if (!table)
       return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
+    if (op.getOffset())
+      return lowerDynamic(op, table, rewriter);
+    return lowerStatic(op, table, rewriter);
+  }
+
+  static LogicalResult lowerStatic(AllocSharedOp op, Operation *table,
+                                   ConversionPatternRewriter &rewriter) {
     std::string name;
     for (unsigned n = 0;; ++n) {
       name = "__tile_shared_" + std::to_string(n);
@@ -65,11 +85,7 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
         IntegerType::get(ctx, 8), static_cast<uint64_t>(op.getAllocationBytes()));
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      // Before the function that allocates, so globals read in order.
-      Operation *owner = op;
-      while (owner->getParentOp() != table)
-        owner = owner->getParentOp();
-      rewriter.setInsertionPoint(owner);
+      rewriter.setInsertionPoint(ownerIn(table, op));
       LLVM::GlobalOp::create(rewriter, op.getLoc(), arrayType,
                              /*isConstant=*/false, LLVM::Linkage::Internal,
                              name, /*value=*/Attribute(),
@@ -79,6 +95,61 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
     rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(
         op, LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared)),
         name);
+    return success();
+  }
+
+  /// base + (-base mod alignment) + offset, where base is the extern
+  /// segment (`extern __shared__ char __tile_dynamic_shared[]`). It is
+  /// declared 16-byte aligned, what the driver guarantees: a larger
+  /// declared alignment would let LLVM fold the rounding away.
+  static LogicalResult lowerDynamic(AllocSharedOp op, Operation *table,
+                                    ConversionPatternRewriter &rewriter) {
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    auto alignmentAttr = kernel ? kernel->getAttrOfType<IntegerAttr>(
+                                      kDynamicSharedAlignmentAttr)
+                                : IntegerAttr();
+    if (!alignmentAttr)
+      return rewriter.notifyMatchFailure(op, "no segment alignment");
+    Operation *segment = SymbolTable::lookupSymbolIn(table, kDynamicSharedSymbol);
+    if (segment && !isa<LLVM::GlobalOp>(segment))
+      return op.emitError() << "@" << kDynamicSharedSymbol
+                            << " names something other than the dynamic "
+                               "shared segment";
+    if (!segment) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ownerIn(table, op));
+      LLVM::GlobalOp::create(
+          rewriter, loc, LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
+          /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedSymbol,
+          /*value=*/Attribute(), cuda::kDynamicSharedBaseAlignment,
+          unsigned(NVVMMemorySpace::Shared));
+    }
+    auto ptrType =
+        LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared));
+    Value base = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
+                                           kDynamicSharedSymbol);
+    int64_t alignment = alignmentAttr.getInt();
+    if (alignment > cuda::kDynamicSharedBaseAlignment) {
+      // Shared addresses fit in 32 bits; only the low ones matter here.
+      Type i32 = rewriter.getI32Type();
+      Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, base);
+      Value zero = LLVM::ConstantOp::create(rewriter, loc, i32, 0);
+      Value mask = LLVM::ConstantOp::create(rewriter, loc, i32, alignment - 1);
+      Value negated = LLVM::SubOp::create(rewriter, loc, zero, address);
+      Value padding = LLVM::AndOp::create(rewriter, loc, negated, mask);
+      base = LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
+                                 base, ArrayRef<LLVM::GEPArg>{padding});
+    }
+    int64_t offset = static_cast<int64_t>(*op.getOffset());
+    if (offset == 0) {
+      rewriter.replaceOp(op, base);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, ptrType, rewriter.getI8Type(), base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
     return success();
   }
 };

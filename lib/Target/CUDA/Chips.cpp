@@ -22,17 +22,27 @@ namespace {
 /// The newest PTX ISA version LLVM 22 emits.
 constexpr PtxVersion kNewestPtx = 90;
 
-/// Each chip number and the first PTX version of its plain, `a` and `f`
+/// Each chip number, the first PTX version of its plain, `a` and `f`
 /// targets (0: no such target), as LLVM 22 and ptxas accept them for a
-/// `.target` (each chip's introduction in the PTX ISA).
+/// `.target` (each chip's introduction in the PTX ISA), and the shared
+/// memory one block may use.
 struct ChipNumber {
   unsigned sm;
   PtxVersion plain, a, f;
+  /// cudaDevAttrMaxSharedMemoryPerBlockOptin: static + dynamic shared bytes
+  /// of one block once the kernel opts in (CUDA C++ Programming Guide,
+  /// "Technical Specifications per Compute Capability": 163 KB on 8.0,
+  /// 227 KB on 9.0, 10.x and 11.0 (H100, H200, B200 report 232448), 99 KB
+  /// on 8.6, 8.9 and 12.x).
+  int64_t sharedBytesPerBlock;
 };
+constexpr int64_t KiB = 1024;
 constexpr ChipNumber kChipNumbers[] = {
-    {80, 70, 0, 0},    {86, 71, 0, 0},    {89, 78, 0, 0},    {90, 78, 80, 0},
-    {100, 86, 86, 88}, {101, 86, 86, 88}, {103, 88, 88, 88}, {110, 90, 90, 90},
-    {120, 87, 87, 88}, {121, 88, 88, 88}};
+    {80, 70, 0, 0, 163 * KiB},    {86, 71, 0, 0, 99 * KiB},
+    {89, 78, 0, 0, 99 * KiB},     {90, 78, 80, 0, 227 * KiB},
+    {100, 86, 86, 88, 227 * KiB}, {101, 86, 86, 88, 227 * KiB},
+    {103, 88, 88, 88, 227 * KiB}, {110, 90, 90, 90, 227 * KiB},
+    {120, 87, 87, 88, 99 * KiB},  {121, 88, 88, 88, 99 * KiB}};
 
 /// Every target of every chip number, in ascending order.
 const std::vector<ChipInfo> &chipTable() {
@@ -52,7 +62,8 @@ const std::vector<ChipInfo> &chipTable() {
                                    {'f', c.f}}) {
         llvm::StringRef name = names[i++];
         if (first)
-          out.push_back({name, c.sm, suffix, {first, kNewestPtx}});
+          out.push_back({name, c.sm, suffix, {first, kNewestPtx},
+                         c.sharedBytesPerBlock});
       }
     return out;
   }();

@@ -20,6 +20,10 @@ host reference needs):
              which stores it out (TMA); contiguous and strided regions
   readback   a TMA load into a swizzled tile, then every shared byte dumped
              to global with ordinary loads, for the layout-algebra check
+  ring       every stage of a 4-stage ring of 32 KiB tiles (128 KiB of
+             dynamic shared memory, past the 48 KiB of static shared
+             memory): global -> each stage -> global, the stage a runtime
+             loop index
 """
 import json
 import math
@@ -254,6 +258,51 @@ def readback(name, ty, rows, cols, layout):
 """
 
 
+def stage_ring(name, ty, stages, rows, cols, sw):
+    """in rows [s*rows, (s+1)*rows) -> ring[s] for every stage s (one
+    mbarrier for all), then ring[s] -> the same rows of out. A small buffer
+    allocated first puts the 1024-aligned ring 1024 bytes into the dynamic
+    segment, whose base the kernel rounds up."""
+    b = BYTES[ty]
+    tile_layout = nvmma_layout(ty, rows, cols, sw)
+    modes, swz = tile_layout[2:].split("], ", 1)
+    shape, strides = modes.strip("()").split("):(")
+    ring_layout = f"S[({stages},{shape}):({rows * cols},{strides.rstrip(')')})], {swz}"
+    ring_t = buf((stages, rows, cols), ty, "shared", ring_layout)
+    flag_t = buf((1,), "i64", "shared")
+    return f"""
+  gpu.func @{name}(%in: {memref(2, ty)}, %out: {memref(2, ty)}) kernel
+      attributes {{known_block_size = array<i32: 32, 1, 1>}} {{
+{CONSTANTS}    %stages = arith.constant {stages} : index
+    %rows = arith.constant {rows} : index
+    %bytes = arith.constant {stages * rows * cols * b} : index
+    %g_in = tile.from_memref %in : {memref(2, ty)} -> {gbuf(2, ty)}
+    %g_out = tile.from_memref %out : {memref(2, ty)} -> {gbuf(2, ty)}
+    %flag = tile.alloc_shared : {flag_t}
+    %ring = tile.alloc_shared : {ring_t}
+    %bar = nvgpu.mbarrier.create -> !bar
+    scf.if %leader {{
+      nvgpu.mbarrier.init %bar[%c0], %c1 : !bar
+      tile.fence mbarrier_init
+      nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : !bar
+      scf.for %s = %c0 to %stages step %c1 {{
+        %row = arith.muli %s, %rows : index
+        tile.copy_async %g_in[%row, 0] to %ring[%s, 0, 0] sizes [{rows}, {cols}] exec thread
+            mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {ring_t}
+      }}
+{WAIT.format(bar="bar")}      scf.for %s = %c0 to %stages step %c1 {{
+        %row = arith.muli %s, %rows : index
+        tile.copy_async %ring[%s, 0, 0] to %g_out[%row, 0] sizes [{rows}, {cols}] exec thread
+            : {ring_t} to {gbuf(2, ty)}
+      }}
+      tile.commit_group bulk
+      tile.wait_group bulk, 0 {{read}}
+    }}
+    gpu.return
+  }}
+"""
+
+
 def main():
     out_mlir, out_json = sys.argv[1], sys.argv[2]
     body, cases = [], []
@@ -337,6 +386,12 @@ def main():
             body.append(readback(name, ty, r, c, nvmma_layout(ty, r, c, sw)))
             cases.append(dict(kernel=name, family="readback", dtype=ty,
                               bytes=BYTES[ty], region=[r, c], swizzle=sw))
+
+    # Dynamic shared memory beyond 48 KiB: 4 stages x 128x128 f16 (32 KiB).
+    name = "ring_f16_4x128x128_sw128"
+    body.append(stage_ring(name, "f16", 4, 128, 128, "128"))
+    cases.append(dict(kernel=name, family="ring", dtype="f16", bytes=2,
+                      region=[128, 128], stages=4, swizzle="128"))
 
     with open(out_mlir, "w") as f:
         f.write(HEADER + "".join(body) + "}\n")

@@ -72,6 +72,24 @@ func.func @alloc_bad_alignment() {
 
 // -----
 
+// A dynamic shared offset keeps the buffer aligned: a multiple of its
+// alignment (1024 for the 128B swizzle).
+func.func @alloc_misaligned_offset() {
+  // expected-error @+1 {{'tile.alloc_shared' op dynamic shared offset 512 is not a multiple of the buffer's alignment 1024}}
+  %s = tile.alloc_shared {offset = 512 : i64} : !tile.buffer<8x256xf16, shared, #tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>>
+  return
+}
+
+// -----
+
+func.func @alloc_offset_outside_the_window() {
+  // expected-error @+1 {{'tile.alloc_shared' op dynamic shared offset 4294967296 is outside the 32-bit shared window}}
+  %s = tile.alloc_shared {offset = 4294967296 : i64} : !tile.buffer<16xf32, shared>
+  return
+}
+
+// -----
+
 func.func @alloc_not_shared() {
   // expected-error @+1 {{'tile.alloc_shared' op result #0 must be shared tile buffer, but got '!tile.buffer<16xf32, global>'}}
   %s = tile.alloc_shared : !tile.buffer<16xf32, global>

@@ -10,14 +10,56 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileAssignSharedOffsets : Pass<"tile-assign-shared-offsets"> {
+  let summary = "place each kernel's shared buffers in its dynamic shared "
+                "segment and check the kernel's shared-memory budget";
+  let description = [{
+    Every `tile.alloc_shared` of a `gpu.func ... kernel` goes to the
+    kernel's dynamic shared-memory segment: in IR order, each buffer gets
+    the first `offset` after the previous one that is a multiple of its
+    alignment (`getEffectiveAlignment()`, 1024 bytes for a 128-byte
+    swizzle). The kernel records the segment in `tile.dynamic_shared_bytes`
+    (the bytes to launch with, the manifest's `dynamic_shared_bytes`) and
+    `tile.dynamic_shared_alignment` (the largest buffer alignment). The
+    driver aligns the segment to 16 bytes only, so when a buffer needs more
+    the lowering rounds the base up at run time and the segment reserves
+    `alignment - 16` bytes for it.
+
+    The kernel's shared memory must then fit the chip's limit per block
+    (`ChipInfo::sharedBytesPerBlock`, 232448 bytes on sm_90a and sm_100a;
+    the chip of the enclosing `#nvvm.target`, else the `chip` option, else
+    sm_100a): the dynamic segment plus the static shared memory the kernel
+    and the functions it calls use (address-space-3 `llvm.mlir.global` and
+    `memref.global`, workgroup attributions, `nvgpu.mbarrier.create` at 8
+    bytes a barrier, `tile.alloc_shared` of the callees). Over the limit is
+    an error on the kernel listing every buffer with its size, with a note
+    at each buffer.
+
+    Buffers outside kernels are left alone: --tile-lower-variants makes
+    them static shared globals.
+
+    Example: `tile-opt --tile-assign-shared-offsets=chip=sm_90a`; part of
+    `--tile-to-nvvm`, before `--tile-lower-variants`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "chip for kernels outside a gpu.module with an #nvvm.target "
+           "(default sm_100a)">,
+  ];
+}
+
 def TileLowerVariants : Pass<"tile-lower-variants"> {
   let summary = "lower every tile op through its selected variant's emitter";
   let description = [{
     Rewrites each `tile.copy_async` / `tile.gemm_async` with the emitter of
     the variant `--tile-select-variants` recorded in its `variant` attribute,
-    and lowers the buffer ops: `tile.alloc_shared` becomes an internal
+    and lowers the buffer ops: `tile.alloc_shared` with an `offset` (a
+    kernel's buffer, placed by `--tile-assign-shared-offsets`) becomes the
+    address of the extern dynamic shared segment `__tile_dynamic_shared`,
+    its base rounded up to the kernel's `tile.dynamic_shared_alignment`,
+    plus the offset; without one (outside a kernel) an internal
     `llvm.mlir.global` in shared memory (address space 3, the op's
-    alignment) in the enclosing symbol table, `tile.from_memref` the memref's
+    alignment) in the enclosing symbol table. `tile.from_memref` the memref's
     `!llvm.ptr<1>` element-0 address, `tile.tmem_buffer` its i32 address,
     `tile.base_address` the lowered buffer. Every function that held tile ops
     records what dispatch chose in `tile.dispatch` (`#tile.dispatch_record`
@@ -31,7 +73,8 @@ def TileLowerVariants : Pass<"tile-lower-variants"> {
     manifest attributes; convert. Every error is reported before anything
     is rewritten: an op without a `variant` (selection did not run), a
     variant that is not registered or has no emitter, a planner that
-    declines, and a function whose static shared allocations exceed 48 KiB.
+    declines, a kernel buffer without an `offset` (the placement did not
+    run), and a function whose static shared allocations exceed 48 KiB.
 
     With `check`, each op's emitted NVVM ops are read back (translation
     validation, docs/PtxModel.md): descriptor words, instruction

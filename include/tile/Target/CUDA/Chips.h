@@ -90,6 +90,9 @@ struct ChipInfo {
   /// The PTX versions the chip can be compiled at (a `.target` below the
   /// minimum is refused by both LLVM and ptxas).
   PtxRange ptx;
+  /// Shared memory (static + dynamic) one block may use after opting in
+  /// (cudaDevAttrMaxSharedMemoryPerBlockOptin; 232448 on sm_90 and sm_100).
+  int64_t sharedBytesPerBlock = 0;
 
   bool archSpecific() const { return suffix == 'a'; }
   /// The PTX versions at which `family` compiles for this chip; nullopt

@@ -25,6 +25,17 @@ constexpr unsigned kTensorMapBytes = 128;
 /// "Shared Memory": 48 KB static; more must be dynamic and opted into).
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
+/// The alignment the driver gives the dynamic shared-memory segment. CUDA
+/// documents no more than 16 bytes, and the `.align` of an `.extern
+/// .shared` declaration is not honoured at launch (CCCL found it ignored
+/// on Hopper, NVIDIA/cccl#5122), so a kernel needing more rounds the base
+/// up at run time.
+constexpr int64_t kDynamicSharedBaseAlignment = 16;
+
+/// Bytes of one mbarrier object (PTX ISA, "Size and alignment of mbarrier
+/// object": 8 bytes, 8-byte aligned).
+constexpr int64_t kMbarrierBytes = 8;
+
 } // namespace tile::cuda
 
 #endif // TILE_TARGET_CUDA_HARDWARELIMITS_H

@@ -260,6 +260,19 @@ LogicalResult AllocSharedOp::verify() {
       return emitOpError("a swizzled tile needs alignment >= ")
              << required << " (one swizzle atom), got " << alignment;
   }
+  if (std::optional<uint64_t> offset = getOffset()) {
+    // Offsets count from a base rounded to the kernel's largest alignment,
+    // so the buffer is aligned exactly when its offset is.
+    int64_t bytes = static_cast<int64_t>(*offset);
+    // Shared-window addresses are 32-bit.
+    if (bytes < 0 || bytes > INT32_MAX)
+      return emitOpError("dynamic shared offset ")
+             << bytes << " is outside the 32-bit shared window";
+    if (bytes % getEffectiveAlignment() != 0)
+      return emitOpError("dynamic shared offset ")
+             << bytes << " is not a multiple of the buffer's alignment "
+             << getEffectiveAlignment();
+  }
   return success();
 }
 

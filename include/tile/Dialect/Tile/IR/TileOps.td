@@ -72,6 +72,14 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
     only from 1024-byte aligned atoms; a smaller explicit alignment is an
     error.
 
+    In a `gpu.func ... kernel` the buffer lives in the kernel's dynamic
+    shared-memory segment: `--tile-assign-shared-offsets` records its byte
+    `offset` there (a multiple of its alignment) and the kernel's segment
+    size, so a kernel may use all the shared memory of its chip (227 KiB
+    on sm_90a and sm_100a), not only the 48 KiB of static shared memory.
+    Outside a kernel (a device function) the buffer is a static shared
+    global, limited to 48 KiB per function.
+
     Example:
 
     ```mlir
@@ -82,7 +90,8 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
     }
     ```
   }];
-  let arguments = (ins OptionalAttr<I64Attr>:$alignment);
+  let arguments = (ins OptionalAttr<I64Attr>:$alignment,
+                       OptionalAttr<I64Attr>:$offset);
   let results = (outs Tile_BufferIn<"shared">:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
