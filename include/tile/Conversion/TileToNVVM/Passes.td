@@ -104,7 +104,8 @@ def TileLowerVariants : Pass<"tile-lower-variants"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect",
+    "::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::nvgpu::NVGPUDialect",
   ];
 }
 

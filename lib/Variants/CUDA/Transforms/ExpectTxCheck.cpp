@@ -185,7 +185,13 @@ void reportPhase(ArrayRef<Event *> events, bool &failed) {
           << "expect-tx accounting of this mbarrier not proven: " << e->why;
       return;
     }
-    (e->kind == EventKind::Announce ? announced : completing) += *e->bytes;
+    int64_t &sum = e->kind == EventKind::Announce ? announced : completing;
+    if (*e->bytes < 0 || llvm::AddOverflow(sum, *e->bytes, sum)) {
+      e->op->emitRemark() << "expect-tx accounting of this mbarrier not "
+                             "proven: a byte count is negative or the sum "
+                             "overflows 64 bits";
+      return;
+    }
   }
   if (!firstAnnounce && !firstComplete)
     return;
@@ -251,12 +257,16 @@ void checkBarrier(SmallVectorImpl<Event> &events, bool &failed) {
     }
     for (size_t level = common; level < chain.size() && e.bytes; ++level) {
       std::optional<int64_t> trips = tripCount(chain[level]);
+      int64_t repeated = 0;
       if (!trips) {
         e.bytes.reset();
         e.why = "it is inside a loop without a constant trip count that "
                 "the other operations on the barrier are not in";
+      } else if (llvm::MulOverflow(*e.bytes, *trips, repeated)) {
+        e.bytes.reset();
+        e.why = "its bytes times its loop's trip count overflow 64 bits";
       } else {
-        *e.bytes *= *trips;
+        e.bytes = repeated;
       }
     }
   }
