@@ -49,9 +49,18 @@ static void addTileLowering(OpPassManager &pm,
   pm.addPass(createTileLowerVariants(lower, plans));
 }
 
+void tile::buildTileLoweringPipeline(OpPassManager &pm,
+                                     const TileToNVVMOptions &options) {
+  addTileLowering(pm, options, options.check);
+}
+
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
   addTileLowering(pm, options, options.check);
+  buildUpstreamLoweringPipeline(pm);
+}
+
+void tile::buildUpstreamLoweringPipeline(OpPassManager &pm) {
   // The emitters produce scf/arith/memref next to NVVM; gpu-to-nvvm brings
   // those (and the kernels' memref signatures) to the LLVM dialect, and
   // nvvm-to-llvm expands the NVVM ops that are inline PTX. The barrier

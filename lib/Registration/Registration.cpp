@@ -43,6 +43,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/DialectRegistry.h"
+
+#include <mutex>
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -77,12 +79,19 @@ void tile::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerNVVMDialectTranslation(registry);
 }
 
+void tile::registerBuiltinVariantsOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
+  });
+}
+
 void tile::registerAllPasses() {
   tile::registerTileTransformsPasses();
   tile::registerTileToNVVMPasses();
   tile::registerTileCUDATransformsPasses();
   tile::registerTileToNVVMPipeline();
-  tile::registerBuiltinVariants(tile::dispatch::VariantRegistry::global());
+  tile::registerBuiltinVariantsOnce();
   mlir::registerTransformsPasses();
   mlir::registerGPUPasses();
   mlir::registerPass([] { return mlir::createArithToLLVMConversionPass(); });

@@ -208,10 +208,29 @@ Error DeviceBuffer::fill(uint8_t byte) {
 // Module and Kernel
 //===----------------------------------------------------------------------===//
 
-Expected<Module> Module::loadImage(llvm::StringRef imagePath) {
+/// `image` (PTX text, null-terminated, or a cubin) through the driver;
+/// `what` names it in errors.
+static Expected<CUmodule> loadImageBytes(const char *image,
+                                         llvm::StringRef what) {
   Expected<const DriverApi &> d = driver();
   if (!d)
     return d.takeError();
+  char log[4096] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof(log)))};
+  CUmodule module = nullptr;
+  CUresult result = d->cuModuleLoadDataEx(&module, image, 2, options, values);
+  if (result != CUDA_SUCCESS) {
+    Error e = driverError(result, "cuModuleLoadDataEx(" + what.str() + ")");
+    if (log[0])
+      return fail(llvm::toString(std::move(e)) + "\n" + log);
+    return std::move(e);
+  }
+  return module;
+}
+
+Expected<Module> Module::loadImage(llvm::StringRef imagePath) {
   // Null-terminated so that PTX text can be passed as is.
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> image =
       llvm::MemoryBuffer::getFile(imagePath, /*IsText=*/false,
@@ -219,19 +238,12 @@ Expected<Module> Module::loadImage(llvm::StringRef imagePath) {
   if (!image)
     return fail("cannot read the kernel image " + imagePath.str() + ": " +
                 image.getError().message());
-  char log[4096] = {};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
-                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof(log)))};
+  Expected<CUmodule> loaded =
+      loadImageBytes((*image)->getBufferStart(), imagePath);
+  if (!loaded)
+    return loaded.takeError();
   Module module;
-  CUresult result = d->cuModuleLoadDataEx(
-      &module.module, (*image)->getBufferStart(), 2, options, values);
-  if (result != CUDA_SUCCESS) {
-    Error e = driverError(result, "cuModuleLoadDataEx(" + imagePath.str() + ")");
-    if (log[0])
-      return fail(llvm::toString(std::move(e)) + "\n" + log);
-    return std::move(e);
-  }
+  module.module = *loaded;
   module.manifest_ = std::make_unique<LaunchManifest>();
   return std::move(module);
 }
@@ -248,6 +260,23 @@ Expected<Module> Module::load(llvm::StringRef imagePath,
     return module.takeError();
   *module->manifest_ = std::move(*manifest);
   return module;
+}
+
+Expected<Module> Module::loadFromMemory(llvm::StringRef image,
+                                        llvm::StringRef manifestText) {
+  Expected<LaunchManifest> manifest =
+      LaunchManifest::parse(manifestText, "<manifest>");
+  if (!manifest)
+    return manifest.takeError();
+  std::string terminated = image.str(); // PTX text needs its terminator
+  Expected<CUmodule> loaded =
+      loadImageBytes(terminated.c_str(), "the compiled image");
+  if (!loaded)
+    return loaded.takeError();
+  Module module;
+  module.module = *loaded;
+  module.manifest_ = std::make_unique<LaunchManifest>(std::move(*manifest));
+  return std::move(module);
 }
 
 Module::Module(Module &&other)

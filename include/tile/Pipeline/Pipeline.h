@@ -40,6 +40,13 @@ struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
 void buildTileToNVVMPipeline(mlir::OpPassManager &pm,
                              const TileToNVVMOptions &options);
 
+/// The two halves of --tile-to-nvvm: the tile passes (kernel checks,
+/// selection, target check, shared-memory placement, lowering of the tile
+/// ops), then the upstream lowering to NVVM + LLVM dialect ops.
+void buildTileLoweringPipeline(mlir::OpPassManager &pm,
+                               const TileToNVVMOptions &options);
+void buildUpstreamLoweringPipeline(mlir::OpPassManager &pm);
+
 /// --tile-check-lowering: check cta_groups, select variants, check the
 /// target and lower the tile ops with translation validation on (every emitted instruction decoded by the
 /// PTX model and compared with the op's layouts); `check` is implied.

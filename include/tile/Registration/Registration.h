@@ -24,6 +24,10 @@ void registerAllDialects(mlir::DialectRegistry &registry);
 /// the pipeline: canonicalize, cse, the gpu passes (gpu-module-to-binary,
 /// nvvm-attach-target, ...) and the conversions to LLVM/NVVM.
 void registerAllPasses();
+/// The built-in variants (tma, dsmem, tcgen05_cp, tcgen05) in the global
+/// dispatch registry, once per process (what compiling needs; the passes
+/// themselves need no registration to be built programmatically).
+void registerBuiltinVariantsOnce();
 } // namespace tile
 
 #endif // TILE_REGISTRATION_REGISTRATION_H

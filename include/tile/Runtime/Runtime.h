@@ -135,6 +135,10 @@ public:
   /// An image without a manifest (kernels written elsewhere, e.g. nvcc's);
   /// only launchRaw works on its functions.
   static llvm::Expected<Module> loadImage(llvm::StringRef imagePath);
+  /// `image` (PTX text or cubin bytes) and the manifest's JSON text, both
+  /// in memory (what the in-process compiler returns).
+  static llvm::Expected<Module> loadFromMemory(llvm::StringRef image,
+                                               llvm::StringRef manifestText);
   Module(Module &&other);
   ~Module();
 

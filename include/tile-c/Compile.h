@@ -1,0 +1,63 @@
+/*===- tile-c/Compile.h - compile tile kernels in process ----------*- C -*-===*\
+|*                                                                            *|
+|* Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.     *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILE_C_COMPILE_H
+#define TILE_C_COMPILE_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TileCompileOptions {
+  /// Target chip ("sm_90a", "sm_100a"); NULL or "" keeps the module's.
+  const char *chip;
+  /// A remark per tile op: the chosen variant and why the others lost.
+  bool explain;
+  /// Translation validation of the lowering.
+  bool check;
+  /// Also assemble a cubin with ptxas.
+  bool cubin;
+} TileCompileOptions;
+
+/// The outcome of one compilation; owns its strings.
+typedef struct TileCompileResult *TileCompileResultRef;
+
+/// Parses `source` (one gpu.module of tile IR) and compiles it, in a
+/// process-wide context (thread-safe; compilations are serialized).
+MLIR_CAPI_EXPORTED TileCompileResultRef
+tileCompileSource(MlirStringRef source, TileCompileOptions options);
+
+/// Compiles `module` in place, in its own context (which must have the
+/// dialects of tileRegisterAllDialects).
+MLIR_CAPI_EXPORTED TileCompileResultRef
+tileCompileModule(MlirModule module, TileCompileOptions options);
+
+MLIR_CAPI_EXPORTED bool tileCompileResultSucceeded(TileCompileResultRef result);
+MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetChip(TileCompileResultRef result);
+MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetPtx(TileCompileResultRef result);
+/// The launch manifest (JSON).
+MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetManifest(TileCompileResultRef result);
+/// Every diagnostic (errors, notes, remarks), one per line with its location.
+MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetDiagnostics(TileCompileResultRef result);
+/// The cubin bytes (empty unless asked for).
+MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetCubin(TileCompileResultRef result);
+/// Milliseconds: [0] parse, [1] tile lowering (checks, selection, target,
+/// placement, lowering), [2] upstream lowering, [3] NVPTX codegen, [4] ptxas.
+MLIR_CAPI_EXPORTED void tileCompileResultGetTimings(TileCompileResultRef result,
+                                                    double timings[5]);
+MLIR_CAPI_EXPORTED void tileCompileResultDestroy(TileCompileResultRef result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TILE_C_COMPILE_H

@@ -1,0 +1,124 @@
+//===- Runtime.cpp - TileRuntime through C ----------------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile-c/Runtime.h"
+#include "tile/Runtime/Runtime.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+using namespace tile::runtime;
+
+struct TileRuntimeModule {
+  Module module;
+};
+
+namespace {
+
+char *copyOf(const std::string &text) {
+  char *out = static_cast<char *>(std::malloc(text.size() + 1));
+  std::memcpy(out, text.c_str(), text.size() + 1);
+  return out;
+}
+
+void report(char **error, llvm::Error e) {
+  std::string text = llvm::toString(std::move(e));
+  if (error)
+    *error = copyOf(text);
+}
+
+/// Device 0's primary context, current when the caller has none (a caller
+/// such as PyTorch has usually made its own current already).
+llvm::Error ensureContext() {
+  llvm::Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  static std::optional<Device> device;
+  if (device)
+    return llvm::Error::success();
+  // cuCtxGetCurrent is not in the loaded table; opening device 0 makes its
+  // primary context current, the one PyTorch uses too.
+  llvm::Expected<Device> opened = Device::open(0);
+  if (!opened)
+    return opened.takeError();
+  device.emplace(std::move(*opened));
+  return llvm::Error::success();
+}
+
+} // namespace
+
+TileRuntimeModuleRef tileRuntimeModuleLoad(const void *image, size_t size,
+                                           const char *manifest,
+                                           size_t manifestSize, char **error) {
+  if (llvm::Error e = ensureContext()) {
+    report(error, std::move(e));
+    return nullptr;
+  }
+  llvm::Expected<Module> module = Module::loadFromMemory(
+      llvm::StringRef(static_cast<const char *>(image), size),
+      llvm::StringRef(manifest, manifestSize));
+  if (!module) {
+    report(error, module.takeError());
+    return nullptr;
+  }
+  return new TileRuntimeModule{std::move(*module)};
+}
+
+void tileRuntimeModuleDestroy(TileRuntimeModuleRef module) { delete module; }
+
+int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
+                      const unsigned grid[3], void *stream,
+                      const TileKernelArg *args, intptr_t count,
+                      char **error) {
+  llvm::Expected<Kernel> k = module->module.kernel(kernel);
+  if (!k) {
+    report(error, k.takeError());
+    return 1;
+  }
+  std::vector<KernelArg> converted;
+  for (intptr_t i = 0; i < count; ++i) {
+    const TileKernelArg &a = args[i];
+    switch (a.kind) {
+    case TileKernelArgMemRef: {
+      llvm::ArrayRef<int64_t> sizes(a.sizes, a.rank);
+      llvm::ArrayRef<int64_t> strides;
+      if (a.strides)
+        strides = llvm::ArrayRef<int64_t>(a.strides, a.rank);
+      converted.push_back(KernelArg::memref(a.address, sizes, strides, a.offset));
+      break;
+    }
+    case TileKernelArgI32:
+      converted.push_back(KernelArg::i32(int32_t(a.i64)));
+      break;
+    case TileKernelArgI64:
+      converted.push_back(KernelArg::i64(a.i64));
+      break;
+    case TileKernelArgF32:
+      converted.push_back(KernelArg::f32(float(a.f64)));
+      break;
+    case TileKernelArgF64:
+      converted.push_back(KernelArg::f64(a.f64));
+      break;
+    default:
+      if (error)
+        *error = copyOf("argument " + std::to_string(i) + ": unknown kind " +
+                        std::to_string(a.kind));
+      return 1;
+    }
+  }
+  LaunchConfig config;
+  config.grid = {grid[0], grid[1], grid[2]};
+  config.stream = stream;
+  if (llvm::Error e = k->launch(config, converted)) {
+    report(error, std::move(e));
+    return 1;
+  }
+  return 0;
+}
+
+void tileRuntimeFreeString(char *text) { std::free(text); }

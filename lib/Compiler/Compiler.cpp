@@ -1,0 +1,400 @@
+//===- Compiler.cpp - tile kernels to PTX + manifest, in process -----------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Compiler/Compiler.h"
+#include "tile/Pipeline/Manifest.h"
+#include "tile/Pipeline/Pipeline.h"
+#include "tile/Registration/Registration.h"
+#include "tile/Target/CUDA/Chips.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace mlir;
+using namespace tile;
+
+std::string tile::findPtxas() {
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  SmallVector<StringRef> dirs;
+  std::string cudaHome;
+  if (const char *home = std::getenv("CUDA_HOME"))
+    cudaHome = (StringRef(home) + "/bin").str();
+  if (!cudaHome.empty())
+    dirs.push_back(cudaHome);
+  dirs.push_back("/usr/local/cuda/bin");
+  if (llvm::ErrorOr<std::string> found =
+          llvm::sys::findProgramByName("ptxas", dirs))
+    return *found;
+  return "";
+}
+
+namespace {
+
+constexpr llvm::StringLiteral kDefaultChip = "sm_100a";
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Sets the chip of the module's #nvvm.target (adding one when it has none)
+/// and checks its PTX-version feature.
+LogicalResult retarget(gpu::GPUModuleOp module, StringRef chipOverride) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<Attribute> targets;
+  NVVM::NVVMTargetAttr nvvm;
+  if (ArrayAttr existing = module.getTargetsAttr())
+    for (Attribute target : existing) {
+      if (auto t = dyn_cast<NVVM::NVVMTargetAttr>(target); t && !nvvm)
+        nvvm = t;
+      else
+        targets.push_back(target);
+    }
+  std::string chip = !chipOverride.empty() ? chipOverride.str()
+                     : nvvm                ? nvvm.getChip().str()
+                                           : kDefaultChip.str();
+  // The chip and PTX version are checked (and a version chosen where none
+  // is given) by --tile-check-target; an unknown chip is refused here too,
+  // before anything else reads it.
+  if (tile::OrReason<tile::cuda::ChipInfo> known = tile::cuda::lookupChip(chip);
+      !known)
+    return module.emitError() << known.reason();
+  if (!nvvm)
+    nvvm = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/2, "nvptx64-nvidia-cuda",
+                                     chip);
+  else if (nvvm.getChip() != chip)
+    nvvm = NVVM::NVVMTargetAttr::get(ctx, nvvm.getO(), nvvm.getTriple(), chip,
+                                     nvvm.getFeatures(), nvvm.getFlags(),
+                                     nvvm.getLink());
+  targets.insert(targets.begin(), nvvm);
+  module.setTargetsAttr(ArrayAttr::get(ctx, targets));
+  return success();
+}
+
+/// Scalar types the NVPTX backend cannot lower (LLVM crashes on them instead
+/// of reporting an error): x87/quad/PPC floats and the small MLIR float
+/// types, which have no LLVM IR type (the tile lowering passes them as
+/// integers; hand-written LLVM dialect ops must too).
+std::optional<Type> nvptxCannotLower(Type type) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return f.isF80() || f.isF128() || f.getWidth() < 16
+               ? std::optional<Type>(type)
+               : std::nullopt;
+  SmallVector<Type> inner;
+  if (auto vector = dyn_cast<VectorType>(type))
+    inner.push_back(vector.getElementType());
+  else if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+    inner.push_back(array.getElementType());
+  else if (auto strct = dyn_cast<LLVM::LLVMStructType>(type);
+           strct && !strct.isIdentified())
+    llvm::append_range(inner, strct.getBody());
+  else if (auto fn = dyn_cast<LLVM::LLVMFunctionType>(type)) {
+    llvm::append_range(inner, fn.getParams());
+    inner.push_back(fn.getReturnType());
+  } else if (auto fn = dyn_cast<FunctionType>(type)) {
+    llvm::append_range(inner, fn.getInputs());
+    llvm::append_range(inner, fn.getResults());
+  }
+  for (Type t : inner)
+    if (std::optional<Type> bad = nvptxCannotLower(t))
+      return bad;
+  return std::nullopt;
+}
+
+/// Every op inside the lowered gpu.module whose operands, results, block
+/// arguments or type attributes (function signatures, global, alloca and
+/// GEP element types) hold such a type is an error on the op.
+LogicalResult checkLowerableTypes(gpu::GPUModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
+        types.push_back(type.getValue());
+    for (Type type : types)
+      if (std::optional<Type> bad = nvptxCannotLower(type)) {
+        op->emitError() << "the NVPTX backend cannot lower values of type "
+                        << *bad << "; use an integer type of the same width";
+        ok = false;
+        return;
+      }
+  });
+  return success(ok);
+}
+
+/// The kernels being compiled, for the fatal-error handler.
+std::string kernelsInFlight;
+
+/// Turns an LLVM fatal error (something the checks before code generation
+/// did not foresee) into an error naming the kernels, without an abort.
+void reportBackendFailure(void *, const char *reason, bool) {
+  llvm::errs() << "tile-compile: error: the NVPTX backend failed on "
+               << (kernelsInFlight.empty() ? "the module" : kernelsInFlight)
+               << ": " << reason << "\n";
+  std::_Exit(1);
+}
+
+/// The install/remove entry points of libLLVM's own fatal-error handler.
+/// The NVPTX backend lives in libLLVM.so and reports through that library's
+/// handler; this executable also links LLVMSupport statically (through the
+/// MLIR-free libraries), whose handler the backend never consults.
+struct BackendErrorHandler {
+  using Install = void (*)(llvm::fatal_error_handler_t, void *);
+  using Remove = void (*)();
+  Install install = nullptr;
+  Remove remove = nullptr;
+
+  BackendErrorHandler() {
+    std::string soname = "libLLVM.so." + std::to_string(LLVM_VERSION_MAJOR) +
+                         "." + std::to_string(LLVM_VERSION_MINOR);
+    void *llvm = dlopen(soname.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!llvm)
+      return;
+    install = reinterpret_cast<Install>(dlsym(
+        llvm, "_ZN4llvm27install_fatal_error_handlerEPFvPvPKcbES0_"));
+    remove = reinterpret_cast<Remove>(
+        dlsym(llvm, "_ZN4llvm26remove_fatal_error_handlerEv"));
+  }
+  /// Both copies report through `reportBackendFailure` while `run` runs.
+  template <typename Fn> auto around(Fn run) {
+    llvm::install_fatal_error_handler(reportBackendFailure);
+    if (install && remove)
+      install(reportBackendFailure, nullptr);
+    auto result = run();
+    if (install && remove)
+      remove();
+    llvm::remove_fatal_error_handler();
+    return result;
+  }
+};
+
+
+/// `ptx` through ptxas for `chip` into `cubin`; an error message otherwise.
+std::string assemble(StringRef ptx, StringRef chip, std::vector<char> &cubin) {
+  std::string ptxas = findPtxas();
+  if (ptxas.empty())
+    return "a cubin needs ptxas (searched PATH, $CUDA_HOME/bin, "
+           "/usr/local/cuda/bin)";
+  SmallString<128> ptxFile, cubinFile;
+  if (llvm::sys::fs::createTemporaryFile("tile", "ptx", ptxFile) ||
+      llvm::sys::fs::createTemporaryFile("tile", "cubin", cubinFile))
+    return "cannot create a temporary file for ptxas";
+  std::string result;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxFile, ec);
+    os << ptx;
+  }
+  std::string arch = "-arch=" + chip.str();
+  SmallVector<StringRef> args = {ptxas, arch, ptxFile, "-o", cubinFile};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0,
+                                     &error);
+  if (rc != 0) {
+    result = "ptxas " + arch + " failed (exit " + std::to_string(rc) + ")" +
+             (error.empty() ? "" : ": " + error);
+  } else if (auto buffer = llvm::MemoryBuffer::getFile(cubinFile)) {
+    cubin.assign((*buffer)->getBufferStart(), (*buffer)->getBufferEnd());
+  } else {
+    result = "cannot read ptxas's output";
+  }
+  llvm::sys::fs::remove(ptxFile);
+  llvm::sys::fs::remove(cubinFile);
+  return result;
+}
+
+/// Formats a diagnostic without a source buffer (a module built through
+/// the API): `loc: severity: message`, notes indented below.
+void printDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
+  auto severity = [](DiagnosticSeverity s) {
+    switch (s) {
+    case DiagnosticSeverity::Error:
+      return "error";
+    case DiagnosticSeverity::Warning:
+      return "warning";
+    case DiagnosticSeverity::Note:
+      return "note";
+    case DiagnosticSeverity::Remark:
+      return "remark";
+    }
+    return "error";
+  };
+  os << diag.getLocation() << ": " << severity(diag.getSeverity()) << ": "
+     << diag.str() << "\n";
+  for (Diagnostic &note : diag.getNotes())
+    os << note.getLocation() << ": note: " << note.str() << "\n";
+}
+
+} // namespace
+
+struct Compiler::Impl {
+  Impl() : owned(std::make_unique<MLIRContext>(registry())),
+           context(*owned) {
+    // Diagnostics point at the source; the op dump would repeat it.
+    context.printOpOnDiagnostic(false);
+  }
+  explicit Impl(MLIRContext &external) : context(external) {}
+  static DialectRegistry registry() {
+    DialectRegistry registry;
+    tile::registerAllDialects(registry);
+    return registry;
+  }
+  CompileResult compile(ModuleOp module, const CompileOptions &options);
+  std::unique_ptr<MLIRContext> owned;
+  MLIRContext &context;
+};
+
+Compiler::Compiler() : impl(std::make_unique<Impl>()) {
+  tile::registerBuiltinVariantsOnce();
+}
+
+Compiler::Compiler(MLIRContext &context)
+    : impl(std::make_unique<Impl>(context)) {
+  tile::registerBuiltinVariantsOnce();
+}
+
+Compiler::~Compiler() = default;
+
+MLIRContext &Compiler::context() { return impl->context; }
+
+CompileResult Compiler::compileSource(StringRef source,
+                                      const CompileOptions &options,
+                                      StringRef bufferName) {
+  CompileResult result;
+  llvm::raw_string_ostream diagnostics(result.diagnostics);
+  auto start = std::chrono::steady_clock::now();
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), SMLoc());
+  SourceMgrDiagnosticHandler handler(*sourceMgr, &impl->context, diagnostics);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(*sourceMgr, &impl->context);
+  double parse = millisecondsSince(start);
+  if (!module)
+    return result;
+  CompileResult compiled = impl->compile(*module, options);
+  compiled.diagnostics = result.diagnostics;
+  compiled.times.parse = parse;
+  return compiled;
+}
+
+CompileResult Compiler::compileModule(ModuleOp module,
+                                      const CompileOptions &options) {
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  ScopedDiagnosticHandler handler(&impl->context, [&](Diagnostic &diag) {
+    printDiagnostic(diag, os);
+    return success();
+  });
+  CompileResult result = impl->compile(module, options);
+  result.diagnostics = diagnostics;
+  return result;
+}
+
+CompileResult Compiler::Impl::compile(ModuleOp module,
+                                      const CompileOptions &options) {
+  CompileResult result;
+  SmallVector<gpu::GPUModuleOp> gpuModules(
+      module.getBody()->getOps<gpu::GPUModuleOp>());
+  if (gpuModules.size() != 1) {
+    emitError(module.getLoc())
+        << "tile-compile needs exactly one gpu.module (one PTX file), found "
+        << gpuModules.size();
+    return result;
+  }
+  gpu::GPUModuleOp kernels = gpuModules.front();
+  if (failed(retarget(kernels, options.chip)))
+    return result;
+  result.chip = cast<NVVM::NVVMTargetAttr>(kernels.getTargetsAttr()[0])
+                    .getChip()
+                    .str();
+
+  tile::TileToNVVMOptions pipeline;
+  pipeline.explain = options.explain;
+  pipeline.check = options.check;
+  auto start = std::chrono::steady_clock::now();
+  PassManager tileLowering(&context);
+  tile::buildTileLoweringPipeline(tileLowering, pipeline);
+  if (failed(tileLowering.run(module)))
+    return result;
+  result.times.tileLowering = millisecondsSince(start);
+  start = std::chrono::steady_clock::now();
+  PassManager upstream(&context);
+  tile::buildUpstreamLoweringPipeline(upstream);
+  if (failed(upstream.run(module)))
+    return result;
+  result.times.upstreamLowering = millisecondsSince(start);
+
+  tile::manifest::LaunchManifest manifest = tile::buildLaunchManifest(module);
+  if (options.keepLowered) {
+    llvm::raw_string_ostream os(result.lowered);
+    module.print(os);
+  }
+  if (failed(checkLowerableTypes(kernels)))
+    return result;
+  kernelsInFlight.clear();
+  for (auto func : kernels.getOps<LLVM::LLVMFuncOp>())
+    kernelsInFlight += (kernelsInFlight.empty() ? "kernel " : ", ") +
+                       func.getName().str();
+  start = std::chrono::steady_clock::now();
+  PassManager serialize(&context);
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = "isa";
+  serialize.addPass(createGpuModuleToBinaryPass(toBinary));
+  if (failed(BackendErrorHandler().around(
+          [&] { return serialize.run(module); })))
+    return result;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (auto object : binary.getObjects().getAsRange<gpu::ObjectAttr>())
+      result.ptx = object.getObject().getValue().str();
+  });
+  result.times.codegen = millisecondsSince(start);
+  if (result.ptx.empty()) {
+    emitError(module.getLoc()) << "the NVPTX backend produced no PTX";
+    return result;
+  }
+  if (options.cubin) {
+    start = std::chrono::steady_clock::now();
+    std::string error = assemble(result.ptx, result.chip, result.cubin);
+    result.times.ptxas = millisecondsSince(start);
+    if (!error.empty()) {
+      emitError(module.getLoc()) << error;
+      return result;
+    }
+  }
+  manifest.chip = result.chip;
+  manifest.ptx = options.ptxName;
+  if (options.cubin)
+    manifest.cubin = options.cubinName;
+  result.manifestJSON = tile::manifest::toJSONText(manifest);
+  result.ok = true;
+  return result;
+}
