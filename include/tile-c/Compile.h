@@ -50,10 +50,12 @@ MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetManifest(TileCompileResultR
 MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetDiagnostics(TileCompileResultRef result);
 /// The cubin bytes (empty unless asked for).
 MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetCubin(TileCompileResultRef result);
-/// Milliseconds: [0] parse, [1] tile lowering (checks, selection, target,
-/// placement, lowering), [2] upstream lowering, [3] NVPTX codegen, [4] ptxas.
+/// Milliseconds: [0] parse, [1] selection (kernel checks, variant
+/// selection, target check), [2] tile lowering (shared-memory placement,
+/// lowering of the tile ops), [3] upstream lowering to NVVM + LLVM,
+/// [4] NVPTX codegen, [5] ptxas.
 MLIR_CAPI_EXPORTED void tileCompileResultGetTimings(TileCompileResultRef result,
-                                                    double timings[5]);
+                                                    double timings[6]);
 MLIR_CAPI_EXPORTED void tileCompileResultDestroy(TileCompileResultRef result);
 
 #ifdef __cplusplus

@@ -70,12 +70,13 @@ MlirStringRef tileCompileResultGetDiagnostics(TileCompileResultRef r) {
 MlirStringRef tileCompileResultGetCubin(TileCompileResultRef r) {
   return mlirStringRefCreate(r->result.cubin.data(), r->result.cubin.size());
 }
-void tileCompileResultGetTimings(TileCompileResultRef r, double timings[5]) {
+void tileCompileResultGetTimings(TileCompileResultRef r, double timings[6]) {
   const tile::CompileTimings &t = r->result.times;
   timings[0] = t.parse;
-  timings[1] = t.tileLowering;
-  timings[2] = t.upstreamLowering;
-  timings[3] = t.codegen;
-  timings[4] = t.ptxas;
+  timings[1] = t.select;
+  timings[2] = t.tileLowering;
+  timings[3] = t.upstreamLowering;
+  timings[4] = t.codegen;
+  timings[5] = t.ptxas;
 }
 void tileCompileResultDestroy(TileCompileResultRef r) { delete r; }

@@ -19,6 +19,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -253,6 +254,30 @@ void printDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
     os << note.getLocation() << ": note: " << note.str() << "\n";
 }
 
+/// Time spent in the selection half of the tile passes (everything before
+/// the shared-memory placement), accumulated per run.
+struct SelectionTimer : public PassInstrumentation {
+  double &total;
+  std::chrono::steady_clock::time_point start;
+  explicit SelectionTimer(double &total) : total(total) {}
+  static bool isSelection(Pass *pass) {
+    StringRef arg = pass->getArgument();
+    return arg == "tile-verify-kernels" || arg == "tile-select-variants" ||
+           arg == "tile-check-target";
+  }
+  void runBeforePass(Pass *pass, Operation *) override {
+    if (isSelection(pass))
+      start = std::chrono::steady_clock::now();
+  }
+  void runAfterPass(Pass *pass, Operation *) override {
+    if (isSelection(pass))
+      total += millisecondsSince(start);
+  }
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    runAfterPass(pass, op);
+  }
+};
+
 } // namespace
 
 struct Compiler::Impl {
@@ -343,9 +368,11 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
   auto start = std::chrono::steady_clock::now();
   PassManager tileLowering(&context);
   tile::buildTileLoweringPipeline(tileLowering, pipeline);
+  tileLowering.addInstrumentation(
+      std::make_unique<SelectionTimer>(result.times.select));
   if (failed(tileLowering.run(module)))
     return result;
-  result.times.tileLowering = millisecondsSince(start);
+  result.times.tileLowering = millisecondsSince(start) - result.times.select;
   start = std::chrono::steady_clock::now();
   PassManager upstream(&context);
   tile::buildUpstreamLoweringPipeline(upstream);

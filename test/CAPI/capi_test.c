@@ -113,10 +113,12 @@ int main(void) {
         "the manifest names the kernel");
   CHECK(contains(tileCompileResultGetManifest(result), "\"tensor_maps\""),
         "the manifest has its tensor maps");
-  double times[5];
+  double times[6];
   tileCompileResultGetTimings(result, times);
-  CHECK(times[0] > 0 && times[1] > 0 && times[3] > 0,
-        "parse, tile lowering and codegen are timed");
+  CHECK(times[0] > 0 && times[1] > 0 && times[2] > 0 && times[3] > 0 &&
+            times[4] > 0 && times[5] == 0,
+        "parse, selection, tile and upstream lowering, codegen are timed "
+        "(no ptxas asked for)");
   tileCompileResultDestroy(result);
 
   /* A bad module: its diagnostics, no PTX. */

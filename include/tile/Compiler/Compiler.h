@@ -48,8 +48,9 @@ struct CompileOptions {
 /// Wall-clock milliseconds of each step.
 struct CompileTimings {
   double parse = 0;
-  /// Kernel checks, variant selection, target check, shared-memory
-  /// placement, tile lowering.
+  /// Kernel checks, variant selection (predicates and plans), target check.
+  double select = 0;
+  /// Shared-memory placement and the lowering of the tile ops.
   double tileLowering = 0;
   /// convert-nvgpu/gpu/nvvm-to-llvm and cleanups.
   double upstreamLowering = 0;

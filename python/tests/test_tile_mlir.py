@@ -1,0 +1,122 @@
+"""The Python package on the CPU: every example compiles from Python, errors
+are exceptions with MLIR's diagnostic text, argument problems are refused
+before anything is launched, and the C API's own test program passes."""
+
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import tile_mlir
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BUILD = pathlib.Path(os.environ.get("TILE_BUILD_DIR", ROOT / "build"))
+
+# Each example with the chip it is written for (tcgen05 needs sm_100a).
+EXAMPLES = {
+    "tma_copy.mlir": ("sm_90a", ["tma_copy"]),
+    "tma_tile_copy.mlir": ("sm_90a", ["tma_tile_copy"]),
+    "dsmem_copy.mlir": ("sm_90a", ["dsmem_copy"]),
+    "gemm_async.mlir": ("sm_100a", ["gemm_async"]),
+    "gemm_block_scaled.mlir": ("sm_100a", ["gemm_block_scaled"]),
+    "smem_to_tmem.mlir": ("sm_100a", ["smem_to_tmem"]),
+    "tmem_accumulate_init.mlir": ("sm_100a", ["tmem_accumulate_init"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_every_example_compiles(name):
+    chip, kernels = EXAMPLES[name]
+    compiled = tile_mlir.compile((ROOT / "examples" / name).read_text(),
+                                 chip=chip, check=True)
+    assert compiled.chip == chip
+    assert f".target {chip}" in compiled.ptx
+    assert compiled.kernels() == kernels
+    assert compiled.manifest["chip"] == chip
+    assert set(compiled.timings_ms) == {"parse", "select", "tile_lowering",
+                                        "upstream_lowering", "codegen",
+                                        "ptxas"}
+    assert compiled.timings_ms["codegen"] > 0
+
+
+def test_explain_gives_a_remark_per_tile_op():
+    compiled = tile_mlir.compile(
+        (ROOT / "examples" / "tma_copy.mlir").read_text(), chip="sm_90a",
+        explain=True)
+    selected = [r for r in compiled.remarks if "selected tma" in r]
+    assert len(selected) == 2, compiled.remarks
+
+
+def test_an_error_is_an_exception_with_the_diagnostic():
+    source = """
+gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @f() kernel {
+    %t = tile.tmem_alloc 96 columns
+    gpu.return
+  }
+}
+"""
+    with pytest.raises(tile_mlir.CompileError) as error:
+        tile_mlir.compile(source)
+    assert ("<source>:4:10: error: 'tile.tmem_alloc' op allocates 96 "
+            "tensor-memory columns; tcgen05.alloc takes a power of two from "
+            "32 to 512") in str(error.value)
+
+
+def test_a_kernel_check_failure_is_an_exception():
+    source = (ROOT / "examples" / "tma_copy.mlir").read_text().replace(
+        "%tile_bytes = arith.constant 4096 : index",
+        "%tile_bytes = arith.constant 4094 : index")
+    with pytest.raises(tile_mlir.CompileError) as error:
+        tile_mlir.compile(source)
+    assert ("announces 4094 bytes on this mbarrier but the copies completing "
+            "on it in this phase bring 4096 bytes") in str(error.value)
+
+
+def test_a_parse_error_is_an_exception():
+    with pytest.raises(tile_mlir.CompileError) as error:
+        tile_mlir.compile("gpu.module @k { gpu.func @f() kernel { %x = } }")
+    assert "<source>:1:" in str(error.value)
+
+
+class DeviceArray:
+    """A stand-in for a CUDA array (no GPU needed to check arguments)."""
+
+    def __init__(self, shape, typestr, strides=None, address=0x10000):
+        self.__cuda_array_interface__ = {
+            "shape": tuple(shape), "typestr": typestr,
+            "data": (address, False), "strides": strides, "version": 3}
+
+
+def tma_copy_kernel():
+    compiled = tile_mlir.compile(
+        (ROOT / "examples" / "tma_copy.mlir").read_text(), chip="sm_90a")
+    spec = compiled.manifest["modules"][0]["kernels"][0]
+    return tile_mlir.Kernel(module=None, spec=spec)
+
+
+def test_arguments_are_checked_before_any_launch():
+    kernel = tma_copy_kernel()
+    good = DeviceArray((8, 256), "<f2")
+    kernel._convert([good, good])  # accepted
+    with pytest.raises(tile_mlir.LaunchError, match=r"argument 1 "
+                       r"\(memref<8x256xf16, 1>\): element type f32 given, "
+                       r"the kernel reads f16"):
+        kernel._convert([good, DeviceArray((8, 256), "<f4")])
+    with pytest.raises(tile_mlir.LaunchError, match=r"argument 0 .*innermost "
+                       r"dimension must be contiguous \(stride 1\), the "
+                       r"tensor's is 8"):
+        kernel._convert([DeviceArray((8, 256), "<f2", strides=(2, 16)), good])
+    with pytest.raises(tile_mlir.LaunchError,
+                       match="takes 2 arguments, 1 given"):
+        kernel._convert([good])
+    with pytest.raises(tile_mlir.LaunchError, match="a tensor is expected"):
+        kernel._convert([good, 3])
+
+
+def test_the_c_api_program():
+    program = BUILD / "test" / "tile-capi-test"
+    run = subprocess.run([str(program)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 failures" in run.stdout

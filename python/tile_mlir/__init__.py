@@ -1,0 +1,357 @@
+"""tile-mlir from Python: compile tile kernels in process and launch them on
+PyTorch tensors (or any ``__cuda_array_interface__`` array).
+
+    import tile_mlir
+    compiled = tile_mlir.compile(source, chip="sm_90a")
+    kernel = tile_mlir.load(compiled).kernel("tma_copy")
+    kernel(x, y, grid=(1, 1, 1))
+
+Compiling goes through the C API of ``libtile_mlir_c.so`` (MLIR and LLVM
+inside), launching through ``libtile_mlir_runtime.so`` (the CUDA driver API
+only), both with ctypes; MLIR's own Python bindings are not needed. A
+machine without LLVM can launch what another compiled:
+``compiled.save("k")`` there, ``tile_mlir.Compiled.load("k")`` here.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+__all__ = ["compile", "load", "CompileError", "LaunchError", "Compiled",
+           "Module", "Kernel", "library_path"]
+
+
+class CompileError(RuntimeError):
+    """The module did not compile; the message is MLIR's diagnostics."""
+
+    def __init__(self, diagnostics: str):
+        super().__init__(diagnostics.strip() or "compilation failed")
+        self.diagnostics = diagnostics
+
+
+class LaunchError(RuntimeError):
+    """A kernel's arguments or launch were refused; nothing was launched."""
+
+
+def library_path(which: str = "c") -> str:
+    """`libtile_mlir_c.so` (which="c", the compiler) or
+    `libtile_mlir_runtime.so` (which="runtime"): $TILE_MLIR_LIBRARY /
+    $TILE_MLIR_RUNTIME_LIBRARY, else next to this file."""
+    env = os.environ.get("TILE_MLIR_LIBRARY" if which == "c"
+                         else "TILE_MLIR_RUNTIME_LIBRARY")
+    if env:
+        return env
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        f"libtile_mlir_{which}.so")
+
+
+class _StringRef(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("length", ctypes.c_size_t)]
+
+    def bytes(self) -> bytes:
+        if not self.length:
+            return b""
+        return ctypes.string_at(self.data, self.length)
+
+
+class _CompileOptions(ctypes.Structure):
+    _fields_ = [("chip", ctypes.c_char_p), ("explain", ctypes.c_bool),
+                ("check", ctypes.c_bool), ("cubin", ctypes.c_bool)]
+
+
+class _KernelArg(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32), ("rank", ctypes.c_int32),
+                ("address", ctypes.c_uint64), ("offset", ctypes.c_int64),
+                ("sizes", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("i64", ctypes.c_int64), ("f64", ctypes.c_double)]
+
+
+_lib = None
+_runtime = None
+
+
+def _library():
+    global _lib
+    if _lib is not None:
+        return _lib
+    lib = ctypes.CDLL(library_path("c"))
+    result = ctypes.c_void_p
+    lib.tileCompileSource.argtypes = [_StringRef, _CompileOptions]
+    lib.tileCompileSource.restype = result
+    lib.tileCompileResultSucceeded.argtypes = [result]
+    lib.tileCompileResultSucceeded.restype = ctypes.c_bool
+    for name in ("Chip", "Ptx", "Manifest", "Diagnostics", "Cubin"):
+        fn = getattr(lib, "tileCompileResultGet" + name)
+        fn.argtypes = [result]
+        fn.restype = _StringRef
+    lib.tileCompileResultGetTimings.argtypes = [
+        result, ctypes.POINTER(ctypes.c_double)]
+    lib.tileCompileResultDestroy.argtypes = [result]
+    _lib = lib
+    return lib
+
+
+def _runtime_library():
+    global _runtime
+    if _runtime is not None:
+        return _runtime
+    lib = ctypes.CDLL(library_path("runtime"))
+    lib.tileRuntimeModuleLoad.argtypes = [
+        ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_void_p)]
+    lib.tileRuntimeModuleLoad.restype = ctypes.c_void_p
+    lib.tileRuntimeModuleDestroy.argtypes = [ctypes.c_void_p]
+    lib.tileRuntimeLaunch.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint),
+        ctypes.c_void_p, ctypes.POINTER(_KernelArg), ctypes.c_ssize_t,
+        ctypes.POINTER(ctypes.c_void_p)]
+    lib.tileRuntimeLaunch.restype = ctypes.c_int
+    lib.tileRuntimeFreeString.argtypes = [ctypes.c_void_p]
+    _runtime = lib
+    return lib
+
+
+@dataclass
+class Compiled:
+    """PTX, the launch manifest and the diagnostics of one module."""
+    chip: str
+    ptx: str
+    manifest_json: str
+    diagnostics: str
+    cubin: bytes = b""
+    timings_ms: Dict[str, float] = field(default_factory=dict)
+
+    @property
+    def manifest(self) -> Dict[str, Any]:
+        return json.loads(self.manifest_json)
+
+    @property
+    def remarks(self) -> List[str]:
+        """The remark lines (with --explain: why each variant won)."""
+        return [line for line in self.diagnostics.splitlines()
+                if ": remark: " in line]
+
+    def kernels(self) -> List[str]:
+        return [k["name"] for m in self.manifest["modules"]
+                for k in m["kernels"]]
+
+    def save(self, prefix: str) -> None:
+        """Writes <prefix>.ptx, <prefix>.json and, with a cubin,
+        <prefix>.cubin (what `tile-compile` writes)."""
+        with open(prefix + ".ptx", "w") as f:
+            f.write(self.ptx)
+        with open(prefix + ".json", "w") as f:
+            f.write(self.manifest_json)
+        if self.cubin:
+            with open(prefix + ".cubin", "wb") as f:
+                f.write(self.cubin)
+
+    @staticmethod
+    def load(prefix: str) -> "Compiled":
+        """Reads what `save` (or `tile-compile -o <prefix>.ptx --manifest
+        <prefix>.json [--cubin <prefix>.cubin]`) wrote."""
+        with open(prefix + ".json") as f:
+            manifest_json = f.read()
+        ptx = ""
+        if os.path.exists(prefix + ".ptx"):
+            with open(prefix + ".ptx") as f:
+                ptx = f.read()
+        cubin = b""
+        if os.path.exists(prefix + ".cubin"):
+            with open(prefix + ".cubin", "rb") as f:
+                cubin = f.read()
+        return Compiled(chip=json.loads(manifest_json).get("chip", ""),
+                        ptx=ptx, manifest_json=manifest_json, diagnostics="",
+                        cubin=cubin)
+
+
+def compile(source: str, chip: Optional[str] = "sm_90a", *,
+            explain: bool = False, check: bool = False,
+            cubin: bool = False) -> Compiled:
+    """Compiles one gpu.module of tile IR; raises CompileError with MLIR's
+    diagnostics when it does not compile."""
+    lib = _library()
+    text = source.encode()
+    options = _CompileOptions((chip or "").encode(), explain, check, cubin)
+    ref = lib.tileCompileSource(_StringRef(ctypes.cast(ctypes.c_char_p(text),
+                                                       ctypes.c_void_p),
+                                           len(text)), options)
+    try:
+        diagnostics = lib.tileCompileResultGetDiagnostics(ref).bytes().decode()
+        if not lib.tileCompileResultSucceeded(ref):
+            raise CompileError(diagnostics)
+        times = (ctypes.c_double * 6)()
+        lib.tileCompileResultGetTimings(ref, times)
+        return Compiled(
+            chip=lib.tileCompileResultGetChip(ref).bytes().decode(),
+            ptx=lib.tileCompileResultGetPtx(ref).bytes().decode(),
+            manifest_json=lib.tileCompileResultGetManifest(ref).bytes().decode(),
+            diagnostics=diagnostics,
+            cubin=lib.tileCompileResultGetCubin(ref).bytes(),
+            timings_ms=dict(zip(("parse", "select", "tile_lowering",
+                                 "upstream_lowering", "codegen", "ptxas"),
+                                list(times))))
+    finally:
+        lib.tileCompileResultDestroy(ref)
+
+
+# Element types as the manifest spells them, per torch dtype name and per
+# __cuda_array_interface__ typestr.
+_TORCH_TYPES = {
+    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+    "int8": "i8", "uint8": "ui8", "int16": "i16", "int32": "i32",
+    "int64": "i64", "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
+}
+_TYPESTRS = {"f2": "f16", "f4": "f32", "f8": "f64", "i1": "i8", "u1": "ui8",
+             "i2": "i16", "i4": "i32", "i8": "i64"}
+
+
+def _same_type(expected: str, given: str) -> bool:
+    # An 8-bit integer memref accepts either signedness of bytes.
+    bytes8 = {"i8", "ui8", "si8"}
+    return expected == given or (expected in bytes8 and given in bytes8)
+
+
+def _array_view(value):
+    """(address, sizes, strides in elements, element type, item bytes) of a
+    torch tensor or a __cuda_array_interface__ array, or None."""
+    torch_dtype = getattr(value, "dtype", None)
+    if hasattr(value, "data_ptr") and hasattr(value, "stride"):
+        name = str(torch_dtype).replace("torch.", "")
+        if not getattr(value, "is_cuda", True):
+            raise LaunchError("is a CPU tensor; tile kernels read device memory")
+        return (value.data_ptr(), list(value.shape), list(value.stride()),
+                _TORCH_TYPES.get(name, name), value.element_size())
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if cai is not None:
+        typestr = cai["typestr"][1:]
+        itemsize = int(typestr[1:])
+        shape = list(cai["shape"])
+        strides = cai.get("strides")
+        if strides is None:
+            strides, step = [], 1
+            for extent in reversed(shape):
+                strides.insert(0, step)
+                step *= extent
+        else:
+            strides = [s // itemsize for s in strides]
+        return (cai["data"][0], shape, strides,
+                _TYPESTRS.get(typestr, typestr), itemsize)
+    return None
+
+
+class Kernel:
+    """One kernel of a loaded module; call it with the kernel's source
+    arguments (memrefs as tensors, scalars as numbers)."""
+
+    def __init__(self, module: "Module", spec: Dict[str, Any]):
+        self._module = module
+        self.name = spec["name"]
+        self.spec = spec
+        self.args = [a for a in spec.get("args", [])
+                     if a["kind"] != "tensor_map"]
+
+    def _convert(self, values: Sequence[Any]):
+        if len(values) != len(self.args):
+            raise LaunchError(
+                f"kernel {self.name} takes {len(self.args)} arguments, "
+                f"{len(values)} given")
+        keep, out = [], (_KernelArg * max(1, len(values)))()
+        for i, (spec, value) in enumerate(zip(self.args, values)):
+            where = f"argument {spec['index']} ({spec['type']})"
+            if spec["kind"] == "memref":
+                try:
+                    view = _array_view(value)
+                except LaunchError as e:
+                    raise LaunchError(f"{where}: {e}") from None
+                if view is None:
+                    raise LaunchError(f"{where}: a tensor is expected, got "
+                                      f"{type(value).__name__}")
+                address, sizes, strides, etype, _ = view
+                if not _same_type(spec["element_type"], etype):
+                    raise LaunchError(
+                        f"{where}: element type {etype} given, the kernel "
+                        f"reads {spec['element_type']}")
+                if sizes and strides[-1] != 1:
+                    raise LaunchError(
+                        f"{where}: the innermost dimension must be "
+                        f"contiguous (stride 1), the tensor's is "
+                        f"{strides[-1]}")
+                s = (ctypes.c_int64 * len(sizes))(*sizes)
+                t = (ctypes.c_int64 * len(strides))(*strides)
+                keep += [s, t]
+                out[i] = _KernelArg(0, len(sizes), address, 0, s, t, 0, 0.0)
+            else:
+                kind = {"i32": 1, "i64": 2, "index": 2, "f32": 3,
+                        "f64": 4}.get(spec["type"], 2)
+                if kind >= 3:
+                    out[i] = _KernelArg(kind, 0, 0, 0, None, None, 0,
+                                        float(value))
+                else:
+                    out[i] = _KernelArg(kind, 0, 0, 0, None, None, int(value),
+                                        0.0)
+        return out, keep
+
+    def __call__(self, *values, grid=(1, 1, 1), stream=None):
+        args, keep = self._convert(values)
+        grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
+        dims = (ctypes.c_uint * 3)(*grid)
+        if stream is None:
+            try:
+                import torch
+                stream = torch.cuda.current_stream().cuda_stream
+            except ImportError:
+                stream = 0
+        elif hasattr(stream, "cuda_stream"):
+            stream = stream.cuda_stream
+        error = ctypes.c_void_p()
+        lib = _runtime_library()
+        rc = lib.tileRuntimeLaunch(self._module._ref, self.name.encode(), dims,
+                                   ctypes.c_void_p(stream), args,
+                                   len(self.args), ctypes.byref(error))
+        del keep
+        if rc != 0:
+            message = ctypes.string_at(error.value).decode()
+            lib.tileRuntimeFreeString(error)
+            raise LaunchError(message)
+
+
+class Module:
+    """A compiled module loaded into the current CUDA context."""
+
+    def __init__(self, compiled: Compiled):
+        lib = _runtime_library()
+        image = compiled.cubin or compiled.ptx.encode()
+        manifest = compiled.manifest_json.encode()
+        error = ctypes.c_void_p()
+        self._ref = lib.tileRuntimeModuleLoad(image, len(image), manifest,
+                                              len(manifest),
+                                              ctypes.byref(error))
+        if not self._ref:
+            message = ctypes.string_at(error.value).decode()
+            lib.tileRuntimeFreeString(error)
+            raise LaunchError(message)
+        self.compiled = compiled
+
+    def kernel(self, name: str) -> Kernel:
+        for m in self.compiled.manifest["modules"]:
+            for k in m["kernels"]:
+                if k["name"] == name:
+                    return Kernel(self, k)
+        raise LaunchError(f"no kernel '{name}' (kernels: "
+                          f"{', '.join(self.compiled.kernels()) or 'none'})")
+
+    def __del__(self):
+        if getattr(self, "_ref", None) and _runtime is not None:
+            _runtime.tileRuntimeModuleDestroy(self._ref)
+            self._ref = None
+
+
+def load(compiled: Compiled) -> Module:
+    """Loads a compiled module (its cubin when it has one, else its PTX)."""
+    return Module(compiled)
