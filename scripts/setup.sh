@@ -14,8 +14,9 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$TILE_ROOT/$BUILD_DIR" ;; esac
 LLVM_PREFIX=/usr/lib/llvm-22
 
 # Debian packages the build needs. llvm-22/mlir-22 come from bookworm-security.
-TILE_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libzstd-dev
-               llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
+TILE_PACKAGES=(cmake ninja-build g++ python3 python3-pytest libgtest-dev
+               libzstd-dev llvm-22-dev llvm-22-tools libmlir-22-dev
+               mlir-22-tools)
 
 tile_install_packages() {
   local missing=()
@@ -69,8 +70,31 @@ tile_build() {
   cmake --build "$BUILD_DIR" "$@"
 }
 
+# The Python tests run under the first python3 on PATH, which may not be
+# Debian's (a pyenv one): give it pytest from PyPI when it lacks it.
+tile_python_pytest() {
+  python3 -c "import pytest" 2>/dev/null && return 0
+  echo "== installing pytest for $(command -v python3)"
+  python3 -m pip install -q pytest >/dev/null 2>&1 ||
+    python3 -m pip install -q --break-system-packages pytest >/dev/null ||
+    { echo "error: pytest is missing for $(command -v python3)" >&2; exit 1; }
+}
+
+# `import tile_mlir` from anywhere: the build tree's package on the user
+# site path (what an editable install does). Not for sanitizer builds,
+# whose libraries need the ASan runtime preloaded.
+tile_python_path() {
+  [ "${TILE_SANITIZE:-0}" = 1 ] && return 0
+  [ -f "$BUILD_DIR/python/tile_mlir/__init__.py" ] || return 0
+  local site
+  site=$(python3 -m site --user-site 2>/dev/null) || return 0
+  mkdir -p "$site" && echo "$BUILD_DIR/python" > "$site/tile_mlir_build.pth"
+}
+
 tile_setup() {
   tile_install_packages
+  tile_python_pytest
   tile_configure
   tile_build "$@"
+  tile_python_path
 }
