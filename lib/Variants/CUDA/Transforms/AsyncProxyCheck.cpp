@@ -138,7 +138,21 @@ public:
       buffersBehind(store.getAddr(), buffers);
       for (Value buffer : buffers)
         ordinaryWrite(&op, buffer, state);
+      return;
     }
+    // Any other tile op that writes a shared tile does so with the
+    // executing threads' own stores (the generic proxy).
+    if (isa<TileDialect>(op.getDialect()))
+      if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+        SmallVector<MemoryEffects::EffectInstance> writes;
+        effects.getEffects(writes);
+        for (const MemoryEffects::EffectInstance &w : writes)
+          if (isa<MemoryEffects::Write>(w.getEffect()))
+            if (Value buffer = w.getValue())
+              if (auto type = dyn_cast<BufferType>(buffer.getType());
+                  type && type.getScope() == MemoryScope::shared)
+                ordinaryWrite(&op, buffer, state);
+      }
   }
 
 private:
