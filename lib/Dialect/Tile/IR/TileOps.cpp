@@ -455,9 +455,9 @@ LogicalResult GemmAsyncOp::verify() {
     return emitOpError("C must be in tensor memory (tcgen05) or registers "
                        "(a local tile, wgmma), got ")
            << stringifyMemoryScope(c.getScope());
-  if (a.getScope() != MemoryScope::shared && a.getScope() != MemoryScope::tmem)
-    return emitOpError("A must be in shared or tensor memory, got ")
-           << stringifyMemoryScope(a.getScope());
+  if (a.getScope() == MemoryScope::global)
+    return emitOpError("A must be in shared memory, tensor memory or "
+                       "registers (a local tile), got global");
   if (b.getScope() != MemoryScope::shared)
     return emitOpError("B must be in shared memory, got ")
            << stringifyMemoryScope(b.getScope());
