@@ -706,3 +706,106 @@ OrReason<TileLayout> tile::tmemWarpBroadcastLayout(int64_t cols,
   return TileLayout({Iter{32, 1, Axis::TLane}, Iter{cols, 1, Axis::TCol}},
                     {Iter{copies, 128 / copies, Axis::TLane}});
 }
+
+//===----------------------------------------------------------------------===//
+// Register-resident (local) tiles
+//===----------------------------------------------------------------------===//
+
+int64_t tile::threadInGroup(const AxisAddress &address) {
+  return at(address, Axis::tid_in_wg) + 32 * at(address, Axis::wid_in_wg) +
+         at(address, Axis::laneid);
+}
+
+OrReason<LocalThreads> tile::localThreads(const TileLayout &layout) {
+  using R = OrReason<LocalThreads>;
+  const std::string name = layout.toString();
+  if (!layout.replica().empty())
+    return R::failure("local layout " + name +
+                      " has replicas; each element of a register tile has "
+                      "one owner thread");
+  for (const AxisOffset &o : layout.offsets())
+    if (o.axis != Axis::m && o.offset != 0)
+      return R::failure("local layout " + name + " offsets thread axis " +
+                        axisName(o.axis).str() +
+                        "; a register tile starts at thread 0");
+  // Thread iters as (stride, extent) in threadInGroup units.
+  SmallVector<std::pair<int64_t, int64_t>, 4> threadIters;
+  bool warpgroup = false, any = false;
+  int64_t perThread = 1;
+  for (const Iter &it : layout.shard()) {
+    if (it.extent == 1)
+      continue;
+    switch (it.axis) {
+    case Axis::m:
+      perThread *= it.extent;
+      continue;
+    case Axis::laneid:
+      threadIters.push_back({it.stride, it.extent});
+      break;
+    case Axis::tid_in_wg:
+      threadIters.push_back({it.stride, it.extent});
+      warpgroup = true;
+      break;
+    case Axis::wid_in_wg:
+      threadIters.push_back({32 * it.stride, it.extent});
+      warpgroup = true;
+      break;
+    default:
+      return R::failure("local layout " + name + " uses axis " +
+                        axisName(it.axis).str() +
+                        "; a register tile belongs to one warpgroup "
+                        "(tid_in_wg, wid_in_wg, laneid): index a CTA-wide "
+                        "tile's warpgroup part with offsets instead");
+    }
+    any = true;
+  }
+  LocalThreads out;
+  out.threads = !any ? 1 : warpgroup ? 128 : 32;
+  llvm::sort(threadIters);
+  int64_t covered = 1;
+  for (auto [stride, extent] : threadIters) {
+    if (stride != covered)
+      return R::failure(
+          "local layout " + name + " does not cover the " +
+          std::to_string(out.threads) + " threads of a " +
+          (warpgroup ? "warpgroup" : "warp") +
+          " exactly once: after threads [0, " + std::to_string(covered) +
+          ") the next thread iter steps " + std::to_string(stride) +
+          " threads (thread = tid_in_wg + 32 wid_in_wg + laneid)");
+    covered *= extent;
+  }
+  if (covered != out.threads)
+    return R::failure("local layout " + name + " covers threads [0, " +
+                      std::to_string(covered) + "); a register tile of a " +
+                      (warpgroup ? "warpgroup" : "warp") + " names all " +
+                      std::to_string(out.threads) + " of its threads");
+  out.registers = layout.cosize(Axis::m);
+  if (out.registers > kMaxLocalRegisters)
+    return R::failure("local layout " + name + " gives each thread " +
+                      std::to_string(out.registers) +
+                      " elements; a register tile holds at most " +
+                      std::to_string(kMaxLocalRegisters));
+  // Distinct registers: the memory-axis iters of one thread never collide.
+  if (perThread > out.registers)
+    return R::failure("local layout " + name + " puts " +
+                      std::to_string(perThread) + " elements of a thread in " +
+                      std::to_string(out.registers) + " registers");
+  SmallVector<Iter, 4> mIters;
+  for (const Iter &it : layout.shard())
+    if (it.axis == Axis::m && it.extent > 1)
+      mIters.push_back(it);
+  SmallVector<bool> used(out.registers + 1, false);
+  for (int64_t i = 0; i < perThread; ++i) {
+    int64_t rest = i, addr = 0;
+    for (size_t j = mIters.size(); j-- > 0;) {
+      addr += (rest % mIters[j].extent) * mIters[j].stride;
+      rest /= mIters[j].extent;
+    }
+    if (used[addr])
+      return R::failure("local layout " + name +
+                        " puts two elements of a thread in register " +
+                        std::to_string(addr));
+    used[addr] = true;
+  }
+  return out;
+}

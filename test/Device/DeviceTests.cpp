@@ -36,6 +36,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -177,6 +178,11 @@ struct Case {
   int64_t rows = 0, cols = 0;
   // dsmem
   std::array<int64_t, 2> src{}, dst{}, srcOffset{};
+  // wgmma: K, operand major-ness, accumulator type, warpgroups
+  int64_t k = 0;
+  bool aMnMajor = false, bMnMajor = false;
+  std::string acc;
+  unsigned warpgroups = 1;
 };
 
 void PrintTo(const Case &c, std::ostream *os) { *os << c.kernel; }
@@ -215,6 +221,11 @@ const std::vector<Case> &allCases() {
       k.src = pair(o, "src");
       k.dst = pair(o, "dst");
       k.srcOffset = pair(o, "src_offset");
+      k.k = o.getInteger("k").value_or(0);
+      k.aMnMajor = o.getBoolean("a_mn").value_or(false);
+      k.bMnMajor = o.getBoolean("b_mn").value_or(false);
+      k.acc = o.getString("acc").value_or("").str();
+      k.warpgroups = o.getInteger("warpgroups").value_or(1);
       out.push_back(k);
     }
     return out;
@@ -382,6 +393,18 @@ INSTANTIATE_TEST_SUITE_P(
 // TMA reduce-add
 //===----------------------------------------------------------------------===//
 
+/// A small integer (|v| < 16) as an 8-bit float with `mantissa` bits and
+/// exponent `bias` (e4m3: 3, 7; e5m2: 2, 15); exact.
+uint8_t encodeFp8(int v, int mantissa, int bias) {
+  if (!v)
+    return 0;
+  unsigned mag = unsigned(std::abs(v));
+  int exponent = 31 - __builtin_clz(mag);
+  unsigned bits = (unsigned(exponent + bias) << mantissa) |
+                  ((mag << mantissa >> exponent) & ((1u << mantissa) - 1));
+  return uint8_t((v < 0 ? 0x80 : 0) | bits);
+}
+
 /// `v` (a small integer) as an element of `dtype`; exact in f16/bf16 too.
 void encodeInteger(const std::string &dtype, int v, uint8_t *p) {
   float f = float(v);
@@ -394,6 +417,10 @@ void encodeInteger(const std::string &dtype, int v, uint8_t *p) {
   } else if (dtype == "bf16") {
     uint16_t h = uint16_t(fbits >> 16); // small integers need no rounding
     std::memcpy(p, &h, 2);
+  } else if (dtype == "f8E4M3FN") {
+    *p = encodeFp8(v, 3, 7);
+  } else if (dtype == "f8E5M2") {
+    *p = encodeFp8(v, 2, 15);
   } else if (dtype == "f16") {
     uint16_t h = 0; // sign | exponent | 10-bit mantissa
     if (v) {
@@ -636,6 +663,89 @@ TEST_P(SwizzleReadBack, EverySharedByteIsWhereTheLayoutAlgebraSays) {
 
 INSTANTIATE_TEST_SUITE_P(Generated, SwizzleReadBack,
                          ::testing::ValuesIn(casesOf("readback")), caseName);
+
+//===----------------------------------------------------------------------===//
+// wgmma GEMMs
+//===----------------------------------------------------------------------===//
+
+/// An f16 bit pattern's value (normal numbers and zero: what small-integer
+/// sums produce).
+float halfValue(uint16_t h) {
+  if (!(h & 0x7FFF))
+    return 0.0f;
+  int exponent = int((h >> 10) & 0x1F) - 15;
+  float mantissa = 1.0f + float(h & 0x3FF) / 1024.0f;
+  float v = std::ldexp(mantissa, exponent);
+  return (h & 0x8000) ? -v : v;
+}
+
+class Wgmma : public ::testing::TestWithParam<Case> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Wgmma);
+
+// Integers in [-3, 3]: every product and sum (|sum| <= 9 K <= 2304, plus
+// 1000) is exact in every operand type and in f32 and f16 accumulators, so
+// the results must match the host exactly. flag 0 overwrites the register
+// tile (filled with 1000 by the kernel); flag 1 accumulates into it.
+TEST_P(Wgmma, MatchesTheHostGemm) {
+  REQUIRE_SUITE();
+  const Case &c = GetParam();
+  const int64_t M = c.rows, N = c.cols, K = c.k;
+  std::vector<int> a, b;
+  std::vector<uint8_t> aBytes =
+      smallIntegers(c.dtype, c.bytes, M * K, -3, 3, 11, a);
+  std::vector<uint8_t> bBytes =
+      smallIntegers(c.dtype, c.bytes, K * N, -3, 3, 12, b);
+  // Stored M x K (K x M when MN-major) and N x K (K x N when MN-major).
+  auto A = [&](int64_t m, int64_t k) {
+    return c.aMnMajor ? a[k * M + m] : a[m * K + k];
+  };
+  auto B = [&](int64_t k, int64_t n) {
+    return c.bMnMajor ? b[k * N + n] : b[n * K + k];
+  };
+  std::array<int64_t, 2> aDims = c.aMnMajor ? std::array<int64_t, 2>{K, M}
+                                            : std::array<int64_t, 2>{M, K};
+  std::array<int64_t, 2> bDims = c.bMnMajor ? std::array<int64_t, 2>{K, N}
+                                            : std::array<int64_t, 2>{N, K};
+  DeviceArray dA = unwrap(DeviceArray::of(aBytes));
+  DeviceArray dB = unwrap(DeviceArray::of(bBytes));
+  const int64_t accBytes = c.acc == "f16" ? 2 : 4;
+  for (int flag : {0, 1}) {
+    SCOPED_TRACE("accumulate flag " + std::to_string(flag));
+    DeviceArray dOut = unwrap(DeviceArray::zeros(M * N * accBytes));
+    ASSERT_OK(launchAndWait(
+        *Suite::get().module, c.kernel, {1, 1, 1},
+        {KernelArg::memref(dA.buffer.address(), {aDims[0], aDims[1]}),
+         KernelArg::memref(dB.buffer.address(), {bDims[0], bDims[1]}),
+         KernelArg::memref(dOut.buffer.address(), {M, N}),
+         KernelArg::i32(flag)}));
+    std::vector<uint8_t> out = dOut.read();
+    int64_t wrong = 0;
+    std::string first;
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        int64_t want = flag ? 1000 : 0;
+        for (int64_t k = 0; k < K; ++k)
+          want += int64_t(A(m, k)) * B(k, n);
+        float got;
+        if (accBytes == 2) {
+          uint16_t h;
+          std::memcpy(&h, &out[(m * N + n) * 2], 2);
+          got = halfValue(h);
+        } else {
+          std::memcpy(&got, &out[(m * N + n) * 4], 4);
+        }
+        if (got != float(want) && wrong++ == 0)
+          first = "(" + std::to_string(m) + ", " + std::to_string(n) +
+                  "): " + std::to_string(got) + ", expected " +
+                  std::to_string(want);
+      }
+    EXPECT_EQ(wrong, 0) << wrong << " of " << M * N
+                        << " elements differ; first " << first;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, Wgmma,
+                         ::testing::ValuesIn(casesOf("wgmma")), caseName);
 
 //===----------------------------------------------------------------------===//
 // The examples

@@ -78,8 +78,9 @@ func.func @dynamic(%s: !tile.buffer<128x64xf16, shared>, %d: !tile.buffer<128x64
 // A gemm_async no variant can issue: every predicate of tcgen05 is listed.
 !acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
 func.func @gemm(%a: !tile.buffer<128x64xf16, shared>, %c: !acc) {
-  // expected-error @+2 {{no variant of tile.gemm_async can implement this op on sm_100a}}
-  // expected-note @+1 {{tcgen05 (priority 10): rejected: issuer — issued by a warpgroup; one thread issues tcgen05.mma (exec thread), or a warp that elects one lane (exec warp)}}
+  // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_100a}}
+  // expected-note @+2 {{tcgen05 (priority 10): rejected: issuer — issued by a warpgroup; one thread issues tcgen05.mma (exec thread), or a warp that elects one lane (exec warp)}}
+  // expected-note @+1 {{wgmma (priority 10): rejected: }}
   tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec warpgroup {transpose_b} : !acc, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
   return
 }

@@ -277,4 +277,41 @@ TEST(Builders, TensorMemoryLayouts) {
   EXPECT_EQ(bc2->toString(), "S[(32,16):(1@TLane,1@TCol)] + R[2:64@TLane]");
 }
 
+TEST(LocalTiles, ThreadsAndRegisters) {
+  // The wgmma m64n256 accumulator fragment: 128 threads, 128 registers.
+  TileLayout fragment({Iter{4, 32, Axis::tid_in_wg}, Iter{2, 2, Axis::m},
+                       Iter{8, 4, Axis::tid_in_wg}, Iter{32, 4, Axis::m},
+                       Iter{4, 1, Axis::tid_in_wg}, Iter{2, 1, Axis::m}});
+  OrReason<LocalThreads> t = localThreads(fragment);
+  ASSERT_TRUE(t) << t.reason();
+  EXPECT_EQ(t->threads, 128);
+  EXPECT_EQ(t->registers, 128);
+  // The same threads spelled as warps and lanes.
+  TileLayout lanes({Iter{4, 1, Axis::wid_in_wg}, Iter{2, 2, Axis::m},
+                    Iter{8, 4, Axis::laneid}, Iter{32, 4, Axis::m},
+                    Iter{4, 1, Axis::laneid}, Iter{2, 1, Axis::m}});
+  t = localThreads(lanes);
+  ASSERT_TRUE(t) << t.reason();
+  EXPECT_EQ(t->threads, 128);
+  AxisAddress a = lanes.apply({17, 2}, {64, 256});
+  EXPECT_EQ(threadInGroup(a), 37); // warp 1, q 1, r 1
+  EXPECT_EQ(at(a, Axis::m), 0);
+  // A warp's tile, and no thread axis at all.
+  t = localThreads(TileLayout({Iter{32, 1, Axis::laneid}, Iter{4, 1, Axis::m}}));
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->threads, 32);
+  t = localThreads(TileLayout({Iter{4, 1, Axis::m}}));
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->threads, 1);
+  // A gap in the threads, a thread named twice, a CTA axis.
+  EXPECT_FALSE(localThreads(
+      TileLayout({Iter{64, 2, Axis::tid_in_wg}, Iter{2, 1, Axis::m}})));
+  EXPECT_FALSE(localThreads(TileLayout(
+      {Iter{128, 1, Axis::tid_in_wg}, Iter{2, 0, Axis::tid_in_wg}})));
+  OrReason<LocalThreads> cta =
+      localThreads(TileLayout({Iter{256, 1, Axis::tx}}));
+  ASSERT_FALSE(cta);
+  EXPECT_NE(cta.reason().find("uses axis tx"), std::string::npos);
+}
+
 } // namespace

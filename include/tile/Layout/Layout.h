@@ -321,6 +321,34 @@ OrReason<TileLayout> tmemLaneLayout(int64_t rows, int64_t cols);
 /// `S[(32,cols):(1@TLane,1@TCol)] + R[4:32@TLane]`; `copies` is 2 or 4.
 OrReason<TileLayout> tmemWarpBroadcastLayout(int64_t cols, int64_t copies = 4);
 
+//===----------------------------------------------------------------------===//
+// Register-resident (local) tiles
+//===----------------------------------------------------------------------===//
+
+/// The most registers one thread's part of a local tile may use (elements of
+/// its memory-axis cosize); beyond, LLVM would not keep it in registers.
+constexpr int64_t kMaxLocalRegisters = 1024;
+
+/// A thread's index inside its thread group from an address's thread axes:
+/// `tid_in_wg + 32 wid_in_wg + laneid` (a warp's lanes are threads 32w..).
+int64_t threadInGroup(const AxisAddress &address);
+
+/// How a local layout spreads a tile over threads: `threads` is 128 (a
+/// warpgroup: names `tid_in_wg` or `wid_in_wg`), 32 (a warp: `laneid`
+/// only) or 1 (no thread axis: every thread holds the whole tile);
+/// `registers` is the memory-axis cosize, each thread's element count.
+struct LocalThreads {
+  int64_t threads = 1;
+  int64_t registers = 0;
+};
+
+/// Checks a local tile's layout: thread axes only of a warp or warpgroup
+/// (`laneid`, `wid_in_wg`, `tid_in_wg`), no replicas, no thread offsets,
+/// thread iters that cover the group's threads exactly once (strides
+/// 1, e1, e1*e2, ... in thread units after `threadInGroup`), distinct
+/// registers per element of a thread, at most kMaxLocalRegisters.
+OrReason<LocalThreads> localThreads(const TileLayout &layout);
+
 } // namespace tile
 
 #endif // TILE_LAYOUT_LAYOUT_H

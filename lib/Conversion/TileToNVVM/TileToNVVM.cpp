@@ -39,7 +39,8 @@ void tile::populateTileBufferTypeConversions(TypeConverter &converter) {
     case MemoryScope::tmem:
       return IntegerType::get(ctx, 32);
     case MemoryScope::local:
-      break;
+      // A per-thread alloca, promoted to registers by LLVM.
+      return LLVM::LLVMPointerType::get(ctx);
     }
     return std::nullopt;
   });
@@ -194,6 +195,220 @@ struct FromMemrefLowering : OpConversionPattern<FromMemrefOp> {
         LLVM::LLVMPointerType::get(op.getContext(),
                                    unsigned(NVVMMemorySpace::Global)),
         asInt);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Register-resident (local) tiles
+//===----------------------------------------------------------------------===//
+
+/// `tile.alloc_local` -> an `llvm.alloca` of the thread's elements (the
+/// layout's memory cosize) in the function's entry block: SROA promotes
+/// only entry-block allocas, and every access below uses constant indices.
+struct AllocLocalLowering : OpConversionPattern<AllocLocalOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllocLocalOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    BufferType type = op.getResult().getType();
+    int64_t registers = type.getEffectiveLayout()->cosize(Axis::m);
+    Region *body = op->getParentRegion();
+    while (body->getParentOp() &&
+           !body->getParentOp()->hasTrait<mlir::OpTrait::IsIsolatedFromAbove>())
+      body = body->getParentOp()->getParentRegion();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&body->front());
+    Location loc = op.getLoc();
+    Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         rewriter.getI32IntegerAttr(1));
+    auto array = LLVM::LLVMArrayType::get(type.getElementType(),
+                                          static_cast<uint64_t>(registers));
+    Value alloca = LLVM::AllocaOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()), array, one,
+        /*alignment=*/16);
+    rewriter.replaceOp(op, alloca);
+    return success();
+  }
+};
+
+/// Register `index` of a lowered local tile.
+static Value localElement(OpBuilder &b, Location loc, Value tile,
+                          Type element, int64_t registers, int64_t index) {
+  auto array =
+      LLVM::LLVMArrayType::get(element, static_cast<uint64_t>(registers));
+  return LLVM::GEPOp::create(b, loc, tile.getType(), array, tile,
+                             ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
+}
+
+/// The register addresses (memory axis) of a local layout's elements of
+/// one thread, as (register, static coordinate) pairs, and the thread
+/// iters: the coordinate of a thread's element is the static part plus
+/// what its thread index adds per dim.
+struct LocalElements {
+  struct Element {
+    int64_t reg;
+    SmallVector<int64_t, 2> coord;
+  };
+  SmallVector<Element> elements;
+  /// Per thread iter: its dim, the coordinate step of one digit, extent and
+  /// stride in thread units.
+  struct ThreadIter {
+    unsigned dim;
+    int64_t coordStep, extent, threadStride;
+  };
+  SmallVector<ThreadIter> threadIters;
+};
+
+static LocalElements localElements(BufferType type) {
+  TileLayout layout = *type.getEffectiveLayout();
+  GroupedLayout grouped = *layout.group(type.getShape());
+  ArrayRef<int64_t> shape = type.getShape();
+  // Each iter's dim and the coordinate weight of its digit inside the dim.
+  struct Place {
+    Iter it;
+    unsigned dim;
+    int64_t weight;
+  };
+  SmallVector<Place> places;
+  for (unsigned d = 0; d < grouped.rank(); ++d) {
+    ArrayRef<Iter> iters = grouped.group(d);
+    int64_t weight = 1;
+    SmallVector<Place> dimPlaces;
+    for (size_t i = iters.size(); i-- > 0;) {
+      dimPlaces.push_back({iters[i], d, weight});
+      weight *= iters[i].extent;
+    }
+    places.append(dimPlaces.rbegin(), dimPlaces.rend());
+  }
+  LocalElements out;
+  SmallVector<Place> mPlaces;
+  for (const Place &p : places) {
+    if (p.it.extent == 1)
+      continue;
+    if (p.it.axis == Axis::m) {
+      mPlaces.push_back(p);
+      continue;
+    }
+    int64_t threadStride = p.it.axis == Axis::wid_in_wg ? 32 * p.it.stride
+                                                        : p.it.stride;
+    out.threadIters.push_back({p.dim, p.weight, p.it.extent, threadStride});
+  }
+  int64_t count = 1;
+  for (const Place &p : mPlaces)
+    count *= p.it.extent;
+  int64_t base = layout.offset(Axis::m);
+  for (int64_t i = 0; i < count; ++i) {
+    LocalElements::Element e;
+    e.reg = base;
+    e.coord.assign(shape.size(), 0);
+    int64_t rest = i;
+    for (size_t j = mPlaces.size(); j-- > 0;) {
+      int64_t digit = rest % mPlaces[j].it.extent;
+      rest /= mPlaces[j].it.extent;
+      e.reg += digit * mPlaces[j].it.stride;
+      e.coord[mPlaces[j].dim] += digit * mPlaces[j].weight;
+    }
+    out.elements.push_back(std::move(e));
+  }
+  return out;
+}
+
+/// `tile.fill` -> one store per register.
+struct FillLowering : OpConversionPattern<FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    BufferType type = op.getBuffer().getType();
+    int64_t registers = type.getEffectiveLayout()->cosize(Axis::m);
+    for (const LocalElements::Element &e : localElements(type).elements) {
+      Value ptr = localElement(rewriter, op.getLoc(), adaptor.getBuffer(),
+                               type.getElementType(), registers, e.reg);
+      LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), ptr);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `tile.store` -> per register, a load and a store to the destination at
+/// the thread's base address plus the element's constant offset.
+struct StoreLowering : OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+    SmallVector<int64_t, 4> strides = *dst.getElementStrides();
+    const size_t rank = dst.getRank();
+    const size_t lead = rank - src.getRank();
+    LocalElements local = localElements(src);
+    Type i64 = rewriter.getI64Type();
+    auto constant = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(v));
+    };
+    // The thread's element offset: the region's offsets (static and
+    // runtime) and what its thread digits add.
+    int64_t staticOffset = dst.getEffectiveLayout()->offset(Axis::m);
+    Value offset;
+    auto add = [&](Value v) {
+      offset = offset ? LLVM::AddOp::create(rewriter, loc, offset, v) : v;
+    };
+    ArrayRef<int64_t> staticOffsets = op.getDstStaticOffsets();
+    ValueRange dynamic = adaptor.getDstOffsets();
+    size_t next = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (!ShapedType::isDynamic(staticOffsets[d])) {
+        staticOffset += staticOffsets[d] * strides[d];
+        continue;
+      }
+      Value index = arith::IndexCastOp::create(rewriter, loc, i64,
+                                               dynamic[next++]);
+      add(LLVM::MulOp::create(rewriter, loc, index, constant(strides[d])));
+    }
+    if (!local.threadIters.empty()) {
+      Value tid = NVVM::ThreadIdXOp::create(rewriter, loc,
+                                            rewriter.getI32Type());
+      Value thread = LLVM::ZExtOp::create(rewriter, loc, i64, tid);
+      for (const LocalElements::ThreadIter &t : local.threadIters) {
+        // digit = (thread / stride) % extent; the group (warp or
+        // warpgroup) is a power of two, so this also drops the group id.
+        Value digit = LLVM::UDivOp::create(rewriter, loc, thread,
+                                           constant(t.threadStride));
+        digit = LLVM::URemOp::create(rewriter, loc, digit, constant(t.extent));
+        add(LLVM::MulOp::create(rewriter, loc, digit,
+                                constant(t.coordStep * strides[lead + t.dim])));
+      }
+    }
+    Type from = src.getElementType(), to = dst.getElementType();
+    unsigned bits = dst.getElementBits();
+    int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
+    for (const LocalElements::Element &e : local.elements) {
+      Value reg = LLVM::LoadOp::create(
+          rewriter, loc, from,
+          localElement(rewriter, loc, adaptor.getSrc(), from, registers, e.reg));
+      if (from != to)
+        reg = from.getIntOrFloatBitWidth() > bits
+                  ? LLVM::FPTruncOp::create(rewriter, loc, to, reg).getResult()
+                  : LLVM::FPExtOp::create(rewriter, loc, to, reg).getResult();
+      int64_t elementOffset = staticOffset;
+      for (size_t d = 0; d < e.coord.size(); ++d)
+        elementOffset += e.coord[d] * strides[lead + d];
+      Value at = constant(elementOffset);
+      if (offset)
+        at = LLVM::AddOp::create(rewriter, loc, offset, at);
+      Value ptr = LLVM::GEPOp::create(rewriter, loc, adaptor.getDst().getType(),
+                                      to, adaptor.getDst(),
+                                      ArrayRef<LLVM::GEPArg>{at});
+      LLVM::StoreOp::create(rewriter, loc, reg, ptr);
+    }
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -406,7 +621,8 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                                              const PlannedOps *planned,
                                              LoweringCheck *check) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocSharedLowering, FromMemrefLowering,
+  patterns.add<AllocSharedLowering, FromMemrefLowering, AllocLocalLowering,
+               FillLowering, StoreLowering,
                ForwardOperandLowering<TmemBufferOp>,
                ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
   patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned,

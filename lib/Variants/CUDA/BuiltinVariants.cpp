@@ -12,5 +12,6 @@ void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
   registerDSMEMVariant(registry);
   registerTcgen05CpVariant(registry);
   registerTcgen05MmaVariant(registry);
+  registerWgmmaVariant(registry);
   registerBuiltinLoweringChecks(registry);
 }

@@ -24,12 +24,18 @@ host reference needs):
              dynamic shared memory, past the 48 KiB of static shared
              memory): global -> each stage -> global, the stage a runtime
              loop index
+  wgmma      A and B TMA-loaded into shared tiles (K- or MN-major, every
+             swizzle), C = A @ B by gemm_async (dispatch: wgmma) into a
+             register tile filled with 1000 first, `accumulate(%flag != 0)`,
+             stored to global by tile.store; one or two warpgroups, one or
+             two gemm_async ops over K
 """
 import json
 import math
 import sys
 
-BYTES = {"i8": 1, "f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8}
+BYTES = {"i8": 1, "f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8,
+         "f8E4M3FN": 1, "f8E5M2": 1}
 SPAN = {"none": 0, "32": 32, "64": 64, "128": 128}
 
 
@@ -258,6 +264,169 @@ def readback(name, ty, rows, cols, layout):
 """
 
 
+def core_matrix_layout(ty, rows, cols, mn_major):
+    """The unswizzled canonical layout of an MMA operand tile stored
+    rows x cols (cols contiguous): 8 x 16-byte core matrices, each dense.
+    K-major (rows = M/N, cols = K): core matrices along K 128 bytes apart
+    (LBO), row groups 8 rows apart (SBO). MN-major (rows = K, cols = M/N):
+    core matrices along M/N 128 bytes apart (SBO), K groups after them
+    (LBO)."""
+    t = 16 // BYTES[ty]
+    if not mn_major:
+        return f"S[({rows // 8},8,{cols // t},{t}):({8 * cols},{t},{8 * t},1)]"
+    return f"S[({rows // 8},8,{cols // t},{t}):({8 * cols},{t},{8 * t},1)]"
+
+
+def operand_layout(ty, rows, cols, sw, mn_major):
+    if sw == "none":
+        return core_matrix_layout(ty, rows, cols, mn_major)
+    return nvmma_layout(ty, rows, cols, sw)
+
+
+# The wgmma accumulator fragment of a 64 x n tile: thread 32w + 4q + r holds
+# row 16w + 8h + q, column 8j + 2r + e in register 4j + 2h + e; `m_tiles`
+# 64-row tiles of one warpgroup follow each other in the registers.
+def accumulator_layout(m_tiles, n):
+    regs = n // 2
+    lead = f"{m_tiles}," if m_tiles > 1 else ""
+    lead_stride = f"{regs}," if m_tiles > 1 else ""
+    return (f"S[({lead}4,2,8,{n // 8},4,2):"
+            f"({lead_stride}32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]")
+
+
+def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
+                 warpgroups=1, split=False):
+    """out = (flag ? 1000 : 0) + A @ B through tile.gemm_async (wgmma).
+    A is stored M x K (K x M when a_mn), B N x K (K x N when b_mn). The
+    tiles are 1024-byte aligned: TMA writes each unswizzled core matrix
+    (a 128-byte box) at a 128-byte aligned shared address."""
+    a_shape = (k, m) if a_mn else (m, k)
+    b_shape = (k, n) if b_mn else (n, k)
+    wg_m = m // warpgroups
+    sa = buf(a_shape, ty, "shared", operand_layout(ty, *a_shape, sw, a_mn))
+    if warpgroups > 1:
+        # One stage of A per warpgroup, picked by the warpgroup's index (a
+        # branch per warpgroup would make ptxas serialize the wgmma).
+        assert not a_mn and sw != "none" and k * BYTES[ty] == SPAN[sw]
+        one = operand_layout(ty, wg_m, k, sw, False)
+        sa = buf((warpgroups, wg_m, k), ty, "shared",
+                 f"S[({warpgroups},{wg_m},{k}):({wg_m * k},{k},1)], " +
+                 one.split(", ", 1)[1])
+    sb = buf(b_shape, ty, "shared", operand_layout(ty, *b_shape, sw, b_mn))
+    accb = buf((wg_m, n), acc, "local", accumulator_layout(wg_m // 64, n))
+    nbytes = (m * k + n * k) * BYTES[ty]
+    attrs = []
+    if a_mn:
+        attrs.append("transpose_a")
+    if not b_mn:
+        attrs.append("transpose_b")
+    attr = " {" + ", ".join(attrs) + "}" if attrs else ""
+
+    def gemm(a_row, k0, kk, flag):
+        a_off = f"{k0}, {a_row}" if a_mn else f"{a_row}, {k0}"
+        if warpgroups > 1:
+            a_off = f"%wg, 0, {k0}"
+        b_off = f"{k0}, 0" if b_mn else f"0, {k0}"
+        return (f"tile.gemm_async %acc[0, 0], %sa[{a_off}], %sb[{b_off}] "
+                f"sizes [{wg_m}, {n}, {kk}] exec warpgroup accumulate({flag})"
+                f"{attr} : {accb}, {sa}, {sb}")
+
+    def mma(a_row):
+        if not split:
+            return "      " + gemm(a_row, 0, k, "%p") + "\n"
+        half = k // 2
+        return ("      " + gemm(a_row, 0, half, "%p") + "\n" +
+                "      " + gemm(a_row, half, half, "%true") + "\n")
+
+    body = mma(0)
+    row = "%row" if warpgroups > 1 else "%c0"
+    if warpgroups > 1:
+        a_copies = "".join(
+            f"""      tile.copy_async %ga[{w * wg_m}, 0] to %sa[{w}, 0, 0] sizes [{wg_m}, {k}] exec thread
+          mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {sa}
+""" for w in range(warpgroups))
+    else:
+        a_copies = f"""      tile.copy_async %ga[0, 0] to %sa[0, 0] sizes [{a_shape[0]}, {a_shape[1]}] exec thread
+          mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {sa}
+"""
+    return f"""
+  gpu.func @{name}(%a: {memref(2, ty)}, %b: {memref(2, ty)}, %out: memref<{m}x{n}x{acc}, 1>, %flag: i32) kernel
+      attributes {{known_block_size = array<i32: {128 * warpgroups}, 1, 1>}} {{
+{CONSTANTS}    %bytes = arith.constant {nbytes} : index
+    %c128 = arith.constant 128 : index
+    %c64 = arith.constant 64 : index
+    %true = arith.constant true
+    %junk = arith.constant 1000.0 : {acc}
+    %wg = arith.divui %tid, %c128 : index
+    %row = arith.muli %wg, %c{wg_m} : index
+    %p = arith.cmpi ne, %flag, %i0 : i32
+    %ga = tile.from_memref %a : {memref(2, ty)} -> {gbuf(2, ty)}
+    %gb = tile.from_memref %b : {memref(2, ty)} -> {gbuf(2, ty)}
+    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {sa}
+    %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {sb}
+    %bar = nvgpu.mbarrier.create -> !bar
+    scf.if %leader {{
+      nvgpu.mbarrier.init %bar[%c0], %c1 : !bar
+      tile.fence mbarrier_init
+      nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : !bar
+{a_copies}      tile.copy_async %gb[0, 0] to %sb[0, 0] sizes [{b_shape[0]}, {b_shape[1]}] exec thread
+          mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {sb}
+    }}
+    gpu.barrier
+{WAIT.format(bar="bar")}    %acc = tile.alloc_local : {accb}
+    tile.fill %acc, %junk : {accb}, {acc}
+{body}    tile.commit_group wgmma
+    tile.wait_group wgmma, 0
+    %g = tile.from_memref %out : memref<{m}x{n}x{acc}, 1> -> !tile.buffer<{m}x{n}x{acc}, global>
+    tile.store %acc to %g[{row}, 0] : {accb} to !tile.buffer<{m}x{n}x{acc}, global>
+    gpu.return
+  }}
+"""
+
+
+WGMMA_CASES = [
+    # (dtype, M, N, K, A MN-major, B MN-major, swizzle, acc, warpgroups, split)
+    # f16: every swizzle, both major-nesses, mixed.
+    ("f16", 64, 64, 64, False, False, "128", "f32", 1, False),
+    ("f16", 64, 64, 32, False, False, "64", "f32", 1, False),
+    ("f16", 64, 64, 16, False, False, "32", "f32", 1, False),
+    ("f16", 64, 64, 32, False, False, "none", "f32", 1, False),
+    ("f16", 64, 64, 64, True, True, "128", "f32", 1, False),
+    ("f16", 64, 64, 32, True, True, "64", "f32", 1, False),
+    ("f16", 64, 64, 16, True, True, "32", "f32", 1, False),
+    ("f16", 64, 64, 32, True, True, "none", "f32", 1, False),
+    ("f16", 64, 128, 64, True, False, "128", "f32", 1, False),
+    ("f16", 64, 128, 32, False, True, "64", "f32", 1, False),
+    # N and K sweeps.
+    ("f16", 64, 8, 64, False, False, "128", "f32", 1, False),
+    ("f16", 64, 128, 64, False, False, "128", "f32", 1, False),
+    ("f16", 64, 256, 64, False, False, "128", "f32", 1, False),
+    ("f16", 64, 256, 16, False, False, "32", "f32", 1, False),
+    ("f16", 64, 64, 128, False, False, "128", "f32", 1, False),
+    ("f16", 64, 8, 256, False, False, "128", "f32", 1, False),
+    # Larger M: two instructions over M in one warpgroup; two warpgroups.
+    ("f16", 128, 64, 64, False, False, "128", "f32", 1, False),
+    ("f16", 128, 128, 64, False, False, "128", "f32", 2, False),
+    # Two gemm_async ops over K, the second accumulating.
+    ("f16", 64, 64, 128, False, False, "128", "f32", 1, True),
+    # f16 accumulators.
+    ("f16", 64, 64, 64, False, False, "128", "f16", 1, False),
+    # bf16.
+    ("bf16", 64, 128, 64, False, False, "128", "f32", 1, False),
+    ("bf16", 64, 64, 32, True, True, "64", "f32", 1, False),
+    # tf32 (K-major only).
+    ("f32", 64, 64, 32, False, False, "128", "f32", 1, False),
+    ("f32", 64, 256, 16, False, False, "64", "f32", 1, False),
+    ("f32", 64, 8, 8, False, False, "32", "f32", 1, False),
+    ("f32", 64, 128, 16, False, False, "none", "f32", 1, False),
+    # fp8 (K-major only).
+    ("f8E4M3FN", 64, 128, 128, False, False, "128", "f32", 1, False),
+    ("f8E4M3FN", 64, 64, 64, False, False, "64", "f32", 1, False),
+    ("f8E4M3FN", 64, 256, 32, False, False, "none", "f32", 1, False),
+    ("f8E5M2", 64, 64, 32, False, False, "32", "f32", 1, False),
+]
+
+
 def stage_ring(name, ty, stages, rows, cols, sw):
     """in rows [s*rows, (s+1)*rows) -> ring[s] for every stage s (one
     mbarrier for all), then ring[s] -> the same rows of out. A small buffer
@@ -392,6 +561,20 @@ def main():
     body.append(stage_ring(name, "f16", 4, 128, 128, "128"))
     cases.append(dict(kernel=name, family="ring", dtype="f16", bytes=2,
                       region=[128, 128], stages=4, swizzle="128"))
+
+    # wgmma GEMMs.
+    short = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "f8E4M3FN": "e4m3",
+             "f8E5M2": "e5m2"}
+    for ty, m, n, k, a_mn, b_mn, sw, acc, wgs, split in WGMMA_CASES:
+        major = ("mn" if a_mn else "k") + ("mn" if b_mn else "k")
+        name = (f"wgmma_{short[ty]}_{major}_sw{sw}_m{m}n{n}k{k}"
+                f"{'_' + acc if acc != 'f32' else ''}"
+                f"{'_x' + str(wgs) if wgs > 1 else ''}{'_split' if split else ''}")
+        body.append(wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc, wgs,
+                                 split))
+        cases.append(dict(kernel=name, family="wgmma", dtype=ty,
+                          bytes=BYTES[ty], region=[m, n], k=k, a_mn=a_mn,
+                          b_mn=b_mn, swizzle=sw, acc=acc, warpgroups=wgs))
 
     with open(out_mlir, "w") as f:
         f.write(HEADER + "".join(body) + "}\n")

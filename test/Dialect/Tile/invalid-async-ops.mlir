@@ -134,7 +134,7 @@ func.func @exec(%a: !tile.buffer<64xf16, shared>, %b: !tile.buffer<64xf16, share
 
 !acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
 func.func @gemm_c_shared(%a: !tile.buffer<128x64xf16, shared>, %c: !tile.buffer<128x128xf32, shared>) {
-  // expected-error @+1 {{'tile.gemm_async' op C must be in tensor memory, got shared}}
+  // expected-error @+1 {{'tile.gemm_async' op C must be in tensor memory (tcgen05) or registers (a local tile, wgmma), got shared}}
   tile.gemm_async %c[0, 0], %a[0, 0], %a[0, 0] sizes [128, 128, 64] exec thread : !tile.buffer<128x128xf32, shared>, !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
   return
 }

@@ -30,7 +30,7 @@ func.func @layouts() attributes {
 // CHECK-SAME: !tile.buffer<8x256xf16, shared, #tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>>
 // CHECK-SAME: !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>
 // CHECK-SAME: !tile.buffer<128x256xf32, tmem, #tile.layout<S[(128,256):(1@TLane,1@TCol)] + 256@TCol>>
-// CHECK-SAME: !tile.buffer<4x8xf32, local, #tile.layout<S[(4,8):(1@laneid,1)]>>
+// CHECK-SAME: !tile.buffer<32x8xf32, local, #tile.layout<S[(32,8):(1@laneid,1)]>>
 // CHECK-SAME: !tile.buffer<2x64xbf16, shared, #tile.layout<S[(2,64):(1@cta,1)]>>
 // CHECK-SAME: !tile.buffer<16xi8, shared>
 func.func @buffer_types(
@@ -38,7 +38,7 @@ func.func @buffer_types(
     %s: !tile.buffer<8x256xf16, shared, #tile.layout<S[(8,4,64):(64,512,1)], swizzle<3,3,3>>>,
     %t: !tile.buffer<32x16xui8, tmem, #tile.layout<S[(32,16):(1@TLane,1@TCol)] + R[4:32@TLane]>>,
     %acc: !tile.buffer<128x256xf32, tmem, #tile.layout<S[(128,256):(1@TLane,1@TCol)] + 256@TCol>>,
-    %r: !tile.buffer<4x8xf32, local, #tile.layout<S[(4,8):(1@laneid,1)]>>,
+    %r: !tile.buffer<32x8xf32, local, #tile.layout<S[(32,8):(1@laneid,1)]>>,
     %d: !tile.buffer<2x64xbf16, shared, #tile.layout<S[(2,64):(1@cta,1)]>>,
     %plain: !tile.buffer<16xi8, shared>) {
   return

@@ -24,6 +24,7 @@ constexpr int kTMAPriority = 20;
 constexpr int kDSMEMPriority = 10;
 constexpr int kTcgen05CpPriority = 10;
 constexpr int kTcgen05MmaPriority = 10;
+constexpr int kWgmmaPriority = 10;
 
 /// The dsmem copy_async variant: cluster shared -> shared bulk copies.
 /// Predicates: shared_to_shared, single_thread, has_remote_cta, has_mbar,
@@ -48,6 +49,7 @@ void registerTcgen05CpVariant(dispatch::VariantRegistry &registry);
 /// tmem_address, element_types, tcgen05_target; planner:
 /// tcgen05_mma::planMma.
 void registerTcgen05MmaVariant(dispatch::VariantRegistry &registry);
+void registerWgmmaVariant(dispatch::VariantRegistry &registry);
 
 /// Every variant tile-mlir ships, into `registry` (idempotent). tile-opt
 /// calls this; embedders call it before running the tile passes.

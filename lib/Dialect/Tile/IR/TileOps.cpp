@@ -464,12 +464,13 @@ LogicalResult GemmAsyncOp::verify() {
            << mnk.size() << " values";
   int64_t m = mnk[0], n = mnk[1], k = mnk[2];
   BufferType c = getC().getType(), a = getA().getType(), b = getB().getType();
-  if (c.getScope() != MemoryScope::tmem)
-    return emitOpError("C must be in tensor memory, got ")
+  if (c.getScope() != MemoryScope::tmem && c.getScope() != MemoryScope::local)
+    return emitOpError("C must be in tensor memory (tcgen05) or registers "
+                       "(a local tile, wgmma), got ")
            << stringifyMemoryScope(c.getScope());
-  if (a.getScope() != MemoryScope::shared && a.getScope() != MemoryScope::tmem)
-    return emitOpError("A must be in shared or tensor memory, got ")
-           << stringifyMemoryScope(a.getScope());
+  if (a.getScope() == MemoryScope::global)
+    return emitOpError("A must be in shared memory, tensor memory or "
+                       "registers (a local tile), got global");
   if (b.getScope() != MemoryScope::shared)
     return emitOpError("B must be in shared memory, got ")
            << stringifyMemoryScope(b.getScope());
@@ -530,17 +531,61 @@ void GemmAsyncOp::getEffects(
                        resourceFor(getA().getType().getScope()));
   effects.emplace_back(MemoryEffects::Read::get(), &getBMutable(),
                        SharedMemoryResource::get());
+  SideEffects::Resource *cResource = resourceFor(getC().getType().getScope());
   if (getAccumulate())
-    effects.emplace_back(MemoryEffects::Read::get(), &getCMutable(),
-                         TensorMemoryResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &getCMutable(),
-                       TensorMemoryResource::get());
+    effects.emplace_back(MemoryEffects::Read::get(), &getCMutable(), cResource);
+  effects.emplace_back(MemoryEffects::Write::get(), &getCMutable(), cResource);
   if (getSfa()) {
     effects.emplace_back(MemoryEffects::Read::get(), &getSfaMutable()[0],
                          TensorMemoryResource::get());
     effects.emplace_back(MemoryEffects::Read::get(), &getSfbMutable()[0],
                          TensorMemoryResource::get());
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Register-resident tiles
+//===----------------------------------------------------------------------===//
+
+LogicalResult FillOp::verify() {
+  Type element = getBuffer().getType().getElementType();
+  if (getValue().getType() != element)
+    return emitOpError("fills ")
+           << element << " elements with a " << getValue().getType()
+           << " value";
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  BufferType src = getSrc().getType(), dst = getDst().getType();
+  if (dst.getScope() != MemoryScope::global &&
+      dst.getScope() != MemoryScope::shared)
+    return emitOpError("stores registers to global or shared memory, not ")
+           << stringifyMemoryScope(dst.getScope());
+  if (failed(verifyRegion(*this, "destination", dst, getDstStaticOffsets(),
+                          getDstOffsets().size(), src.getShape())))
+    return failure();
+  Type from = src.getElementType(), to = dst.getElementType();
+  if (from != to && !(isa<FloatType>(from) && isa<FloatType>(to)))
+    return emitOpError("stores ")
+           << from << " elements into " << to
+           << "; only a float tile converts (to another float type)";
+  if (OrReason<SmallVector<int64_t, 4>> strides = dst.getElementStrides();
+      !strides)
+    return emitOpError("the destination must be strided and unswizzled (each "
+                       "dim one stride, so a thread's element addresses are "
+                       "its base plus constants): ")
+           << strides.reason();
+  return success();
+}
+
+void StoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
+                       resourceFor(getDst().getType().getScope()));
 }
 
 //===----------------------------------------------------------------------===//

@@ -91,6 +91,34 @@ OrReason<AxisAddress> BufferType::getIndexStep(unsigned dim) const {
   return step;
 }
 
+OrReason<SmallVector<int64_t, 4>> BufferType::getElementStrides() const {
+  using R = OrReason<SmallVector<int64_t, 4>>;
+  std::optional<TileLayout> layout = getEffectiveLayout();
+  if (!layout || !hasStaticShape())
+    return R::failure("the buffer has no static layout");
+  std::string what = "layout " + layout->toString();
+  if (!layout->swizzle().isIdentity())
+    return R::failure(what + " is swizzled");
+  if (!layout->replica().empty())
+    return R::failure(what + " is replicated");
+  OrReason<GroupedLayout> grouped = layout->canonicalize().group(getShape());
+  if (!grouped)
+    return R::failure(grouped.reason());
+  SmallVector<int64_t, 4> strides;
+  for (unsigned d = 0; d < grouped->rank(); ++d) {
+    ArrayRef<Iter> iters = grouped->group(d);
+    if (iters.size() > 1)
+      return R::failure(what + " maps dim " + std::to_string(d) +
+                        " through " + std::to_string(iters.size()) +
+                        " steps, not one stride");
+    if (!iters.empty() && iters.front().axis != Axis::m)
+      return R::failure(what + " maps dim " + std::to_string(d) +
+                        " to axis " + axisName(iters.front().axis).str());
+    strides.push_back(iters.empty() ? 0 : iters.front().stride);
+  }
+  return strides;
+}
+
 /// Axes a buffer in `scope` may address.
 static bool scopeAllowsAxis(MemoryScope scope, Axis axis) {
   switch (scope) {
@@ -137,6 +165,17 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << "; extents must be positive";
   }
   if (!layoutAttr) {
+    if (scope == MemoryScope::local) {
+      int64_t elements = 1;
+      for (int64_t extent : shape)
+        elements *= extent;
+      if (elements > kMaxLocalRegisters)
+        return emitError() << "a local buffer without a layout puts all "
+                           << elements << " elements in each thread; a "
+                           << "register tile holds at most "
+                           << kMaxLocalRegisters
+                           << " (give it a layout spreading it over threads)";
+    }
     if (scope == MemoryScope::tmem)
       return emitError() << "a tmem buffer needs a layout placing its "
                          << "elements on TLane/TCol";
@@ -186,6 +225,10 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a buffer with dynamic dims cannot have a static "
                        << "layout; the host encodes its strides";
   }
+
+  if (scope == MemoryScope::local)
+    if (OrReason<LocalThreads> threads = localThreads(layout); !threads)
+      return emitError() << threads.reason();
 
   if (scope == MemoryScope::tmem) {
     int64_t lanes = layout.cosize(Axis::TLane);

@@ -58,4 +58,6 @@ void tile::registerBuiltinLoweringChecks(dispatch::VariantRegistry &registry) {
                     checkTcgen05CpLowering);
   registry.setCheck("tile.gemm_async", dispatch::kCudaFamily, "tcgen05",
                     checkTcgen05MmaLowering);
+  registry.setCheck("tile.gemm_async", dispatch::kCudaFamily, "wgmma",
+                    checkWgmmaLowering);
 }

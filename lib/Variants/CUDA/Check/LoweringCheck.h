@@ -67,6 +67,11 @@ checkTcgen05MmaLowering(mlir::Operation *op, mlir::ValueRange lowered,
                         llvm::ArrayRef<mlir::Operation *> emitted,
                         const dispatch::DispatchContext &);
 
+llvm::LogicalResult
+checkWgmmaLowering(mlir::Operation *op, mlir::ValueRange lowered,
+                   llvm::ArrayRef<mlir::Operation *> emitted,
+                   const dispatch::DispatchContext &);
+
 } // namespace tile::lowering_check
 
 #endif // TILE_LIB_VARIANTS_CUDA_CHECK_LOWERINGCHECK_H

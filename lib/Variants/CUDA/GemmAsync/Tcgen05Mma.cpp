@@ -314,8 +314,20 @@ Verdict issuer(GemmAsyncOp op, const DispatchContext &) {
       "elects one lane (exec warp)");
 }
 
+Verdict operandScopes(GemmAsyncOp op, const DispatchContext &) {
+  if (op.getC().getType().getScope() != MemoryScope::tmem)
+    return Verdict::failure("C is a register tile (local); tcgen05.mma "
+                            "accumulates in tensor memory");
+  if (op.getA().getType().getScope() == MemoryScope::local)
+    return Verdict::failure("A is a register tile (local); tcgen05.mma reads "
+                            "A from shared or tensor memory");
+  return Verdict::success();
+}
+
 Verdict tmemAddress(GemmAsyncOp gemm, const DispatchContext &) {
-  llvm::SmallVector<std::pair<Value, StringRef>, 4> tmem = {{gemm.getC(), "C"}};
+  llvm::SmallVector<std::pair<Value, StringRef>, 4> tmem;
+  if (gemm.getC().getType().getScope() == MemoryScope::tmem)
+    tmem.push_back({gemm.getC(), "C"});
   if (gemm.getA().getType().getScope() == MemoryScope::tmem)
     tmem.push_back({gemm.getA(), "A"});
   if (gemm.getSfa()) {
@@ -364,7 +376,8 @@ OpPredicate<GemmAsyncOp> tcgen05Target() {
 void tile::registerTcgen05MmaVariant(VariantRegistry &registry) {
   VariantDecl<GemmAsyncOp, tcgen05_mma::Plan> mma{
       "tcgen05", kTcgen05MmaPriority,
-      {{"issuer", issuer}, {"tmem_address", tmemAddress},
+      {{"issuer", issuer}, {"operand_scopes", operandScopes},
+       {"tmem_address", tmemAddress},
        {"element_types", elementTypes},
        tcgen05Target()},
       planTcgen05Mma, /*prepare=*/nullptr, emitTcgen05Mma, mmaFamilies};

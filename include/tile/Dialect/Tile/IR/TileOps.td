@@ -356,6 +356,7 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
   let hasVerifier = 1;
 }
 
+include "tile/Dialect/Tile/IR/TileLocalOps.td"
 include "tile/Dialect/Tile/IR/TileSyncOps.td"
 
 #endif // TILE_OPS_TD

@@ -72,6 +72,11 @@ def Tile_BufferType : Tile_Type<"Buffer", "buffer", [ShapedTypeInterface]> {
     /// of the swizzle) or, unswizzled, of 128 bytes; a tensor-memory step
     /// moves by columns only, 4 at a time. The reason otherwise.
     ::tile::OrReason<::tile::AxisAddress> getIndexStep(unsigned dim) const;
+    /// The memory-axis stride of each dim, in elements, when the layout is
+    /// strided: static, unswizzled, on axis m, each dim one linear step
+    /// (element (i, j, ...) at offset + i s0 + j s1 + ...). The reason
+    /// otherwise.
+    ::tile::OrReason<::llvm::SmallVector<int64_t, 4>> getElementStrides() const;
   }];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -57,6 +57,7 @@
 #include "tile/Target/CUDA/InstrDescriptor.h"
 #include "tile/Target/CUDA/SmemDescriptor.h"
 #include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
+#include "tile/Variants/CUDA/GemmAsync/MmaSharedOperand.h"
 
 #include <optional>
 #include <vector>
@@ -191,16 +192,7 @@ struct Issue {
   }
 };
 
-/// A shared operand's descriptor (start 0; patched per issue).
-struct SharedOperand {
-  cuda::SmemDescriptor descriptor;
-  bool mnMajor = false;
-  /// Which of LBO / SBO the canonical layout reads for this operand; an
-  /// unread one holds 16 bytes (CUTLASS stores 1 there too).
-  bool usesLbo = false, usesSbo = false;
-
-  uint64_t descriptorTemplate() const { return *descriptor.encode(); }
-};
+using SharedOperand = mma_operand::SharedOperand;
 
 struct Plan {
   cuda::MmaKind kind = cuda::MmaKind::F16;

@@ -1,0 +1,271 @@
+//===- WgmmaPlanner.cpp - plan Hopper warpgroup MMAs on tiles ---------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The shared operands go through the same descriptor reading as tcgen05
+// (MmaSharedOperand.h, wgmma flavour: no 32-byte-atom swizzle, MN-major
+// only for 16-bit types). The accumulator is a warpgroup's register tile:
+// every element of every instruction's 64 x N fragment is looked up in C's
+// local layout, which must put it in the fragment's thread, at a register
+// that is the same for all 128 threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/GemmAsync/WgmmaPlanner.h"
+
+#include <string>
+
+using namespace tile;
+using namespace tile::wgmma;
+using namespace tile::mma_operand;
+using cuda::MmaAccumulator;
+using cuda::MmaElement;
+
+namespace {
+
+bool isFp8(MmaElement e) {
+  return e == MmaElement::E4M3 || e == MmaElement::E5M2;
+}
+
+const char *kFragmentRule =
+    "thread t = 32w + 4q + r of the warpgroup holds row 16w + 8h + q, "
+    "column 8j + 2r + e in register 4j + 2h + e";
+
+} // namespace
+
+int64_t wgmma::instructionK(MmaElement element) {
+  return 256 / cuda::mmaElementBits(element);
+}
+
+std::string wgmma::typeRule(MmaElement a, MmaElement b, MmaAccumulator d) {
+  std::string types = cuda::mmaElementName(a).str() + " x " +
+                      cuda::mmaElementName(b).str() + " -> " +
+                      cuda::mmaAccumulatorName(d).str();
+  const char *forms = "; wgmma takes f16 (into f16 or f32), bf16 (into f32), "
+                      "tf32 (into f32) and e4m3/e5m2 in any mix (into f16 or "
+                      "f32)";
+  bool sameWide = a == b && (a == MmaElement::F16 || a == MmaElement::BF16 ||
+                             a == MmaElement::TF32);
+  if (!sameWide && !(isFp8(a) && isFp8(b)))
+    return types + forms;
+  if (d == MmaAccumulator::S32)
+    return types + forms;
+  if (d == MmaAccumulator::F16 &&
+      (a == MmaElement::BF16 || a == MmaElement::TF32))
+    return types + forms;
+  return "";
+}
+
+std::string wgmma::shapeRule(int64_t n) {
+  if (n >= 8 && n <= 256 && n % 8 == 0)
+    return "";
+  return "m64n" + str(n) + ": wgmma's N is a multiple of 8 from 8 to 256";
+}
+
+std::pair<int64_t, int64_t> wgmma::fragmentElement(int64_t thread,
+                                                   int64_t i) {
+  int64_t w = thread / 32, q = (thread % 32) / 4, r = thread % 4;
+  int64_t j = i / 4, h = (i / 2) % 2, e = i % 2;
+  return {16 * w + 8 * h + q, 8 * j + 2 * r + e};
+}
+
+namespace {
+
+/// M, N and K of one instruction and the counts over the op.
+Status chooseShape(const Request &req, Plan &plan) {
+  plan.instK = instructionK(req.a);
+  if (req.m % 64 || req.m < 64)
+    return Status::failure("M = " + str(req.m) +
+                           " is not a multiple of 64: a warpgroup's wgmma "
+                           "is M 64 (larger M as several instructions)");
+  int64_t n = 0;
+  for (int64_t cand = std::min<int64_t>(256, req.n); cand >= 8; --cand)
+    if (req.n % cand == 0 && shapeRule(cand).empty()) {
+      n = cand;
+      break;
+    }
+  if (!n)
+    return Status::failure(shapeRule(req.n) + "; no such N divides the "
+                                              "region's " + str(req.n));
+  if (req.k % plan.instK)
+    return Status::failure("K = " + str(req.k) + " is not a multiple of " +
+                           cuda::mmaElementName(req.a).str() +
+                           " wgmma's K = " + str(plan.instK) +
+                           " (256 bits of a row)");
+  plan.instN = n;
+  plan.mTiles = req.m / 64;
+  plan.nTiles = req.n / n;
+  plan.kSteps = req.k / plan.instK;
+  int64_t issues = plan.mTiles * plan.nTiles * plan.kSteps;
+  if (issues > int64_t(kMaxIssues))
+    return Status::failure(str(issues) + " wgmma instructions (more than " +
+                           str(kMaxIssues) + ")");
+  return Status::success();
+}
+
+/// C's registers per output tile, every fragment element checked.
+Status planAccumulator(const Request &req, Plan &plan) {
+  plan.accumulatorRegisters.clear();
+  OrReason<LocalThreads> threads = localThreads(req.cSide.layout);
+  if (!threads)
+    return Status::failure("C: " + threads.reason());
+  if (threads->threads != 128)
+    return Status::failure(
+        "C is a register tile of " + str(threads->threads) +
+        " thread(s); a wgmma accumulator spans the 128 threads of a "
+        "warpgroup (" + kFragmentRule + ")");
+  OrReason<SliceResult> slice = req.cSide.layout.slice(
+      req.cSide.shape, req.cSide.offsets, {req.m, req.n});
+  if (!slice)
+    return Status::failure("C region: " + slice.reason());
+  const TileLayout &c = slice->residual;
+  const int64_t regs = plan.instN / 2;
+  plan.cRegisters = req.cSide.layout.cosize(Axis::m);
+  for (int64_t mi = 0; mi < plan.mTiles; ++mi)
+    for (int64_t ni = 0; ni < plan.nTiles; ++ni) {
+      std::vector<int64_t> registers(regs, -1);
+      for (int64_t t = 0; t < 128; ++t)
+        for (int64_t i = 0; i < regs; ++i) {
+          auto [r, col] = fragmentElement(t, i);
+          int64_t row = mi * 64 + r, column = ni * plan.instN + col;
+          AxisAddress a = c.apply(row * req.n + column);
+          int64_t holder = threadInGroup(a), reg = at(a, Axis::m);
+          std::string element =
+              "C element (" + str(row) + ", " + str(column) + ")";
+          if (holder != t)
+            return Status::failure(
+                element + " is in thread " + str(holder) +
+                "; the wgmma accumulator fragment puts it in thread " +
+                str(t) + " (" + kFragmentRule + ")");
+          if (registers[i] < 0)
+            registers[i] = reg;
+          else if (registers[i] != reg)
+            return Status::failure(
+                element + " is in register " + str(reg) + " of thread " +
+                str(t) + ", but fragment register " + str(i) +
+                " is register " + str(registers[i]) +
+                " of thread 0: a fragment register is one register of "
+                "every thread (" + kFragmentRule + ")");
+        }
+      plan.accumulatorRegisters.push_back(std::move(registers));
+    }
+  return Status::success();
+}
+
+/// A and B: descriptors read off the first tile, every element checked.
+struct Operands {
+  std::optional<Region> a, b;
+  std::optional<SharedPlanner> aShared, bShared;
+};
+
+Status planOperands(const Request &req, Plan &plan, Operands &ops) {
+  OrReason<Region> ra =
+      regionOf(req.aSide, req.m, req.k, req.transposeA, "A", false);
+  if (!ra)
+    return Status::failure(ra.reason());
+  OrReason<Region> rb =
+      regionOf(req.bSide, req.n, req.k, !req.transposeB, "B", false);
+  if (!rb)
+    return Status::failure(rb.reason());
+  ops.a = *ra;
+  ops.b = *rb;
+  ops.aShared.emplace(SharedPlanner{*ops.a, "A", req.aBits, 64, plan.instK,
+                                    {}, {}, cuda::DescriptorFlavour::Wgmma});
+  ops.bShared.emplace(SharedPlanner{*ops.b, "B", req.bBits, plan.instN,
+                                    plan.instK, {}, {},
+                                    cuda::DescriptorFlavour::Wgmma});
+  for (SharedPlanner *side : {&*ops.aShared, &*ops.bShared}) {
+    if (Status s = side->derive(); !s)
+      return s;
+    if (side->canon.mnMajor && side->bits != 16)
+      return Status::failure(
+          side->name + " is MN-major; wgmma reads MN-major operands only "
+                       "for 16-bit types (f16, bf16): store " +
+          side->name + " K-major (" +
+          (side->name == "A" ? "no transpose_a" : "transpose_b") + ")");
+  }
+  plan.aOperand = ops.aShared->operand;
+  plan.bOperand = ops.bShared->operand;
+  return Status::success();
+}
+
+Status listIssues(const Request &req, const Operands &ops, Plan &plan) {
+  std::vector<int64_t> aStart(plan.mTiles * plan.kSteps),
+      bStart(plan.nTiles * plan.kSteps);
+  for (int64_t mi = 0; mi < plan.mTiles; ++mi)
+    for (int64_t ki = 0; ki < plan.kSteps; ++ki) {
+      OrReason<int64_t> s = ops.aShared->tile(mi * 64, ki * plan.instK);
+      if (!s)
+        return Status::failure(s.reason());
+      aStart[mi * plan.kSteps + ki] = *s;
+    }
+  for (int64_t ni = 0; ni < plan.nTiles; ++ni)
+    for (int64_t ki = 0; ki < plan.kSteps; ++ki) {
+      OrReason<int64_t> s =
+          ops.bShared->tile(ni * plan.instN, ki * plan.instK);
+      if (!s)
+        return Status::failure(s.reason());
+      bStart[ni * plan.kSteps + ki] = *s;
+    }
+  for (int64_t mi = 0; mi < plan.mTiles; ++mi)
+    for (int64_t ni = 0; ni < plan.nTiles; ++ni)
+      for (int64_t ki = 0; ki < plan.kSteps; ++ki) {
+        Issue is;
+        is.mi = mi;
+        is.ni = ni;
+        is.ki = ki;
+        is.aByte = aStart[mi * plan.kSteps + ki];
+        is.bByte = bStart[ni * plan.kSteps + ki];
+        is.inputD = ki > 0                  ? InputD::Accumulate
+                    : req.hasAccumulateFlag ? InputD::FromFlag
+                                            : InputD::Overwrite;
+        plan.issues.push_back(is);
+      }
+  return Status::success();
+}
+
+} // namespace
+
+std::string wgmma::accumulatorProblem(const RegionSide &c, int64_t m,
+                                      int64_t n) {
+  Request req;
+  req.cSide = c;
+  req.m = m;
+  req.n = n;
+  Plan plan;
+  plan.instN = 8;
+  plan.mTiles = m / 64;
+  plan.nTiles = n / 8;
+  Status s = planAccumulator(req, plan);
+  return s ? "" : s.reason();
+}
+
+OrReason<Plan> wgmma::planWgmma(const Request &req) {
+  using R = OrReason<Plan>;
+  if (std::string rule = typeRule(req.a, req.b, req.d); !rule.empty())
+    return R::failure(rule);
+  for (auto [e, bits, name] : {std::tuple{req.a, req.aBits, "A"},
+                               std::tuple{req.b, req.bBits, "B"}})
+    if (bits != cuda::mmaElementBits(e))
+      return R::failure(std::string(name) + " elements are " + str(bits) +
+                        "-bit; " + cuda::mmaElementName(e).str() + " is " +
+                        str(cuda::mmaElementBits(e)) + "-bit");
+  Plan plan;
+  plan.a = req.a;
+  plan.b = req.b;
+  plan.d = req.d;
+  Operands ops;
+  Status s = chooseShape(req, plan);
+  if (s)
+    s = planOperands(req, plan, ops);
+  if (s)
+    s = planAccumulator(req, plan);
+  if (s)
+    s = listIssues(req, ops, plan);
+  if (!s)
+    return R::failure(s.reason());
+  return plan;
+}

@@ -1,0 +1,75 @@
+// gemm_async into a register tile on sm_90a dispatches to wgmma: a 128 x
+// 128 x 32 f16 op is 2 (M) x 2 (K) m64n128k16 MMAs after one fence, each
+// output tile's K steps chained; A K-major with the 64-byte swizzle (SBO
+// 512 B, LBO unread: 16 B; swizzle field 2 at bits 62-63), B MN-major with
+// the 128-byte swizzle (LBO 4096 B between 64-column atoms, SBO 1024 B
+// between 8-row K groups, field 1). A K step moves A by 32 B (2 units) and B
+// by 2048 B (128); the second M tile starts 4096 B (256) into A. The
+// runtime accumulate flag zeroes the registers before the fence and every
+// MMA adds (scale-d 1).
+// RUN: tile-opt %s --tile-select-variants="chip=sm_90a" --tile-lower-variants=check=1 | FileCheck %s
+
+!a = !tile.buffer<128x32xf16, shared, #tile.layout<S[(128,32):(32,1)], swizzle<2,3,3>>>
+!b = !tile.buffer<32x128xf16, shared, #tile.layout<S[(32,2,64):(64,2048,1)], swizzle<3,3,3>>>
+// Two 64-row tiles of one warpgroup, 64 registers apart.
+!acc = !tile.buffer<128x128xf32, local, #tile.layout<S[(2,4,2,8,16,4,2):(64,32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[A:.+]]: !llvm.ptr<3>, %[[B:.+]]: !llvm.ptr<3>, %[[P:.+]]: i1)
+// CHECK: %[[TILE:.+]] = llvm.alloca %{{.+}} x !llvm.array<128 x f32>
+// CHECK: %[[ZERO:.+]] = llvm.mlir.zero : f32
+// Tile 0, fragment register 0 is local register 0; tile 1's is 64.
+// CHECK: llvm.getelementptr %[[TILE]][0, 0]
+// CHECK: %[[R0:.+]] = llvm.load
+// CHECK: llvm.select %[[P]], %[[R0]], %[[ZERO]] : i1, f32
+// CHECK-COUNT-63: llvm.select %[[P]]
+// CHECK: llvm.getelementptr %[[TILE]][0, 64]
+// CHECK-COUNT-64: llvm.select %[[P]]
+// CHECK: %[[ADESC:.+]] = arith.ori %{{.+}}, %{{.+}} : i64
+// CHECK: %[[BDESC:.+]] = arith.ori %{{.+}}, %{{.+}} : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: llvm.load
+// CHECK: %[[D0:.+]] = nvvm.wgmma.mma_async %[[ADESC]], %[[BDESC]], %{{.+}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: %[[A1:.+]] = arith.addi %[[ADESC]], %{{.+}} : i64
+// CHECK: %[[B1:.+]] = arith.addi %[[BDESC]], %{{.+}} : i64
+// CHECK: nvvm.wgmma.mma_async %[[A1]], %[[B1]], %[[D0]], <m = 64, n = 128, k = 16>
+// CHECK: arith.constant 256 : i64
+// CHECK: %[[D2:.+]] = nvvm.wgmma.mma_async %{{.+}}, %[[BDESC]], %{{.+}}, <m = 64, n = 128, k = 16>
+// CHECK: arith.constant 258 : i64
+// CHECK: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D2]], <m = 64, n = 128, k = 16>
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-128: llvm.store
+// CHECK-NOT: llvm.store
+// CHECK: return
+func.func @gemm(%a: !a, %b: !b, %p: i1) {
+  %acc = tile.alloc_local : !acc
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 32] exec warpgroup accumulate(%p) : !acc, !a, !b
+  return
+}
+
+// The descriptor templates, pinned as words.
+// CHECK-LABEL: func.func @gemm_words
+// CHECK: arith.constant -9223371899415756800 : i64
+// CHECK: arith.constant 4611686293322072064 : i64
+func.func @gemm_words(%a: !a, %b: !b) {
+  %acc = tile.alloc_local : !acc
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 32] exec warpgroup : !acc, !a, !b
+  return
+}
+
+// Overwrite (no flag): no select, the first K step has scale-d 0.
+// f16 accumulators: n8 gives 2 packed f16x2 registers a thread.
+!a8 = !tile.buffer<64x16xf16, shared, #tile.layout<S[(8,8,2,8):(128,8,64,1)]>>
+!b8 = !tile.buffer<8x16xf16, shared, #tile.layout<S[(1,8,2,8):(128,8,64,1)]>>
+!acc16 = !tile.buffer<64x8xf16, local, #tile.layout<S[(4,2,8,1,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+// CHECK-LABEL: func.func @overwrite_f16
+// CHECK-NOT: llvm.select
+// CHECK: llvm.insertelement {{.+}} : vector<2xf16>
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.+}}, <m = 64, n = 8, k = 16>, D[<f16>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>] : !llvm.struct<(vector<2xf16>, vector<2xf16>)>
+// CHECK-NOT: nvvm.wgmma.mma_async
+func.func @overwrite_f16(%a: !a8, %b: !b8) {
+  %acc = tile.alloc_local : !acc16
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 8, 16] exec warpgroup {transpose_b} : !acc16, !a8, !b8
+  return
+}

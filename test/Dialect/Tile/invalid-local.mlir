@@ -1,0 +1,85 @@
+// Register-resident (local) tiles: the layout names one warp's or one
+// warpgroup's threads exactly once; fill and store check their operands.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+func.func @half_a_warpgroup() {
+  // expected-error @+1 {{local layout S[(4,2,8,32,2,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)] does not cover the 128 threads of a warpgroup exactly once: after threads [0, 2) the next thread iter steps 4 threads (thread = tid_in_wg + 32 wid_in_wg + laneid)}}
+  %acc = tile.alloc_local : !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,32,2,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+  return
+}
+
+// -----
+
+func.func @two_warps() {
+  // expected-error @+1 {{local layout S[(2,32,4):(1@wid_in_wg,1@laneid,1)] covers threads [0, 64); a register tile of a warpgroup names all 128 of its threads}}
+  %acc = tile.alloc_local : !tile.buffer<64x4xf32, local, #tile.layout<S[(2,32,4):(1@wid_in_wg,1@laneid,1)]>>
+  return
+}
+
+// -----
+
+func.func @cta_axis() {
+  // expected-error @+1 {{local layout S[(256,4):(1@tx,1)] uses axis tx; a register tile belongs to one warpgroup (tid_in_wg, wid_in_wg, laneid): index a CTA-wide tile's warpgroup part with offsets instead}}
+  %acc = tile.alloc_local : !tile.buffer<256x4xf32, local, #tile.layout<S[(256,4):(1@tx,1)]>>
+  return
+}
+
+// -----
+
+func.func @shared_register() {
+  // expected-error @+1 {{local layout S[(32,2,2):(1@laneid,1,1)] puts 4 elements of a thread in 3 registers}}
+  %acc = tile.alloc_local : !tile.buffer<32x4xf32, local, #tile.layout<S[(32,2,2):(1@laneid,1,1)]>>
+  return
+}
+
+// -----
+
+func.func @too_big() {
+  // expected-error @+1 {{a local buffer without a layout puts all 2048 elements in each thread; a register tile holds at most 1024 (give it a layout spreading it over threads)}}
+  %acc = tile.alloc_local : !tile.buffer<32x64xf32, local>
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @fill_type() {
+  %acc = tile.alloc_local : !frag
+  %x = arith.constant 0.0 : f16
+  // expected-error @+1 {{'tile.fill' op fills 'f32' elements with a 'f16' value}}
+  tile.fill %acc, %x : !frag, f16
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @swizzled_destination() {
+  %acc = tile.alloc_local : !frag
+  %s = tile.alloc_shared : !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,64):(64,1)], swizzle<3,2,3>>>
+  // expected-error @+1 {{'tile.store' op the destination must be strided and unswizzled (each dim one stride, so a thread's element addresses are its base plus constants): layout S[(32,64):(64,1)], swizzle<3,2,3> is swizzled}}
+  tile.store %acc to %s[0, 0] : !frag to !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,64):(64,1)], swizzle<3,2,3>>>
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @outside(%out: memref<32x8xf32, 1>) {
+  %acc = tile.alloc_local : !frag
+  %g = tile.from_memref %out : memref<32x8xf32, 1> -> !tile.buffer<32x8xf32, global>
+  // expected-error @+1 {{'tile.store' op destination region [7, 9) of dim 1 exceeds the global buffer extent 8}}
+  tile.store %acc to %g[0, 7] : !frag to !tile.buffer<32x8xf32, global>
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xi32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @int_to_float(%out: memref<32x8xf32, 1>) {
+  %acc = tile.alloc_local : !frag
+  %g = tile.from_memref %out : memref<32x8xf32, 1> -> !tile.buffer<32x8xf32, global>
+  // expected-error @+1 {{'tile.store' op stores 'i32' elements into 'f32'; only a float tile converts (to another float type)}}
+  tile.store %acc to %g[0, 0] : !frag to !tile.buffer<32x8xf32, global>
+  return
+}

@@ -1,0 +1,260 @@
+//===- WgmmaPlannerTest.cpp - the gemm_async wgmma planner ------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The accumulator fragment, the type and shape rules, pinned plans (issue
+// lists, descriptor words, accumulator registers) for K-major and MN-major
+// operands, and every decline with its reason. A shape matrix counts the
+// plans over types x swizzles x N.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Variants/CUDA/GemmAsync/WgmmaPlanner.h"
+
+#include "gtest/gtest.h"
+
+using namespace tile;
+using namespace tile::wgmma;
+using cuda::MmaAccumulator;
+using cuda::MmaElement;
+
+namespace {
+
+RegionSide whole(TileLayout layout, llvm::SmallVector<int64_t, 4> shape) {
+  return RegionSide{std::move(layout), shape,
+                    llvm::SmallVector<int64_t, 4>(shape.size(), 0)};
+}
+
+TileLayout nvmma(unsigned bits, int64_t rows, int64_t cols, SwizzleMode mode) {
+  OrReason<TileLayout> l = nvmmaSharedLayout(bits, rows, cols, mode);
+  EXPECT_TRUE(l) << l.reason();
+  return *l;
+}
+
+/// The accumulator fragment of `mTiles` 64-row tiles of width n, each
+/// tile's n/2 registers after the previous tile's.
+TileLayout fragment(int64_t mTiles, int64_t n) {
+  llvm::SmallVector<Iter, 8> iters;
+  if (mTiles > 1)
+    iters.push_back(Iter{mTiles, n / 2, Axis::m});
+  iters.append({Iter{4, 32, Axis::tid_in_wg}, Iter{2, 2, Axis::m},
+                Iter{8, 4, Axis::tid_in_wg}, Iter{n / 8, 4, Axis::m},
+                Iter{4, 1, Axis::tid_in_wg}, Iter{2, 1, Axis::m}});
+  return TileLayout(iters);
+}
+
+/// f16 64 x n x k, A K-major [M, K], B K-major [N, K] (transpose_b).
+Request kMajor(int64_t m, int64_t n, int64_t k, SwizzleMode mode) {
+  Request r;
+  r.aSide = whole(nvmma(16, m, k, mode), {m, k});
+  r.bSide = whole(nvmma(16, n, k, mode), {n, k});
+  r.transposeB = true;
+  r.cSide = whole(fragment(m / 64, n), {m, n});
+  r.m = m;
+  r.n = n;
+  r.k = k;
+  return r;
+}
+
+std::pair<int64_t, int64_t> at(int64_t row, int64_t col) { return {row, col}; }
+
+TEST(WgmmaFragment, ThreadsAndRegistersFollowTheIsa) {
+  // Thread 0: rows 0 and 8, columns 0, 1 of each 8-column block.
+  EXPECT_EQ(fragmentElement(0, 0), at(0, 0));
+  EXPECT_EQ(fragmentElement(0, 1), at(0, 1));
+  EXPECT_EQ(fragmentElement(0, 2), at(8, 0));
+  EXPECT_EQ(fragmentElement(0, 4), at(0, 8));
+  // Thread 37 = 32 + 4 * 1 + 1: warp 1, q 1, r 1.
+  EXPECT_EQ(fragmentElement(37, 0), at(17, 2));
+  EXPECT_EQ(fragmentElement(37, 7), at(25, 11));
+  EXPECT_EQ(fragmentElement(127, 127),
+            at(63, 255));
+}
+
+TEST(WgmmaRules, TypesAndShapes) {
+  EXPECT_EQ(typeRule(MmaElement::F16, MmaElement::F16, MmaAccumulator::F16), "");
+  EXPECT_EQ(typeRule(MmaElement::E4M3, MmaElement::E5M2, MmaAccumulator::F32),
+            "");
+  EXPECT_EQ(typeRule(MmaElement::TF32, MmaElement::TF32, MmaAccumulator::F16),
+            "tf32 x tf32 -> f16; wgmma takes f16 (into f16 or f32), bf16 "
+            "(into f32), tf32 (into f32) and e4m3/e5m2 in any mix (into f16 "
+            "or f32)");
+  EXPECT_NE(typeRule(MmaElement::F16, MmaElement::BF16, MmaAccumulator::F32),
+            "");
+  EXPECT_NE(typeRule(MmaElement::S8, MmaElement::S8, MmaAccumulator::S32), "");
+  EXPECT_EQ(shapeRule(8), "");
+  EXPECT_EQ(shapeRule(256), "");
+  EXPECT_EQ(shapeRule(12), "m64n12: wgmma's N is a multiple of 8 from 8 to 256");
+  EXPECT_NE(shapeRule(264), "");
+  EXPECT_EQ(instructionK(MmaElement::F16), 16);
+  EXPECT_EQ(instructionK(MmaElement::TF32), 8);
+  EXPECT_EQ(instructionK(MmaElement::E4M3), 32);
+}
+
+TEST(WgmmaPlanner, KMajor128BPinned) {
+  OrReason<Plan> p = planWgmma(kMajor(64, 256, 64, SwizzleMode::B128));
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_EQ(p->instN, 256);
+  EXPECT_EQ(p->instK, 16);
+  ASSERT_EQ(p->issues.size(), 4u);
+  // K steps move both starts 32 bytes along the swizzled row.
+  for (int64_t ki = 0; ki < 4; ++ki) {
+    EXPECT_EQ(p->issues[ki].aByte, 32 * ki);
+    EXPECT_EQ(p->issues[ki].bByte, 32 * ki);
+    EXPECT_EQ(p->issues[ki].inputD,
+              ki ? InputD::Accumulate : InputD::Overwrite);
+  }
+  // SBO 1024 B (8 rows of 128 B), LBO unread (16 B), swizzle 1 (128B).
+  EXPECT_EQ(p->aOperand.descriptorTemplate(),
+            (1ull << 62) | (64ull << 32) | (1ull << 16));
+  EXPECT_EQ(p->bOperand.descriptorTemplate(),
+            (1ull << 62) | (64ull << 32) | (1ull << 16));
+  EXPECT_FALSE(p->aOperand.mnMajor);
+  EXPECT_FALSE(p->bOperand.mnMajor);
+  // Fragment register i is local register i.
+  ASSERT_EQ(p->accumulatorRegisters.size(), 1u);
+  for (int64_t i = 0; i < 128; ++i)
+    EXPECT_EQ(p->accumulatorRegisters[0][i], i);
+  EXPECT_EQ(p->cRegisters, 128);
+}
+
+TEST(WgmmaPlanner, TwoMTilesAndAccumulateFlag) {
+  Request r = kMajor(128, 64, 32, SwizzleMode::B64);
+  r.hasAccumulateFlag = true;
+  OrReason<Plan> p = planWgmma(r);
+  ASSERT_TRUE(p) << p.reason();
+  ASSERT_EQ(p->issues.size(), 4u);
+  // Output tile 1 starts 64 rows (64 x 64 B) into A; registers 32..63.
+  EXPECT_EQ(p->issues[2].mi, 1);
+  EXPECT_EQ(p->issues[2].aByte, 4096);
+  EXPECT_EQ(p->issues[3].aByte, 4096 + 32);
+  EXPECT_EQ(p->issues[0].inputD, InputD::FromFlag);
+  EXPECT_EQ(p->issues[2].inputD, InputD::FromFlag);
+  EXPECT_EQ(p->issues[3].inputD, InputD::Accumulate);
+  EXPECT_EQ(p->accumulatorRegisters[1][0], 32);
+  EXPECT_EQ(p->accumulatorRegisters[1][31], 63);
+}
+
+TEST(WgmmaPlanner, MnMajorOperandsPinned) {
+  // A stored [K, M], B [K, N], 128-byte swizzle: LBO between 64-element
+  // atoms of M/N, SBO between 8-row groups of K.
+  Request r;
+  r.aSide = whole(nvmma(16, 32, 64, SwizzleMode::B128), {32, 64});
+  r.transposeA = true;
+  r.bSide = whole(nvmma(16, 32, 128, SwizzleMode::B128), {32, 128});
+  r.cSide = whole(fragment(1, 128), {64, 128});
+  r.m = 64;
+  r.n = 128;
+  r.k = 32;
+  OrReason<Plan> p = planWgmma(r);
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_TRUE(p->aOperand.mnMajor);
+  EXPECT_TRUE(p->bOperand.mnMajor);
+  EXPECT_EQ(p->bOperand.descriptor.leadingByteOffset, 32u * 64 * 2);
+  EXPECT_EQ(p->bOperand.descriptor.strideByteOffset, 1024u);
+  // A K step is 16 rows of 128 B.
+  EXPECT_EQ(p->issues[1].aByte, 2048);
+  EXPECT_EQ(p->issues[1].bByte, 2048);
+}
+
+TEST(WgmmaPlanner, DeclinesNamingTheRule) {
+  // tf32 MN-major.
+  Request tf = kMajor(64, 64, 64, SwizzleMode::B128);
+  tf.k = 16;
+  tf.a = tf.b = MmaElement::TF32;
+  tf.aBits = tf.bBits = 32;
+  tf.aSide = whole(nvmma(32, 16, 64, SwizzleMode::B128), {16, 64});
+  tf.transposeA = true;
+  tf.bSide = whole(nvmma(32, 64, 16, SwizzleMode::B64), {64, 16});
+  OrReason<Plan> p = planWgmma(tf);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "A is MN-major; wgmma reads MN-major operands only "
+                        "for 16-bit types (f16, bf16): store A K-major (no "
+                        "transpose_a)");
+
+  Request m = kMajor(64, 64, 64, SwizzleMode::B128);
+  m.m = 32;
+  p = planWgmma(m);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "M = 32 is not a multiple of 64: a warpgroup's wgmma "
+                        "is M 64 (larger M as several instructions)");
+
+  Request k = kMajor(64, 64, 64, SwizzleMode::B128);
+  k.k = 40;
+  p = planWgmma(k);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "K = 40 is not a multiple of f16 wgmma's K = 16 (256 "
+                        "bits of a row)");
+
+  // The accumulator with columns and rows swapped between threads.
+  Request c = kMajor(64, 64, 64, SwizzleMode::B128);
+  c.cSide = whole(TileLayout({Iter{64, 1, Axis::tid_in_wg},
+                              Iter{2, 64, Axis::tid_in_wg},
+                              Iter{32, 1, Axis::m}}),
+                  {64, 64});
+  p = planWgmma(c);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(),
+            "C element (8, 0) is in thread 8; the wgmma accumulator fragment "
+            "puts it in thread 0 (thread t = 32w + 4q + r of the warpgroup "
+            "holds row 16w + 8h + q, column 8j + 2r + e in register 4j + 2h "
+            "+ e)");
+
+  // A register tile of one warp.
+  Request w = kMajor(64, 64, 64, SwizzleMode::B128);
+  w.cSide = whole(TileLayout({Iter{32, 1, Axis::laneid}, Iter{2, 1, Axis::m},
+                              Iter{64, 2, Axis::m}}),
+                  {64, 64});
+  p = planWgmma(w);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason().substr(0, 34), "C is a register tile of 32 thread(");
+
+  // The 32-byte-atom swizzle is tcgen05's only.
+  Request atom = kMajor(64, 64, 64, SwizzleMode::B128);
+  atom.a = atom.b = MmaElement::TF32;
+  atom.aBits = atom.bBits = 32;
+  atom.k = 32;
+  atom.aSide = whole(nvmma(32, 64, 32, SwizzleMode::B128Atom32B), {64, 32});
+  atom.bSide = whole(nvmma(32, 64, 32, SwizzleMode::B128), {64, 32});
+  p = planWgmma(atom);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), "A uses the 128-byte swizzle of 32-byte atoms, which "
+                        "wgmma descriptors cannot express (32, 64 or 128-byte "
+                        "swizzles, or none)");
+}
+
+/// Types x swizzles x N: every K-major combination plans, with one
+/// instruction of N per K step.
+TEST(WgmmaPlanner, ShapeMatrix) {
+  int plans = 0;
+  for (auto [e, bits] : {std::pair{MmaElement::F16, 16u},
+                         {MmaElement::BF16, 16u}, {MmaElement::TF32, 32u},
+                         {MmaElement::E4M3, 8u}, {MmaElement::E5M2, 8u}})
+    for (SwizzleMode mode : {SwizzleMode::B32, SwizzleMode::B64,
+                             SwizzleMode::B128})
+      for (int64_t n = 8; n <= 256; n += 8) {
+        int64_t k = 8 * swizzleBytes(mode) / bits; // one swizzled row
+        Request r;
+        r.a = r.b = e;
+        r.aBits = r.bBits = bits;
+        r.aSide = whole(nvmma(bits, 64, k, mode), {64, k});
+        r.bSide = whole(nvmma(bits, n, k, mode), {n, k});
+        r.transposeB = true;
+        r.cSide = whole(fragment(1, n), {64, n});
+        r.m = 64;
+        r.n = n;
+        r.k = k;
+        OrReason<Plan> p = planWgmma(r);
+        ASSERT_TRUE(p) << cuda::mmaElementName(e).str() << " n" << n << ": "
+                       << p.reason();
+        EXPECT_EQ(p->instN, n);
+        EXPECT_EQ(int64_t(p->issues.size()), k / instructionK(e));
+        ++plans;
+      }
+  EXPECT_EQ(plans, 5 * 3 * 32);
+}
+
+} // namespace
