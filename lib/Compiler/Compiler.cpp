@@ -285,8 +285,17 @@ struct Compiler::Impl {
            context(*owned) {
     // Diagnostics point at the source; the op dump would repeat it.
     context.printOpOnDiagnostic(false);
+    loadWhatTheDriverCreates();
   }
-  explicit Impl(MLIRContext &external) : context(external) {}
+  explicit Impl(MLIRContext &external) : context(external) {
+    loadWhatTheDriverCreates();
+  }
+  /// The driver builds #nvvm.target attributes and gpu/llvm ops itself;
+  /// every other dialect loads when the input or a pass first needs it.
+  void loadWhatTheDriverCreates() {
+    context.loadDialect<gpu::GPUDialect, LLVM::LLVMDialect,
+                        NVVM::NVVMDialect>();
+  }
   static DialectRegistry registry() {
     DialectRegistry registry;
     tile::registerAllDialects(registry);
