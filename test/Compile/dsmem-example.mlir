@@ -29,7 +29,7 @@
 // PTX: fence.proxy.async.shared::cta;
 // PTX: mapa.shared::cluster.u64 {{.*}}, 1;
 // PTX: mapa.shared::cluster.u64 {{.*}}, 1;
-// PTX: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [__tile_dynamic_shared], {{%r[0-9]+}}, [{{%rd[0-9]+}}];
+// PTX: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], {{%r[0-9]+}}, [{{%rd[0-9]+}}];
 // PTX-NOT: cp.async.bulk
 // PTX: barrier.cluster.wait.aligned;
 
@@ -65,7 +65,7 @@
 // MANIFEST-NEXT: "loc": "{{.*}}dsmem_copy.mlir:{{[0-9]+}}:{{[0-9]+}}",
 // MANIFEST-NEXT: "op": "tile.copy_async",
 // MANIFEST-NEXT: "variant": "dsmem"
-// MANIFEST: "dynamic_shared_bytes": 16384,
+// MANIFEST: "dynamic_shared_bytes": 16496,
 // MANIFEST: "name": "dsmem_copy",
 // The two memrefs expand into 7 parameters each.
 // MANIFEST: "index": 1,

@@ -12,7 +12,7 @@
 // PTX: fence.proxy.async.shared::cta;
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
 // PTX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
-// PTX: bfe.u32 [[FIELD:%r[0-9]+]], {{%r[0-9]+}}, 4, 14;
+// PTX: bfe.u64 [[FIELD:%rd[0-9]+]], {{%rd[0-9]+}}, 4, 14;
 // PTX: or.b64 [[DESC:%rd[0-9]+]], {{%rd[0-9]+}}, 70403103981568;
 // PTX: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], [[DESC]];
 // PTX-NOT: tcgen05.cp.

@@ -20,7 +20,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 
   // One 16384-byte copy for a contiguous tile, at offset 0 of the kernel's
-  // dynamic shared segment (16-byte aligned: no rounding of the base).
+  // dynamic shared segment (16-byte aligned, all bulk copies need: no
+  // rounding of the base).
   // CHECK: llvm.mlir.global external @__tile_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
   // CHECK-LABEL: gpu.func @whole_tile
   // CHECK-SAME: tile.dispatch = [#tile.dispatch_record<op = "tile.copy_async", variant = "dsmem", loc = "{{.*}}dsmem-lowering.mlir:{{[0-9]+}}:{{[0-9]+}}">]
@@ -38,7 +39,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   // CHECK-NOT: nvvm.cp.async.bulk
   // CHECK: gpu.return
   gpu.func @whole_tile(%peer: i32) kernel {
-    %t = tile.alloc_shared : !whole
+    %t = tile.alloc_shared {alignment = 16 : i64} : !whole
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
     %tx0 = arith.constant 16384 : i32
     nvvm.mbarrier.arrive.expect_tx %b, %tx0 : !llvm.ptr<3>, i32
@@ -71,8 +72,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   // CHECK-NOT: nvvm.cp.async.bulk
   // CHECK: gpu.return
   gpu.func @padded_rows(%peer: i32) kernel {
-    %s = tile.alloc_shared : !padded_src
-    %d = tile.alloc_shared : !padded_dst
+    %s = tile.alloc_shared {alignment = 16 : i64} : !padded_src
+    %d = tile.alloc_shared {alignment = 16 : i64} : !padded_dst
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
     %tx1 = arith.constant 2048 : i32
     nvvm.mbarrier.arrive.expect_tx %b, %tx1 : !llvm.ptr<3>, i32
@@ -90,7 +91,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   // CHECK: nvvm.cp.async.bulk.shared.cluster.shared.cta %{{.+}}, %{{.+}}, %{{.+}}, %[[N]]
   // CHECK-NOT: nvvm.cp.async.bulk
   gpu.func @sub_region(%peer: i32) kernel {
-    %t = tile.alloc_shared : !whole
+    %t = tile.alloc_shared {alignment = 16 : i64} : !whole
     %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
     %tx2 = arith.constant 512 : i32
     nvvm.mbarrier.arrive.expect_tx %b, %tx2 : !llvm.ptr<3>, i32

@@ -25,10 +25,10 @@ gpu.module @kernels {
   // at 1024, a 64B-swizzled one (512-aligned) at 2048, 12 bytes at 2560:
   // 2572 bytes + 1008 of rounding.
   // PLACED-LABEL: gpu.func @mixed(%{{.+}}: i32) kernel attributes {tile.dynamic_shared_alignment = 1024 : i64, tile.dynamic_shared_bytes = 3580 : i64}
-  // PLACED: tile.alloc_shared {offset = 0 : i64} : !tile.buffer<25xf32, shared>
+  // PLACED: tile.alloc_shared {alignment = 16 : i64, offset = 0 : i64} : !tile.buffer<25xf32, shared>
   // PLACED: tile.alloc_shared {offset = 1024 : i64} : !tile.buffer<8x64xf16
   // PLACED: tile.alloc_shared {offset = 2048 : i64} : !tile.buffer<8x32xf16
-  // PLACED: tile.alloc_shared {offset = 2560 : i64} : !tile.buffer<3xf32, shared>
+  // PLACED: tile.alloc_shared {alignment = 16 : i64, offset = 2560 : i64} : !tile.buffer<3xf32, shared>
   // LOWERED-LABEL: gpu.func @mixed
   // LOWERED: %[[SEG:.+]] = llvm.mlir.addressof @__tile_dynamic_shared : !llvm.ptr<3>
   // LOWERED: %[[BITS:.+]] = llvm.ptrtoint %[[SEG]] : !llvm.ptr<3> to i32
@@ -48,10 +48,10 @@ gpu.module @kernels {
   // LOWERED: llvm.store %{{.+}}, %[[SW64]]
   // LOWERED: llvm.store %{{.+}}, %[[TAIL]]
   gpu.func @mixed(%v: i32) kernel {
-    %a = tile.alloc_shared : !small
+    %a = tile.alloc_shared {alignment = 16 : i64} : !small
     %b = tile.alloc_shared : !sw128
     %c = tile.alloc_shared : !sw64
-    %d = tile.alloc_shared : !tail
+    %d = tile.alloc_shared {alignment = 16 : i64} : !tail
     %pa = tile.base_address %a : !small -> !llvm.ptr<3>
     %pb = tile.base_address %b : !sw128 -> !llvm.ptr<3>
     %pc = tile.base_address %c : !sw64 -> !llvm.ptr<3>
@@ -66,10 +66,10 @@ gpu.module @kernels {
   // An explicit alignment is honoured: 128 after a 100-byte buffer; 1152
   // bytes + 112 to round the base up to 128.
   // PLACED-LABEL: gpu.func @explicit_alignment(%{{.+}}: i32) kernel attributes {tile.dynamic_shared_alignment = 128 : i64, tile.dynamic_shared_bytes = 1264 : i64}
-  // PLACED: tile.alloc_shared {offset = 0 : i64} : !tile.buffer<25xf32, shared>
+  // PLACED: tile.alloc_shared {alignment = 16 : i64, offset = 0 : i64} : !tile.buffer<25xf32, shared>
   // PLACED: tile.alloc_shared {alignment = 128 : i64, offset = 128 : i64} : !tile.buffer<16x16xf32, shared>
   gpu.func @explicit_alignment(%v: i32) kernel {
-    %a = tile.alloc_shared : !small
+    %a = tile.alloc_shared {alignment = 16 : i64} : !small
     %b = tile.alloc_shared {alignment = 128 : i64} : !tile.buffer<16x16xf32, shared>
     %pa = tile.base_address %a : !small -> !llvm.ptr<3>
     %pb = tile.base_address %b : !tile.buffer<16x16xf32, shared> -> !llvm.ptr<3>
@@ -106,7 +106,7 @@ gpu.module @kernels {
   // PLACED-LABEL: gpu.func @device_function
   // PLACED-NOT: tile.dynamic_shared
   // PLACED: tile.alloc_shared : !tile.buffer<25xf32, shared>
-  // LOWERED: llvm.mlir.global internal @__tile_shared_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<100 x i8>
+  // LOWERED: llvm.mlir.global internal @__tile_shared_0() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<100 x i8>
   // LOWERED-LABEL: gpu.func @device_function
   // LOWERED: llvm.mlir.addressof @__tile_shared_0 : !llvm.ptr<3>
   gpu.func @device_function(%v: i32) {

@@ -102,3 +102,17 @@ gpu.module @hopper_atom32 [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+// A shared tile aligned to less than 128 bytes: TMA boxes start 128-byte
+// aligned (an unswizzled tile at a 16-byte offset faulted on the H100).
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%g: !tile.buffer<8x64xf16, global>, %bar: !llvm.ptr<3>) kernel {
+    %s = tile.alloc_shared {alignment = 16 : i64} : !tile.buffer<8x64xf16, shared>
+    // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_90a}}
+    // expected-note @+1 {{tma (priority 20): rejected: shared_alignment — the shared tile is aligned to 16 bytes; TMA boxes start 128-byte aligned}}
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 64] exec thread mbar(%bar) {dispatch = "tma"} : !tile.buffer<8x64xf16, global> to !tile.buffer<8x64xf16, shared>
+    gpu.return
+  }
+}

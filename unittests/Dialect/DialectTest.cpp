@@ -91,11 +91,12 @@ TEST_F(DialectTest, AllocSharedAlignmentAndBytes) {
   module->walk([&](AllocSharedOp op) {
     got.emplace_back(op.getEffectiveAlignment(), op.getAllocationBytes());
   });
-  // Default alignment is one swizzle atom (8 rows of 128 / 32 bytes);
+  // Default alignment is one swizzle atom (8 rows of 128 / 32 bytes), and
+  // at least 128 bytes (where TMA boxes start) for an unswizzled tile;
   // bytes are the memory cosize: 2048 f16, 512 f32, a padded 3x8 f32 tile
   // whose last row ends at element 21, and 64 fp4 = 32 bytes.
   EXPECT_EQ(got, (std::vector<std::pair<int64_t, int64_t>>{
-                     {1024, 4096}, {256, 2048}, {128, 84}, {16, 32}}));
+                     {1024, 4096}, {256, 2048}, {128, 84}, {128, 32}}));
 }
 
 TEST_F(DialectTest, BadBufferIsADiagnosticNotACrash) {

@@ -222,8 +222,8 @@ LogicalResult FromMemrefOp::verify() {
 // AllocSharedOp
 //===----------------------------------------------------------------------===//
 
-/// Least alignment a shared tile of `type` needs: one swizzle atom (8 rows of
-/// the swizzle width) when swizzled, else 16 bytes (TMA / bulk-copy minimum).
+/// Least alignment a shared tile of `type` can have: one swizzle atom (8
+/// rows of the swizzle width) when swizzled, else 16 bytes (bulk copies).
 static int64_t requiredAlignment(BufferType type) {
   if (!type.getLayout())
     return 16;
@@ -234,10 +234,17 @@ static int64_t requiredAlignment(BufferType type) {
   return 8 * swizzleBytes(*mode);
 }
 
+/// What a tile gets without an explicit alignment: also 128 bytes, where
+/// TMA boxes start (ask for 16 explicitly where only bulk copies touch it).
+static int64_t defaultAlignment(BufferType type) {
+  constexpr int64_t kTmaBoxAlignment = 128;
+  return std::max<int64_t>(kTmaBoxAlignment, requiredAlignment(type));
+}
+
 int64_t AllocSharedOp::getEffectiveAlignment() {
   if (std::optional<uint64_t> a = getAlignment())
     return static_cast<int64_t>(*a);
-  return requiredAlignment(getResult().getType());
+  return defaultAlignment(getResult().getType());
 }
 
 int64_t AllocSharedOp::getAllocationBytes() {

@@ -330,6 +330,20 @@ Verdict completion(CopyAsyncOp copy, const DispatchContext &) {
   return Verdict::success();
 }
 
+/// TMA reads and writes shared memory in boxes that start 128-byte aligned
+/// (a swizzled box on its pattern's period, which the planner checks
+/// against the buffer's start): the buffer itself must be at least that
+/// aligned. A smaller explicit `alignment` faults on the GPU.
+Verdict sharedAlignment(CopyAsyncOp copy, const DispatchContext &) {
+  Value shared = isGlobalToShared(copy) ? copy.getDst() : copy.getSrc();
+  auto alloc = shared.getDefiningOp<AllocSharedOp>();
+  if (!alloc || alloc.getEffectiveAlignment() >= 128)
+    return Verdict::success();
+  return Verdict::failure("the shared tile is aligned to " +
+                          std::to_string(alloc.getEffectiveAlignment()) +
+                          " bytes; TMA boxes start 128-byte aligned");
+}
+
 /// A load or store, or a reduction; with .cta_group when asked for.
 SmallVector<cuda::InstructionFamily, 2> tmaFamilies(CopyAsyncOp copy) {
   SmallVector<cuda::InstructionFamily, 2> families = {
@@ -390,6 +404,7 @@ void tile::registerTMAVariant(VariantRegistry &registry) {
                                 {{"global_shared", globalShared},
                                  copy_async::singleThread("tensor copies"),
                                  {"completion", completion},
+                                 {"shared_alignment", sharedAlignment},
                                  tmaTarget(), ctaGroupTarget(),
                                  swizzleTarget()},
                                 planTMA, prepareTMA, emitTMA, tmaFamilies});

@@ -66,11 +66,12 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared",
   let description = [{
     Allocates a CTA-local shared-memory tile with the layout of its type.
     The allocation spans the layout's memory cosize. `alignment` (bytes, a
-    power of two >= 16) defaults to the least the layout needs: the swizzle
-    atom (8 rows of 32/64/128 bytes = 256/512/1024 bytes) for swizzled tiles,
-    16 bytes otherwise. TMA and UMMA read 128-byte swizzled tiles correctly
-    only from 1024-byte aligned atoms; a smaller explicit alignment is an
-    error.
+    power of two >= 16) defaults to what TMA and the tensor core need: the
+    swizzle atom (8 rows of 32/64/128 bytes = 256/512/1024 bytes) for
+    swizzled tiles, 128 bytes otherwise (where TMA boxes start; the tma
+    variant declines a tile aligned to less). TMA and UMMA read 128-byte
+    swizzled tiles correctly only from 1024-byte aligned atoms; a smaller
+    explicit alignment is an error.
 
     In a `gpu.func ... kernel` the buffer lives in the kernel's dynamic
     shared-memory segment: `--tile-assign-shared-offsets` records its byte
