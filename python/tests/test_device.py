@@ -1,6 +1,6 @@
-"""tile_mlir on a GPU with PyTorch: the TMA copy and the DSMEM cluster copy
-launched on torch tensors and compared with torch, and bad arguments
-refused before anything runs. Kernels come from $TILE_DEVICE_DIR/kernels
+"""tile_mlir on a GPU with PyTorch: the TMA copy, the DSMEM cluster copy and
+a wgmma GEMM launched on torch tensors and compared with torch, and bad
+arguments refused before anything runs. Kernels come from $TILE_DEVICE_DIR/kernels
 (tile-compile's output, build/device/kernels), so this runs where no LLVM
 is. Skips without torch or a CUDA device; `python3 test_device.py` runs it
 without pytest."""
@@ -54,6 +54,22 @@ def test_dsmem_copy_moves_the_tile_between_ctas():
     copy(x, y, grid=(2, 1, 1))
     torch.cuda.synchronize()
     assert torch.equal(x, y)
+
+
+def test_a_wgmma_gemm_matches_torch():
+    skip_without_gpu()
+    compiled = tile_mlir.Compiled.load(str(KERNELS / "device_suite.sm_90a"))
+    gemm = tile_mlir.load(compiled).kernel("wgmma_f16_kk_sw128_m64n128k64")
+    # Small integers: every product and sum is exact in f16 x f16 -> f32.
+    a = torch.randint(-3, 4, (64, 64), device="cuda").half()
+    b = torch.randint(-3, 4, (128, 64), device="cuda").half()  # N x K
+    c = torch.empty(64, 128, dtype=torch.float32, device="cuda")
+    gemm(a, b, c, 0, grid=(1, 1, 1))  # flag 0: C = A @ B^T
+    torch.cuda.synchronize()
+    assert torch.equal(c, a.float() @ b.float().t())
+    gemm(a, b, c, 1, grid=(1, 1, 1))  # flag 1: C = 1000 + A @ B^T
+    torch.cuda.synchronize()
+    assert torch.equal(c, 1000 + a.float() @ b.float().t())
 
 
 def expect_refused(call, text):
