@@ -71,7 +71,7 @@ def in_process(reps):
     import tile_mlir
     steps = ("parse", "select", "tile_lowering", "upstream_lowering", "codegen")
     print(f"in-process compile (C API), median of {reps} after a warm-up (ms)")
-    print(f"{'example':28}" + "".join(f"{s:>10}" for s in steps) + f"{'total':>9}")
+    print(f"{'example':28}" + "".join(f"{s:>18}" for s in steps) + f"{'total':>9}")
     totals = {}
     for example in sorted(os.listdir(os.path.join(ROOT, "examples"))):
         text = open(os.path.join(ROOT, "examples", example)).read()
@@ -89,7 +89,7 @@ def in_process(reps):
                 per_step[s].append(compiled.timings_ms[s])
         medians = [statistics.median(per_step[s]) for s in steps]
         totals[example] = statistics.median(wall)
-        print(f"{example:28}" + "".join(f"{m:10.2f}" for m in medians)
+        print(f"{example:28}" + "".join(f"{m:18.2f}" for m in medians)
               + f"{totals[example]:9.2f}")
         print(f"RESULT bench=compile-in-process name={example} "
               + " ".join(f"{s}={m:.3f}" for s, m in zip(steps, medians))
