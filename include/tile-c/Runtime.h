@@ -42,8 +42,8 @@ typedef struct TileKernelArg {
 } TileKernelArg;
 
 /// Loads `image` (PTX text or a cubin) with its manifest (JSON text) into
-/// the current CUDA context (device 0's primary context when none is
-/// current). NULL and `*error` on failure.
+/// the thread's current CUDA context (device 0's primary context, made
+/// current, when there is none). NULL and `*error` on failure.
 TileRuntimeModuleRef tileRuntimeModuleLoad(const void *image, size_t size,
                                            const char *manifest,
                                            size_t manifestSize, char **error);

@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <optional>
 
 using namespace tile::runtime;
@@ -32,22 +33,33 @@ void report(char **error, llvm::Error e) {
     *error = copyOf(text);
 }
 
-/// Device 0's primary context, current when the caller has none (a caller
-/// such as PyTorch has usually made its own current already).
+/// The caller's current context (PyTorch's, usually); device 0's primary
+/// context made current on this thread when there is none.
 llvm::Error ensureContext() {
   llvm::Expected<const DriverApi &> d = driver();
   if (!d)
     return d.takeError();
-  static std::optional<Device> device;
-  if (device)
+  CUcontext current = nullptr;
+  if (llvm::Error e = check(d->cuCtxGetCurrent(&current), "cuCtxGetCurrent"))
+    return e;
+  if (current)
     return llvm::Error::success();
-  // cuCtxGetCurrent is not in the loaded table; opening device 0 makes its
-  // primary context current, the one PyTorch uses too.
-  llvm::Expected<Device> opened = Device::open(0);
-  if (!opened)
-    return opened.takeError();
-  device.emplace(std::move(*opened));
-  return llvm::Error::success();
+  static std::mutex lock;
+  static std::optional<Device> device; // keeps the primary context retained
+  std::lock_guard<std::mutex> guard(lock);
+  if (!device) {
+    llvm::Expected<Device> opened = Device::open(0);
+    if (!opened)
+      return opened.takeError();
+    device.emplace(std::move(*opened));
+    return llvm::Error::success();
+  }
+  CUcontext primary = nullptr;
+  if (llvm::Error e = check(d->cuDevicePrimaryCtxRetain(&primary,
+                                                        device->handle()),
+                            "cuDevicePrimaryCtxRetain"))
+    return e;
+  return check(d->cuCtxSetCurrent(primary), "cuCtxSetCurrent");
 }
 
 } // namespace

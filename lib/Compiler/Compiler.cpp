@@ -396,6 +396,10 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
   }
   if (failed(checkLowerableTypes(kernels)))
     return result;
+  // The fatal-error handlers and the kernel names they report are process
+  // wide: one code generation at a time.
+  static std::mutex codegen;
+  std::lock_guard<std::mutex> lock(codegen);
   kernelsInFlight.clear();
   for (auto func : kernels.getOps<LLVM::LLVMFuncOp>())
     kernelsInFlight += (kernelsInFlight.empty() ? "kernel " : ", ") +

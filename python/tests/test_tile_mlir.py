@@ -40,6 +40,12 @@ def test_every_example_compiles(name):
     assert compiled.timings_ms["codegen"] > 0
 
 
+def test_the_module_target_is_kept_without_a_chip():
+    compiled = tile_mlir.compile(
+        (ROOT / "examples" / "gemm_async.mlir").read_text())
+    assert compiled.chip == "sm_100a"
+
+
 def test_explain_gives_a_remark_per_tile_op():
     compiled = tile_mlir.compile(
         (ROOT / "examples" / "tma_copy.mlir").read_text(), chip="sm_90a",
@@ -58,7 +64,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a">] {
 }
 """
     with pytest.raises(tile_mlir.CompileError) as error:
-        tile_mlir.compile(source)
+        tile_mlir.compile(source, chip="sm_90a")
     assert ("<source>:4:10: error: 'tile.tmem_alloc' op allocates 96 "
             "tensor-memory columns; tcgen05.alloc takes a power of two from "
             "32 to 512") in str(error.value)
@@ -69,7 +75,7 @@ def test_a_kernel_check_failure_is_an_exception():
         "%tile_bytes = arith.constant 4096 : index",
         "%tile_bytes = arith.constant 4094 : index")
     with pytest.raises(tile_mlir.CompileError) as error:
-        tile_mlir.compile(source)
+        tile_mlir.compile(source, chip="sm_90a")
     assert ("announces 4094 bytes on this mbarrier but the copies completing "
             "on it in this phase bring 4096 bytes") in str(error.value)
 

@@ -170,10 +170,11 @@ class Compiled:
                         cubin=cubin)
 
 
-def compile(source: str, chip: Optional[str] = "sm_90a", *,
+def compile(source: str, chip: Optional[str] = None, *,
             explain: bool = False, check: bool = False,
             cubin: bool = False) -> Compiled:
-    """Compiles one gpu.module of tile IR; raises CompileError with MLIR's
+    """Compiles one gpu.module of tile IR for `chip` (None: the module's
+    #nvvm.target chip, else sm_100a); raises CompileError with MLIR's
     diagnostics when it does not compile."""
     lib = _library()
     text = source.encode()

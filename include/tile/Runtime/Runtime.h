@@ -42,7 +42,8 @@ struct DriverApi {
   X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDriverGetVersion)        \
   X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetAttribute)                   \
   X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain)                               \
-  X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize)          \
+  X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent)          \
+  X(cuCtxSynchronize)                                                           \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)              \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuTensorMapEncodeTiled)       \
   X(cuLaunchKernelEx) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD)              \

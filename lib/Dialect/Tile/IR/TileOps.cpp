@@ -105,7 +105,8 @@ static void printFenceKind(OpAsmPrinter &printer, Operation *,
 LogicalResult tile::verifyBarrierOperand(Operation *op, Value barrier,
                                          Value index) {
   if (!barrier)
-    return success();
+    return index ? op->emitOpError("has a barrier index but no barrier")
+                 : success();
   auto group = dyn_cast<nvgpu::MBarrierGroupType>(barrier.getType());
   if (!group) {
     if (index)
@@ -116,8 +117,7 @@ LogicalResult tile::verifyBarrierOperand(Operation *op, Value barrier,
   if (!index)
     return op->emitOpError("a barrier of an !nvgpu.mbarrier.group needs an "
                            "index: mbar(%bars[%i] : ...)");
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(group.getMemorySpace());
-  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+  if (!nvgpu::NVGPUDialect::isSharedMemoryAddressSpace(group.getMemorySpace()))
     return op->emitOpError("mbarriers live in shared memory: the group's "
                            "memorySpace must be #gpu.address_space<workgroup>");
   APInt constant;

@@ -119,16 +119,10 @@ public:
       return waitGroup(state, InFlight::Bulk, wait.getGroup());
     if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
       return waitGroup(state, InFlight::Wgmma, wait.getGroup());
-    if (auto commit = dyn_cast<MmaCommitOp>(op)) {
-      for (auto &[buffer, readers] : state.inFlight)
-        for (InFlight &r : readers)
-          if (r.kind == InFlight::Tcgen05 && !r.committed) {
-            r.committed = true;
-            r.barrier = commit.getMbar();
-            r.barrierIndex = commit.getMbarIndex();
-          }
-      return;
-    }
+    if (auto commit = dyn_cast<MmaCommitOp>(op))
+      return commitToBarrier(state, commit.getMbar(), commit.getMbarIndex());
+    if (auto commit = dyn_cast<NVVM::Tcgen05CommitOp>(op))
+      return commitToBarrier(state, commit.getAddr(), Value());
     if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
       return barrierWait(state, wait.getBarriers(), wait.getMbarId());
     if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
@@ -175,7 +169,10 @@ private:
   }
 
   void visitGemm(GemmAsyncOp gemm, State &state) {
-    bool wgmma = gemm.getVariant() && *gemm.getVariant() == "wgmma";
+    // Selection has not run yet: a register accumulator is wgmma's (its
+    // groups complete it), a tensor-memory one tcgen05's (a commit does).
+    bool wgmma = cast<BufferType>(gemm.getC().getType()).getScope() ==
+                 MemoryScope::local;
     auto read = [&](Value buffer, OperandRange offsets) {
       if (cast<BufferType>(buffer.getType()).getScope() != MemoryScope::shared)
         return;
@@ -230,6 +227,16 @@ private:
     }
     diag.attachNote(r.reader->getLoc()) << "the asynchronous reader";
     failed = true;
+  }
+
+  void commitToBarrier(State &state, Value barrier, Value index) {
+    for (auto &[buffer, readers] : state.inFlight)
+      for (InFlight &r : readers)
+        if (r.kind == InFlight::Tcgen05 && !r.committed) {
+          r.committed = true;
+          r.barrier = barrier;
+          r.barrierIndex = index;
+        }
   }
 
   void commitGroup(State &state, InFlight::Kind kind) {

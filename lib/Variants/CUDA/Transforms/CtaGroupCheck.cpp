@@ -53,7 +53,7 @@ LogicalResult tile::kernel_checks::checkCtaGroup(FunctionOpInterface function) {
   bool failed = false;
   Operation *first = nullptr;
   unsigned firstGroup = 0;
-  function->walk([&](Operation *op) {
+  function->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op != function.getOperation() && isa<FunctionOpInterface>(op))
       return WalkResult::skip(); // a nested function is checked alone
     unsigned group = ctaGroupOf(op);

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -75,7 +76,10 @@ bool readsClusterRank(Value value, int depth = 0) {
   Operation *def = value.getDefiningOp();
   if (!def || depth > 8)
     return false;
-  if (def->getName().getStringRef() == "nvvm.read.ptx.sreg.cluster.ctarank")
+  StringRef name = def->getName().getStringRef();
+  if (name == "nvvm.read.ptx.sreg.cluster.ctarank" ||
+      name.starts_with("nvvm.read.ptx.sreg.cluster.ctaid") ||
+      name == "gpu.cluster_block_id")
     return true;
   return llvm::any_of(def->getOperands(), [&](Value operand) {
     return readsClusterRank(operand, depth + 1);
@@ -169,7 +173,37 @@ bool precedes(Operation *wait, Operation *later) {
   return ancestor && ancestor != wait && wait->isBeforeInBlock(ancestor);
 }
 
+/// The (scf.if, branch) pairs `op` is nested in.
+SmallVector<std::pair<Operation *, Region *>> branchesOf(Operation *op) {
+  SmallVector<std::pair<Operation *, Region *>> out;
+  for (Operation *at = op; !isa<FunctionOpInterface>(at->getParentOp());
+       at = at->getParentOp())
+    if (auto ifOp = dyn_cast<scf::IfOp>(at->getParentOp()))
+      out.push_back({ifOp, at->getParentRegion()});
+  return out;
+}
+
+/// Two events on different branches of one scf.if never both run.
+bool exclusive(Operation *a, Operation *b) {
+  for (auto [ifA, branchA] : branchesOf(a))
+    for (auto [ifB, branchB] : branchesOf(b))
+      if (ifA == ifB && branchA != branchB)
+        return true;
+  return false;
+}
+
 void reportPhase(ArrayRef<Event *> events, bool &failed) {
+  for (size_t i = 0; i < events.size(); ++i)
+    for (size_t j = i + 1; j < events.size(); ++j)
+      if (events[i]->kind != EventKind::Wait &&
+          events[j]->kind != EventKind::Wait &&
+          exclusive(events[i]->op, events[j]->op)) {
+        events[i]->op->emitRemark()
+            << "expect-tx accounting of this mbarrier not proven: its "
+               "announcements or copies sit on different branches of one "
+               "scf.if (the bytes of each path are not compared)";
+        return;
+      }
   Event *firstAnnounce = nullptr, *firstComplete = nullptr;
   int64_t announced = 0, completing = 0;
   for (Event *e : events) {
@@ -310,6 +344,12 @@ LogicalResult tile::kernel_checks::checkExpectTx(FunctionOpInterface function) {
     if (copy.getMbar() && passedIn(copy.getMbar()))
       fromCaller.insert(barrierKey(copy.getMbar(), copy.getMbarIndex()));
   });
+  // Copies the check cannot see: called functions, nvgpu's own TMA ops.
+  bool unseenCopies = false;
+  function->walk([&](Operation *op) {
+    if (isa<CallOpInterface, nvgpu::TmaAsyncLoadOp>(op))
+      unseenCopies = true;
+  });
   function->walk([&](Operation *op) {
     if (auto a = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op))
       add(barrierKey(a.getBarriers(), a.getMbarId()),
@@ -341,11 +381,17 @@ LogicalResult tile::kernel_checks::checkExpectTx(FunctionOpInterface function) {
     // A pointer operand of a raw bulk copy that is no announced barrier.
     bool announced = llvm::any_of(
         events, [](const Event &e) { return e.kind == EventKind::Announce; });
-    if (!announced && (fromCaller.contains(key) ||
-                       llvm::none_of(events, [](const Event &e) {
-                         return isa<CopyAsyncOp>(e.op);
-                       })))
+    bool copied = llvm::any_of(
+        events, [](const Event &e) { return isa<CopyAsyncOp>(e.op); });
+    if (!announced && (fromCaller.contains(key) || !copied))
       continue;
+    if (unseenCopies && (!announced || !copied)) {
+      events.front().op->emitRemark()
+          << "expect-tx accounting of this mbarrier not proven: the "
+             "function calls others or issues nvgpu TMA copies, which may "
+             "announce or complete on it";
+      continue;
+    }
     checkBarrier(events, failed);
   }
   return mlir::failure(failed);

@@ -26,35 +26,37 @@ mlir::LogicalResult checkTensorMemory(mlir::FunctionOpInterface function);
 
 /// Visits the ops of `block` in program order with a `State` per path:
 /// both branches of an `scf.if` from the state before it (merged after),
-/// a loop's body twice (a value carried into the next trip is seen) and
-/// merged with the state before it (zero trips). `State` has
-/// `void merge(const State &)`; nested functions are skipped.
+/// an outermost loop's body twice (a value carried into the next trip is
+/// seen; inner loops once, so nesting stays linear) and merged with the
+/// state before it (zero trips). `State` has `void merge(const State &)`;
+/// nested functions are skipped.
 template <typename State, typename Visit>
-void walkPaths(mlir::Block &block, State &state, const Visit &visit) {
+void walkPaths(mlir::Block &block, State &state, const Visit &visit,
+               bool inLoop = false) {
   for (mlir::Operation &op : block) {
     if (llvm::isa<mlir::FunctionOpInterface>(op))
       continue;
     if (auto ifOp = llvm::dyn_cast<mlir::scf::IfOp>(op)) {
       State thenState = state;
-      walkPaths(ifOp.getThenRegion().front(), thenState, visit);
+      walkPaths(ifOp.getThenRegion().front(), thenState, visit, inLoop);
       if (!ifOp.getElseRegion().empty())
-        walkPaths(ifOp.getElseRegion().front(), state, visit);
+        walkPaths(ifOp.getElseRegion().front(), state, visit, inLoop);
       state.merge(thenState);
       continue;
     }
     if (llvm::isa<mlir::LoopLikeOpInterface>(op)) {
       State before = state;
-      for (int trip = 0; trip < 2; ++trip)
+      for (int trip = 0; trip < (inLoop ? 1 : 2); ++trip)
         for (mlir::Region &region : op.getRegions())
           for (mlir::Block &inner : region)
-            walkPaths(inner, state, visit);
+            walkPaths(inner, state, visit, /*inLoop=*/true);
       state.merge(before);
       continue;
     }
     visit(op, state);
     for (mlir::Region &region : op.getRegions())
       for (mlir::Block &inner : region)
-        walkPaths(inner, state, visit);
+        walkPaths(inner, state, visit, inLoop);
   }
 }
 
