@@ -25,10 +25,13 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       `nvgpu.mbarrier.arrive.expect_tx` (or `nvvm.mbarrier.arrive.expect_tx`
       / `nvvm.mbarrier.expect_tx`) equal the bytes of the `copy_async`s
       completing on it (a multicast copy counts once per CTA of a constant
-      `cta_mask`). Events are compared within the innermost loop holding
-      them all (inner loops with constant trip counts multiply); a wait on
-      the barrier that precedes later events in program order starts a new
-      phase.
+      `cta_mask`, or once under a `cluster rank == c` guard). Events are
+      compared within the innermost loop holding them all (inner loops
+      with constant trip counts multiply); a wait on the barrier that
+      precedes later events in program order starts a new phase. Events on
+      different branches of one `scf.if`, and a barrier announced or
+      completed only on one side in a function with calls or nvgpu TMA
+      copies, get a remark (not proven) rather than a verdict.
     - **async-proxy fences.** A `copy_async` or `gemm_async` that reads a
       shared buffer threads wrote with ordinary stores (through
       `tile.base_address`) since the last `tile.fence proxy_async`; and a
@@ -36,8 +39,11 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       an MMA or a tcgen05.cp may still be reading it: TMA stores complete at
       `tile.wait_group bulk`, wgmma MMAs at `tile.wait_group wgmma`, tcgen05
       MMAs and copies at a wait on the barrier of their `tile.mma_commit`.
-      Straight-line code, `scf.if` (both branches) and loops (two trips) are
-      analysed; buffers indexed by a runtime stage are not, nor calls.
+      Straight-line code, `scf.if` (both branches) and loops (the outermost
+      two trips) are analysed; buffers indexed by a runtime stage are not,
+      nor calls. A gemm_async with a register accumulator (wgmma) completes
+      at its group's wait, one with a tensor-memory accumulator (tcgen05) at
+      a wait on its commit's barrier.
     - **tensor memory.** At most 512 columns allocated at once
       (`tile.tmem_alloc`), and every allocation released by a
       `tile.tmem_dealloc` of the same address and size on every path.
