@@ -86,6 +86,32 @@ inline OrReason<RegionSide> regionSide(BufferType type,
   return side;
 }
 
+/// The A, B and C sides of a gemm_async (regions of rank 2), or the first
+/// side's reason; `dynamicOffsetReason` as for regionSide.
+struct GemmRegionSides {
+  RegionSide a, b, c;
+};
+inline OrReason<GemmRegionSides>
+gemmRegionSides(GemmAsyncOp op, llvm::StringRef dynamicOffsetReason) {
+  using R = OrReason<GemmRegionSides>;
+  OrReason<RegionSide> a = regionSide(op.getA().getType(),
+                                      op.getAStaticOffsets(), 2, "A",
+                                      dynamicOffsetReason);
+  if (!a)
+    return R::failure(a.reason());
+  OrReason<RegionSide> b = regionSide(op.getB().getType(),
+                                      op.getBStaticOffsets(), 2, "B",
+                                      dynamicOffsetReason);
+  if (!b)
+    return R::failure(b.reason());
+  OrReason<RegionSide> c = regionSide(op.getC().getType(),
+                                      op.getCStaticOffsets(), 2, "C",
+                                      dynamicOffsetReason);
+  if (!c)
+    return R::failure(c.reason());
+  return GemmRegionSides{*a, *b, *c};
+}
+
 } // namespace tile::copy_async
 
 #endif // TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H

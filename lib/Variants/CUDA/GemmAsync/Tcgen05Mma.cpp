@@ -125,26 +125,16 @@ OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
   r.dBits = c.getElementBits();
   const char *planned = "descriptor starts and tensor-memory addresses are "
                         "planned at compile time";
-  auto side = [&](BufferType type, ArrayRef<int64_t> offsets,
-                  StringRef name) {
-    return copy_async::regionSide(type, offsets, /*regionRank=*/2, name,
-                                  planned);
-  };
-  OrReason<RegionSide> aSide = side(a, op.getAStaticOffsets(), "A");
-  if (!aSide)
-    return R::failure(aSide.reason());
-  OrReason<RegionSide> bSide = side(b, op.getBStaticOffsets(), "B");
-  if (!bSide)
-    return R::failure(bSide.reason());
-  OrReason<RegionSide> cSide = side(c, op.getCStaticOffsets(), "C");
-  if (!cSide)
-    return R::failure(cSide.reason());
-  r.aSide = *aSide;
+  OrReason<copy_async::GemmRegionSides> sides =
+      copy_async::gemmRegionSides(op, planned);
+  if (!sides)
+    return R::failure(sides.reason());
+  r.aSide = sides->a;
   r.aInTmem = a.getScope() == MemoryScope::tmem;
   r.transposeA = op.getTransposeA();
-  r.bSide = *bSide;
+  r.bSide = sides->b;
   r.transposeB = op.getTransposeB();
-  r.cSide = *cSide;
+  r.cSide = sides->c;
   ArrayRef<int64_t> mnk = op.getSizes();
   r.m = mnk[0];
   r.n = mnk[1];
@@ -163,12 +153,12 @@ OrReason<tcgen05_mma::Plan> planTcgen05Mma(GemmAsyncOp op,
     BufferType sa = op.getSfa().getType(), sb = op.getSfb().getType();
     r.scaleType = *scaleTypeOf(sa.getElementType());
     // Scale tiles are whole buffers: [rows, K / vec] from column 0.
-    OrReason<RegionSide> sfa =
-        side(sa, SmallVector<int64_t>(sa.getRank(), 0), "sfa");
+    OrReason<RegionSide> sfa = copy_async::regionSide(
+        sa, SmallVector<int64_t>(sa.getRank(), 0), 2, "sfa", planned);
     if (!sfa)
       return R::failure(sfa.reason());
-    OrReason<RegionSide> sfb =
-        side(sb, SmallVector<int64_t>(sb.getRank(), 0), "sfb");
+    OrReason<RegionSide> sfb = copy_async::regionSide(
+        sb, SmallVector<int64_t>(sb.getRank(), 0), 2, "sfb", planned);
     if (!sfb)
       return R::failure(sfb.reason());
     r.sfaSide = *sfa;

@@ -160,23 +160,13 @@ OrReason<wgmma::Plan> planWgmma(GemmAsyncOp op, const DispatchContext &) {
                       "time)");
   const char *planned = "descriptor starts and registers are planned at "
                         "compile time";
-  auto side = [&](BufferType type, ArrayRef<int64_t> offsets,
-                  StringRef name) {
-    return copy_async::regionSide(type, offsets, /*regionRank=*/2, name,
-                                  planned);
-  };
-  OrReason<RegionSide> aSide = side(a, op.getAStaticOffsets(), "A");
-  if (!aSide)
-    return R::failure(aSide.reason());
-  OrReason<RegionSide> bSide = side(b, op.getBStaticOffsets(), "B");
-  if (!bSide)
-    return R::failure(bSide.reason());
-  OrReason<RegionSide> cSide = side(c, op.getCStaticOffsets(), "C");
-  if (!cSide)
-    return R::failure(cSide.reason());
-  r.aSide = *aSide;
-  r.bSide = *bSide;
-  r.cSide = *cSide;
+  OrReason<copy_async::GemmRegionSides> sides =
+      copy_async::gemmRegionSides(op, planned);
+  if (!sides)
+    return R::failure(sides.reason());
+  r.aSide = sides->a;
+  r.bSide = sides->b;
+  r.cSide = sides->c;
   r.transposeA = op.getTransposeA();
   r.transposeB = op.getTransposeB();
   ArrayRef<int64_t> mnk = op.getSizes();
