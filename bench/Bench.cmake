@@ -25,3 +25,14 @@ if(TILE_NVCC)
 else()
   message(STATUS "nvcc not found: the DSMEM benchmark's CUDA reference is not built")
 endif()
+
+# The tile-IR GEMMs and their case list (bench/gemm_bench.py reads both).
+set(gemm_mlir ${TILE_BINARY_DIR}/bench/gemm.mlir)
+set(gemm_cases ${TILE_DEVICE_KERNELS_DIR}/gemm.cases.json)
+set(gemm_generator ${TILE_SOURCE_DIR}/bench/Kernels/gen_gemm_kernels.py)
+add_custom_command(OUTPUT ${gemm_mlir} ${gemm_cases}
+  COMMAND ${Python3_EXECUTABLE} ${gemm_generator} ${gemm_mlir} ${gemm_cases}
+  DEPENDS ${gemm_generator}
+  COMMENT "Generating the GEMM kernels")
+tile_device_kernel(gemm ${gemm_mlir} sm_90a)
+set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${gemm_cases})

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Writes the Hopper GEMM kernels (tile IR, one sm_90a gpu.module):
+
+  gen_gemm_kernels.py OUT.mlir [OUT.json]
+
+gemm_<type>_<tn|nn>_<BM>x<BN>x<BK>_s<stages>: C = A * B^T (tn: A is M x K,
+B is N x K, both K-major) or C = A * B (nn: B is K x N, MN-major), f32
+accumulation, C (M x N) stored in the output type. M, N and K are runtime
+sizes read off the memrefs; edges are handled by TMA (loads fill zeros past
+the tensor, stores clip).
+
+The kernel is persistent and warp-specialized: grid = one CTA per SM, each
+CTA walks tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... in grouped
+order (GROUP_M tile rows at a time, for L2 reuse). Warpgroup 0 is the
+producer (setmaxnreg down; one thread issues the TMA loads of a
+`stages`-deep ring with full/empty mbarriers); warpgroups 1 and 2 are the
+consumers (setmaxnreg up): each owns BM/2 rows of the tile, issues one
+gemm_async (wgmma) per stage with one wgmma group left in flight, releases
+the stage the retired group read, and after the K loop stores its
+accumulator (converted to the output type) into its half of a shared C
+tile, which one thread writes out with a TMA store while the producer is
+already loading the next tile.
+"""
+import json
+import sys
+
+BYTES = {"f16": 2, "bf16": 2, "f8E4M3FN": 1}
+SHORT = {"f16": "f16", "bf16": "bf16", "f8E4M3FN": "e4m3"}
+GROUP_M = 8
+PRODUCER_REGS = 40
+CONSUMER_REGS = 232
+
+
+def layout(shape, strides, swizzle=None):
+    modes = (f"S[({','.join(map(str, shape))}):"
+             f"({','.join(map(str, strides))})]")
+    return f"#tile.layout<{modes}{', ' + swizzle if swizzle else ''}>"
+
+
+def ring_128b(ty, stages, rows, cols):
+    """`stages` tiles of rows x cols, 128-byte rows swizzled 128B (cols is
+    one swizzle span: 128 bytes)."""
+    assert cols * BYTES[ty] == 128
+    # 16-byte chunks are 8 two-byte elements (base 3) or 16 one-byte
+    # elements (base 4).
+    swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[ty]]
+    return layout((stages, rows, cols), (rows * cols, cols, 1), swz)
+
+
+def ring_mn_128b(ty, stages, rows, cols):
+    """`stages` tiles of rows (K) x cols (N), N contiguous in 128-byte
+    swizzled atoms of 64 elements: the MN-major operand layout."""
+    inner = 128 // BYTES[ty]
+    atoms = cols // inner
+    swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[ty]]
+    return layout((stages, rows, atoms, inner),
+                  (rows * cols, inner, rows * inner, 1), swz)
+
+
+def accumulator(n):
+    # The wgmma m64nN f32 fragment: thread 32w + 4q + r holds row
+    # 16w + 8h + q, column 8j + 2r + e in register 4j + 2h + e.
+    return layout((4, 2, 8, n // 8, 4, 2),
+                  ("32@tid_in_wg", 2, "4@tid_in_wg", 4, "1@tid_in_wg", 1))
+
+
+def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
+    name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
+            f"{bm}x{bn}x{bk}_s{stages}")
+    wm = bm // 2  # rows per consumer warpgroup
+    eb = BYTES[ty]
+    a_t = f"!tile.buffer<{2 * stages}x{wm}x{bk}x{ty}, shared, {ring_128b(ty, 2 * stages, wm, bk)}>"
+    if b_mn:
+        b_t = (f"!tile.buffer<{stages}x{bk}x{bn}x{ty}, shared, "
+               f"{ring_mn_128b(ty, stages, bk, bn)}>")
+    else:
+        b_t = f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, {ring_128b(ty, stages, bn, bk)}>"
+    c_t = (f"!tile.buffer<2x{wm}x{bn}x{out_ty}, shared, "
+           f"{layout((2, wm, bn), (wm * bn, bn, 1))}>")
+    acc_t = f"!tile.buffer<{wm}x{bn}xf32, local, {accumulator(bn)}>"
+    g_in = f"!tile.buffer<?x?x{ty}, global>"
+    g_out = f"!tile.buffer<?x?x{out_ty}, global>"
+    m_in = f"memref<?x?x{ty}, 1>"
+    m_out = f"memref<?x?x{out_ty}, 1>"
+    stage_bytes = (bm * bk + bn * bk) * eb
+    b_copy = (f"%gb[%k0, %n0] to %sb[%s, 0, 0] sizes [{bk}, {bn}]" if b_mn
+              else f"%gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{bn}, {bk}]")
+    gemm_attr = "" if b_mn else " {transpose_b}"
+    n_dim = 1 if b_mn else 0
+    text = f"""
+  // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}
+  gpu.func @{name}(%a: {m_in}, %b: {m_in}, %c: {m_out}) kernel
+      attributes {{known_block_size = array<i32: 384, 1, 1>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c_stages = arith.constant {stages} : index
+    %c_bm = arith.constant {bm} : index
+    %c_bn = arith.constant {bn} : index
+    %c_bk = arith.constant {bk} : index
+    %c_wm = arith.constant {wm} : index
+    %c_group = arith.constant {GROUP_M} : index
+    %stage_bytes = arith.constant {stage_bytes} : index
+    %consumer_warps = arith.constant 8 : index
+    %ticks = arith.constant 1000000 : index
+    %true = arith.constant true
+    %zero = arith.constant 0.0 : f32
+    %i1_1 = arith.constant 1 : i32
+    %i32_128 = arith.constant 128 : i32
+    %M = memref.dim %a, %c0 : {m_in}
+    %K = memref.dim %a, %c1 : {m_in}
+    %N = memref.dim %b, %c{n_dim} : {m_in}
+    %tiles_m = arith.ceildivui %M, %c_bm : index
+    %tiles_n = arith.ceildivui %N, %c_bn : index
+    %k_tiles = arith.ceildivui %K, %c_bk : index
+    %tiles = arith.muli %tiles_m, %tiles_n : index
+    %group_tiles = arith.muli %c_group, %tiles_n : index
+    %ga = tile.from_memref %a : {m_in} -> {g_in}
+    %gb = tile.from_memref %b : {m_in} -> {g_in}
+    %gc = tile.from_memref %c : {m_out} -> {g_out}
+    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
+    %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
+    %sc = tile.alloc_shared : {c_t}
+    %full = nvgpu.mbarrier.create -> !ring
+    %empty = nvgpu.mbarrier.create -> !ring
+    %tid = gpu.thread_id x
+    %wg = arith.divui %tid, %c128 : index
+    %tid_in_wg = arith.remui %tid, %c128 : index
+    %lane = arith.remui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {{
+      scf.for %s = %c0 to %c_stages step %c1 {{
+        nvgpu.mbarrier.init %full[%s], %c1 : !ring
+        nvgpu.mbarrier.init %empty[%s], %consumer_warps : !ring
+      }}
+      tile.fence mbarrier_init
+    }}
+    gpu.barrier
+    %first_tile = gpu.block_id x
+    %ctas = gpu.grid_dim x
+    %is_producer = arith.cmpi eq, %wg, %c0 : index
+    scf.if %is_producer {{
+      nvvm.setmaxregister decrease {PRODUCER_REGS}
+      scf.if %leader {{
+        scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
+{raster("        ")}
+          %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
+            %s = arith.remui %i, %c_stages : index
+            %round = arith.divui %i, %c_stages : index
+            %round_bit = arith.andi %round, %c1 : index
+            %free_parity = arith.cmpi eq, %round_bit, %c0 : index
+            nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
+            nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
+            %k0 = arith.muli %kt, %c_bk : index
+            %a_half0 = arith.muli %s, %c2 : index
+            %a_half1 = arith.addi %a_half0, %c1 : index
+            %m1 = arith.addi %m0, %c_wm : index
+            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {a_t}
+            tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{wm}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {a_t}
+            tile.copy_async {b_copy} exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {b_t}
+            %next = arith.addi %i, %c1 : index
+            scf.yield %next : index
+          }}
+          scf.yield %it1 : index
+        }}
+      }}
+    }} else {{
+      nvvm.setmaxregister increase {CONSUMER_REGS}
+      %half = arith.subi %wg, %c1 : index
+      %half_i32 = arith.index_cast %wg : index to i32
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+      %warp_leader = arith.cmpi eq, %lane, %c0 : index
+      %acc = tile.alloc_local : {acc_t}
+      scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
+{raster("        ")}
+        // The first K step overwrites the accumulator (a static flag: a
+        // runtime one would select zeros into registers a wgmma in flight
+        // owns, and ptxas would serialize); the others accumulate.
+{consumer_step("%it0", "false", None)}
+        %it_next = arith.addi %it0, %c1 : index
+        %it1 = scf.for %kt = %c1 to %k_tiles step %c1 iter_args(%i = %it_next) -> (index) {{
+{consumer_step("%i", "true", "%i")}
+          %next = arith.addi %i, %c1 : index
+          scf.yield %next : index
+        }}
+        tile.wait_group wgmma, 0
+        scf.if %warp_leader {{
+          %last = arith.addi %it1, %c_stages : index
+          %last1 = arith.subi %last, %c1 : index
+          %ls = arith.remui %last1, %c_stages : index
+          nvgpu.mbarrier.arrive %empty[%ls] : !ring -> !nvgpu.mbarrier.token
+        }}
+        // Epilogue: the previous tile's TMA store must have read this
+        // warpgroup's half of the C tile before it is overwritten.
+        scf.if %wg_leader {{
+          tile.wait_group bulk, 0 {{read}}
+        }}
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        tile.store %acc to %sc[%half, 0, 0] : {acc_t} to {c_t}
+        tile.fence proxy_async
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        scf.if %wg_leader {{
+          %row = arith.muli %half, %c_wm : index
+          %m_half = arith.addi %m0, %row : index
+          tile.copy_async %sc[%half, 0, 0] to %gc[%m_half, %n0] sizes [{wm}, {bn}] exec thread
+              : {c_t} to {g_out}
+          tile.commit_group bulk
+        }}
+        scf.yield %it1 : index
+      }}
+      scf.if %wg_leader {{
+        tile.wait_group bulk, 0
+      }}
+    }}
+    gpu.return
+  }}
+"""
+    for key, value in (("@WM", str(wm)), ("@BN", str(bn)), ("@BK", str(bk)),
+                       ("@ATTR", gemm_attr), ("@ACC_T", acc_t),
+                       ("@A_T", a_t), ("@B_T", b_t)):
+        text = text.replace(key, value)
+    case = dict(kernel=name, dtype=ty, out=out_ty, b_mn=b_mn, bm=bm, bn=bn,
+                bk=bk, stages=stages, block=384)
+    return text, case
+
+
+def consumer_step(i, accumulate, release_after):
+    """One K step of a consumer: wait for the stage of ring slot `i`, issue
+    its MMA, keep one wgmma group in flight; once the previous group has
+    retired (steps after the first), release its stage."""
+    sfx = "_first" if release_after is None else ""
+    text = f"""%s{sfx} = arith.remui {i}, %c_stages : index
+%round{sfx} = arith.divui {i}, %c_stages : index
+%round_bit{sfx} = arith.andi %round{sfx}, %c1 : index
+%parity{sfx} = arith.cmpi ne, %round_bit{sfx}, %c0 : index
+nvgpu.mbarrier.try_wait.parity %full[%s{sfx}], %parity{sfx}, %ticks : !ring
+%a_pair{sfx} = arith.muli %s{sfx}, %c2 : index
+%a_stage{sfx} = arith.addi %a_pair{sfx}, %half : index
+%accumulate{sfx} = arith.constant {accumulate}
+tile.gemm_async %acc[0, 0], %sa[%a_stage{sfx}, 0, 0], %sb[%s{sfx}, 0, 0] sizes [@WM, @BN, @BK]
+    exec warpgroup accumulate(%accumulate{sfx})@ATTR : @ACC_T, @A_T, @B_T
+tile.commit_group wgmma
+tile.wait_group wgmma, 1"""
+    if release_after is not None:
+        text += f"""
+// The group before this one has retired: its stage is free.
+scf.if %warp_leader {{
+  %prev = arith.addi {i}, %c_stages : index
+  %prev1 = arith.subi %prev, %c1 : index
+  %ps = arith.remui %prev1, %c_stages : index
+  nvgpu.mbarrier.arrive %empty[%ps] : !ring -> !nvgpu.mbarrier.token
+}}"""
+    indent = "          " if release_after is not None else "        "
+    return "\n".join(indent + line for line in text.splitlines())
+
+
+def raster(indent):
+    """Tile t -> (m0, n0): GROUP_M tile rows at a time, column-major inside
+    a group, so consecutive CTAs share B columns and A rows in L2."""
+    lines = """%group = arith.divui %t, %group_tiles : index
+%first_m = arith.muli %group, %c_group : index
+%rows_left = arith.subi %tiles_m, %first_m : index
+%group_m = arith.minui %rows_left, %c_group : index
+%in_group = arith.remui %t, %group_tiles : index
+%pm_off = arith.remui %in_group, %group_m : index
+%pm = arith.addi %first_m, %pm_off : index
+%pn = arith.divui %in_group, %group_m : index
+%m0 = arith.muli %pm, %c_bm : index
+%n0 = arith.muli %pn, %c_bn : index"""
+    return "\n".join(indent + line for line in lines.splitlines())
+
+
+CONFIGS = [
+    # (type, output type, B MN-major, BM, BN, BK, stages)
+    ("bf16", "bf16", False, 128, 256, 64, 3),
+]
+
+
+def main():
+    kernels, cases = [], []
+    for config in CONFIGS:
+        text, case = gemm_kernel(*config)
+        kernels.append(text)
+        cases.append(case)
+    header = f"""// Generated by bench/Kernels/gen_gemm_kernels.py: persistent,
+// warp-specialized GEMMs in tile IR. Do not edit.
+!ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {max(c[-1] for c in CONFIGS)}>
+gpu.module @gemm [#nvvm.target<chip = "sm_90a">] {{
+"""
+    with open(sys.argv[1], "w") as f:
+        f.write(header + "".join(kernels) + "}\n")
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "w") as f:
+            json.dump({"kernels": cases}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The tile-IR GEMMs (bench/Kernels/gen_gemm_kernels.py) on a GPU, against
+cuBLAS through torch in the same process.
+
+  gemm_bench.py check [KERNEL...]   correctness over edge shapes
+  gemm_bench.py bench [KERNEL...]   TFLOP/s table, interleaved medians
+
+Needs build/device/ (kernels/gemm.sm_90a.*, python/tile_mlir with the
+self-contained runtime) and torch. TILE_DEVICE_DIR names the folder
+(default: build/device next to this script's repository).
+"""
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+
+HERE = Path(__file__).resolve().parent
+DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
+sys.path.insert(0, str(DEVICE / "python"))
+import tile_mlir  # noqa: E402
+
+TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16,
+              "f8E4M3FN": torch.float8_e4m3fn}
+
+CHECK_SHAPES = [  # M, N, K
+    (256, 512, 128), (128, 256, 64), (4095, 4097, 4096), (1, 4096, 4096),
+    (8192, 8192, 128), (300, 700, 200), (1000, 1000, 1000),
+]
+BENCH_SHAPES = [
+    (4096, 4096, 4096), (8192, 8192, 8192),
+    (8192, 28672, 4096), (128, 8192, 8192), (8192, 1024, 8192),
+]
+
+
+def load():
+    compiled = tile_mlir.Compiled.load(str(DEVICE / "kernels" / "gemm.sm_90a"))
+    module = tile_mlir.load(compiled)
+    cases = json.loads((DEVICE / "kernels" / "gemm.cases.json").read_text())
+    return module, cases["kernels"]
+
+
+def operands(case, m, n, k, seed=0):
+    """A (M x K), B (N x K for tn, K x N for nn) and C (M x N, its rows
+    padded to 16 bytes as TMA requires) on the GPU."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    ty = TORCH_TYPE[case["dtype"]]
+
+    def rand(*shape):
+        x = torch.randint(-3, 4, shape, generator=g, device="cuda",
+                          dtype=torch.int32).float() / 4
+        return x.to(ty)
+    a = rand(m, k)
+    b = rand(k, n) if case["b_mn"] else rand(n, k)
+    out = TORCH_TYPE[case["out"]]
+    align = 16 // torch.empty((), dtype=out).element_size()
+    padded = (n + align - 1) // align * align
+    c = torch.full((m, padded), float("nan"), device="cuda", dtype=out)[:, :n]
+    return a, b, c
+
+
+def launch(kernel, case, a, b, c, sms):
+    m, n = c.shape
+    tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+    kernel(a, b, c, grid=(min(sms, tiles),))
+
+
+def reference(case, a, b):
+    bt = b if case["b_mn"] else b.t()
+    return a.float() @ bt.float()
+
+
+def check(module, cases, names):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    failed = 0
+    for case in cases:
+        if names and case["kernel"] not in names:
+            continue
+        kernel = module.kernel(case["kernel"])
+        for m, n, k in CHECK_SHAPES:
+            a, b, c = operands(case, m, n, k)
+            launch(kernel, case, a, b, c, sms)
+            torch.cuda.synchronize()
+            ref = reference(case, a, b)
+            # Inputs are multiples of 1/4 in [-0.75, 0.75]: every product and
+            # partial sum is exact in f32, so the only error is the final
+            # rounding to the output type (half an ulp).
+            expected = ref.to(c.dtype).float()
+            got = c.float()
+            bad = (got != expected).sum().item()
+            status = "ok" if bad == 0 else f"FAIL ({bad} elements differ)"
+            if bad:
+                failed += 1
+                idx = (got != expected).nonzero()[0].tolist()
+                status += f" first at {idx}: {got[tuple(idx)].item()} vs {expected[tuple(idx)].item()}"
+            print(f"{case['kernel']:40s} {m:5d}x{n:5d}x{k:5d}  {status}", flush=True)
+    return failed
+
+
+def timed(fn, iters):
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(iters):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / iters
+
+
+def bench(module, cases, names, rounds=7):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    print(f"device: {torch.cuda.get_device_name(0)}, {sms} SMs; "
+          f"torch {torch.__version__}")
+    print(f"{'kernel':36s} {'M x N x K':>20s} {'tile TF/s':>10s} "
+          f"{'cuBLAS TF/s':>12s} {'ratio':>6s}")
+    for case in cases:
+        if names and case["kernel"] not in names:
+            continue
+        kernel = module.kernel(case["kernel"])
+        for m, n, k in BENCH_SHAPES:
+            a, b, c = operands(case, m, n, k)
+            bt = b if case["b_mn"] else b.t()
+            if case["dtype"] == "f8E4M3FN":
+                one = torch.ones((), device="cuda")
+                b_col = bt if not case["b_mn"] else bt.t().contiguous().t()
+                cublas = lambda: torch._scaled_mm(a, b_col, one, one,
+                                                  out_dtype=c.dtype)
+            else:
+                out = torch.empty((m, n), device="cuda", dtype=c.dtype)
+                cublas = lambda: torch.matmul(a, bt, out=out)
+            tile = lambda: launch(kernel, case, a, b, c, sms)
+            flops = 2.0 * m * n * k
+            iters = max(3, min(200, int(2e13 / flops)))
+            tile(); cublas(); torch.cuda.synchronize()
+            t_tile, t_ref = [], []
+            for _ in range(rounds):
+                t_tile.append(timed(tile, iters))
+                t_ref.append(timed(cublas, iters))
+            mt, mr = statistics.median(t_tile), statistics.median(t_ref)
+            print(f"{case['kernel']:36s} {m:6d}x{n:6d}x{k:6d} "
+                  f"{flops / mt / 1e9:10.1f} {flops / mr / 1e9:12.1f} "
+                  f"{mr / mt:6.3f}", flush=True)
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else "check"
+    names = sys.argv[2:]
+    module, cases = load()
+    if mode == "check":
+        sys.exit(1 if check(module, cases, names) else 0)
+    bench(module, cases, names)
+
+
+if __name__ == "__main__":
+    main()
