@@ -75,8 +75,12 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
                f"{ring_mn_128b(ty, stages, bk, bn)}>")
     else:
         b_t = f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, {ring_128b(ty, stages, bn, bk)}>"
+    # Each consumer's half of C in 128-byte swizzled atoms: the fragment's
+    # 8 rows per store land in 8 different 16-byte chunks (no bank
+    # conflicts), and TMA unswizzles them on the way out.
+    c_inner = 128 // 2
     c_t = (f"!tile.buffer<2x{wm}x{bn}x{out_ty}, shared, "
-           f"{layout((2, wm, bn), (wm * bn, bn, 1))}>")
+           f"{layout((2, wm, bn // c_inner, c_inner), (wm * bn, c_inner, wm * c_inner, 1), 'swizzle<3,3,3>')}>")
     acc_t = f"!tile.buffer<{wm}x{bn}xf32, local, {accumulator(bn)}>"
     g_in = f"!tile.buffer<?x?x{ty}, global>"
     g_out = f"!tile.buffer<?x?x{out_ty}, global>"
@@ -90,7 +94,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
     text = f"""
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, %c: {m_out}) kernel
-      attributes {{known_block_size = array<i32: 384, 1, 1>}} {{
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -122,7 +126,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
     %gc = tile.from_memref %c : {m_out} -> {g_out}
     %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
-    %sc = tile.alloc_shared : {c_t}
+    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
     %full = nvgpu.mbarrier.create -> !ring
     %empty = nvgpu.mbarrier.create -> !ring
     %tid = gpu.thread_id x
@@ -278,6 +282,14 @@ def raster(indent):
 CONFIGS = [
     # (type, output type, B MN-major, BM, BN, BK, stages)
     ("bf16", "bf16", False, 128, 256, 64, 3),
+    ("f16", "f16", False, 128, 256, 64, 3),
+    ("bf16", "bf16", True, 128, 256, 64, 3),
+    ("f8E4M3FN", "bf16", False, 128, 256, 128, 3),
+    # Narrower tiles for problems with few 128 x 256 tiles (small M or N).
+    ("bf16", "bf16", False, 128, 128, 64, 5),
+    ("bf16", "bf16", False, 128, 64, 64, 6),
+    ("f16", "f16", False, 128, 128, 64, 5),
+    ("f8E4M3FN", "bf16", False, 128, 128, 128, 5),
 ]
 
 

@@ -13,6 +13,7 @@
 
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/LocalTiles.h"
 #include "tile/Dispatch/KernelABI.h"
 #include "tile/Target/CUDA/HardwareLimits.h"
 
@@ -22,6 +23,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace tile;
@@ -242,79 +245,6 @@ static Value localElement(OpBuilder &b, Location loc, Value tile,
                              ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
 }
 
-/// The register addresses (memory axis) of a local layout's elements of
-/// one thread, as (register, static coordinate) pairs, and the thread
-/// iters: the coordinate of a thread's element is the static part plus
-/// what its thread index adds per dim.
-struct LocalElements {
-  struct Element {
-    int64_t reg;
-    SmallVector<int64_t, 2> coord;
-  };
-  SmallVector<Element> elements;
-  /// Per thread iter: its dim, the coordinate step of one digit, extent and
-  /// stride in thread units.
-  struct ThreadIter {
-    unsigned dim;
-    int64_t coordStep, extent, threadStride;
-  };
-  SmallVector<ThreadIter> threadIters;
-};
-
-static LocalElements localElements(BufferType type) {
-  TileLayout layout = *type.getEffectiveLayout();
-  GroupedLayout grouped = *layout.group(type.getShape());
-  ArrayRef<int64_t> shape = type.getShape();
-  // Each iter's dim and the coordinate weight of its digit inside the dim.
-  struct Place {
-    Iter it;
-    unsigned dim;
-    int64_t weight;
-  };
-  SmallVector<Place> places;
-  for (unsigned d = 0; d < grouped.rank(); ++d) {
-    ArrayRef<Iter> iters = grouped.group(d);
-    int64_t weight = 1;
-    SmallVector<Place> dimPlaces;
-    for (size_t i = iters.size(); i-- > 0;) {
-      dimPlaces.push_back({iters[i], d, weight});
-      weight *= iters[i].extent;
-    }
-    places.append(dimPlaces.rbegin(), dimPlaces.rend());
-  }
-  LocalElements out;
-  SmallVector<Place> mPlaces;
-  for (const Place &p : places) {
-    if (p.it.extent == 1)
-      continue;
-    if (p.it.axis == Axis::m) {
-      mPlaces.push_back(p);
-      continue;
-    }
-    int64_t threadStride = p.it.axis == Axis::wid_in_wg ? 32 * p.it.stride
-                                                        : p.it.stride;
-    out.threadIters.push_back({p.dim, p.weight, p.it.extent, threadStride});
-  }
-  int64_t count = 1;
-  for (const Place &p : mPlaces)
-    count *= p.it.extent;
-  int64_t base = layout.offset(Axis::m);
-  for (int64_t i = 0; i < count; ++i) {
-    LocalElements::Element e;
-    e.reg = base;
-    e.coord.assign(shape.size(), 0);
-    int64_t rest = i;
-    for (size_t j = mPlaces.size(); j-- > 0;) {
-      int64_t digit = rest % mPlaces[j].it.extent;
-      rest /= mPlaces[j].it.extent;
-      e.reg += digit * mPlaces[j].it.stride;
-      e.coord[mPlaces[j].dim] += digit * mPlaces[j].weight;
-    }
-    out.elements.push_back(std::move(e));
-  }
-  return out;
-}
-
 /// `tile.fill` -> one store per register.
 struct FillLowering : OpConversionPattern<FillOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -334,8 +264,37 @@ struct FillLowering : OpConversionPattern<FillOp> {
   }
 };
 
-/// `tile.store` -> per register, a load and a store to the destination at
-/// the thread's base address plus the element's constant offset.
+/// The widest vector store (in elements) that can start at element `i` of
+/// a store plan: consecutive registers going to consecutive offsets, the
+/// offset and the runtime base aligned to the width, at most 16 bytes and
+/// inside one chunk the swizzle keeps whole.
+static int64_t vectorWidth(const LocalElements &local,
+                           const LocalStorePlan &plan, size_t i,
+                           int64_t baseAlignment, int64_t bufferAlignment,
+                           unsigned bits) {
+  int64_t limit = std::min<int64_t>(128 / bits, bufferAlignment * 8 / bits);
+  if (!plan.swizzle.isIdentity())
+    limit = std::min<int64_t>(limit, int64_t(1) << plan.swizzle.base);
+  int64_t width = 1;
+  for (int64_t w = 2; w <= limit; w *= 2) {
+    if (i + w > local.elements.size() || plan.elementOffset[i] % w ||
+        (baseAlignment && baseAlignment % w))
+      break;
+    bool run = true;
+    for (int64_t k = 1; k < w && run; ++k)
+      run = local.elements[i + k].reg == local.elements[i].reg + k &&
+            plan.elementOffset[i + k] == plan.elementOffset[i] + k;
+    if (!run)
+      break;
+    width = w;
+  }
+  return width;
+}
+
+/// `tile.store` -> the thread's base offset once (its digits and the
+/// region's runtime offsets), then per run of consecutive elements a load
+/// of their registers, the conversion, and one (vector) store at the base
+/// plus the run's constant offset, swizzled like the destination.
 struct StoreLowering : OpConversionPattern<StoreOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -344,37 +303,36 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
-    SmallVector<int64_t, 4> strides = *dst.getElementStrides();
-    const size_t rank = dst.getRank();
-    const size_t lead = rank - src.getRank();
+    LocalStorePlan plan = *planLocalStore(src, dst, op.getDstStaticOffsets());
+    const size_t lead = dst.getRank() - src.getRank();
     LocalElements local = localElements(src);
     Type i64 = rewriter.getI64Type();
     auto constant = [&](int64_t v) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i64,
                                       rewriter.getI64IntegerAttr(v));
     };
-    // The thread's element offset: the region's offsets (static and
-    // runtime) and what its thread digits add.
-    int64_t staticOffset = dst.getEffectiveLayout()->offset(Axis::m);
-    Value offset;
-    auto add = [&](Value v) {
-      offset = offset ? LLVM::AddOp::create(rewriter, loc, offset, v) : v;
+    // The thread's base: the region's runtime offsets and its digits; its
+    // alignment (in elements) is the gcd of what they step.
+    Value base;
+    int64_t baseAlignment = 0;
+    auto add = [&](Value v, int64_t step) {
+      base = base ? LLVM::AddOp::create(rewriter, loc, base, v) : v;
+      baseAlignment = std::gcd(baseAlignment, step);
     };
-    ArrayRef<int64_t> staticOffsets = op.getDstStaticOffsets();
     ValueRange dynamic = adaptor.getDstOffsets();
     size_t next = 0;
-    for (size_t d = 0; d < rank; ++d) {
-      if (!ShapedType::isDynamic(staticOffsets[d])) {
-        staticOffset += staticOffsets[d] * strides[d];
+    for (auto [d, offset] : llvm::enumerate(op.getDstStaticOffsets())) {
+      if (!ShapedType::isDynamic(offset))
         continue;
-      }
-      Value index = arith::IndexCastOp::create(rewriter, loc, i64,
-                                               dynamic[next++]);
-      add(LLVM::MulOp::create(rewriter, loc, index, constant(strides[d])));
+      Value index =
+          arith::IndexCastOp::create(rewriter, loc, i64, dynamic[next++]);
+      add(LLVM::MulOp::create(rewriter, loc, index,
+                              constant(plan.runtimeStride[d])),
+          plan.runtimeStride[d]);
     }
     if (!local.threadIters.empty()) {
-      Value tid = NVVM::ThreadIdXOp::create(rewriter, loc,
-                                            rewriter.getI32Type());
+      Value tid =
+          NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
       Value thread = LLVM::ZExtOp::create(rewriter, loc, i64, tid);
       for (const LocalElements::ThreadIter &t : local.threadIters) {
         // digit = (thread / stride) % extent; the group (warp or
@@ -382,31 +340,60 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
         Value digit = LLVM::UDivOp::create(rewriter, loc, thread,
                                            constant(t.threadStride));
         digit = LLVM::URemOp::create(rewriter, loc, digit, constant(t.extent));
-        add(LLVM::MulOp::create(rewriter, loc, digit,
-                                constant(t.coordStep * strides[lead + t.dim])));
+        int64_t step = t.coordStep * plan.runtimeStride[lead + t.dim];
+        add(LLVM::MulOp::create(rewriter, loc, digit, constant(step)), step);
       }
     }
+    // Vector stores need the buffer's alignment: known for a shared
+    // allocation, only the element's otherwise.
     Type from = src.getElementType(), to = dst.getElementType();
     unsigned bits = dst.getElementBits();
+    int64_t bufferAlignment = std::max(1u, bits / 8);
+    if (auto alloc = op.getDst().getDefiningOp<AllocSharedOp>())
+      bufferAlignment = alloc.getEffectiveAlignment();
     int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
-    for (const LocalElements::Element &e : local.elements) {
-      Value reg = LLVM::LoadOp::create(
-          rewriter, loc, from,
-          localElement(rewriter, loc, adaptor.getSrc(), from, registers, e.reg));
-      if (from != to)
-        reg = from.getIntOrFloatBitWidth() > bits
-                  ? LLVM::FPTruncOp::create(rewriter, loc, to, reg).getResult()
-                  : LLVM::FPExtOp::create(rewriter, loc, to, reg).getResult();
-      int64_t elementOffset = staticOffset;
-      for (size_t d = 0; d < e.coord.size(); ++d)
-        elementOffset += e.coord[d] * strides[lead + d];
-      Value at = constant(elementOffset);
-      if (offset)
-        at = LLVM::AddOp::create(rewriter, loc, offset, at);
+    const Swizzle &swizzle = plan.swizzle;
+    for (size_t i = 0; i < local.elements.size();) {
+      int64_t width = vectorWidth(local, plan, i, baseAlignment,
+                                  bufferAlignment, bits);
+      Value value;
+      Type vectorType = width > 1 ? VectorType::get({width}, to) : to;
+      if (width > 1)
+        value = LLVM::UndefOp::create(rewriter, loc, vectorType);
+      for (int64_t k = 0; k < width; ++k) {
+        Value reg = LLVM::LoadOp::create(
+            rewriter, loc, from,
+            localElement(rewriter, loc, adaptor.getSrc(), from, registers,
+                         local.elements[i + k].reg));
+        if (from != to)
+          reg = from.getIntOrFloatBitWidth() > bits
+                    ? LLVM::FPTruncOp::create(rewriter, loc, to, reg)
+                          .getResult()
+                    : LLVM::FPExtOp::create(rewriter, loc, to, reg).getResult();
+        value = width == 1 ? reg
+                           : LLVM::InsertElementOp::create(
+                                 rewriter, loc, value, reg,
+                                 constant(k))
+                                 .getResult();
+      }
+      Value at = constant(plan.elementOffset[i]);
+      if (base)
+        at = LLVM::AddOp::create(rewriter, loc, base, at);
+      if (!swizzle.isIdentity()) {
+        // at ^ ((at & mask) >> shift): the destination's swizzle.
+        int64_t mask = ((int64_t(1) << swizzle.bits) - 1)
+                       << (swizzle.base + swizzle.shift);
+        Value moved = LLVM::LShrOp::create(
+            rewriter, loc, LLVM::AndOp::create(rewriter, loc, at, constant(mask)),
+            constant(swizzle.shift));
+        at = LLVM::XOrOp::create(rewriter, loc, at, moved);
+      }
       Value ptr = LLVM::GEPOp::create(rewriter, loc, adaptor.getDst().getType(),
                                       to, adaptor.getDst(),
                                       ArrayRef<LLVM::GEPArg>{at});
-      LLVM::StoreOp::create(rewriter, loc, reg, ptr);
+      LLVM::StoreOp::create(rewriter, loc, value, ptr,
+                            /*alignment=*/unsigned(width * bits / 8));
+      i += width;
     }
     rewriter.eraseOp(op);
     return success();

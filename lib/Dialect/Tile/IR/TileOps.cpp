@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/LocalTiles.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -577,12 +578,12 @@ LogicalResult StoreOp::verify() {
     return emitOpError("stores ")
            << from << " elements into " << to
            << "; only a float tile converts (to another float type)";
-  if (OrReason<SmallVector<int64_t, 4>> strides = dst.getElementStrides();
-      !strides)
-    return emitOpError("the destination must be strided and unswizzled (each "
-                       "dim one stride, so a thread's element addresses are "
-                       "its base plus constants): ")
-           << strides.reason();
+  if (OrReason<LocalStorePlan> plan =
+          planLocalStore(src, dst, getDstStaticOffsets());
+      !plan)
+    return emitOpError("cannot place each thread's elements at its base "
+                       "address plus constants: ")
+           << plan.reason();
   return success();
 }
 
