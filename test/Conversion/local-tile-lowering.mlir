@@ -1,7 +1,8 @@
 // A local tile is one llvm.alloca of the thread's registers (the layout's
 // memory cosize) in the entry block, accessed only at constant indices;
 // tile.store adds the thread's digits (from tid.x) once and a constant per
-// register.
+// run of consecutive registers: one vector store per run where the shared
+// allocation's alignment allows, swizzled like the destination.
 // RUN: tile-opt %s --tile-lower-variants=check=1 | FileCheck %s
 
 // The m16n8 fragment shape: thread t = 4q + r of a warp holds row q + 8h,
@@ -37,7 +38,7 @@
 // CHECK: %[[LAST:.+]] = llvm.load %{{.+}} : !llvm.ptr -> f32
 // CHECK: %[[HALF:.+]] = llvm.fptrunc %[[LAST]] : f32 to f16
 // CHECK: llvm.mlir.constant(273 : i64)
-// CHECK: llvm.store %[[HALF]], %{{.+}} : f16, !llvm.ptr<1>
+// CHECK: llvm.store %[[HALF]], %{{.+}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
 // CHECK-NOT: llvm.store
 func.func @fill_and_store(%out: memref<16x32xf16, 1>, %x: f32) {
   %acc = tile.alloc_local : !frag
@@ -48,15 +49,51 @@ func.func @fill_and_store(%out: memref<16x32xf16, 1>, %x: f32) {
 }
 
 // A runtime row offset is scaled by the row stride (64 elements) once.
+// Registers 2h and 2h+1 are adjacent columns at an even offset (8 + 2r,
+// rows 64 elements apart) in a 128-byte aligned tile: one 8-byte store each.
 // CHECK-LABEL: func.func @runtime_offset
 // CHECK-SAME: %[[ROW:[a-z0-9]+]]: index
 // CHECK: %[[R:.+]] = arith.index_cast %[[ROW]] : index to i64
 // CHECK: %[[C64:.+]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK: llvm.mul %[[R]], %[[C64]] : i64
-// CHECK-COUNT-4: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr<3>
+// CHECK: llvm.insertelement
+// CHECK: llvm.insertelement
+// CHECK: llvm.mlir.constant(8 : i64) : i64
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// Register 2 is row 8: 8 * 64 + 8.
+// CHECK: llvm.mlir.constant(520 : i64) : i64
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
 func.func @runtime_offset(%row: index) {
   %acc = tile.alloc_local : !frag
   %s = tile.alloc_shared : !tile.buffer<32x64xf32, shared>
   tile.store %acc to %s[%row, 8] : !frag to !tile.buffer<32x64xf32, shared>
+  return
+}
+
+// A 128-byte swizzled destination in 64-column atoms (f16 rows of 128
+// bytes; atoms 1024 elements apart): at [0, 64] the registers land in atom 1
+// (offset 1024 + 2r + 8 * 64 h), each pair one 4-byte store, and every
+// address goes through x ^ ((x & 0x1c0) >> 3): 16-byte chunks XORed with the
+// row modulo 8.
+// CHECK-LABEL: func.func @swizzled_destination
+// CHECK: llvm.mlir.constant(1024 : i64) : i64
+// CHECK: %[[AT:.+]] = llvm.add %{{.+}}, %{{.+}} : i64
+// CHECK: %[[MASK:.+]] = llvm.mlir.constant(448 : i64) : i64
+// CHECK: %[[BITS:.+]] = llvm.and %[[AT]], %[[MASK]] : i64
+// CHECK: %[[SHIFT:.+]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK: %[[MOVED:.+]] = llvm.lshr %[[BITS]], %[[SHIFT]] : i64
+// CHECK: llvm.xor %[[AT]], %[[MOVED]] : i64
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: llvm.mlir.constant(1536 : i64) : i64
+// CHECK: llvm.xor
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+!halves = !tile.buffer<16x8xf16, local, #tile.layout<S[(2,8,4,2):(2,4@laneid,1@laneid,1)]>>
+!atoms = !tile.buffer<16x128xf16, shared, #tile.layout<S[(16,2,64):(64,1024,1)], swizzle<3,3,3>>>
+func.func @swizzled_destination() {
+  %acc = tile.alloc_local : !halves
+  %s = tile.alloc_shared : !atoms
+  tile.store %acc to %s[0, 64] : !halves to !atoms
   return
 }

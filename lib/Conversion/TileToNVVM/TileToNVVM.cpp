@@ -383,9 +383,9 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
         // at ^ ((at & mask) >> shift): the destination's swizzle.
         int64_t mask = ((int64_t(1) << swizzle.bits) - 1)
                        << (swizzle.base + swizzle.shift);
-        Value moved = LLVM::LShrOp::create(
-            rewriter, loc, LLVM::AndOp::create(rewriter, loc, at, constant(mask)),
-            constant(swizzle.shift));
+        Value bits = LLVM::AndOp::create(rewriter, loc, at, constant(mask));
+        Value shift = constant(swizzle.shift);
+        Value moved = LLVM::LShrOp::create(rewriter, loc, bits, shift);
         at = LLVM::XOrOp::create(rewriter, loc, at, moved);
       }
       Value ptr = LLVM::GEPOp::create(rewriter, loc, adaptor.getDst().getType(),

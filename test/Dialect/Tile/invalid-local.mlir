@@ -53,12 +53,26 @@ func.func @fill_type() {
 
 // -----
 
-!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
-func.func @swizzled_destination() {
+// Lanes along columns 0..31 of a destination split every 16 columns: a
+// thread's elements are not its base plus constants.
+!frag = !tile.buffer<2x32xf32, local, #tile.layout<S[(2,32):(1,1@laneid)]>>
+func.func @threads_cross_a_split_dim() {
   %acc = tile.alloc_local : !frag
-  %s = tile.alloc_shared : !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,64):(64,1)], swizzle<3,2,3>>>
-  // expected-error @+1 {{'tile.store' op the destination must be strided and unswizzled (each dim one stride, so a thread's element addresses are its base plus constants): layout S[(32,64):(64,1)], swizzle<3,2,3> is swizzled}}
-  tile.store %acc to %s[0, 0] : !frag to !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,64):(64,1)], swizzle<3,2,3>>>
+  %s = tile.alloc_shared : !tile.buffer<2x64xf32, shared, #tile.layout<S[(2,4,16):(16,32,1)]>>
+  // expected-error @+1 {{'tile.store' op cannot place each thread's elements at its base address plus constants: layout S[(2,4,16):(16,32,1)] splits dim 1 every 16 elements, and the threads' coordinates 0..31 cross that step}}
+  tile.store %acc to %s[0, 0] : !frag to !tile.buffer<2x64xf32, shared, #tile.layout<S[(2,4,16):(16,32,1)]>>
+  return
+}
+
+// -----
+
+// A runtime offset along a dim the layout splits into two steps.
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @runtime_offset_into_split_dim(%col: index) {
+  %acc = tile.alloc_local : !frag
+  %s = tile.alloc_shared : !tile.buffer<32x128xf32, shared, #tile.layout<S[(32,2,64):(64,2048,1)]>>
+  // expected-error @+1 {{'tile.store' op cannot place each thread's elements at its base address plus constants: layout S[(32,2,64):(64,2048,1)] maps dim 1 through 2 steps; a runtime offset needs one stride}}
+  tile.store %acc to %s[0, %col] : !frag to !tile.buffer<32x128xf32, shared, #tile.layout<S[(32,2,64):(64,2048,1)]>>
   return
 }
 

@@ -1,0 +1,37 @@
+// The persistent, warp-specialized GEMM family (bench/Kernels): every kernel
+// compiles for sm_90a, each stage's gemm_async is one fence and four chained
+// wgmmas (K = 64 of 16-bit types: k16 steps; e4m3: K = 128 in k32 steps),
+// the producer and consumers move registers with setmaxnreg, the epilogue
+// writes C in 4-byte swizzled pairs; ptxas keeps the 128-register
+// accumulator without a stack or spills and injects no warpgroup waits or
+// arrives (the accumulator is never touched while a wgmma owns it).
+// RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py %t.mlir %t.json
+// RUN: tile-compile %t.mlir -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %if ptxas %{ ptxas -arch=sm_90a -v --warn-on-spills %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// CHECK-LABEL: .entry gemm_bf16_tn_128x256x64_s3(
+// CHECK: .maxnreg 168
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-COUNT-64: st.shared.b32
+// CHECK: fence.proxy.async.shared::cta;
+// A 64x256 half of C in 128-byte swizzled atoms: one TMA store per atom.
+// CHECK-COUNT-4: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-LABEL: .entry gemm_e4m3_tn_128x256x128_s3(
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+
+// PTXAS-NOT: C7517
+// PTXAS-NOT: C7519
+// PTXAS-NOT: serialized
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: C7517
+// PTXAS-NOT: C7519
+// PTXAS-NOT: serialized
+// PTXAS-NOT: bytes spill
