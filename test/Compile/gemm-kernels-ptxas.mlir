@@ -34,4 +34,3 @@
 // PTXAS-NOT: C7517
 // PTXAS-NOT: C7519
 // PTXAS-NOT: serialized
-// PTXAS-NOT: bytes spill
