@@ -4,6 +4,7 @@ cuBLAS through torch in the same process.
 
   gemm_bench.py check [KERNEL...]   correctness over edge shapes
   gemm_bench.py bench [KERNEL...]   TFLOP/s table, interleaved medians
+  gemm_bench.py profile KERNEL M N K   three launches (for ncu)
 
 Needs build/device/ (kernels/gemm.sm_90a.*, python/tile_mlir with the
 self-contained runtime) and torch. TILE_DEVICE_DIR names the folder
@@ -186,6 +187,16 @@ def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "check"
     names = sys.argv[2:]
     module, cases = load()
+    if mode == "profile":
+        # One kernel on one shape, a few launches: run under ncu.
+        name, m, n, k = names[0], *map(int, names[1:4])
+        case = next(c for c in cases if c["kernel"] == name)
+        a, b, c = operands(case, m, n, k)
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        for _ in range(3):
+            launch(module.kernel(name), case, a, b, c, sms)
+        torch.cuda.synchronize()
+        return
     if mode == "check":
         sys.exit(1 if check(module, cases, names) else 0)
     bench(module, cases, names)

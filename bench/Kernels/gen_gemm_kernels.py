@@ -37,14 +37,16 @@ def layout(shape, strides, swizzle=None):
     return f"#tile.layout<{modes}{', ' + swizzle if swizzle else ''}>"
 
 
-def ring_128b(ty, stages, rows, cols):
-    """`stages` tiles of rows x cols, 128-byte rows swizzled 128B (cols is
-    one swizzle span: 128 bytes)."""
-    assert cols * BYTES[ty] == 128
+def ring_k_major(ty, stages, rows, cols):
+    """`stages` tiles of rows x cols, each row one swizzle span (32, 64 or
+    128 bytes) swizzled in 16-byte chunks: the K-major operand layout."""
+    span = cols * BYTES[ty]
+    bits = {32: 1, 64: 2, 128: 3}[span]
     # 16-byte chunks are 8 two-byte elements (base 3) or 16 one-byte
     # elements (base 4).
-    swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[ty]]
-    return layout((stages, rows, cols), (rows * cols, cols, 1), swz)
+    base = {2: 3, 1: 4}[BYTES[ty]]
+    return layout((stages, rows, cols), (rows * cols, cols, 1),
+                  f"swizzle<{bits},{base},3>")
 
 
 def ring_mn_128b(ty, stages, rows, cols):
@@ -69,12 +71,12 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
             f"{bm}x{bn}x{bk}_s{stages}")
     wm = bm // 2  # rows per consumer warpgroup
     eb = BYTES[ty]
-    a_t = f"!tile.buffer<{2 * stages}x{wm}x{bk}x{ty}, shared, {ring_128b(ty, 2 * stages, wm, bk)}>"
+    a_t = f"!tile.buffer<{2 * stages}x{wm}x{bk}x{ty}, shared, {ring_k_major(ty, 2 * stages, wm, bk)}>"
     if b_mn:
         b_t = (f"!tile.buffer<{stages}x{bk}x{bn}x{ty}, shared, "
                f"{ring_mn_128b(ty, stages, bk, bn)}>")
     else:
-        b_t = f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, {ring_128b(ty, stages, bn, bk)}>"
+        b_t = f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, {ring_k_major(ty, stages, bn, bk)}>"
     # Each consumer's half of C in 128-byte swizzled atoms: the fragment's
     # 8 rows per store land in 8 different 16-byte chunks (no bank
     # conflicts), and TMA unswizzles them on the way out.
@@ -282,7 +284,9 @@ def raster(indent):
 CONFIGS = [
     # (type, output type, B MN-major, BM, BN, BK, stages)
     ("bf16", "bf16", False, 128, 256, 64, 3),
+    ("bf16", "bf16", False, 128, 256, 32, 6),
     ("f16", "f16", False, 128, 256, 64, 3),
+    ("f16", "f16", False, 128, 256, 32, 6),
     ("bf16", "bf16", True, 128, 256, 64, 3),
     ("f8E4M3FN", "bf16", False, 128, 256, 128, 3),
     # Narrower tiles for problems with few 128 x 256 tiles (small M or N).
