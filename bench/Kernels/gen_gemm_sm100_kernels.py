@@ -44,8 +44,8 @@ def gemm_sm100_kernel(ty, out_ty, bn, bk, stages):
     a_t = f"!tile.buffer<{stages}x{bm}x{bk}x{ty}, shared, {ring_k_major(ty, stages, bm, bk)}>"
     b_t = f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, {ring_k_major(ty, stages, bn, bk)}>"
     inner = 128 // BYTES[out_ty]
-    c_t = (f"!tile.buffer<2x{bm}x{SLICE}x{out_ty}, shared, "
-           f"{layout((2, bm, SLICE // inner, inner), (bm * SLICE, inner, bm * inner, 1), 'swizzle<3,3,3>')}>")
+    c_t = (f"!tile.buffer<{bm}x{SLICE}x{out_ty}, shared, "
+           f"{layout((bm, SLICE // inner, inner), (inner, bm * inner, 1), 'swizzle<3,3,3>')}>")
     # Two accumulators, ACC_COLUMNS apart: index 0 or 1 (a runtime index
     # moves the tensor-memory address by whole columns).
     acc_t = (f"!tile.buffer<2x128x{bn}xf32, tmem, "
@@ -74,20 +74,20 @@ def gemm_sm100_kernel(ty, out_ty, bn, bk, stages):
           %col{j} = arith.constant {j * SLICE} : index
           %frag{j} = tile.alloc_local : {frag_t}
           tile.load %acc[%buf, 0, {j * SLICE}] to %frag{j} : {acc_t} to {frag_t}{release}
-          // The TMA store that last read staging tile {buf} must be done.
-          scf.if %epi_leader {{
-            tile.wait_group bulk, 1 {{read}}
-          }}
+          // The TMA store that last read staging tile {buf} (two groups
+          // ago) must be done. Bulk groups are per thread: the other
+          // threads have none, and their wait returns at once.
+          tile.wait_group bulk, 1 {{read}}
           nvvm.barrier id = %i1_1 number_of_threads = %i32_128
-          tile.store %frag{j} to %sc[{buf}, 0, 0] : {frag_t} to {c_t}
+          tile.store %frag{j} to %sc{buf}[0, 0] : {frag_t} to {c_t}
           tile.fence proxy_async
           nvvm.barrier id = %i1_1 number_of_threads = %i32_128
           scf.if %epi_leader {{
             %n_slice{j} = arith.addi %n0, %col{j} : index
-            tile.copy_async %sc[{buf}, 0, 0] to %gc[%m0, %n_slice{j}] sizes [{bm}, {SLICE}] exec thread
+            tile.copy_async %sc{buf}[0, 0] to %gc[%m0, %n_slice{j}] sizes [{bm}, {SLICE}] exec thread
                 : {c_t} to {g_out}
-            tile.commit_group bulk
-          }}""")
+          }}
+          tile.commit_group bulk""")
     text = f"""
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}, tcgen05
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, %c: {m_out}) kernel
@@ -121,7 +121,8 @@ def gemm_sm100_kernel(ty, out_ty, bn, bk, stages):
     %gc = tile.from_memref %c : {m_out} -> {g_out}
     %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
-    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
+    %sc0 = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
+    %sc1 = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
     %full = nvgpu.mbarrier.create -> !ring
     %empty = nvgpu.mbarrier.create -> !ring
     %acc_full = nvgpu.mbarrier.create -> !acc_bars

@@ -20,4 +20,4 @@
 // CHECK-DAG: TileSyncOps.td example 4: ok
 // CHECK-DAG: TileSyncOps.td example 5: ok
 // CHECK-DAG: TileSyncOps.td example 6: ok
-// CHECK: 20 examples checked, 0 failed
+// CHECK: 21 examples checked, 0 failed

@@ -269,7 +269,7 @@ struct FillLowering : OpConversionPattern<FillOp> {
 /// offset and the runtime base aligned to the width, at most 16 bytes and
 /// inside one chunk the swizzle keeps whole.
 static int64_t vectorWidth(const LocalElements &local,
-                           const LocalStorePlan &plan, size_t i,
+                           const LocalAccessPlan &plan, size_t i,
                            int64_t baseAlignment, int64_t bufferAlignment,
                            unsigned bits) {
   int64_t limit = std::min<int64_t>(128 / bits, bufferAlignment * 8 / bits);
@@ -291,6 +291,95 @@ static int64_t vectorWidth(const LocalElements &local,
   return width;
 }
 
+/// A thread's addressing of a local tile's elements in a global or shared
+/// region: its base offset (the region's runtime offsets and its thread
+/// digits, emitted once) and the base's known alignment in elements.
+struct ThreadBase {
+  Value offset; // null when zero
+  int64_t alignment = 0;
+};
+
+static ThreadBase threadBase(OpBuilder &b, Location loc,
+                             const LocalAccessPlan &plan,
+                             const LocalElements &local, size_t lead,
+                             ArrayRef<int64_t> staticOffsets,
+                             ValueRange dynamic) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  ThreadBase base;
+  auto add = [&](Value v, int64_t step) {
+    base.offset = base.offset ? LLVM::AddOp::create(b, loc, base.offset, v)
+                              : v;
+    base.alignment = std::gcd(base.alignment, step);
+  };
+  size_t next = 0;
+  for (auto [d, offset] : llvm::enumerate(staticOffsets)) {
+    if (!ShapedType::isDynamic(offset))
+      continue;
+    Value index = arith::IndexCastOp::create(b, loc, i64, dynamic[next++]);
+    add(LLVM::MulOp::create(b, loc, index, constant(plan.runtimeStride[d])),
+        plan.runtimeStride[d]);
+  }
+  if (!local.threadIters.empty()) {
+    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    Value thread = LLVM::ZExtOp::create(b, loc, i64, tid);
+    for (const LocalElements::ThreadIter &t : local.threadIters) {
+      // digit = (thread / stride) % extent; the group (warp or warpgroup)
+      // is a power of two, so this also drops the group id.
+      Value digit =
+          LLVM::UDivOp::create(b, loc, thread, constant(t.threadStride));
+      digit = LLVM::URemOp::create(b, loc, digit, constant(t.extent));
+      int64_t step = t.coordStep * plan.runtimeStride[lead + t.dim];
+      add(LLVM::MulOp::create(b, loc, digit, constant(step)), step);
+    }
+  }
+  return base;
+}
+
+/// The address of element run `i` of a plan: base + its constant offset,
+/// through the buffer's swizzle (x ^ ((x & mask) >> shift)).
+static Value elementAddress(OpBuilder &b, Location loc, const ThreadBase &base,
+                            const LocalAccessPlan &plan, size_t i,
+                            Value buffer, Type element) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value at = constant(plan.elementOffset[i]);
+  if (base.offset)
+    at = LLVM::AddOp::create(b, loc, base.offset, at);
+  if (const Swizzle &swizzle = plan.swizzle; !swizzle.isIdentity()) {
+    int64_t mask = ((int64_t(1) << swizzle.bits) - 1)
+                   << (swizzle.base + swizzle.shift);
+    Value bits = LLVM::AndOp::create(b, loc, at, constant(mask));
+    Value shift = constant(swizzle.shift);
+    Value moved = LLVM::LShrOp::create(b, loc, bits, shift);
+    at = LLVM::XOrOp::create(b, loc, at, moved);
+  }
+  return LLVM::GEPOp::create(b, loc, buffer.getType(), element, buffer,
+                             ArrayRef<LLVM::GEPArg>{at});
+}
+
+/// What a vector access may assume of `memory`'s base address: a shared
+/// allocation's alignment, else only the element's.
+static int64_t bufferAlignment(Value memory, BufferType type) {
+  if (auto alloc = memory.getDefiningOp<AllocSharedOp>())
+    return alloc.getEffectiveAlignment();
+  return std::max(1u, type.getElementBits() / 8);
+}
+
+/// A float value converted to `to` (rounded to nearest even when narrower).
+static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  return LLVM::FPExtOp::create(b, loc, to, v);
+}
+
 /// `tile.store` -> the thread's base offset once (its digits and the
 /// region's runtime offsets), then per run of consecutive elements a load
 /// of their registers, the conversion, and one (vector) store at the base
@@ -303,97 +392,166 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
-    LocalStorePlan plan = *planLocalStore(src, dst, op.getDstStaticOffsets());
-    const size_t lead = dst.getRank() - src.getRank();
+    LocalAccessPlan plan =
+        *planLocalAccess(src, dst, op.getDstStaticOffsets());
     LocalElements local = localElements(src);
-    Type i64 = rewriter.getI64Type();
-    auto constant = [&](int64_t v) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, i64,
-                                      rewriter.getI64IntegerAttr(v));
-    };
-    // The thread's base: the region's runtime offsets and its digits; its
-    // alignment (in elements) is the gcd of what they step.
-    Value base;
-    int64_t baseAlignment = 0;
-    auto add = [&](Value v, int64_t step) {
-      base = base ? LLVM::AddOp::create(rewriter, loc, base, v) : v;
-      baseAlignment = std::gcd(baseAlignment, step);
-    };
-    ValueRange dynamic = adaptor.getDstOffsets();
-    size_t next = 0;
-    for (auto [d, offset] : llvm::enumerate(op.getDstStaticOffsets())) {
-      if (!ShapedType::isDynamic(offset))
-        continue;
-      Value index =
-          arith::IndexCastOp::create(rewriter, loc, i64, dynamic[next++]);
-      add(LLVM::MulOp::create(rewriter, loc, index,
-                              constant(plan.runtimeStride[d])),
-          plan.runtimeStride[d]);
-    }
-    if (!local.threadIters.empty()) {
-      Value tid =
-          NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-      Value thread = LLVM::ZExtOp::create(rewriter, loc, i64, tid);
-      for (const LocalElements::ThreadIter &t : local.threadIters) {
-        // digit = (thread / stride) % extent; the group (warp or
-        // warpgroup) is a power of two, so this also drops the group id.
-        Value digit = LLVM::UDivOp::create(rewriter, loc, thread,
-                                           constant(t.threadStride));
-        digit = LLVM::URemOp::create(rewriter, loc, digit, constant(t.extent));
-        int64_t step = t.coordStep * plan.runtimeStride[lead + t.dim];
-        add(LLVM::MulOp::create(rewriter, loc, digit, constant(step)), step);
-      }
-    }
-    // Vector stores need the buffer's alignment: known for a shared
-    // allocation, only the element's otherwise.
+    ThreadBase base =
+        threadBase(rewriter, loc, plan, local, dst.getRank() - src.getRank(),
+                   op.getDstStaticOffsets(), adaptor.getDstOffsets());
     Type from = src.getElementType(), to = dst.getElementType();
     unsigned bits = dst.getElementBits();
-    int64_t bufferAlignment = std::max(1u, bits / 8);
-    if (auto alloc = op.getDst().getDefiningOp<AllocSharedOp>())
-      bufferAlignment = alloc.getEffectiveAlignment();
+    int64_t alignment = bufferAlignment(op.getDst(), dst);
     int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
-    const Swizzle &swizzle = plan.swizzle;
     for (size_t i = 0; i < local.elements.size();) {
-      int64_t width = vectorWidth(local, plan, i, baseAlignment,
-                                  bufferAlignment, bits);
+      int64_t width =
+          vectorWidth(local, plan, i, base.alignment, alignment, bits);
       Value value;
-      Type vectorType = width > 1 ? VectorType::get({width}, to) : to;
       if (width > 1)
-        value = LLVM::UndefOp::create(rewriter, loc, vectorType);
+        value = LLVM::UndefOp::create(rewriter, loc,
+                                      VectorType::get({width}, to));
       for (int64_t k = 0; k < width; ++k) {
         Value reg = LLVM::LoadOp::create(
             rewriter, loc, from,
             localElement(rewriter, loc, adaptor.getSrc(), from, registers,
                          local.elements[i + k].reg));
-        if (from != to)
-          reg = from.getIntOrFloatBitWidth() > bits
-                    ? LLVM::FPTruncOp::create(rewriter, loc, to, reg)
-                          .getResult()
-                    : LLVM::FPExtOp::create(rewriter, loc, to, reg).getResult();
+        reg = convertFloat(rewriter, loc, reg, to);
         value = width == 1 ? reg
                            : LLVM::InsertElementOp::create(
                                  rewriter, loc, value, reg,
-                                 constant(k))
+                                 LLVM::ConstantOp::create(
+                                     rewriter, loc, rewriter.getI64Type(),
+                                     rewriter.getI64IntegerAttr(k)))
                                  .getResult();
       }
-      Value at = constant(plan.elementOffset[i]);
-      if (base)
-        at = LLVM::AddOp::create(rewriter, loc, base, at);
-      if (!swizzle.isIdentity()) {
-        // at ^ ((at & mask) >> shift): the destination's swizzle.
-        int64_t mask = ((int64_t(1) << swizzle.bits) - 1)
-                       << (swizzle.base + swizzle.shift);
-        Value bits = LLVM::AndOp::create(rewriter, loc, at, constant(mask));
-        Value shift = constant(swizzle.shift);
-        Value moved = LLVM::LShrOp::create(rewriter, loc, bits, shift);
-        at = LLVM::XOrOp::create(rewriter, loc, at, moved);
-      }
-      Value ptr = LLVM::GEPOp::create(rewriter, loc, adaptor.getDst().getType(),
-                                      to, adaptor.getDst(),
-                                      ArrayRef<LLVM::GEPArg>{at});
+      Value ptr =
+          elementAddress(rewriter, loc, base, plan, i, adaptor.getDst(), to);
       LLVM::StoreOp::create(rewriter, loc, value, ptr,
                             /*alignment=*/unsigned(width * bits / 8));
       i += width;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `tile.load` from global or shared memory -> the converse of
+/// StoreLowering: per run one (vector) load, the conversion, and a store
+/// into each register.
+struct LoadLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+    if (src.getScope() == MemoryScope::tmem)
+      return failure(); // TmemLoadLowering
+    Location loc = op.getLoc();
+    LocalAccessPlan plan =
+        *planLocalAccess(dst, src, op.getSrcStaticOffsets());
+    LocalElements local = localElements(dst);
+    ThreadBase base =
+        threadBase(rewriter, loc, plan, local, src.getRank() - dst.getRank(),
+                   op.getSrcStaticOffsets(), adaptor.getSrcOffsets());
+    Type from = src.getElementType(), to = dst.getElementType();
+    unsigned bits = src.getElementBits();
+    int64_t alignment = bufferAlignment(op.getSrc(), src);
+    int64_t registers = dst.getEffectiveLayout()->cosize(Axis::m);
+    for (size_t i = 0; i < local.elements.size();) {
+      int64_t width =
+          vectorWidth(local, plan, i, base.alignment, alignment, bits);
+      Type type = width > 1 ? Type(VectorType::get({width}, from)) : from;
+      Value ptr =
+          elementAddress(rewriter, loc, base, plan, i, adaptor.getSrc(), from);
+      Value value = LLVM::LoadOp::create(rewriter, loc, type, ptr,
+                                         /*alignment=*/unsigned(width * bits / 8));
+      for (int64_t k = 0; k < width; ++k) {
+        Value element =
+            width == 1 ? value
+                       : LLVM::ExtractElementOp::create(
+                             rewriter, loc, value,
+                             LLVM::ConstantOp::create(
+                                 rewriter, loc, rewriter.getI64Type(),
+                                 rewriter.getI64IntegerAttr(k)))
+                             .getResult();
+        LLVM::StoreOp::create(
+            rewriter, loc, convertFloat(rewriter, loc, element, to),
+            localElement(rewriter, loc, adaptor.getDst(), to, registers,
+                         local.elements[i + k].reg));
+      }
+      i += width;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+FailureOr<Value> indexBuffer(Operation *op, Value buffer, BufferType type,
+                             ArrayRef<int64_t> staticOffsets,
+                             ArrayRef<Value> indices, size_t regionRank,
+                             ConversionPatternRewriter &rewriter);
+
+/// `tile.load` from tensor memory -> per warp one `tcgen05.ld` 32x32b of
+/// the region's columns at lane 32 * (warp % 4) (thread t reads lane t),
+/// the wait, and the registers filled from its result.
+struct TmemLoadLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+    if (src.getScope() != MemoryScope::tmem)
+      return failure();
+    Location loc = op.getLoc();
+    TmemLoadPlan plan = *planTmemLoad(src, dst, op.getSrcStaticOffsets());
+    FailureOr<Value> region = indexBuffer(
+        op, adaptor.getSrc(), src, op.getSrcStaticOffsets(),
+        llvm::to_vector(adaptor.getSrcOffsets()), 2, rewriter);
+    if (failed(region))
+      return failure();
+    Type i32 = rewriter.getI32Type();
+    auto constant = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i32,
+                                      rewriter.getI32IntegerAttr(v));
+    };
+    // Address (lane << 16) | column: the warp's 32 lanes, the region's
+    // first column.
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value warp = LLVM::LShrOp::create(rewriter, loc, tid, constant(5));
+    Value quarter = LLVM::AndOp::create(rewriter, loc, warp, constant(3));
+    Value lane = LLVM::ShlOp::create(rewriter, loc, quarter, constant(21));
+    Value row = LLVM::AddOp::create(rewriter, loc, *region, lane);
+    Value address =
+        LLVM::AddOp::create(rewriter, loc, row, constant(plan.column));
+    Value ptr = LLVM::IntToPtrOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 6),
+        address);
+    Type result = plan.columns == 1
+                      ? i32
+                      : Type(VectorType::get({plan.columns}, i32));
+    Value cells = NVVM::Tcgen05LdOp::create(
+        rewriter, loc, result, /*pack=*/nullptr,
+        NVVM::Tcgen05LdStShapeAttr::get(op.getContext(),
+                                        NVVM::Tcgen05LdStShape::SHAPE_32X32B),
+        ptr, /*offset=*/Value());
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
+    Type element = dst.getElementType();
+    int64_t registers = dst.getEffectiveLayout()->cosize(Axis::m);
+    for (int64_t j = 0; j < plan.columns; ++j) {
+      Value cell = plan.columns == 1
+                       ? cells
+                       : LLVM::ExtractElementOp::create(
+                             rewriter, loc, cells,
+                             LLVM::ConstantOp::create(
+                                 rewriter, loc, rewriter.getI64Type(),
+                                 rewriter.getI64IntegerAttr(j)))
+                             .getResult();
+      if (element != i32)
+        cell = LLVM::BitcastOp::create(rewriter, loc, element, cell);
+      LLVM::StoreOp::create(rewriter, loc, cell,
+                            localElement(rewriter, loc, adaptor.getDst(),
+                                         element, registers, j));
     }
     rewriter.eraseOp(op);
     return success();
@@ -609,7 +767,7 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                                              LoweringCheck *check) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocSharedLowering, FromMemrefLowering, AllocLocalLowering,
-               FillLowering, StoreLowering,
+               FillLowering, StoreLowering, LoadLowering, TmemLoadLowering,
                ForwardOperandLowering<TmemBufferOp>,
                ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
   patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned,

@@ -97,3 +97,50 @@ func.func @int_to_float(%out: memref<32x8xf32, 1>) {
   tile.store %acc to %g[0, 0] : !frag to !tile.buffer<32x8xf32, global>
   return
 }
+
+// -----
+
+// Row 2i + j in lane i + 64j: row 1 is not lane 1.
+!rows = !tile.buffer<128x64xf32, local, #tile.layout<S[(128,64):(1@tid_in_wg,1)]>>
+!paired = !tile.buffer<128x256xf32, tmem, #tile.layout<S[(64,2,256):(1@TLane,64@TLane,1@TCol)]>>
+func.func @tmem_rows_not_lanes(%taddr: i32) {
+  %acc = tile.tmem_buffer %taddr : !paired
+  %r = tile.alloc_local : !rows
+  // expected-error @+1 {{'tile.load' op cannot read the tensor-memory region with tcgen05.ld 32x32b: element (1, 0) of the region is not lane 1, column first + 0}}
+  tile.load %acc[0, 0] to %r : !paired to !rows
+  return
+}
+
+// -----
+
+// Rows spread over the registers instead of the threads.
+!rows = !tile.buffer<128x2xf32, local, #tile.layout<S[(128,2):(2,1)]>>
+func.func @tmem_rows_not_threads(%taddr: i32) {
+  %acc = tile.tmem_buffer %taddr : !tile.buffer<128x256xf32, tmem, #tile.layout<S[(128,256):(1@TLane,1@TCol)]>>
+  %r = tile.alloc_local : !rows
+  // expected-error @+1 {{'tile.load' op cannot read the tensor-memory region with tcgen05.ld 32x32b: the tile's layout must give row t to thread t of the warpgroup (tid_in_wg), as the lanes are read}}
+  tile.load %acc[0, 0] to %r : !tile.buffer<128x256xf32, tmem, #tile.layout<S[(128,256):(1@TLane,1@TCol)]>> to !rows
+  return
+}
+
+// -----
+
+!rows = !tile.buffer<128x48xf32, local, #tile.layout<S[(128,48):(1@tid_in_wg,1)]>>
+func.func @tmem_columns_not_power_of_two(%taddr: i32) {
+  %acc = tile.tmem_buffer %taddr : !tile.buffer<128x256xf32, tmem, #tile.layout<S[(128,256):(1@TLane,1@TCol)]>>
+  %r = tile.alloc_local : !rows
+  // expected-error @+1 {{'tile.load' op cannot read the tensor-memory region with tcgen05.ld 32x32b: tcgen05.ld 32x32b reads 1 to 128 columns, a power of two, per thread; the tile has 48}}
+  tile.load %acc[0, 0] to %r : !tile.buffer<128x256xf32, tmem, #tile.layout<S[(128,256):(1@TLane,1@TCol)]>> to !rows
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @load_from_local() {
+  %a = tile.alloc_local : !frag
+  %b = tile.alloc_local : !frag
+  // expected-error @+1 {{'tile.load' op loads registers from global, shared or tensor memory, not from another local tile}}
+  tile.load %a[0, 0] to %b : !frag to !frag
+  return
+}

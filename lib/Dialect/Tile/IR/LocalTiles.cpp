@@ -8,6 +8,7 @@
 #include "tile/Dialect/Tile/IR/LocalTiles.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
@@ -78,12 +79,12 @@ static int64_t dimOffset(ArrayRef<Iter> iters, int64_t x) {
   return offset;
 }
 
-OrReason<LocalStorePlan> planLocalStore(BufferType src, BufferType dst,
-                                        ArrayRef<int64_t> staticOffsets) {
-  using R = OrReason<LocalStorePlan>;
+OrReason<LocalAccessPlan> planLocalAccess(BufferType src, BufferType dst,
+                                          ArrayRef<int64_t> staticOffsets) {
+  using R = OrReason<LocalAccessPlan>;
   std::optional<TileLayout> layout = dst.getEffectiveLayout();
   if (!layout || !dst.hasStaticShape())
-    return R::failure("the destination has no static layout");
+    return R::failure("the region's buffer has no static layout");
   std::string what = "layout " + layout->toString();
   if (!layout->replica().empty())
     return R::failure(what + " is replicated");
@@ -97,7 +98,7 @@ OrReason<LocalStorePlan> planLocalStore(BufferType src, BufferType dst,
   for (const LocalElements::ThreadIter &t : local.threadIters)
     threadReach[lead + t.dim] += t.coordStep * (t.extent - 1);
 
-  LocalStorePlan plan;
+  LocalAccessPlan plan;
   plan.swizzle = layout->swizzle();
   plan.elementOffset.assign(local.elements.size(), layout->offset(Axis::m));
   for (size_t d = 0; d < rank; ++d) {
@@ -128,6 +129,69 @@ OrReason<LocalStorePlan> planLocalStore(BufferType src, BufferType dst,
     }
   }
   return plan;
+}
+
+OrReason<TmemLoadPlan> planTmemLoad(BufferType tmem, BufferType local,
+                                    ArrayRef<int64_t> staticOffsets) {
+  using R = OrReason<TmemLoadPlan>;
+  ArrayRef<int64_t> shape = local.getShape();
+  if (shape.size() != 2 || shape[0] != 128)
+    return R::failure("a tensor-memory read fills a 128-row tile (one row "
+                      "per thread of the warpgroup, its lane)");
+  int64_t columns = shape[1];
+  if (columns > 128 || !llvm::isPowerOf2_64(columns))
+    return R::failure("tcgen05.ld 32x32b reads 1 to 128 columns, a power of "
+                      "two, per thread; the tile has " +
+                      std::to_string(columns));
+  if (tmem.getElementBits() != 32 ||
+      tmem.getElementType() != local.getElementType())
+    return R::failure("tcgen05.ld 32x32b reads 32-bit cells into registers "
+                      "of the same type");
+  // The local layout: thread t holds row t, register j column j.
+  LocalElements elements = localElements(local);
+  if (elements.threadIters.size() != 1 ||
+      elements.threadIters[0].dim != 0 ||
+      elements.threadIters[0].coordStep != 1 ||
+      elements.threadIters[0].extent != 128 ||
+      elements.threadIters[0].threadStride != 1)
+    return R::failure("the tile's layout must give row t to thread t of the "
+                      "warpgroup (tid_in_wg), as the lanes are read");
+  for (const LocalElements::Element &e : elements.elements)
+    if (e.coord[0] != 0 || e.reg != e.coord[1])
+      return R::failure("the tile's layout must keep column j in register j");
+  // The region: row r is lane r, column c the first column plus c.
+  std::optional<TileLayout> layout = tmem.getEffectiveLayout();
+  if (!layout || !tmem.hasStaticShape())
+    return R::failure("the tensor-memory buffer has no static layout");
+  const size_t rank = tmem.getRank();
+  SmallVector<int64_t, 4> at(rank, 0);
+  for (size_t d = 0; d + 2 < rank; ++d)
+    at[d] = mlir::ShapedType::isDynamic(staticOffsets[d]) ? 0 : staticOffsets[d];
+  for (size_t d = rank - 2; d < rank; ++d) {
+    if (mlir::ShapedType::isDynamic(staticOffsets[d]))
+      return R::failure("the region's rows and columns must be static "
+                        "offsets (a runtime index may select a leading dim)");
+    at[d] = staticOffsets[d];
+  }
+  auto address = [&](int64_t row, int64_t col) {
+    SmallVector<int64_t, 4> coord(at);
+    coord[rank - 2] += row;
+    coord[rank - 1] += col;
+    return layout->apply(coord, tmem.getShape());
+  };
+  // Row r must be lane r: warp w of the warpgroup reads lanes 32w..32w+31.
+  AxisAddress first = address(0, 0);
+  for (int64_t r = 0; r < 128; ++r)
+    for (int64_t c = 0; c < columns; ++c) {
+      AxisAddress a = address(r, c);
+      if (tile::at(a, Axis::TLane) != r ||
+          tile::at(a, Axis::TCol) != tile::at(first, Axis::TCol) + c)
+        return R::failure("element (" + std::to_string(r) + ", " +
+                          std::to_string(c) + ") of the region is not lane " +
+                          std::to_string(r) + ", column first + " +
+                          std::to_string(c));
+    }
+  return TmemLoadPlan{tile::at(first, Axis::TCol), columns};
 }
 
 } // namespace tile

@@ -578,8 +578,8 @@ LogicalResult StoreOp::verify() {
     return emitOpError("stores ")
            << from << " elements into " << to
            << "; only a float tile converts (to another float type)";
-  if (OrReason<LocalStorePlan> plan =
-          planLocalStore(src, dst, getDstStaticOffsets());
+  if (OrReason<LocalAccessPlan> plan =
+          planLocalAccess(src, dst, getDstStaticOffsets());
       !plan)
     return emitOpError("cannot place each thread's elements at its base "
                        "address plus constants: ")
@@ -594,6 +594,46 @@ void StoreOp::getEffects(
                        SideEffects::DefaultResource::get());
   effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
                        resourceFor(getDst().getType().getScope()));
+}
+
+LogicalResult LoadOp::verify() {
+  BufferType src = getSrc().getType(), dst = getDst().getType();
+  if (src.getScope() == MemoryScope::local)
+    return emitOpError("loads registers from global, shared or tensor "
+                       "memory, not from another local tile");
+  if (failed(verifyRegion(*this, "source", src, getSrcStaticOffsets(),
+                          getSrcOffsets().size(), dst.getShape())))
+    return failure();
+  if (src.getScope() == MemoryScope::tmem) {
+    if (OrReason<TmemLoadPlan> plan =
+            planTmemLoad(src, dst, getSrcStaticOffsets());
+        !plan)
+      return emitOpError("cannot read the tensor-memory region with "
+                         "tcgen05.ld 32x32b: ")
+             << plan.reason();
+    return success();
+  }
+  Type from = src.getElementType(), to = dst.getElementType();
+  if (from != to && !(isa<FloatType>(from) && isa<FloatType>(to)))
+    return emitOpError("loads ")
+           << from << " elements into " << to
+           << "; only a float source converts (to another float type)";
+  if (OrReason<LocalAccessPlan> plan =
+          planLocalAccess(dst, src, getSrcStaticOffsets());
+      !plan)
+    return emitOpError("cannot place each thread's elements at its base "
+                       "address plus constants: ")
+           << plan.reason();
+  return success();
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
+                       resourceFor(getSrc().getType().getScope()));
+  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
+                       SideEffects::DefaultResource::get());
 }
 
 //===----------------------------------------------------------------------===//

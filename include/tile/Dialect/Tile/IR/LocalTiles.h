@@ -6,10 +6,12 @@
 //===----------------------------------------------------------------------===//
 //
 // A `local` tile's elements per thread (register index and the coordinate
-// part that does not depend on the thread), and the plan of a `tile.store`:
-// every element's destination offset is one runtime base per thread (its
-// thread digits and the region's runtime offsets) plus a constant, before
-// the destination's swizzle. Shared by the verifier and the lowering.
+// part that does not depend on the thread), the plan of a `tile.store` or
+// `tile.load` to or from global or shared memory (every element's offset is
+// one runtime base per thread -- its thread digits and the region's runtime
+// offsets -- plus a constant, before the buffer's swizzle), and the plan of
+// a `tile.load` from tensor memory. Shared by the verifiers and the
+// lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,7 +42,7 @@ struct LocalElements {
 /// and `m`, the register index).
 LocalElements localElements(BufferType type);
 
-struct LocalStorePlan {
+struct LocalAccessPlan {
   /// Per destination dim: the element stride a thread digit or a runtime
   /// offset along it moves (the dim's innermost layout step).
   llvm::SmallVector<int64_t, 4> runtimeStride;
@@ -51,13 +53,28 @@ struct LocalStorePlan {
   Swizzle swizzle;
 };
 
-/// How `src` (local) is stored into the region of `dst` at `staticOffsets`
-/// (dynamic entries are runtime offsets), or why it cannot be: every
-/// element must be the thread's base plus a constant, so a dim the layout
-/// splits into several steps must keep each thread's digits inside its
-/// innermost step.
-OrReason<LocalStorePlan> planLocalStore(BufferType src, BufferType dst,
-                                        llvm::ArrayRef<int64_t> staticOffsets);
+/// How `local` is stored into (or loaded from) the region of `memory` at
+/// `staticOffsets` (dynamic entries are runtime offsets), or why it cannot
+/// be: every element must be the thread's base plus a constant, so a dim
+/// the layout splits into several steps must keep each thread's digits
+/// inside its innermost step.
+OrReason<LocalAccessPlan> planLocalAccess(BufferType local, BufferType memory,
+                                          llvm::ArrayRef<int64_t> staticOffsets);
+
+/// A tensor-memory region read into a local tile by `tcgen05.ld` 32x32b:
+/// thread t of the warpgroup (tid_in_wg) holds row t, one register per
+/// column; row r is lane r, column c the region's first column plus c.
+struct TmemLoadPlan {
+  /// Tensor-memory column of the region's first element (static offsets).
+  int64_t column;
+  /// Columns per thread (the tcgen05.ld repeat count).
+  int64_t columns;
+};
+
+/// The plan of reading the region of `tmem` at `staticOffsets` into
+/// `local`, or why that is not one `tcgen05.ld.32x32b` per warp.
+OrReason<TmemLoadPlan> planTmemLoad(BufferType tmem, BufferType local,
+                                    llvm::ArrayRef<int64_t> staticOffsets);
 
 } // namespace tile
 

@@ -118,4 +118,60 @@ def Tile_StoreOp : Tile_Op<"store",
   let hasVerifier = 1;
 }
 
+def Tile_LoadOp : Tile_Op<"load",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "each thread loads its registers of a local tile";
+  let description = [{
+    Fills the whole `dst` tile (`local`) from the region of `src` starting
+    at `src_offsets`: element (i, j) of `dst` comes from `src[offsets +
+    (i, j)]`.
+
+    From global or shared memory (the converse of `tile.store`): each
+    thread loads the elements it holds, at its base address plus a
+    constant (the same rule as `tile.store`; a swizzled source is read
+    through its swizzle, runs of consecutive elements as vector loads). A
+    float source may be loaded into a float tile of another width. Plain
+    loads: a shared source written by TMA or another thread needs its
+    barrier first.
+
+    From tensor memory (a GEMM's accumulator on sm_100a): one
+    `tcgen05.ld.sync.aligned.32x32b` per warp and a `tcgen05.wait::ld`.
+    The tile is 128 rows of 32-bit elements, thread t of the warpgroup
+    (`tid_in_wg`) holding row t with column j in register j; the region
+    starts at lane 0 and row r is lane r (warp w of the warpgroup reads
+    lanes 32w..32w+31). A runtime leading index selects, e.g., one of two
+    accumulators. Order it after the MMAs with their commit's mbarrier wait
+    and `tile.fence after_thread_sync`. The registers' uses are ordered by
+    the hardware; the wait makes the tensor-memory read complete, so a
+    `tile.fence before_thread_sync` and an mbarrier arrive after the op may
+    hand the columns back to the MMA issuer.
+
+    Example (64 columns of a 128 x 256 f32 accumulator):
+
+    ```mlir
+    func.func @epilogue(%taddr: i32) {
+      %acc = tile.tmem_buffer %taddr : !tile.buffer<128x256xf32, tmem,
+          #tile.layout<S[(128,256):(1@TLane,1@TCol)]>>
+      %frag = tile.alloc_local : !tile.buffer<128x64xf32, local,
+          #tile.layout<S[(128,64):(1@tid_in_wg,1)]>>
+      tile.load %acc[0, 64] to %frag : !tile.buffer<128x256xf32, tmem,
+          #tile.layout<S[(128,256):(1@TLane,1@TCol)]>>
+          to !tile.buffer<128x64xf32, local,
+          #tile.layout<S[(128,64):(1@tid_in_wg,1)]>>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins
+    Tile_AnyBuffer:$src,
+    Variadic<Index>:$src_offsets,
+    DenseI64ArrayAttr:$src_static_offsets,
+    Tile_BufferIn<"local">:$dst);
+  let assemblyFormat = [{
+    $src `` custom<DynamicIndexList>($src_offsets, $src_static_offsets)
+    `to` $dst attr-dict `:` qualified(type($src)) `to` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_LOCAL_OPS_TD
