@@ -60,3 +60,60 @@ func.func @runtime_offset(%row: index) {
   tile.store %acc to %s[%row, 8] : !frag to !tile.buffer<32x64xf32, shared>
   return
 }
+
+// tile.load is the converse: the same thread base and per-register
+// constants, each element loaded from the source (f16 here) and widened
+// into its f32 register.
+// CHECK-LABEL: func.func @load
+// CHECK: %[[TILE:.+]] = llvm.alloca %{{.+}} x !llvm.array<4 x f32>
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// Register 2 is (8, 0): element 8 * 32 + 16 of the 16x32 source.
+// CHECK: llvm.mlir.constant(16 : i64)
+// CHECK: %[[V0:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: %[[W0:.+]] = llvm.fpext %[[V0]] : f16 to f32
+// CHECK: %[[R0:.+]] = llvm.getelementptr %[[TILE]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
+// CHECK: llvm.store %[[W0]], %[[R0]] : f32, !llvm.ptr
+// CHECK: llvm.mlir.constant(17 : i64)
+// CHECK: llvm.getelementptr %[[TILE]][0, 1]
+// CHECK: llvm.mlir.constant(272 : i64)
+// CHECK: llvm.getelementptr %[[TILE]][0, 2]
+// CHECK: llvm.mlir.constant(273 : i64)
+// CHECK: llvm.getelementptr %[[TILE]][0, 3]
+// CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr -> f32
+// CHECK-NOT: llvm.load
+func.func @load(%in: memref<16x32xf16, 1>, %out: memref<16x8xf32, 1>) {
+  %frag = tile.alloc_local : !frag
+  %g = tile.from_memref %in : memref<16x32xf16, 1> -> !tile.buffer<16x32xf16, global>
+  tile.load %g[0, 16] to %frag : !tile.buffer<16x32xf16, global> to !frag
+  %o = tile.from_memref %out : memref<16x8xf32, 1> -> !tile.buffer<16x8xf32, global>
+  tile.store %frag to %o[0, 0] : !frag to !tile.buffer<16x8xf32, global>
+  return
+}
+
+// A runtime row of a shared source, scaled by its row stride once.
+// CHECK-LABEL: func.func @load_runtime_offset
+// CHECK-SAME: %[[ROW:[a-z0-9]+]]: index
+// CHECK: %[[R:.+]] = arith.index_cast %[[ROW]] : index to i64
+// CHECK: %[[C64:.+]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK: llvm.mul %[[R]], %[[C64]] : i64
+// CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr<3> -> f32
+func.func @load_runtime_offset(%row: index) {
+  %frag = tile.alloc_local : !frag
+  %s = tile.alloc_shared : !tile.buffer<32x64xf32, shared>
+  tile.load %s[%row, 8] to %frag : !tile.buffer<32x64xf32, shared> to !frag
+  return
+}
+
+// bf16 and f16 hold neither each other: converted through f32.
+!frag16 = !tile.buffer<16x8xf16, local, #tile.layout<S[(2,8,4,2):(2,4@laneid,1@laneid,1)]>>
+// CHECK-LABEL: func.func @load_bf16_into_f16
+// CHECK: %[[V:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> bf16
+// CHECK: %[[W:.+]] = llvm.fpext %[[V]] : bf16 to f32
+// CHECK: %[[H:.+]] = llvm.fptrunc %[[W]] : f32 to f16
+// CHECK: llvm.store %[[H]], %{{.+}} : f16, !llvm.ptr
+func.func @load_bf16_into_f16(%in: memref<16x8xbf16, 1>) {
+  %frag = tile.alloc_local : !frag16
+  %g = tile.from_memref %in : memref<16x8xbf16, 1> -> !tile.buffer<16x8xbf16, global>
+  tile.load %g[0, 0] to %frag : !tile.buffer<16x8xbf16, global> to !frag16
+  return
+}

@@ -334,6 +334,94 @@ struct FillLowering : OpConversionPattern<FillOp> {
   }
 };
 
+/// Where a thread's elements of a local tile lie in a region of a strided,
+/// unswizzled global or shared buffer: the thread's base (the region's
+/// runtime offsets and its thread digits, computed once) plus a constant
+/// per element.
+struct RegionAddressing {
+  Value base; // i64 elements, null when all static
+  int64_t staticOffset = 0;
+  SmallVector<int64_t, 4> strides;
+  size_t lead = 0;
+
+  Value pointer(OpBuilder &b, Location loc, Value buffer, Type element,
+                const LocalElements::Element &e) const {
+    int64_t elementOffset = staticOffset;
+    for (size_t d = 0; d < e.coord.size(); ++d)
+      elementOffset += e.coord[d] * strides[lead + d];
+    Value at = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                        b.getI64IntegerAttr(elementOffset));
+    if (base)
+      at = LLVM::AddOp::create(b, loc, base, at);
+    return LLVM::GEPOp::create(b, loc, buffer.getType(), element, buffer,
+                               ArrayRef<LLVM::GEPArg>{at});
+  }
+};
+
+static RegionAddressing regionAddressing(OpBuilder &rewriter, Location loc,
+                                         BufferType memory,
+                                         ArrayRef<int64_t> staticOffsets,
+                                         ValueRange dynamic,
+                                         const LocalElements &local,
+                                         size_t localRank) {
+  RegionAddressing out;
+  out.strides = *memory.getElementStrides();
+  const size_t rank = memory.getRank();
+  out.lead = rank - localRank;
+  Type i64 = rewriter.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                    rewriter.getI64IntegerAttr(v));
+  };
+  out.staticOffset = memory.getEffectiveLayout()->offset(Axis::m);
+  auto add = [&](Value v) {
+    out.base = out.base ? LLVM::AddOp::create(rewriter, loc, out.base, v) : v;
+  };
+  size_t next = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    if (!ShapedType::isDynamic(staticOffsets[d])) {
+      out.staticOffset += staticOffsets[d] * out.strides[d];
+      continue;
+    }
+    Value index = arith::IndexCastOp::create(rewriter, loc, i64,
+                                             dynamic[next++]);
+    add(LLVM::MulOp::create(rewriter, loc, index, constant(out.strides[d])));
+  }
+  if (!local.threadIters.empty()) {
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc,
+                                          rewriter.getI32Type());
+    Value thread = LLVM::ZExtOp::create(rewriter, loc, i64, tid);
+    for (const LocalElements::ThreadIter &t : local.threadIters) {
+      // digit = (thread / stride) % extent; the group (warp or
+      // warpgroup) is a power of two, so this also drops the group id.
+      Value digit = LLVM::UDivOp::create(rewriter, loc, thread,
+                                         constant(t.threadStride));
+      digit = LLVM::URemOp::create(rewriter, loc, digit, constant(t.extent));
+      add(LLVM::MulOp::create(
+          rewriter, loc, digit,
+          constant(t.coordStep * out.strides[out.lead + t.dim])));
+    }
+  }
+  return out;
+}
+
+/// A float register converted to another float type (round to nearest
+/// even when narrowing; bf16 <-> f16 through f32, neither holds the other).
+static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  unsigned fromBits = from.getIntOrFloatBitWidth(),
+           toBits = to.getIntOrFloatBitWidth();
+  if (fromBits == toBits) {
+    v = LLVM::FPExtOp::create(b, loc, b.getF32Type(), v);
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  }
+  if (fromBits > toBits)
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  return LLVM::FPExtOp::create(b, loc, to, v);
+}
+
 /// `tile.store` -> per register, a load and a store to the destination at
 /// the thread's base address plus the element's constant offset.
 struct StoreLowering : OpConversionPattern<StoreOp> {
@@ -344,69 +432,49 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
-    SmallVector<int64_t, 4> strides = *dst.getElementStrides();
-    const size_t rank = dst.getRank();
-    const size_t lead = rank - src.getRank();
     LocalElements local = localElements(src);
-    Type i64 = rewriter.getI64Type();
-    auto constant = [&](int64_t v) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, i64,
-                                      rewriter.getI64IntegerAttr(v));
-    };
-    // The thread's element offset: the region's offsets (static and
-    // runtime) and what its thread digits add.
-    int64_t staticOffset = dst.getEffectiveLayout()->offset(Axis::m);
-    Value offset;
-    auto add = [&](Value v) {
-      offset = offset ? LLVM::AddOp::create(rewriter, loc, offset, v) : v;
-    };
-    ArrayRef<int64_t> staticOffsets = op.getDstStaticOffsets();
-    ValueRange dynamic = adaptor.getDstOffsets();
-    size_t next = 0;
-    for (size_t d = 0; d < rank; ++d) {
-      if (!ShapedType::isDynamic(staticOffsets[d])) {
-        staticOffset += staticOffsets[d] * strides[d];
-        continue;
-      }
-      Value index = arith::IndexCastOp::create(rewriter, loc, i64,
-                                               dynamic[next++]);
-      add(LLVM::MulOp::create(rewriter, loc, index, constant(strides[d])));
-    }
-    if (!local.threadIters.empty()) {
-      Value tid = NVVM::ThreadIdXOp::create(rewriter, loc,
-                                            rewriter.getI32Type());
-      Value thread = LLVM::ZExtOp::create(rewriter, loc, i64, tid);
-      for (const LocalElements::ThreadIter &t : local.threadIters) {
-        // digit = (thread / stride) % extent; the group (warp or
-        // warpgroup) is a power of two, so this also drops the group id.
-        Value digit = LLVM::UDivOp::create(rewriter, loc, thread,
-                                           constant(t.threadStride));
-        digit = LLVM::URemOp::create(rewriter, loc, digit, constant(t.extent));
-        add(LLVM::MulOp::create(rewriter, loc, digit,
-                                constant(t.coordStep * strides[lead + t.dim])));
-      }
-    }
+    RegionAddressing region =
+        regionAddressing(rewriter, loc, dst, op.getDstStaticOffsets(),
+                         adaptor.getDstOffsets(), local, src.getRank());
     Type from = src.getElementType(), to = dst.getElementType();
-    unsigned bits = dst.getElementBits();
     int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
     for (const LocalElements::Element &e : local.elements) {
       Value reg = LLVM::LoadOp::create(
           rewriter, loc, from,
           localElement(rewriter, loc, adaptor.getSrc(), from, registers, e.reg));
-      if (from != to)
-        reg = from.getIntOrFloatBitWidth() > bits
-                  ? LLVM::FPTruncOp::create(rewriter, loc, to, reg).getResult()
-                  : LLVM::FPExtOp::create(rewriter, loc, to, reg).getResult();
-      int64_t elementOffset = staticOffset;
-      for (size_t d = 0; d < e.coord.size(); ++d)
-        elementOffset += e.coord[d] * strides[lead + d];
-      Value at = constant(elementOffset);
-      if (offset)
-        at = LLVM::AddOp::create(rewriter, loc, offset, at);
-      Value ptr = LLVM::GEPOp::create(rewriter, loc, adaptor.getDst().getType(),
-                                      to, adaptor.getDst(),
-                                      ArrayRef<LLVM::GEPArg>{at});
+      reg = convertFloat(rewriter, loc, reg, to);
+      Value ptr = region.pointer(rewriter, loc, adaptor.getDst(), to, e);
       LLVM::StoreOp::create(rewriter, loc, reg, ptr);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `tile.load` -> per register, a load from the source at the thread's
+/// base address plus the element's constant offset, stored into the
+/// register (a rename once promoted).
+struct LoadLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+    LocalElements local = localElements(dst);
+    RegionAddressing region =
+        regionAddressing(rewriter, loc, src, op.getSrcStaticOffsets(),
+                         adaptor.getSrcOffsets(), local, dst.getRank());
+    Type from = src.getElementType(), to = dst.getElementType();
+    int64_t registers = dst.getEffectiveLayout()->cosize(Axis::m);
+    for (const LocalElements::Element &e : local.elements) {
+      Value ptr = region.pointer(rewriter, loc, adaptor.getSrc(), from, e);
+      Value v = LLVM::LoadOp::create(rewriter, loc, from, ptr);
+      v = convertFloat(rewriter, loc, v, to);
+      LLVM::StoreOp::create(
+          rewriter, loc, v,
+          localElement(rewriter, loc, adaptor.getDst(), to, registers, e.reg));
     }
     rewriter.eraseOp(op);
     return success();
@@ -622,7 +690,7 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                                              LoweringCheck *check) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocSharedLowering, FromMemrefLowering, AllocLocalLowering,
-               FillLowering, StoreLowering,
+               FillLowering, StoreLowering, LoadLowering,
                ForwardOperandLowering<TmemBufferOp>,
                ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
   patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned,

@@ -83,3 +83,47 @@ func.func @int_to_float(%out: memref<32x8xf32, 1>) {
   tile.store %acc to %g[0, 0] : !frag to !tile.buffer<32x8xf32, global>
   return
 }
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @load_swizzled_source() {
+  %acc = tile.alloc_local : !frag
+  %s = tile.alloc_shared : !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,64):(64,1)], swizzle<3,2,3>>>
+  // expected-error @+1 {{'tile.load' op the source must be strided and unswizzled (each dim one stride, so a thread's element addresses are its base plus constants): layout S[(32,64):(64,1)], swizzle<3,2,3> is swizzled}}
+  tile.load %s[0, 0] to %acc : !tile.buffer<32x64xf32, shared, #tile.layout<S[(32,64):(64,1)], swizzle<3,2,3>>> to !frag
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @load_outside(%in: memref<32x8xf32, 1>) {
+  %acc = tile.alloc_local : !frag
+  %g = tile.from_memref %in : memref<32x8xf32, 1> -> !tile.buffer<32x8xf32, global>
+  // expected-error @+1 {{'tile.load' op source region [7, 9) of dim 1 exceeds the global buffer extent 8}}
+  tile.load %g[0, 7] to %acc : !tile.buffer<32x8xf32, global> to !frag
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @load_int_to_float(%in: memref<32x8xi32, 1>) {
+  %acc = tile.alloc_local : !frag
+  %g = tile.from_memref %in : memref<32x8xi32, 1> -> !tile.buffer<32x8xi32, global>
+  // expected-error @+1 {{'tile.load' op loads 'i32' elements into 'f32'; only a float source converts (to another float type)}}
+  tile.load %g[0, 0] to %acc : !tile.buffer<32x8xi32, global> to !frag
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @load_from_registers() {
+  %acc = tile.alloc_local : !frag
+  %other = tile.alloc_local : !frag
+  // expected-error @+1 {{'tile.load' op loads registers from global or shared memory, not local}}
+  tile.load %other[0, 0] to %acc : !frag to !frag
+  return
+}

@@ -595,6 +595,38 @@ void StoreOp::getEffects(
                        resourceFor(getDst().getType().getScope()));
 }
 
+LogicalResult LoadOp::verify() {
+  BufferType src = getSrc().getType(), dst = getDst().getType();
+  if (src.getScope() != MemoryScope::global &&
+      src.getScope() != MemoryScope::shared)
+    return emitOpError("loads registers from global or shared memory, not ")
+           << stringifyMemoryScope(src.getScope());
+  if (failed(verifyRegion(*this, "source", src, getSrcStaticOffsets(),
+                          getSrcOffsets().size(), dst.getShape())))
+    return failure();
+  Type from = src.getElementType(), to = dst.getElementType();
+  if (from != to && !(isa<FloatType>(from) && isa<FloatType>(to)))
+    return emitOpError("loads ")
+           << from << " elements into " << to
+           << "; only a float source converts (to another float type)";
+  if (OrReason<SmallVector<int64_t, 4>> strides = src.getElementStrides();
+      !strides)
+    return emitOpError("the source must be strided and unswizzled (each dim "
+                       "one stride, so a thread's element addresses are its "
+                       "base plus constants): ")
+           << strides.reason();
+  return success();
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
+                       resourceFor(getSrc().getType().getScope()));
+  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
 //===----------------------------------------------------------------------===//
 // Synchronization ops
 //===----------------------------------------------------------------------===//

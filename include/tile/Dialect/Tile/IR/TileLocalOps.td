@@ -118,4 +118,49 @@ def Tile_StoreOp : Tile_Op<"store",
   let hasVerifier = 1;
 }
 
+def Tile_LoadOp : Tile_Op<"load",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "each thread loads its registers of a local tile";
+  let description = [{
+    The converse of `tile.store`: fills the whole `dst` tile (`local`)
+    from the region of `src` (global or shared) starting at `src_offsets`:
+    each thread loads the elements it holds, element (i, j) of `dst` coming
+    from `src[offsets + (i, j)]` where `src`'s layout puts it, e.g. an MMA
+    operand loaded straight into its register fragment. Offsets are static
+    or SSA `index` values. The source region must be strided and
+    unswizzled (each dim one linear step), so an element's address is the
+    thread's base plus a constant. A float source may be loaded into a
+    narrower or wider float tile (rounded to nearest even).
+
+    Plain loads: a shared source written by TMA or another thread needs its
+    barrier first (an mbarrier wait, `gpu.barrier`).
+
+    Example (a wgmma register A: thread t = 32w + 4q + r holds rows
+    16w + q and 16w + 8 + q, columns 2r, 2r + 1, 2r + 8 and 2r + 9 of each
+    16-column K step):
+
+    ```mlir
+    func.func @operand(%in: memref<64x16xf16, 1>) {
+      %a = tile.alloc_local : !tile.buffer<64x16xf16, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+      %g = tile.from_memref %in : memref<64x16xf16, 1> -> !tile.buffer<64x16xf16, global>
+      tile.load %g[0, 0] to %a : !tile.buffer<64x16xf16, global>
+          to !tile.buffer<64x16xf16, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins
+    Tile_AnyBuffer:$src,
+    Variadic<Index>:$src_offsets,
+    DenseI64ArrayAttr:$src_static_offsets,
+    Tile_BufferIn<"local">:$dst);
+  let assemblyFormat = [{
+    $src `` custom<DynamicIndexList>($src_offsets, $src_static_offsets)
+    `to` $dst attr-dict `:` qualified(type($src)) `to` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_LOCAL_OPS_TD
