@@ -73,3 +73,90 @@ func.func @overwrite_f16(%a: !a8, %b: !b8) {
   tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 8, 16] exec warpgroup {transpose_b} : !acc16, !a8, !b8
   return
 }
+
+// A in registers (the A fragment of a 64 x 32 f16 tile: two K steps of 8
+// registers a thread, packed in pairs into four 32-bit registers): the
+// registers are loaded and packed before the fence; each K step is one
+// inline wgmma.mma_async (register A has no NVVM op) whose 32 f32
+// accumulators are outputs tied to the inputs ("0".."31"), A's four
+// registers "r" and B's descriptor "l"; the second step takes the first's
+// results. B is K-major: imm-trans-b 0.
+!ra = !tile.buffer<64x32xf16, local, #tile.layout<S[(4,2,8,4,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!bk = !tile.buffer<64x32xf16, shared, #tile.layout<S[(64,32):(32,1)], swizzle<2,3,3>>>
+!acc64 = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+// CHECK-LABEL: func.func @register_a
+// CHECK-SAME: (%[[B:.+]]: !llvm.ptr<3>, %[[P:.+]]: i1)
+// CHECK: %[[ACC:.+]] = llvm.alloca %{{.+}} x !llvm.array<32 x f32>
+// CHECK: %[[A:.+]] = llvm.alloca %{{.+}} x !llvm.array<16 x f16>
+// CHECK-COUNT-32: llvm.select %[[P]]
+// CHECK: llvm.getelementptr %[[A]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<16 x f16>
+// CHECK: llvm.getelementptr %[[A]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<16 x f16>
+// CHECK: %[[A0:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: llvm.getelementptr %[[A]][0, 2]
+// CHECK: %[[A1:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: %[[A2:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: %[[A3:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: llvm.getelementptr %[[A]][0, 8]
+// CHECK: %[[A4:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: %[[A5:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: %[[A6:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: llvm.getelementptr %[[A]][0, 15]
+// CHECK: %[[A7:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: %[[BDESC:.+]] = arith.ori %{{.+}}, %{{.+}} : i64
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: %[[D0:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, {{.+}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;\0A}\0A", "{{(=f,){32}r}},r,r,r,l,0,1,{{.+}},30,31" %[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[BDESC]], %{{.+}} : (i32, i32, i32, i32, i64, f32, {{.+}}) -> !llvm.struct<(f32,
+// CHECK: %[[D00:.+]] = llvm.extractvalue %[[D0]][0]
+// CHECK: %[[B1:.+]] = arith.addi %[[BDESC]], %{{.+}} : i64
+// CHECK-NEXT: %[[D1:.+]] = llvm.inline_asm has_side_effects {{.+}} "{{(=f,){32}r}},r,r,r,l,0,{{.+}}" %[[A4]], %[[A5]], %[[A6]], %[[A7]], %[[B1]], %[[D00]],
+// CHECK-NOT: llvm.inline_asm
+// CHECK: %[[R0:.+]] = llvm.extractvalue %[[D1]][0]
+// CHECK: llvm.store %[[R0]], %{{.+}} : f32, !llvm.ptr
+// CHECK-COUNT-31: llvm.store
+// CHECK-NOT: llvm.store
+// CHECK: return
+func.func @register_a(%b: !bk, %p: i1) {
+  %a = tile.alloc_local : !ra
+  %acc = tile.alloc_local : !acc64
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup accumulate(%p) {transpose_b} : !acc64, !ra, !bk
+  return
+}
+
+// Register A overwriting f16 accumulators: scale-d 0, the packed f16x2
+// accumulators are i32 "=r" operands; B MN-major (imm-trans-b 1).
+!ra16 = !tile.buffer<64x16xf16, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!bmn = !tile.buffer<16x64xf16, shared, #tile.layout<S[(16,64):(64,1)], swizzle<3,3,3>>>
+!acch = !tile.buffer<64x64xf16, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+// CHECK-LABEL: func.func @register_a_f16_acc
+// CHECK-NOT: llvm.select
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f16.f16.f16 {$0, {{.+}}, $15}, {$16, $17, $18, $19}, $20, p, 1, 1, 1;\0A}\0A", "{{(=r,){16}r}},r,r,r,l,0,{{.+}},15" {{.+}} : (i32, i32, i32, i32, i64, {{(i32, ){15}i32}}) -> !llvm.struct<(i32,
+// CHECK-NOT: llvm.inline_asm
+// CHECK: llvm.bitcast %{{.+}} : i32 to vector<2xf16>
+// CHECK-COUNT-32: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr
+func.func @register_a_f16_acc(%b: !bmn) {
+  %a = tile.alloc_local : !ra16
+  %acc = tile.alloc_local : !acch
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 16] exec warpgroup : !acch, !ra16, !bmn
+  return
+}
+
+// tf32 from registers: one element a 32-bit register (f32 bitcast to i32),
+// thread t = 32w + 4q + r holding columns r, r + 4 of each 8-column K step
+// in registers h, 2 + h; no imm-trans-b.
+!ratf = !tile.buffer<64x8xf32, local, #tile.layout<S[(4,2,8,2,4):(32@tid_in_wg,1,4@tid_in_wg,2,1@tid_in_wg)]>>
+!btf = !tile.buffer<64x8xf32, shared, #tile.layout<S[(64,8):(8,1)], swizzle<1,2,3>>>
+// CHECK-LABEL: func.func @register_a_tf32
+// CHECK: %[[T:.+]] = llvm.alloca %{{.+}} x !llvm.array<4 x f32>
+// CHECK: llvm.getelementptr %[[T]][0, 0]
+// CHECK: llvm.bitcast %{{.+}} : f32 to i32
+// CHECK: llvm.getelementptr %[[T]][0, 1]
+// CHECK: llvm.getelementptr %[[T]][0, 2]
+// CHECK: llvm.getelementptr %[[T]][0, 3]
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: llvm.inline_asm {{.+}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.+}}, $36, p, 1, 1;\0A}\0A"
+func.func @register_a_tf32(%b: !btf) {
+  %a = tile.alloc_local : !ratf
+  %acc = tile.alloc_local : !acc64
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 8] exec warpgroup {transpose_b} : !acc64, !ratf, !btf
+  return
+}

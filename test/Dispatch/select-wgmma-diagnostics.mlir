@@ -34,7 +34,26 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// A in registers has no NVVM op.
+// A in registers must hold the wgmma A fragment: here each thread's two
+// adjacent columns are swapped with the next thread's.
+!a = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!ra = !tile.buffer<64x64xf16, local, #tile.layout<S[(4,2,8,8,2,4):(32@tid_in_wg,2,4@tid_in_wg,4,1,1@tid_in_wg)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%a: !a) kernel {
+    %acc = tile.alloc_local : !acc
+    %ra = tile.alloc_local : !ra
+    // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
+    // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
+    // expected-note @+1 {{wgmma (priority 10): rejected: a_fragment — A element (0, 1) is in thread 1; the wgmma A fragment puts it in thread 0 (thread t = 32w + 4q + r of the warpgroup holds row 16w + 8h + q, column 8j + 2r + e of each 16-column K step in 32-bit register 2j + h (element e of its 2))}}
+    tile.gemm_async %acc[0, 0], %ra[0, 0], %a[0, 0] sizes [64, 64, 64] exec warpgroup {transpose_b} : !acc, !ra, !a
+    gpu.return
+  }
+}
+
+// -----
+
+// The register-A form has no imm-trans-a.
 !a = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
 !acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
 !ra = !tile.buffer<64x64xf16, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
@@ -44,8 +63,44 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %ra = tile.alloc_local : !ra
     // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
     // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
-    // expected-note @+1 {{wgmma (priority 10): rejected: operand_scopes — A is a register tile; the register-A form of wgmma.mma_async has no nvvm.wgmma.mma_async op (its A is a shared-memory descriptor): put A in shared memory}}
-    tile.gemm_async %acc[0, 0], %ra[0, 0], %a[0, 0] sizes [64, 64, 64] exec warpgroup {transpose_b} : !acc, !ra, !a
+    // expected-note @+1 {{wgmma (priority 10): rejected: a_fragment — transpose_a with A in registers: the register-A form of wgmma.mma_async has no imm-trans-a (its fragment is K-major by definition); load A into the fragment transposed instead}}
+    tile.gemm_async %acc[0, 0], %ra[0, 0], %a[0, 0] sizes [64, 64, 64] exec warpgroup {transpose_a, transpose_b} : !acc, !ra, !a
+    gpu.return
+  }
+}
+
+// -----
+
+// fp8 A is read from shared memory only.
+!b8 = !tile.buffer<64x64xf8E4M3FN, shared, #tile.layout<S[(64,64):(64,1)], swizzle<2,4,3>>>
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!ra8 = !tile.buffer<64x32xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,8,1@tid_in_wg,1)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%b: !b8) kernel {
+    %acc = tile.alloc_local : !acc
+    %ra = tile.alloc_local : !ra8
+    // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
+    // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
+    // expected-note @+1 {{wgmma (priority 10): rejected: a_fragment — A is a e4m3 register tile; register A is emitted for f16, bf16 and tf32 fragments (an fp8 fragment packs four elements in each 32-bit register, and register tiles do not hold fp8): put A in shared memory}}
+    tile.gemm_async %acc[0, 0], %ra[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup {transpose_b} : !acc, !ra8, !b8
+    gpu.return
+  }
+}
+
+// -----
+
+// A register A of one warp.
+!a = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!rw = !tile.buffer<64x16xf16, local, #tile.layout<S[(8,8,4,4):(4@laneid,4,1@laneid,1)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%a: !a) kernel {
+    %acc = tile.alloc_local : !acc
+    %ra = tile.alloc_local : !rw
+    // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
+    // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
+    // expected-note @+1 {{wgmma (priority 10): rejected: a_fragment — A is a register tile of 32 thread(s); a wgmma register A spans the 128 threads of a warpgroup}}
+    tile.gemm_async %acc[0, 0], %ra[0, 0], %a[0, 0] sizes [64, 64, 16] exec warpgroup {transpose_b} : !acc, !rw, !a
     gpu.return
   }
 }
@@ -184,6 +239,24 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
     // expected-note @+1 {{wgmma (priority 10): declined — M = 32 is not a multiple of 64: a warpgroup's wgmma is M 64 (larger M as several instructions)}}
     tile.gemm_async %acc[0, 0], %a[0, 0], %a[0, 0] sizes [32, 64, 64] exec warpgroup {transpose_b} : !acc32, !a, !a
+    gpu.return
+  }
+}
+
+// -----
+
+// A register A indexed at run time (a stage of a register ring).
+!a = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!ring = !tile.buffer<2x64x16xf16, local, #tile.layout<S[(2,4,2,8,2,4,2):(8,32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%a: !a, %i: index) kernel {
+    %acc = tile.alloc_local : !acc
+    %ra = tile.alloc_local : !ring
+    // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
+    // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
+    // expected-note @+1 {{wgmma (priority 10): rejected: a_fragment — A has a runtime offset; a register tile is indexed by constants only (its registers are named at compile time)}}
+    tile.gemm_async %acc[0, 0], %ra[%i, 0, 0], %a[0, 0] sizes [64, 64, 16] exec warpgroup {transpose_b} : !acc, !ring, !a
     gpu.return
   }
 }

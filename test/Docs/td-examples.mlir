@@ -13,6 +13,7 @@
 // CHECK-DAG: TileLocalOps.td example 0: ok
 // CHECK-DAG: TileLocalOps.td example 1: ok
 // CHECK-DAG: TileLocalOps.td example 2: ok
+// CHECK-DAG: TileLocalOps.td example 3: ok
 // CHECK-DAG: TileSyncOps.td example 0: ok
 // CHECK-DAG: TileSyncOps.td example 1: ok
 // CHECK-DAG: TileSyncOps.td example 2: ok

@@ -46,8 +46,9 @@ protected:
     context.printOpOnDiagnostic(false);
   }
 
-  /// Lowers examples/`name` with the check on, `mutate` applied to each
-  /// op's emitted ops; the errors, empty when the check passed.
+  /// Lowers examples/`name` (or `name` itself, when it is MLIR source) with
+  /// the check on, `mutate` applied to each op's emitted ops; the errors,
+  /// empty when the check passed.
   std::string lower(const std::string &name, Mutation mutate) {
     std::string errors;
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
@@ -55,8 +56,11 @@ protected:
         errors += d.str() + "\n";
       return success();
     });
-    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-        std::string(TILE_EXAMPLES_DIR) + "/" + name, &context);
+    OwningOpRef<ModuleOp> module =
+        name.find('{') != std::string::npos
+            ? parseSourceString<ModuleOp>(name, &context)
+            : parseSourceFile<ModuleOp>(
+                  std::string(TILE_EXAMPLES_DIR) + "/" + name, &context);
     EXPECT_TRUE(module) << name;
     if (!module)
       return "parse error";
@@ -219,6 +223,63 @@ TEST_F(LoweringCheckTest, CatchesTcgen05MmaTmemColumn) {
             "lowering check (tcgen05): tcgen05.mma 1 of 4 accumulates its D(0, 0) "
             "in tensor-memory lane 0, column 257, where C's layout has C(0, 1), "
             "not the first element of a 128x128 output tile\n");
+}
+
+// A 64x64x32 f16 wgmma with A in registers: two inline-PTX MMAs.
+const char *kRegisterA = R"mlir(
+!ra = !tile.buffer<64x32xf16, local, #tile.layout<S[(4,2,8,4,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!bk = !tile.buffer<64x32xf16, shared, #tile.layout<S[(64,32):(32,1)], swizzle<2,3,3>>>
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k() kernel {
+    %b = tile.alloc_shared : !bk
+    %a = tile.alloc_local : !ra
+    %acc = tile.alloc_local : !acc
+    tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup {transpose_b} : !acc, !ra, !bk
+    gpu.return
+  }
+}
+)mlir";
+
+TEST_F(LoweringCheckTest, RegisterAWgmmaPasses) {
+  EXPECT_EQ(lower(kRegisterA, none()), "");
+}
+
+// wgmma register A: an A register rewritten between the fence and the MMA.
+TEST_F(LoweringCheckTest, CatchesRegisterAWrittenAfterFence) {
+  std::string errors = lower(kRegisterA, [](Operation *,
+                                            SmallVectorImpl<Operation *> &ops) {
+    auto mmas = emittedOps<LLVM::InlineAsmOp>(ops);
+    if (mmas.empty())
+      return;
+    LLVM::InlineAsmOp mma = mmas[1];
+    OpBuilder b(mma);
+    auto copy = LLVM::BitcastOp::create(b, mma.getLoc(), b.getI32Type(),
+                                        mma->getOperand(0));
+    mma->setOperand(0, copy);
+    ops.insert(llvm::find(ops, mma.getOperation()), copy.getOperation());
+  });
+  EXPECT_EQ(errors, "lowering check (wgmma): MMA 1's A register is written "
+                    "after the wgmma fence by 'llvm.bitcast'\n");
+}
+
+// wgmma register A: the accumulators not tied to the outputs (read from
+// other registers than the MMA writes).
+TEST_F(LoweringCheckTest, CatchesUntiedRegisterAAccumulators) {
+  std::string errors = lower(kRegisterA, [](Operation *,
+                                            SmallVectorImpl<Operation *> &ops) {
+    for (LLVM::InlineAsmOp mma : emittedOps<LLVM::InlineAsmOp>(ops)) {
+      std::string c = mma.getConstraints().str();
+      c.replace(c.find(",0,1,"), 5, ",f,1,");
+      mma.setConstraints(c);
+    }
+  });
+  EXPECT_NE(errors.find("lowering check (wgmma): register-A wgmma inline PTX "
+                        "constraints '=f,"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("the accumulators tied to the outputs"),
+            std::string::npos);
 }
 
 } // namespace

@@ -226,6 +226,138 @@ TEST(WgmmaPlanner, DeclinesNamingTheRule) {
                         "swizzles, or none)");
 }
 
+/// CuTe's reading of the same ISA figure (mma_traits_sm90_gmma.hpp,
+/// ALayout_64x16 and ALayout_64x8: (thread, value) -> m + 64 k), as an
+/// independent check of the register-A fragment and its element order.
+std::pair<int64_t, int64_t> cuteA(int64_t t, int64_t v, unsigned bits) {
+  int64_t r = t % 4, q = (t / 4) % 8, w = t / 32;
+  int64_t index;
+  if (bits == 16) // Stride<Stride<128,1,16>, Stride<64,8,512>>
+    index = 128 * r + q + 16 * w + 64 * (v % 2) + 8 * ((v / 2) % 2) +
+            512 * (v / 4);
+  else // Stride<Stride<64,1,16>, Stride<8,256>>
+    index = 64 * r + q + 16 * w + 8 * (v % 2) + 256 * (v / 2);
+  return {index % 64, index / 64};
+}
+
+TEST(WgmmaFragment, RegisterAFollowsTheIsa) {
+  EXPECT_EQ(aFragmentElements(16), 8);
+  EXPECT_EQ(aFragmentElements(32), 4);
+  // Thread 0, f16: rows 0 and 8, columns 0-1 and 8-9; each 32-bit
+  // register holds two adjacent columns.
+  EXPECT_EQ(aFragmentElement(0, 0, 16), at(0, 0));
+  EXPECT_EQ(aFragmentElement(0, 1, 16), at(0, 1));
+  EXPECT_EQ(aFragmentElement(0, 2, 16), at(8, 0));
+  EXPECT_EQ(aFragmentElement(0, 4, 16), at(0, 8));
+  EXPECT_EQ(aFragmentElement(0, 7, 16), at(8, 9));
+  // Thread 37 (warp 1, q 1, r 1).
+  EXPECT_EQ(aFragmentElement(37, 0, 16), at(17, 2));
+  EXPECT_EQ(aFragmentElement(37, 6, 16), at(25, 10));
+  // tf32 thread 5 (q 1, r 1): columns r and r + 4 of the 8.
+  EXPECT_EQ(aFragmentElement(5, 0, 32), at(1, 1));
+  EXPECT_EQ(aFragmentElement(5, 1, 32), at(9, 1));
+  EXPECT_EQ(aFragmentElement(5, 2, 32), at(1, 5));
+  EXPECT_EQ(aFragmentElement(5, 3, 32), at(9, 5));
+  for (unsigned bits : {16u, 32u})
+    for (int64_t t = 0; t < 128; ++t)
+      for (int64_t v = 0; v < aFragmentElements(bits); ++v)
+        EXPECT_EQ(aFragmentElement(t, v, bits), cuteA(t, v, bits))
+            << bits << "-bit thread " << t << " element " << v;
+  // The 16-bit A fragment of 64 x 16 is the accumulator fragment of m64n16.
+  for (int64_t t = 0; t < 128; ++t)
+    for (int64_t v = 0; v < 8; ++v)
+      EXPECT_EQ(aFragmentElement(t, v, 16), fragmentElement(t, v));
+}
+
+/// f16 64 x n x k with A a register tile holding the A fragment (the
+/// accumulator layout of a 64 x k tile), B K-major.
+Request registerA(int64_t m, int64_t n, int64_t k) {
+  Request r = kMajor(m, n, k,
+                     k >= 64   ? SwizzleMode::B128
+                     : k == 32 ? SwizzleMode::B64
+                               : SwizzleMode::B32);
+  r.aInRegisters = true;
+  r.aSide = whole(fragment(m / 64, k), {m, k});
+  return r;
+}
+
+TEST(WgmmaPlanner, RegisterAPinned) {
+  OrReason<Plan> p = planWgmma(registerA(64, 64, 64));
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_TRUE(p->aInRegisters);
+  EXPECT_EQ(p->aPerRegister, 2);
+  ASSERT_EQ(p->issues.size(), 4u);
+  ASSERT_EQ(p->aRegisters.size(), 4u);
+  // K step ki reads local registers 8ki .. 8ki + 7, in fragment order.
+  for (int64_t ki = 0; ki < 4; ++ki) {
+    EXPECT_EQ(p->issues[ki].aByte, 0);
+    EXPECT_EQ(p->issues[ki].bByte, 32 * ki);
+    for (int64_t i = 0; i < 8; ++i)
+      EXPECT_EQ(p->aRegisters[ki][i], 8 * ki + i);
+  }
+}
+
+TEST(WgmmaPlanner, RegisterATwoMTilesAndTf32) {
+  // Two 64-row tiles of one warpgroup: tile 1's fragment is K/2 = 16
+  // registers further.
+  OrReason<Plan> p = planWgmma(registerA(128, 64, 32));
+  ASSERT_TRUE(p) << p.reason();
+  ASSERT_EQ(p->aRegisters.size(), 4u); // (mi, ki) = (0,0) (0,1) (1,0) (1,1)
+  EXPECT_EQ(p->aRegisters[2][0], 16);
+  EXPECT_EQ(p->aRegisters[3][7], 31);
+
+  // tf32: register 2j + h holds column 4j + r of each 8-column K step.
+  Request tf = kMajor(64, 64, 16, SwizzleMode::B32);
+  tf.a = tf.b = MmaElement::TF32;
+  tf.aBits = tf.bBits = 32;
+  tf.aInRegisters = true;
+  tf.aSide = whole(TileLayout({Iter{4, 32, Axis::tid_in_wg},
+                               Iter{2, 1, Axis::m},
+                               Iter{8, 4, Axis::tid_in_wg},
+                               Iter{2, 4, Axis::m}, Iter{2, 2, Axis::m},
+                               Iter{4, 1, Axis::tid_in_wg}}),
+                   {64, 16});
+  tf.bSide = whole(nvmma(32, 64, 16, SwizzleMode::B64), {64, 16});
+  p = planWgmma(tf);
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_EQ(p->aPerRegister, 1);
+  ASSERT_EQ(p->aRegisters.size(), 2u);
+  EXPECT_EQ(p->aRegisters[0], (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(p->aRegisters[1], (std::vector<int64_t>{4, 5, 6, 7}));
+}
+
+TEST(WgmmaPlanner, RegisterADeclines) {
+  Request t = registerA(64, 64, 64);
+  t.transposeA = true;
+  OrReason<Plan> p = planWgmma(t);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), kTransposedRegisterA);
+
+  Request f8 = registerA(64, 64, 64);
+  f8.a = f8.b = MmaElement::E4M3;
+  f8.aBits = f8.bBits = 8;
+  p = planWgmma(f8);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason().substr(0, 30), "A is a e4m3 register tile; reg");
+
+  // The accumulator layout of 64 x 64 is not the A fragment of a K = 64
+  // tile read as 32 columns.
+  Request wrong = registerA(64, 64, 64);
+  wrong.aSide = whole(TileLayout({Iter{64, 1, Axis::tid_in_wg},
+                                  Iter{2, 64, Axis::tid_in_wg},
+                                  Iter{32, 1, Axis::m}}),
+                      {64, 64});
+  p = planWgmma(wrong);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(),
+            "A element (8, 0) is in thread 8; the wgmma A fragment puts it "
+            "in thread 0 (thread t = 32w + 4q + r of the warpgroup holds row "
+            "16w + 8h + q, column 8j + 2r + e of each 16-column K step in "
+            "32-bit register 2j + h (element e of its 2))");
+  EXPECT_EQ(aFragmentProblem(wrong.aSide, 64, 64, 16), p.reason());
+  EXPECT_EQ(aFragmentProblem(registerA(64, 64, 64).aSide, 64, 64, 16), "");
+}
+
 /// Types x swizzles x N: every K-major combination plans, with one
 /// instruction of N per K step.
 TEST(WgmmaPlanner, ShapeMatrix) {

@@ -370,11 +370,16 @@ static int64_t bufferAlignment(Value memory, BufferType type) {
   return std::max(1u, type.getElementBits() / 8);
 }
 
-/// A float value converted to `to` (rounded to nearest even when narrower).
+/// A float value converted to `to` (rounded to nearest even when narrower;
+/// bf16 <-> f16 through f32, neither holds the other).
 static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
+  if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth()) {
+    v = LLVM::FPExtOp::create(b, loc, b.getF32Type(), v);
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  }
   if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
     return LLVM::FPTruncOp::create(b, loc, to, v);
   return LLVM::FPExtOp::create(b, loc, to, v);

@@ -25,10 +25,11 @@ host reference needs):
              memory): global -> each stage -> global, the stage a runtime
              loop index
   wgmma      A and B TMA-loaded into shared tiles (K- or MN-major, every
-             swizzle), C = A @ B by gemm_async (dispatch: wgmma) into a
-             register tile filled with 1000 first, `accumulate(%flag != 0)`,
-             stored to global by tile.store; one or two warpgroups, one or
-             two gemm_async ops over K
+             swizzle), or A loaded into a register tile with the A fragment
+             layout (tile.load), C = A @ B by gemm_async (dispatch: wgmma)
+             into a register tile filled with 1000 first,
+             `accumulate(%flag != 0)`, stored to global by tile.store; one,
+             two or four warpgroups, one or two gemm_async ops over K
 """
 import json
 import math
@@ -294,17 +295,38 @@ def accumulator_layout(m_tiles, n):
             f"({lead_stride}32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]")
 
 
+# The wgmma register-A fragment of `m_tiles` 64-row tiles of k columns,
+# 32 // bits elements a 32-bit register: thread 32w + 4q + r holds row
+# 16w + 8h + q, column (4j + r)E + e of each K step in register 2j + h. For
+# 16-bit types that is the accumulator fragment of a 64 x k tile; tf32
+# (E = 1) holds columns r and r + 4 of each 8-column step in registers
+# h and 2 + h.
+def a_fragment_layout(ty, m_tiles, k):
+    if BYTES[ty] == 2:
+        return accumulator_layout(m_tiles, k)
+    assert BYTES[ty] == 4
+    lead = f"{m_tiles}," if m_tiles > 1 else ""
+    lead_stride = f"{k // 2}," if m_tiles > 1 else ""
+    return (f"S[({lead}4,2,8,{k // 8},2,4):"
+            f"({lead_stride}32@tid_in_wg,1,4@tid_in_wg,4,2,1@tid_in_wg)]")
+
+
 def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
-                 warpgroups=1, split=False):
+                 warpgroups=1, split=False, a_regs=False):
     """out = (flag ? 1000 : 0) + A @ B through tile.gemm_async (wgmma).
     A is stored M x K (K x M when a_mn), B N x K (K x N when b_mn). The
     tiles are 1024-byte aligned: TMA writes each unswizzled core matrix
-    (a 128-byte box) at a 128-byte aligned shared address."""
+    (a 128-byte box) at a 128-byte aligned shared address. With `a_regs`
+    each warpgroup loads its rows of A from global memory straight into a
+    register tile with the A fragment layout (tile.load) instead."""
     a_shape = (k, m) if a_mn else (m, k)
     b_shape = (k, n) if b_mn else (n, k)
     wg_m = m // warpgroups
     sa = buf(a_shape, ty, "shared", operand_layout(ty, *a_shape, sw, a_mn))
-    if warpgroups > 1:
+    if a_regs:
+        assert not a_mn
+        sa = buf((wg_m, k), ty, "local", a_fragment_layout(ty, wg_m // 64, k))
+    elif warpgroups > 1:
         # One stage of A per warpgroup, picked by the warpgroup's index (a
         # branch per warpgroup would make ptxas serialize the wgmma).
         assert not a_mn and sw != "none" and k * BYTES[ty] == SPAN[sw]
@@ -314,7 +336,7 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
                  one.split(", ", 1)[1])
     sb = buf(b_shape, ty, "shared", operand_layout(ty, *b_shape, sw, b_mn))
     accb = buf((wg_m, n), acc, "local", accumulator_layout(wg_m // 64, n))
-    nbytes = (m * k + n * k) * BYTES[ty]
+    nbytes = ((0 if a_regs else m * k) + n * k) * BYTES[ty]
     attrs = []
     if a_mn:
         attrs.append("transpose_a")
@@ -324,7 +346,7 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
 
     def gemm(a_row, k0, kk, flag):
         a_off = f"{k0}, {a_row}" if a_mn else f"{a_row}, {k0}"
-        if warpgroups > 1:
+        if warpgroups > 1 and not a_regs:
             a_off = f"%wg, 0, {k0}"
         b_off = f"{k0}, 0" if b_mn else f"0, {k0}"
         return (f"tile.gemm_async %acc[0, 0], %sa[{a_off}], %sb[{b_off}] "
@@ -340,7 +362,20 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
 
     body = mma(0)
     row = "%row" if warpgroups > 1 else "%c0"
-    if warpgroups > 1:
+    a_type = gbuf(2, ty)
+    a_arg = memref(2, ty)
+    a_load = ""
+    sa_alloc = ("" if a_regs else
+                f"    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {sa}\n")
+    if a_regs:
+        # A static global type: tile.load needs A's row stride.
+        a_type = f"!tile.buffer<{m}x{k}x{ty}, global>"
+        a_arg = f"memref<{m}x{k}x{ty}, 1>"
+        a_copies = ""
+        a_load = f"""    %sa = tile.alloc_local : {sa}
+    tile.load %ga[{row}, 0] to %sa : {a_type} to {sa}
+"""
+    elif warpgroups > 1:
         a_copies = "".join(
             f"""      tile.copy_async %ga[{w * wg_m}, 0] to %sa[{w}, 0, 0] sizes [{wg_m}, {k}] exec thread
           mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {sa}
@@ -350,7 +385,7 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
           mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {sa}
 """
     return f"""
-  gpu.func @{name}(%a: {memref(2, ty)}, %b: {memref(2, ty)}, %out: memref<{m}x{n}x{acc}, 1>, %flag: i32) kernel
+  gpu.func @{name}(%a: {a_arg}, %b: {memref(2, ty)}, %out: memref<{m}x{n}x{acc}, 1>, %flag: i32) kernel
       attributes {{known_block_size = array<i32: {128 * warpgroups}, 1, 1>}} {{
 {CONSTANTS}    %bytes = arith.constant {nbytes} : index
     %c128 = arith.constant 128 : index
@@ -360,10 +395,9 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
     %wg = arith.divui %tid, %c128 : index
     %row = arith.muli %wg, %c{wg_m} : index
     %p = arith.cmpi ne, %flag, %i0 : i32
-    %ga = tile.from_memref %a : {memref(2, ty)} -> {gbuf(2, ty)}
+    %ga = tile.from_memref %a : {a_arg} -> {a_type}
     %gb = tile.from_memref %b : {memref(2, ty)} -> {gbuf(2, ty)}
-    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {sa}
-    %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {sb}
+{sa_alloc}    %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {sb}
     %bar = nvgpu.mbarrier.create -> !bar
     scf.if %leader {{
       nvgpu.mbarrier.init %bar[%c0], %c1 : !bar
@@ -373,7 +407,7 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
           mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {sb}
     }}
     gpu.barrier
-{WAIT.format(bar="bar")}    %acc = tile.alloc_local : {accb}
+{WAIT.format(bar="bar")}{a_load}    %acc = tile.alloc_local : {accb}
     tile.fill %acc, %junk : {accb}, {acc}
 {body}    tile.commit_group wgmma
     tile.wait_group wgmma, 0
@@ -404,9 +438,12 @@ WGMMA_CASES = [
     ("f16", 64, 256, 16, False, False, "32", "f32", 1, False),
     ("f16", 64, 64, 128, False, False, "128", "f32", 1, False),
     ("f16", 64, 8, 256, False, False, "128", "f32", 1, False),
-    # Larger M: two instructions over M in one warpgroup; two warpgroups.
+    # Larger M: two instructions over M in one warpgroup; two warpgroups;
+    # M 256 as two warpgroups of two instructions and four of one.
     ("f16", 128, 64, 64, False, False, "128", "f32", 1, False),
     ("f16", 128, 128, 64, False, False, "128", "f32", 2, False),
+    ("f16", 256, 64, 64, False, False, "128", "f32", 2, False),
+    ("f16", 256, 128, 32, False, False, "64", "f32", 4, False),
     # Two gemm_async ops over K, the second accumulating.
     ("f16", 64, 64, 128, False, False, "128", "f32", 1, True),
     # f16 accumulators.
@@ -424,6 +461,32 @@ WGMMA_CASES = [
     ("f8E4M3FN", 64, 64, 64, False, False, "64", "f32", 1, False),
     ("f8E4M3FN", 64, 256, 32, False, False, "none", "f32", 1, False),
     ("f8E5M2", 64, 64, 32, False, False, "32", "f32", 1, False),
+]
+
+
+# A in registers (tile.load from global into the A fragment), B in shared
+# memory; the same tuple (A is K-major).
+WGMMA_REGISTER_A_CASES = [
+    # f16 and bf16 over N 8..256 and K 16..256, B K-major and MN-major.
+    ("f16", 64, 64, 64, False, False, "128", "f32", 1, False),
+    ("f16", 64, 8, 256, False, False, "128", "f32", 1, False),
+    ("f16", 64, 128, 32, False, True, "64", "f32", 1, False),
+    ("f16", 64, 256, 16, False, False, "32", "f32", 1, False),
+    ("f16", 64, 256, 128, False, False, "128", "f32", 1, False),
+    ("bf16", 64, 8, 16, False, False, "32", "f32", 1, False),
+    ("bf16", 64, 64, 256, False, False, "128", "f32", 1, False),
+    ("bf16", 64, 128, 64, False, False, "128", "f32", 1, False),
+    ("bf16", 64, 256, 32, False, False, "64", "f32", 1, False),
+    # f16 accumulators (packed registers tied in place).
+    ("f16", 64, 64, 64, False, False, "128", "f16", 1, False),
+    # Two gemm_async ops over K: the second reads columns 64.. of the tile.
+    ("f16", 64, 64, 128, False, False, "128", "f32", 1, True),
+    # tf32: one element a register.
+    ("f32", 64, 64, 32, False, False, "128", "f32", 1, False),
+    # M 128 in one warpgroup; M 256 over two and four warpgroups.
+    ("f16", 128, 64, 64, False, False, "128", "f32", 1, False),
+    ("f16", 256, 128, 64, False, False, "128", "f32", 2, False),
+    ("bf16", 256, 128, 32, False, False, "64", "f32", 4, False),
 ]
 
 
@@ -565,13 +628,16 @@ def main():
     # wgmma GEMMs.
     short = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "f8E4M3FN": "e4m3",
              "f8E5M2": "e5m2"}
-    for ty, m, n, k, a_mn, b_mn, sw, acc, wgs, split in WGMMA_CASES:
-        major = ("mn" if a_mn else "k") + ("mn" if b_mn else "k")
+    cases_a = [c + (False,) for c in WGMMA_CASES] + \
+        [c + (True,) for c in WGMMA_REGISTER_A_CASES]
+    for ty, m, n, k, a_mn, b_mn, sw, acc, wgs, split, a_regs in cases_a:
+        major = ("reg" if a_regs else "mn" if a_mn else "k") + \
+            ("mn" if b_mn else "k")
         name = (f"wgmma_{short[ty]}_{major}_sw{sw}_m{m}n{n}k{k}"
                 f"{'_' + acc if acc != 'f32' else ''}"
                 f"{'_x' + str(wgs) if wgs > 1 else ''}{'_split' if split else ''}")
         body.append(wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc, wgs,
-                                 split))
+                                 split, a_regs))
         cases.append(dict(kernel=name, family="wgmma", dtype=ty,
                           bytes=BYTES[ty], region=[m, n], k=k, a_mn=a_mn,
                           b_mn=b_mn, swizzle=sw, acc=acc, warpgroups=wgs))

@@ -144,3 +144,25 @@ func.func @load_from_local() {
   tile.load %a[0, 0] to %b : !frag to !frag
   return
 }
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @load_outside(%in: memref<32x8xf32, 1>) {
+  %acc = tile.alloc_local : !frag
+  %g = tile.from_memref %in : memref<32x8xf32, 1> -> !tile.buffer<32x8xf32, global>
+  // expected-error @+1 {{'tile.load' op source region [7, 9) of dim 1 exceeds the global buffer extent 8}}
+  tile.load %g[0, 7] to %acc : !tile.buffer<32x8xf32, global> to !frag
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @load_int_to_float(%in: memref<32x8xi32, 1>) {
+  %acc = tile.alloc_local : !frag
+  %g = tile.from_memref %in : memref<32x8xi32, 1> -> !tile.buffer<32x8xi32, global>
+  // expected-error @+1 {{'tile.load' op loads 'i32' elements into 'f32'; only a float source converts (to another float type)}}
+  tile.load %g[0, 0] to %acc : !tile.buffer<32x8xi32, global> to !frag
+  return
+}

@@ -6,21 +6,25 @@
 //===----------------------------------------------------------------------===//
 //
 // gemm_async through Hopper's `wgmma.mma_async` (sm_90a): a warpgroup
-// multiplies shared-memory A and B into a register tile C (a `local`
-// buffer with the accumulator fragment layout). The whole variant is
-// declared here: the predicates, the op -> wgmma::Request for the pure
-// planner (WgmmaPlanner.cpp) and the emitter.
+// multiplies A (shared memory, or a register tile with the A fragment
+// layout) and shared-memory B into a register tile C (a `local` buffer
+// with the accumulator fragment layout). The whole variant is declared
+// here: the predicates, the op -> wgmma::Request for the pure planner
+// (WgmmaPlanner.cpp) and the emitter.
 //
 // Emission, per op: every output tile's accumulator registers are loaded
 // from C's alloca into an !llvm.struct (selected against zero first when
 // `accumulate(%p)` decides at run time), then one `nvvm.wgmma.fence.aligned`,
 // then the `nvvm.wgmma.mma_async` chain (each K step consumes the previous
-// result), then the results are written back to the alloca. After LLVM
-// promotes the alloca, the loads and stores vanish: the registers are
-// written before the fence and read only by the next MMA of the chain or
-// by whatever the program does after its `tile.wait_group wgmma`. The
-// emitter neither commits nor waits (`tile.commit_group wgmma`,
-// `tile.wait_group wgmma, N` are the program's).
+// result), then the results are written back to the alloca. A register A
+// is loaded and packed into its 32-bit fragment registers before the fence
+// too, and its MMAs are inline PTX (registerAWgmma, accumulators tied in
+// place: no NVVM op has a register A). After LLVM promotes the alloca,
+// the loads and stores vanish: the registers are written before the fence
+// and read only by the next MMA of the chain or by whatever the program
+// does after its `tile.wait_group wgmma`. The emitter neither commits nor
+// waits (`tile.commit_group wgmma`, `tile.wait_group wgmma, N` are the
+// program's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,16 +105,11 @@ Verdict operandScopes(GemmAsyncOp op, const DispatchContext &) {
         "C is in " +
         stringifyMemoryScope(op.getC().getType().getScope()).str() +
         "; wgmma accumulates in registers (a local tile)");
-  if (op.getA().getType().getScope() == MemoryScope::local)
-    return Verdict::failure(
-        "A is a register tile; the register-A form of wgmma.mma_async has "
-        "no nvvm.wgmma.mma_async op (its A is a shared-memory descriptor): "
-        "put A in shared memory");
-  if (op.getA().getType().getScope() != MemoryScope::shared)
-    return Verdict::failure(
-        "A is in " +
-        stringifyMemoryScope(op.getA().getType().getScope()).str() +
-        "; wgmma reads A from shared memory");
+  MemoryScope aScope = op.getA().getType().getScope();
+  if (aScope != MemoryScope::shared && aScope != MemoryScope::local)
+    return Verdict::failure("A is in " + stringifyMemoryScope(aScope).str() +
+                            "; wgmma reads A from shared memory or from "
+                            "registers (a local tile)");
   if (op.getSfa())
     return Verdict::failure("block scaling (sfa/sfb) is tcgen05's; wgmma has "
                             "no scale factors");
@@ -146,18 +145,28 @@ OrReason<wgmma::Plan> planWgmma(GemmAsyncOp op, const DispatchContext &) {
     return R::failure(bad);
   BufferType a = op.getA().getType(), b = op.getB().getType(),
              c = op.getC().getType();
-  if (c.getScope() != MemoryScope::local || a.getScope() != MemoryScope::shared)
-    return R::failure("wgmma needs C in registers and A in shared memory");
+  if (c.getScope() != MemoryScope::local ||
+      (a.getScope() != MemoryScope::shared &&
+       a.getScope() != MemoryScope::local))
+    return R::failure("wgmma needs C in registers and A in shared memory or "
+                      "registers");
   wgmma::Request r;
+  r.aInRegisters = a.getScope() == MemoryScope::local;
   r.a = *wgmmaElementOf(a.getElementType());
   r.b = *wgmmaElementOf(b.getElementType());
   r.d = *wgmmaAccumulatorOf(c.getElementType());
   r.aBits = a.getElementBits();
   r.bBits = b.getElementBits();
-  if (llvm::any_of(op.getCStaticOffsets(), ShapedType::isDynamic))
-    return R::failure("C has a runtime offset; a register tile is indexed "
-                      "by constants only (its registers are named at compile "
-                      "time)");
+  SmallVector<std::pair<ArrayRef<int64_t>, const char *>, 2> registerTiles{
+      {op.getCStaticOffsets(), "C"}};
+  if (r.aInRegisters)
+    registerTiles.push_back({op.getAStaticOffsets(), "A"});
+  for (auto [offsets, name] : registerTiles)
+    if (llvm::any_of(offsets, ShapedType::isDynamic))
+      return R::failure(std::string(name) +
+                        " has a runtime offset; a register tile is indexed "
+                        "by constants only (its registers are named at "
+                        "compile time)");
   const char *planned = "descriptor starts and registers are planned at "
                         "compile time";
   OrReason<copy_async::GemmRegionSides> sides =
@@ -187,68 +196,228 @@ NVVM::WGMMATypes nvvmType(MmaElement e) {
   }
 }
 
-LogicalResult emitWgmma(GemmAsyncOp op, const wgmma::Plan &plan,
-                        ValueRange lowered, const DispatchContext &,
-                        RewriterBase &rewriter) {
-  using wgmma::InputD;
-  GemmAsyncOp::Adaptor adaptor(lowered, op);
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  Type element = op.getC().getType().getElementType();
-  const bool packed = plan.d == MmaAccumulator::F16;
-  const int64_t regs = plan.instN / 2;
-  // f16 accumulators: two registers a 32-bit struct member.
-  Type member = packed ? Type(VectorType::get({2}, element)) : element;
-  const int64_t members = packed ? regs / 2 : regs;
-  auto structType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(members, member));
-  auto array = LLVM::LLVMArrayType::get(element,
-                                        static_cast<uint64_t>(plan.cRegisters));
-  Value cTile = adaptor.getC();
-  auto registerPtr = [&](int64_t reg) -> Value {
-    return LLVM::GEPOp::create(rewriter, loc, cTile.getType(), array, cTile,
-                               ArrayRef<LLVM::GEPArg>{0, int32_t(reg)});
-  };
-  Type i32 = rewriter.getI32Type();
-  auto index = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(rewriter, loc, i32,
-                                    rewriter.getI32IntegerAttr(v));
-  };
+const char *ptxType(MmaElement e) {
+  switch (e) {
+  case MmaElement::BF16: return "bf16";
+  case MmaElement::TF32: return "tf32";
+  default: return "f16";
+  }
+}
 
-  // 1. The accumulators in, before the fence: every register write (the
-  // zeroing select of a runtime accumulate flag included) precedes it.
-  Value zero;
-  if (adaptor.getAccumulate())
-    zero = LLVM::ZeroOp::create(rewriter, loc, member);
-  const int64_t tiles = plan.mTiles * plan.nTiles;
-  SmallVector<Value> acc(tiles);
-  for (int64_t t = 0; t < tiles; ++t) {
-    const std::vector<int64_t> &map = plan.accumulatorRegisters[t];
-    bool fromFlag = plan.issues[t * plan.kSteps].inputD == InputD::FromFlag;
-    Value s = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (int64_t p = 0; p < members; ++p) {
-      Value v;
-      if (packed) {
-        v = LLVM::UndefOp::create(rewriter, loc, member);
-        for (int64_t half = 0; half < 2; ++half) {
-          Value x = LLVM::LoadOp::create(rewriter, loc, element,
-                                         registerPtr(map[2 * p + half]));
-          v = LLVM::InsertElementOp::create(rewriter, loc, v, x, index(half));
-        }
-      } else {
-        v = LLVM::LoadOp::create(rewriter, loc, element, registerPtr(map[p]));
-      }
-      if (fromFlag)
-        v = LLVM::SelectOp::create(rewriter, loc, adaptor.getAccumulate(), v,
-                                   zero);
-      s = LLVM::InsertValueOp::create(rewriter, loc, s, v, p);
-    }
-    acc[t] = s;
+/// wgmma.mma_async with A in registers, the only inline PTX of the variant:
+/// MLIR 22 has no NVVM op for it (nvvm.wgmma.mma_async takes A only as a
+/// descriptor), and nvvm.inline_ptx mis-lowers an op that mixes read-write
+/// and read-only operands (it appends the read-write ties after the
+/// read-only constraints, so the accumulators take the A registers'
+/// constraints), so this is an llvm.inline_asm with the constraints
+/// spelled out. The accumulators are outputs tied to their inputs (one
+/// register each, read and written in place, as wgmma requires), the four
+/// A registers and B's descriptor plain inputs; side effects keep it
+/// ordered against the fence, the other MMAs and commit/wait. Returns
+/// the struct of the new accumulator values.
+Value registerAWgmma(RewriterBase &rewriter, Location loc,
+                     const wgmma::Plan &plan, ValueRange a, Value descriptorB,
+                     ValueRange accumulators, bool scaleD) {
+  const int64_t regs = accumulators.size();
+  const bool packed = plan.d == MmaAccumulator::F16;
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (scaleD ? 1 : 0)
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << plan.instN << "k"
+     << plan.instK << (packed ? ".f16." : ".f32.") << ptxType(plan.a) << "."
+     << ptxType(plan.b) << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, {$" << regs << ", $" << regs + 1 << ", $" << regs + 2 << ", $"
+     << regs + 3 << "}, $" << regs + 4 << ", p, 1, 1";
+  // imm-trans-b exists for 16-bit types only; 1 reads B MN-major.
+  if (cuda::mmaElementBits(plan.b) == 16)
+    os << ", " << (plan.bOperand.mnMajor ? 1 : 0);
+  os << ";\n}\n";
+  std::string constraints;
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += packed ? "=r," : "=f,";
+  constraints += "r,r,r,r,l";
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.push_back(descriptorB);
+  operands.append(accumulators.begin(), accumulators.end());
+  auto result = LLVM::LLVMStructType::getLiteral(
+      rewriter.getContext(),
+      SmallVector<Type>(regs, accumulators.front().getType()));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc, result, operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return asmOp.getResult(0);
+}
+
+/// What the steps of one op's emission share.
+struct WgmmaEmitter {
+  GemmAsyncOp op;
+  const wgmma::Plan &plan;
+  GemmAsyncOp::Adaptor adaptor;
+  RewriterBase &rewriter;
+  Location loc;
+  Type element; // C's
+  bool packed;  // f16 accumulators: two a 32-bit register
+  bool registerA;
+  // f16 accumulators: two registers a 32-bit struct member (an i32 operand
+  // of the register-A inline PTX).
+  Type pair, member;
+  int64_t members;
+
+  WgmmaEmitter(GemmAsyncOp op, const wgmma::Plan &plan, ValueRange lowered,
+               RewriterBase &rewriter)
+      : op(op), plan(plan), adaptor(lowered, op), rewriter(rewriter),
+        loc(op.getLoc()), element(op.getC().getType().getElementType()),
+        packed(plan.d == MmaAccumulator::F16), registerA(plan.aInRegisters),
+        pair(VectorType::get({2}, element)), member(packed ? pair : element),
+        members(packed ? plan.instN / 4 : plan.instN / 2) {}
+
+  Value registerPtr(Value tile, Type type, int64_t count, int64_t reg) {
+    auto array = LLVM::LLVMArrayType::get(type, static_cast<uint64_t>(count));
+    return LLVM::GEPOp::create(rewriter, loc, tile.getType(), array, tile,
+                               ArrayRef<LLVM::GEPArg>{0, int32_t(reg)});
+  }
+  Value cRegister(int64_t reg) {
+    return registerPtr(adaptor.getC(), element, plan.cRegisters, reg);
+  }
+  Value index(int64_t v) {
+    return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                    rewriter.getI32IntegerAttr(v));
   }
 
+  /// Each output tile's accumulator members, loaded (and selected against
+  /// zero for a runtime accumulate flag): register writes, all before the
+  /// fence.
+  SmallVector<SmallVector<Value>> loadAccumulators() {
+    Value zero;
+    if (adaptor.getAccumulate())
+      zero = LLVM::ZeroOp::create(rewriter, loc, member);
+    const int64_t tiles = plan.mTiles * plan.nTiles;
+    SmallVector<SmallVector<Value>> acc(tiles);
+    for (int64_t t = 0; t < tiles; ++t) {
+      const std::vector<int64_t> &map = plan.accumulatorRegisters[t];
+      bool fromFlag =
+          plan.issues[t * plan.kSteps].inputD == wgmma::InputD::FromFlag;
+      for (int64_t p = 0; p < members; ++p) {
+        Value v;
+        if (packed) {
+          v = LLVM::UndefOp::create(rewriter, loc, member);
+          for (int64_t half = 0; half < 2; ++half) {
+            Value x = LLVM::LoadOp::create(rewriter, loc, element,
+                                           cRegister(map[2 * p + half]));
+            v = LLVM::InsertElementOp::create(rewriter, loc, v, x,
+                                              index(half));
+          }
+        } else {
+          v = LLVM::LoadOp::create(rewriter, loc, element, cRegister(map[p]));
+        }
+        if (fromFlag)
+          v = LLVM::SelectOp::create(rewriter, loc, adaptor.getAccumulate(),
+                                     v, zero);
+        if (packed && registerA)
+          v = LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), v);
+        acc[t].push_back(v);
+      }
+    }
+    return acc;
+  }
+
+  /// A register A's 32-bit registers per (M tile, K step), packed before
+  /// the fence too (a packing move after it would write a wgmma input
+  /// register).
+  SmallVector<SmallVector<Value, 4>> packRegisterA() {
+    SmallVector<SmallVector<Value, 4>> out;
+    BufferType aType = op.getA().getType();
+    Type aElement = aType.getElementType();
+    int64_t count = aType.getEffectiveLayout()->cosize(Axis::m);
+    auto load = [&](int64_t reg) -> Value {
+      return LLVM::LoadOp::create(
+          rewriter, loc, aElement,
+          registerPtr(adaptor.getA(), aElement, count, reg));
+    };
+    for (const std::vector<int64_t> &map : plan.aRegisters) {
+      SmallVector<Value, 4> words;
+      for (int64_t w = 0; w < 4; ++w) {
+        Value word;
+        if (plan.aPerRegister == 1) {
+          word = load(map[w]);
+        } else {
+          word = LLVM::UndefOp::create(
+              rewriter, loc, VectorType::get({plan.aPerRegister}, aElement));
+          for (int64_t e = 0; e < plan.aPerRegister; ++e)
+            word = LLVM::InsertElementOp::create(
+                rewriter, loc, word, load(map[w * plan.aPerRegister + e]),
+                index(e));
+        }
+        words.push_back(LLVM::BitcastOp::create(rewriter, loc,
+                                                rewriter.getI32Type(), word));
+      }
+      out.push_back(std::move(words));
+    }
+    return out;
+  }
+
+  /// The results back into C's registers (renames once promoted): the
+  /// members of each tile's last result struct, or its last values.
+  void storeAccumulators(ArrayRef<SmallVector<Value>> acc,
+                         ArrayRef<Value> structs) {
+    for (auto [t, values] : llvm::enumerate(acc)) {
+      const std::vector<int64_t> &map = plan.accumulatorRegisters[t];
+      for (int64_t p = 0; p < members; ++p) {
+        Value v = structs[t] ? LLVM::ExtractValueOp::create(rewriter, loc,
+                                                            structs[t], p)
+                                   .getResult()
+                             : values[p];
+        if (!packed) {
+          LLVM::StoreOp::create(rewriter, loc, v, cRegister(map[p]));
+          continue;
+        }
+        if (v.getType() != pair)
+          v = LLVM::BitcastOp::create(rewriter, loc, pair, v);
+        for (int64_t half = 0; half < 2; ++half) {
+          Value x =
+              LLVM::ExtractElementOp::create(rewriter, loc, v, index(half));
+          LLVM::StoreOp::create(rewriter, loc, x,
+                                cRegister(map[2 * p + half]));
+        }
+      }
+    }
+  }
+
+  LogicalResult emit();
+};
+
+LogicalResult WgmmaEmitter::emit() {
+  using wgmma::InputD;
+  MLIRContext *ctx = op.getContext();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(members, member));
+
+  // 1. The accumulators (and a register A) in, before the fence.
+  SmallVector<SmallVector<Value>> acc = loadAccumulators();
+  SmallVector<Value> accStruct(acc.size());
+  for (size_t t = 0; !registerA && t < acc.size(); ++t) {
+    Value s = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (auto [p, v] : llvm::enumerate(acc[t]))
+      s = LLVM::InsertValueOp::create(rewriter, loc, s, v, p);
+    accStruct[t] = s;
+  }
+  SmallVector<SmallVector<Value, 4>> aRegs;
+  if (registerA)
+    aRegs = packRegisterA();
+
   // 2. Descriptors, the fence, the chain.
-  Value aBase = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getA(),
-                                          plan.aOperand.descriptorTemplate());
+  Value aBase;
+  if (!registerA)
+    aBase = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getA(),
+                                      plan.aOperand.descriptorTemplate());
   Value bBase = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getB(),
                                           plan.bOperand.descriptorTemplate());
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
@@ -262,33 +431,36 @@ LogicalResult emitWgmma(GemmAsyncOp op, const wgmma::Plan &plan,
       packed ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::f32;
   for (const wgmma::Issue &is : plan.issues) {
     int64_t t = is.mi * plan.nTiles + is.ni;
-    Value a = tcgen05::advanceDescriptor(rewriter, loc, aBase, is.aByte);
+    Value a;
+    if (!registerA)
+      a = tcgen05::advanceDescriptor(rewriter, loc, aBase, is.aByte);
     Value b = tcgen05::advanceDescriptor(rewriter, loc, bBase, is.bByte);
+    if (registerA) {
+      Value d = registerAWgmma(rewriter, loc, plan,
+                               aRegs[is.mi * plan.kSteps + is.ki], b, acc[t],
+                               is.inputD != InputD::Overwrite);
+      for (int64_t p = 0; p < members; ++p)
+        acc[t][p] = LLVM::ExtractValueOp::create(rewriter, loc, d, p);
+      continue;
+    }
     auto scaleD = is.inputD == InputD::Overwrite ? NVVM::WGMMAScaleOut::zero
                                                  : NVVM::WGMMAScaleOut::one;
-    acc[t] = NVVM::WgmmaMmaAsyncOp::create(
-        rewriter, loc, structType, acc[t], a, b, shape, nvvmType(plan.a),
+    accStruct[t] = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, structType, accStruct[t], a, b, shape, nvvmType(plan.a),
         nvvmType(plan.b), typeD, scaleD, NVVM::WGMMAScaleIn::one,
         NVVM::WGMMAScaleIn::one, layoutA, layoutB,
         /*satfinite=*/NVVM::MMAIntOverflowAttr());
   }
 
-  // 3. The results back into C's registers (renames once promoted).
-  for (int64_t t = 0; t < tiles; ++t) {
-    const std::vector<int64_t> &map = plan.accumulatorRegisters[t];
-    for (int64_t p = 0; p < members; ++p) {
-      Value v = LLVM::ExtractValueOp::create(rewriter, loc, acc[t], p);
-      if (!packed) {
-        LLVM::StoreOp::create(rewriter, loc, v, registerPtr(map[p]));
-        continue;
-      }
-      for (int64_t half = 0; half < 2; ++half) {
-        Value x = LLVM::ExtractElementOp::create(rewriter, loc, v, index(half));
-        LLVM::StoreOp::create(rewriter, loc, x, registerPtr(map[2 * p + half]));
-      }
-    }
-  }
+  // 3. The results back into C's registers.
+  storeAccumulators(acc, accStruct);
   return success();
+}
+
+LogicalResult emitWgmma(GemmAsyncOp op, const wgmma::Plan &plan,
+                        ValueRange lowered, const DispatchContext &,
+                        RewriterBase &rewriter) {
+  return WgmmaEmitter(op, plan, lowered, rewriter).emit();
 }
 
 SmallVector<cuda::InstructionFamily, 2> wgmmaFamilies(GemmAsyncOp) {
@@ -321,6 +493,35 @@ Verdict accumulatorLayout(GemmAsyncOp op, const DispatchContext &) {
   return problem.empty() ? Verdict::success() : Verdict::failure(problem);
 }
 
+/// A register A against the A fragment (the planner repeats it): K-major
+/// only, f16/bf16/tf32, every element in its fragment thread and register.
+Verdict aFragment(GemmAsyncOp op, const DispatchContext &) {
+  BufferType a = op.getA().getType();
+  if (a.getScope() != MemoryScope::local)
+    return Verdict::success();
+  if (op.getTransposeA())
+    return Verdict::failure(wgmma::kTransposedRegisterA);
+  std::optional<MmaElement> e = wgmmaElementOf(a.getElementType());
+  if (!e)
+    return Verdict::success(); // element_types says why
+  const unsigned bits = a.getElementBits();
+  if (std::string rule = wgmma::registerARule(*e, bits); !rule.empty())
+    return Verdict::failure(rule);
+  ArrayRef<int64_t> mnk = op.getSizes();
+  if (mnk[0] % 64 || mnk[2] % wgmma::instructionK(*e))
+    return Verdict::success(); // the shape rules say why
+  if (llvm::any_of(op.getAStaticOffsets(), ShapedType::isDynamic))
+    return Verdict::failure("A has a runtime offset; a register tile is "
+                            "indexed by constants only (its registers are "
+                            "named at compile time)");
+  OrReason<RegionSide> side =
+      copy_async::regionSide(a, op.getAStaticOffsets(), 2, "A", "");
+  if (!side)
+    return Verdict::failure(side.reason());
+  std::string problem = wgmma::aFragmentProblem(*side, mnk[0], mnk[2], bits);
+  return problem.empty() ? Verdict::success() : Verdict::failure(problem);
+}
+
 } // namespace
 
 void tile::registerWgmmaVariant(VariantRegistry &registry) {
@@ -328,7 +529,8 @@ void tile::registerWgmmaVariant(VariantRegistry &registry) {
       "wgmma", kWgmmaPriority,
       {{"issuer", issuer}, {"operand_scopes", operandScopes},
        {"element_types", elementTypes}, {"majorness", majorness},
-       {"accumulator_layout", accumulatorLayout}, wgmmaTarget()},
+       {"accumulator_layout", accumulatorLayout}, {"a_fragment", aFragment},
+       wgmmaTarget()},
       planWgmma, /*prepare=*/nullptr, emitWgmma, wgmmaFamilies};
   registerVariant(registry, std::move(mma));
 }

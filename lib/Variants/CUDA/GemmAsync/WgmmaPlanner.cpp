@@ -16,6 +16,7 @@
 
 #include "tile/Variants/CUDA/GemmAsync/WgmmaPlanner.h"
 
+#include <functional>
 #include <string>
 
 using namespace tile;
@@ -72,6 +73,28 @@ std::pair<int64_t, int64_t> wgmma::fragmentElement(int64_t thread,
   return {16 * w + 8 * h + q, 8 * j + 2 * r + e};
 }
 
+int64_t wgmma::aFragmentElements(unsigned bits) { return 4 * (32 / bits); }
+
+std::pair<int64_t, int64_t> wgmma::aFragmentElement(int64_t thread, int64_t i,
+                                                    unsigned bits) {
+  const int64_t per = 32 / bits;
+  int64_t w = thread / 32, q = (thread % 32) / 4, r = thread % 4;
+  int64_t e = i % per, h = (i / per) % 2, j = i / (2 * per);
+  return {16 * w + 8 * h + q, (4 * j + r) * per + e};
+}
+
+std::string wgmma::registerARule(MmaElement a, unsigned bits) {
+  if ((a == MmaElement::F16 || a == MmaElement::BF16) && bits == 16)
+    return "";
+  if (a == MmaElement::TF32 && bits == 32)
+    return "";
+  return "A is a " + cuda::mmaElementName(a).str() +
+         " register tile; register A is emitted for f16, bf16 and tf32 "
+         "fragments (an fp8 fragment packs four elements in each 32-bit "
+         "register, and register tiles do not hold fp8): put A in shared "
+         "memory";
+}
+
 namespace {
 
 /// M, N and K of one instruction and the counts over the op.
@@ -106,53 +129,109 @@ Status chooseShape(const Request &req, Plan &plan) {
   return Status::success();
 }
 
-/// C's registers per output tile, every fragment element checked.
-Status planAccumulator(const Request &req, Plan &plan) {
-  plan.accumulatorRegisters.clear();
-  OrReason<LocalThreads> threads = localThreads(req.cSide.layout);
+/// One register tile's fragments: `tiles` instruction tiles of a
+/// [rows, cols] region, `count` fragment elements a thread; `element(f, t,
+/// i)` is the region element that fragment element i of thread t holds in
+/// tile f. Each must be in thread t, at one register index shared by all
+/// 128 threads; the registers are listed per tile.
+struct Fragment {
+  const char *name;     // "C" or "A"
+  const char *spanning; // "accumulator" or "register A"
+  const char *fragment; // "accumulator fragment" or "A fragment"
+  std::string rule;
+  int64_t rows = 0, cols = 0, tiles = 0, count = 0;
+  std::function<std::pair<int64_t, int64_t>(int64_t, int64_t, int64_t)>
+      element;
+};
+
+Status fragmentRegisters(const RegionSide &side, const Fragment &f,
+                         std::vector<std::vector<int64_t>> &out) {
+  out.clear();
+  const std::string name = f.name;
+  OrReason<LocalThreads> threads = localThreads(side.layout);
   if (!threads)
-    return Status::failure("C: " + threads.reason());
+    return Status::failure(name + ": " + threads.reason());
   if (threads->threads != 128)
     return Status::failure(
-        "C is a register tile of " + str(threads->threads) +
-        " thread(s); a wgmma accumulator spans the 128 threads of a "
-        "warpgroup (" + kFragmentRule + ")");
-  OrReason<SliceResult> slice = req.cSide.layout.slice(
-      req.cSide.shape, req.cSide.offsets, {req.m, req.n});
+        name + " is a register tile of " + str(threads->threads) +
+        " thread(s); a wgmma " + f.spanning +
+        " spans the 128 threads of a warpgroup (" + f.rule + ")");
+  OrReason<SliceResult> slice =
+      side.layout.slice(side.shape, side.offsets, {f.rows, f.cols});
   if (!slice)
-    return Status::failure("C region: " + slice.reason());
-  const TileLayout &c = slice->residual;
-  const int64_t regs = plan.instN / 2;
-  plan.cRegisters = req.cSide.layout.cosize(Axis::m);
-  for (int64_t mi = 0; mi < plan.mTiles; ++mi)
-    for (int64_t ni = 0; ni < plan.nTiles; ++ni) {
-      std::vector<int64_t> registers(regs, -1);
-      for (int64_t t = 0; t < 128; ++t)
-        for (int64_t i = 0; i < regs; ++i) {
-          auto [r, col] = fragmentElement(t, i);
-          int64_t row = mi * 64 + r, column = ni * plan.instN + col;
-          AxisAddress a = c.apply(row * req.n + column);
-          int64_t holder = threadInGroup(a), reg = at(a, Axis::m);
-          std::string element =
-              "C element (" + str(row) + ", " + str(column) + ")";
-          if (holder != t)
-            return Status::failure(
-                element + " is in thread " + str(holder) +
-                "; the wgmma accumulator fragment puts it in thread " +
-                str(t) + " (" + kFragmentRule + ")");
-          if (registers[i] < 0)
-            registers[i] = reg;
-          else if (registers[i] != reg)
-            return Status::failure(
-                element + " is in register " + str(reg) + " of thread " +
-                str(t) + ", but fragment register " + str(i) +
-                " is register " + str(registers[i]) +
-                " of thread 0: a fragment register is one register of "
-                "every thread (" + kFragmentRule + ")");
-        }
-      plan.accumulatorRegisters.push_back(std::move(registers));
-    }
+    return Status::failure(name + " region: " + slice.reason());
+  const TileLayout &layout = slice->residual;
+  for (int64_t tile = 0; tile < f.tiles; ++tile) {
+    std::vector<int64_t> registers(f.count, -1);
+    for (int64_t t = 0; t < 128; ++t)
+      for (int64_t i = 0; i < f.count; ++i) {
+        auto [row, column] = f.element(tile, t, i);
+        AxisAddress a = layout.apply(row * f.cols + column);
+        int64_t holder = threadInGroup(a), reg = at(a, Axis::m);
+        std::string element =
+            name + " element (" + str(row) + ", " + str(column) + ")";
+        if (holder != t)
+          return Status::failure(element + " is in thread " + str(holder) +
+                                 "; the wgmma " + f.fragment +
+                                 " puts it in thread " + str(t) +
+                                 " (" + f.rule + ")");
+        if (registers[i] < 0)
+          registers[i] = reg;
+        else if (registers[i] != reg)
+          return Status::failure(
+              element + " is in register " + str(reg) + " of thread " +
+              str(t) + ", but fragment register " + str(i) +
+              " is register " + str(registers[i]) +
+              " of thread 0: a fragment register is one register of "
+              "every thread (" + f.rule + ")");
+      }
+    out.push_back(std::move(registers));
+  }
   return Status::success();
+}
+
+/// C's registers per output tile, every fragment element checked.
+Status planAccumulator(const Request &req, Plan &plan) {
+  Fragment f{"C", "accumulator", "accumulator fragment", kFragmentRule};
+  f.rows = req.m;
+  f.cols = req.n;
+  f.tiles = plan.mTiles * plan.nTiles;
+  f.count = plan.instN / 2;
+  const int64_t nTiles = plan.nTiles, instN = plan.instN;
+  f.element = [&](int64_t tile, int64_t t, int64_t i) {
+    auto [r, c] = fragmentElement(t, i);
+    return std::pair{(tile / nTiles) * 64 + r, (tile % nTiles) * instN + c};
+  };
+  plan.cRegisters = req.cSide.layout.cosize(Axis::m);
+  return fragmentRegisters(req.cSide, f, plan.accumulatorRegisters);
+}
+
+std::string aFragmentRuleText(unsigned bits) {
+  const int64_t e = 32 / bits;
+  std::string column = e == 1 ? "4j + r" : str(4 * e) + "j + " + str(e) +
+                                               "r + e";
+  return "thread t = 32w + 4q + r of the warpgroup holds row 16w + 8h + q, "
+         "column " + column + " of each " + str(256 / bits) +
+         "-column K step in 32-bit register 2j + h" +
+         (e == 1 ? "" : " (element e of its " + str(e) + ")");
+}
+
+/// A register A's registers per (M tile, K step).
+Status planRegisterA(const Request &req, Plan &plan) {
+  Fragment f{"A", "register A", "A fragment", aFragmentRuleText(req.aBits)};
+  f.rows = req.m;
+  f.cols = req.k;
+  f.tiles = plan.mTiles * plan.kSteps;
+  f.count = aFragmentElements(req.aBits);
+  const int64_t kSteps = plan.kSteps, instK = plan.instK;
+  const unsigned bits = req.aBits;
+  f.element = [&](int64_t tile, int64_t t, int64_t i) {
+    auto [r, c] = aFragmentElement(t, i, bits);
+    return std::pair{(tile / kSteps) * 64 + r, (tile % kSteps) * instK + c};
+  };
+  plan.aInRegisters = true;
+  plan.aPerRegister = 32 / bits;
+  return fragmentRegisters(req.aSide, f, plan.aRegisters);
 }
 
 /// A and B: descriptors read off the first tile, every element checked.
@@ -162,22 +241,28 @@ struct Operands {
 };
 
 Status planOperands(const Request &req, Plan &plan, Operands &ops) {
-  OrReason<Region> ra =
-      regionOf(req.aSide, req.m, req.k, req.transposeA, "A", false);
-  if (!ra)
-    return Status::failure(ra.reason());
+  if (!req.aInRegisters) {
+    OrReason<Region> ra =
+        regionOf(req.aSide, req.m, req.k, req.transposeA, "A", false);
+    if (!ra)
+      return Status::failure(ra.reason());
+    ops.a = *ra;
+    ops.aShared.emplace(SharedPlanner{*ops.a, "A", req.aBits, 64, plan.instK,
+                                      {}, {},
+                                      cuda::DescriptorFlavour::Wgmma});
+  }
   OrReason<Region> rb =
       regionOf(req.bSide, req.n, req.k, !req.transposeB, "B", false);
   if (!rb)
     return Status::failure(rb.reason());
-  ops.a = *ra;
   ops.b = *rb;
-  ops.aShared.emplace(SharedPlanner{*ops.a, "A", req.aBits, 64, plan.instK,
-                                    {}, {}, cuda::DescriptorFlavour::Wgmma});
   ops.bShared.emplace(SharedPlanner{*ops.b, "B", req.bBits, plan.instN,
                                     plan.instK, {}, {},
                                     cuda::DescriptorFlavour::Wgmma});
-  for (SharedPlanner *side : {&*ops.aShared, &*ops.bShared}) {
+  std::vector<SharedPlanner *> shared{&*ops.bShared};
+  if (ops.aShared)
+    shared.insert(shared.begin(), &*ops.aShared);
+  for (SharedPlanner *side : shared) {
     if (Status s = side->derive(); !s)
       return s;
     if (side->canon.mnMajor && side->bits != 16)
@@ -187,7 +272,8 @@ Status planOperands(const Request &req, Plan &plan, Operands &ops) {
           side->name + " K-major (" +
           (side->name == "A" ? "no transpose_a" : "transpose_b") + ")");
   }
-  plan.aOperand = ops.aShared->operand;
+  if (ops.aShared)
+    plan.aOperand = ops.aShared->operand;
   plan.bOperand = ops.bShared->operand;
   return Status::success();
 }
@@ -195,7 +281,7 @@ Status planOperands(const Request &req, Plan &plan, Operands &ops) {
 Status listIssues(const Request &req, const Operands &ops, Plan &plan) {
   std::vector<int64_t> aStart(plan.mTiles * plan.kSteps),
       bStart(plan.nTiles * plan.kSteps);
-  for (int64_t mi = 0; mi < plan.mTiles; ++mi)
+  for (int64_t mi = 0; ops.aShared && mi < plan.mTiles; ++mi)
     for (int64_t ki = 0; ki < plan.kSteps; ++ki) {
       OrReason<int64_t> s = ops.aShared->tile(mi * 64, ki * plan.instK);
       if (!s)
@@ -243,6 +329,21 @@ std::string wgmma::accumulatorProblem(const RegionSide &c, int64_t m,
   return s ? "" : s.reason();
 }
 
+std::string wgmma::aFragmentProblem(const RegionSide &a, int64_t m,
+                                    int64_t k, unsigned bits) {
+  Request req;
+  req.aSide = a;
+  req.aBits = bits;
+  req.m = m;
+  req.k = k;
+  Plan plan;
+  plan.mTiles = m / 64;
+  plan.instK = 256 / bits;
+  plan.kSteps = k / plan.instK;
+  Status s = planRegisterA(req, plan);
+  return s ? "" : s.reason();
+}
+
 OrReason<Plan> wgmma::planWgmma(const Request &req) {
   using R = OrReason<Plan>;
   if (std::string rule = typeRule(req.a, req.b, req.d); !rule.empty())
@@ -253,6 +354,12 @@ OrReason<Plan> wgmma::planWgmma(const Request &req) {
       return R::failure(std::string(name) + " elements are " + str(bits) +
                         "-bit; " + cuda::mmaElementName(e).str() + " is " +
                         str(cuda::mmaElementBits(e)) + "-bit");
+  if (req.aInRegisters) {
+    if (std::string rule = registerARule(req.a, req.aBits); !rule.empty())
+      return R::failure(rule);
+    if (req.transposeA)
+      return R::failure(kTransposedRegisterA);
+  }
   Plan plan;
   plan.a = req.a;
   plan.b = req.b;
@@ -261,6 +368,8 @@ OrReason<Plan> wgmma::planWgmma(const Request &req) {
   Status s = chooseShape(req, plan);
   if (s)
     s = planOperands(req, plan, ops);
+  if (s && req.aInRegisters)
+    s = planRegisterA(req, plan);
   if (s)
     s = planAccumulator(req, plan);
   if (s)

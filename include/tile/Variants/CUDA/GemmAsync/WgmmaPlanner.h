@@ -22,6 +22,15 @@
 // local layout puts each D element of each instruction in that thread at
 // one register, and lists those registers per instruction tile.
 //
+// A may instead be a register tile (wgmma's register-A form, K-major only:
+// the ISA has no imm-trans-a for it). Its m64kK fragment, with E = 32 /
+// element bits elements in each 32-bit register: thread t = 32w + 4q + r
+// holds A(16w + 8h + q, (4j + r)E + e) as element e of 32-bit register
+// 2j + h (h, j in {0, 1}, e < E). For 16-bit types that is column
+// 8j + 2r + e in element register 4j + 2h + e: the accumulator fragment of a
+// 64 x 16 tile. The planner checks A's local layout against it the same
+// way, element by element, for f16/bf16 (E = 2) and tf32 (E = 1).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_VARIANTS_CUDA_GEMMASYNC_WGMMAPLANNER_H
@@ -59,15 +68,43 @@ std::pair<int64_t, int64_t> fragmentElement(int64_t thread, int64_t i);
 /// accumulator fragments of m64nN instructions, or "".
 std::string accumulatorProblem(const RegionSide &c, int64_t m, int64_t n);
 
+/// Elements of A a thread holds per m64kK instruction in the register-A
+/// form: four 32-bit registers of 32 / bits elements each.
+int64_t aFragmentElements(unsigned bits);
+
+/// The element of a 64 x K instruction tile of A (K = 256 / bits) that
+/// element `i` (0 .. aFragmentElements(bits) - 1, element i % E of 32-bit
+/// register i / E) of thread `t` holds: (16w + 8h + q, (4j + r)E + e).
+std::pair<int64_t, int64_t> aFragmentElement(int64_t thread, int64_t i,
+                                             unsigned bits);
+
+/// Why A elements of `bits` bits have no register-A form, or "" (16-bit
+/// and tf32 only).
+std::string registerARule(cuda::MmaElement a, unsigned bits);
+
+/// Why a register A cannot be transposed (transpose_a).
+inline constexpr const char *kTransposedRegisterA =
+    "transpose_a with A in registers: the register-A form of "
+    "wgmma.mma_async has no imm-trans-a (its fragment is K-major by "
+    "definition); load A into the fragment transposed instead";
+
+/// Why A's local layout (`a`, over an M x K region of `bits`-bit
+/// elements) does not hold the A fragments of the m64kK instructions, or
+/// "".
+std::string aFragmentProblem(const RegionSide &a, int64_t m, int64_t k,
+                             unsigned bits);
+
 struct Request {
   cuda::MmaElement a = cuda::MmaElement::F16;
   cuda::MmaElement b = cuda::MmaElement::F16;
   cuda::MmaAccumulator d = cuda::MmaAccumulator::F32;
   /// Element widths as the tiles store them.
   unsigned aBits = 16, bBits = 16;
-  /// A (shared) over [M, K], or [K, M] with transposeA (MN-major).
+  /// A (shared) over [M, K], or [K, M] with transposeA (MN-major); or,
+  /// with aInRegisters, a local tile of one warpgroup over [M, K].
   RegionSide aSide;
   bool transposeA = false;
+  bool aInRegisters = false;
   /// B (shared) over [K, N] (MN-major), or [N, K] with transposeB.
   RegionSide bSide;
   bool transposeB = false;
@@ -84,7 +121,8 @@ enum class InputD : uint8_t { Overwrite, Accumulate, FromFlag };
 /// One wgmma.mma_async.
 struct Issue {
   int64_t mi = 0, ni = 0, ki = 0;
-  /// Descriptor starts, bytes past the buffers' bases.
+  /// Descriptor starts, bytes past the buffers' bases (aByte 0 for a
+  /// register A).
   int64_t aByte = 0, bByte = 0;
   InputD inputD = InputD::Overwrite;
 
@@ -98,7 +136,14 @@ struct Plan {
   int64_t instM = 64, instN = 8, instK = 16;
   cuda::MmaElement a = cuda::MmaElement::F16, b = cuda::MmaElement::F16;
   cuda::MmaAccumulator d = cuda::MmaAccumulator::F32;
+  /// aOperand is unused when A is in registers.
   SharedOperand aOperand, bOperand;
+  bool aInRegisters = false;
+  /// Register A: per (mi * kSteps + ki), fragment element i -> the local
+  /// tile's register holding it (aFragmentElements of them); element i
+  /// goes into 32-bit register i / aPerRegister.
+  std::vector<std::vector<int64_t>> aRegisters;
+  int64_t aPerRegister = 2;
   int64_t mTiles = 1, nTiles = 1, kSteps = 1;
   /// C's registers (elements) a thread holds: the local tile's cosize(m).
   int64_t cRegisters = 0;
@@ -113,8 +158,9 @@ struct Plan {
 /// an instruction's widest legal N dividing it, K of the instruction's),
 /// reads each shared operand's descriptor off its layout and checks every
 /// element of every instruction against it (MN-major only for 16-bit
-/// types), checks C's local layout against the accumulator fragment and
-/// lists the issues. Declines naming the rule.
+/// types), checks a register A against the A fragment and C's local layout
+/// against the accumulator fragment, and lists the issues. Declines naming
+/// the rule.
 OrReason<Plan> planWgmma(const Request &request);
 
 constexpr size_t kMaxIssues = 4096;
