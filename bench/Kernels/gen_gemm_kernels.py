@@ -115,18 +115,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
     %zero = arith.constant 0.0 : f32
     %i1_1 = arith.constant 1 : i32
     %i32_128 = arith.constant 128 : i32
-    %M = memref.dim %a, %c0 : {m_in}
-    %K = memref.dim %a, %c1 : {m_in}
-    %N = memref.dim %b, %c{n_dim} : {m_in}
-    %tiles_m = arith.ceildivui %M, %c_bm : index
-    %tiles_n = arith.ceildivui %N, %c_bn : index
-    %k_tiles = arith.ceildivui %K, %c_bk : index
-    %tiles = arith.muli %tiles_m, %tiles_n : index
-    %group_tiles = arith.muli %c_group, %tiles_n : index
-    %ga = tile.from_memref %a : {m_in} -> {g_in}
-    %gb = tile.from_memref %b : {m_in} -> {g_in}
-    %gc = tile.from_memref %c : {m_out} -> {g_out}
-    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
+{problem(m_in, m_out, g_in, g_out, n_dim)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
     %full = nvgpu.mbarrier.create -> !ring
@@ -263,6 +252,23 @@ scf.if %warp_leader {{
 }}"""
     indent = "          " if release_after is not None else "        "
     return "\n".join(indent + line for line in text.splitlines())
+
+
+def problem(m_in, m_out, g_in, g_out, n_dim):
+    """M, N, K read off A (M x K) and B (dim `n_dim` is N), the tile
+    counts, and A, B, C as tile buffers."""
+    return f"""    %M = memref.dim %a, %c0 : {m_in}
+    %K = memref.dim %a, %c1 : {m_in}
+    %N = memref.dim %b, %c{n_dim} : {m_in}
+    %tiles_m = arith.ceildivui %M, %c_bm : index
+    %tiles_n = arith.ceildivui %N, %c_bn : index
+    %k_tiles = arith.ceildivui %K, %c_bk : index
+    %tiles = arith.muli %tiles_m, %tiles_n : index
+    %group_tiles = arith.muli %c_group, %tiles_n : index
+    %ga = tile.from_memref %a : {m_in} -> {g_in}
+    %gb = tile.from_memref %b : {m_in} -> {g_in}
+    %gc = tile.from_memref %c : {m_out} -> {g_out}
+"""
 
 
 def raster(indent):

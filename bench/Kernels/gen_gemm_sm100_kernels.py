@@ -31,7 +31,8 @@ never run here (no sm_100 GPU).
 import json
 import sys
 
-from gen_gemm_kernels import BYTES, GROUP_M, SHORT, layout, raster, ring_k_major
+from gen_gemm_kernels import (BYTES, GROUP_M, SHORT, layout, problem, raster,
+                              ring_k_major)
 
 ACC_COLUMNS = 256  # tensor-memory columns between the two accumulators
 SLICE = 64         # epilogue columns per tcgen05.ld / TMA store
@@ -108,18 +109,7 @@ def gemm_sm100_kernel(ty, out_ty, bn, bk, stages):
     %ticks = arith.constant 1000000 : index
     %i1_1 = arith.constant 1 : i32
     %i32_128 = arith.constant 128 : i32
-    %M = memref.dim %a, %c0 : {m_in}
-    %K = memref.dim %a, %c1 : {m_in}
-    %N = memref.dim %b, %c0 : {m_in}
-    %tiles_m = arith.ceildivui %M, %c_bm : index
-    %tiles_n = arith.ceildivui %N, %c_bn : index
-    %k_tiles = arith.ceildivui %K, %c_bk : index
-    %tiles = arith.muli %tiles_m, %tiles_n : index
-    %group_tiles = arith.muli %c_group, %tiles_n : index
-    %ga = tile.from_memref %a : {m_in} -> {g_in}
-    %gb = tile.from_memref %b : {m_in} -> {g_in}
-    %gc = tile.from_memref %c : {m_out} -> {g_out}
-    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
+{problem(m_in, m_out, g_in, g_out, 0)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sc0 = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
     %sc1 = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
