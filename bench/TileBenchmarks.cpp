@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   TileBenchmarks [tma-copy|dsmem|all] [--reps N]
+//   TileBenchmarks [tma-copy|dsmem|gemm|all] [--reps N]
 //
 // tma-copy: the tiled TMA copy of a 16384 x 16384 f16 tensor (512 MiB;
 //   kernels/bench.sm_90a: tma_copy_<R>x<C>_k<K>, compiled by tile-compile)
@@ -16,13 +16,25 @@
 //   dsmem_ping_<B> (one bulk copy per CTA per iteration) against the CUDA
 //   C++ cooperative-groups kernel dsmem_cg_ping_<B> (bench/
 //   dsmem_cg_reference.cu, nvcc), same grid and iteration count.
-// Medians of --reps timed runs (CUDA events) after 3 warm-up runs.
+// gemm: the Hopper GEMM family (kernels/gemm.sm_90a, bench/Kernels/
+//   gen_gemm_kernels.py) against cuBLASLt (opened at run time, see
+//   CublasLt.h) on bf16/f16 A*B^T, bf16 A*B and e4m3 -> bf16 at 4096^3,
+//   8192^3 and three LLM shapes. Per problem every kernel of the family is
+//   timed and the fastest is shown (the choice bench/gemm_bench.py makes);
+//   each kernel's output is checked before timing: against cuBLAS, or
+//   without cuBLASLt against the exact host reference on sampled rows and
+//   columns. One timed run is a batch of launches (about 2e13 flops).
+// Medians of --reps timed runs (CUDA events) after 3 warm-up runs (gemm:
+// 10 rounds unless --reps is given).
 //
 //===----------------------------------------------------------------------===//
 
+#include "CublasLt.h"
 #include "DeviceCommon.h"
+#include "HopperGemm.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -35,6 +47,9 @@ using tile::device::kernelPath;
 namespace {
 
 int reps = 30;
+bool repsGiven = false;
+/// Benchmarks whose check failed (the exit status).
+int failures = 0;
 
 [[noreturn]] void die(Error e) {
   std::fprintf(stderr, "FAIL: %s\n", llvm::toString(std::move(e)).c_str());
@@ -63,12 +78,12 @@ struct Timed {
 };
 
 /// Interleaves the measurements so drift hits every entry alike.
-void measure(std::vector<Timed> &entries) {
+void measure(std::vector<Timed> &entries, int rounds = reps) {
   for (Timed &t : entries)
     for (int i = 0; i < 3; ++i)
       need(t.run());
   need(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize"));
-  for (int r = 0; r < reps; ++r)
+  for (int r = 0; r < rounds; ++r)
     for (Timed &t : entries)
       t.ms.push_back(need(timeOnStream(nullptr, t.run)));
 }
@@ -184,15 +199,260 @@ void dsmem(const Device &device) {
   }
 }
 
+
+//===----------------------------------------------------------------------===//
+// GEMM
+//===----------------------------------------------------------------------===//
+
+namespace gemm = tile::device::gemm;
+using gemm::GemmCase;
+using gemm::GemmOperands;
+using gemm::GemmShape;
+
+const GemmShape gemmShapes[] = {
+    {4096, 4096, 4096},  {8192, 8192, 8192},  {8192, 28672, 4096},
+    {128, 8192, 8192},   {8192, 1024, 8192},
+};
+
+std::string familyTitle(const GemmCase &c) {
+  std::string type = c.dtype == "f8E4M3FN" ? "e4m3" : c.dtype;
+  return type + (c.bMnMajor ? " A*B" : " A*B^T") + " -> " + c.out;
+}
+
+/// `got` against cuBLAS's `want` (both C as read back): equal bits, or
+/// within 2^-7 * max(|want|, sqrt(K) / 4) (about one bf16 ulp at the
+/// typical magnitude of these sums), which allows for a cuBLAS algorithm
+/// that reduces split-K partials in the output type. Returns the elements
+/// beyond the tolerance and counts the ones that differ at all.
+int64_t compareWithCublas(const GemmOperands &ops, const std::vector<uint8_t> &got,
+                          const std::vector<uint8_t> &want, int64_t &differ,
+                          std::string &first) {
+  differ = 0;
+  if (got == want)
+    return 0;
+  const std::string &type = ops.kernel.out;
+  unsigned bytes = gemm::elementBytes(type);
+  float floor = std::sqrt(float(ops.shape.k)) / 4;
+  int64_t bad = 0;
+  for (int64_t m = 0; m < ops.shape.m; ++m)
+    for (int64_t n = 0; n < ops.shape.n; ++n) {
+      size_t at = size_t(m * ops.ldc + n) * bytes;
+      if (std::memcmp(&got[at], &want[at], bytes) == 0)
+        continue;
+      ++differ;
+      float g = gemm::decodeElement(type, &got[at]);
+      float w = gemm::decodeElement(type, &want[at]);
+      float tolerance = std::ldexp(std::max(std::fabs(w), floor), -7);
+      if (std::fabs(g - w) <= tolerance) // false for NaN
+        continue;
+      if (bad++ < 3)
+        first += " (" + std::to_string(m) + ", " + std::to_string(n) +
+                 "): " + std::to_string(g) + " vs cuBLAS " + std::to_string(w) +
+                 ";";
+    }
+  return bad;
+}
+
+void gemmBench(const Device &device) {
+  const int rounds = repsGiven ? reps : 10;
+  std::vector<GemmCase> cases =
+      need(gemm::loadGemmCases(kernelPath("gemm.cases.json")));
+  Module module = need(gemm::loadGemmModule());
+  const int sms = device.multiprocessors();
+
+  llvm::Expected<std::unique_ptr<tile::bench::CublasLt>> opened =
+      tile::bench::CublasLt::open();
+  std::unique_ptr<tile::bench::CublasLt> lt;
+  DeviceBuffer workspace, unitScale;
+  const size_t workspaceBytes = size_t(32) << 20;
+  std::printf("\nGEMM: tile IR (kernels/gemm.sm_90a) vs cuBLASLt, %s, median "
+              "of %d rounds\n",
+              device.name().c_str(), rounds);
+  if (opened) {
+    lt = std::move(*opened);
+    workspace = need(DeviceBuffer::allocate(workspaceBytes));
+    unitScale = need(DeviceBuffer::allocate(4));
+    const float one = 1.0f;
+    need(unitScale.copyFromHost(&one, 4));
+    std::printf("reference: %s (version %zu), the heuristic's best algorithm, "
+                "%zu MiB workspace\n",
+                lt->path().c_str(), lt->version(), workspaceBytes >> 20);
+  } else {
+    std::printf("reference missing: %s\nThe tile GEMMs are timed alone and "
+                "checked against the host reference (sampled rows and "
+                "columns).\n",
+                llvm::toString(opened.takeError()).c_str());
+  }
+  std::printf("Check before timing: quarter-integer inputs; vs cuBLAS equal "
+              "bits or |tile - cuBLAS| <= 2^-7 * max(|cuBLAS|, sqrt(K)/4); "
+              "vs the host reference exact.\n");
+  std::printf("%-22s %20s %-30s %10s %12s %7s\n", "problem", "M x N x K",
+              "tile kernel (fastest)", "tile TF/s", "cuBLAS TF/s", "ratio");
+
+  // The families in the order of the case list.
+  std::vector<std::vector<GemmCase>> families;
+  for (const GemmCase &c : cases) {
+    auto it = std::find_if(families.begin(), families.end(), [&](auto &f) {
+      return f.front().family() == c.family() && f.front().out == c.out;
+    });
+    if (it == families.end())
+      families.push_back({c});
+    else
+      it->push_back(c);
+  }
+
+  for (const std::vector<GemmCase> &members : families) {
+    for (const GemmShape &shape : gemmShapes) {
+      GemmOperands ops = need(GemmOperands::create(members.front(), shape, 1));
+      const std::string title = familyTitle(members.front());
+      const bool hugeHostCheck = shape.flops() > 1e12;
+
+      // The reference output.
+      std::unique_ptr<tile::bench::CublasLt::Plan> plan;
+      DeviceBuffer reference;
+      std::vector<uint8_t> want;
+      if (lt) {
+        reference = need(DeviceBuffer::allocate(ops.c.size()));
+        tile::bench::LtProblem p;
+        p.inputType = ops.kernel.dtype;
+        p.outputType = ops.kernel.out;
+        p.bMnMajor = ops.kernel.bMnMajor;
+        p.m = shape.m, p.n = shape.n, p.k = shape.k;
+        p.lda = ops.lda, p.ldb = ops.ldb, p.ldc = ops.ldc;
+        p.a = ops.a.address(), p.b = ops.b.address(), p.c = reference.address();
+        p.unitScale = unitScale.address();
+        llvm::Expected<std::unique_ptr<tile::bench::CublasLt::Plan>> planned =
+            lt->plan(p, workspace.address(), workspaceBytes);
+        if (!planned) {
+          std::printf("%-22s %20s reference missing: %s\n", title.c_str(),
+                      shape.str().c_str(),
+                      llvm::toString(planned.takeError()).c_str());
+        } else {
+          plan = std::move(*planned);
+          need(reference.fill(0xFF));
+          need(plan->run());
+          need(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize"));
+          want.resize(reference.size());
+          need(reference.copyToHost(want.data(), want.size()));
+          // How exact cuBLAS itself is, on sampled rows and columns.
+          gemm::GemmCheckResult exact = gemm::checkAgainstHostReference(
+              ops, want, /*sampled=*/true, hugeHostCheck ? 2 : 8);
+          if (exact.wrong)
+            std::printf("note: cuBLAS differs from the exact reference on %lld "
+                        "of %lld sampled elements (%s), e.g.%s\n",
+                        (long long)exact.wrong, (long long)exact.checked,
+                        shape.str().c_str(), exact.firstWrong.c_str());
+        }
+      }
+
+      // Each kernel's output, checked before it is timed.
+      std::vector<Timed> entries;
+      std::vector<const GemmCase *> timedCases;
+      const int iters =
+          std::max(3, std::min(200, int(2e13 / shape.flops())));
+      for (const GemmCase &c : members) {
+        Kernel kernel = need(module.kernel(c.kernel));
+        need(ops.poisonOutput());
+        need(gemm::launchGemm(kernel, c, ops, sms));
+        need(check(driver()->cuCtxSynchronize(),
+                   "cuCtxSynchronize after " + c.kernel));
+        std::vector<uint8_t> got = need(ops.readOutput());
+        std::string verdict;
+        if (plan) {
+          int64_t differ = 0;
+          std::string first;
+          int64_t bad = compareWithCublas(ops, got, want, differ, first);
+          if (bad)
+            verdict = std::to_string(bad) + " elements beyond the tolerance "
+                      "of cuBLAS's, e.g." + first;
+          else if (differ)
+            std::printf("note: %s %s: %lld elements differ from cuBLAS's, "
+                        "all within the tolerance\n",
+                        c.kernel.c_str(), shape.str().c_str(),
+                        (long long)differ);
+        } else {
+          gemm::GemmCheckResult r = gemm::checkAgainstHostReference(
+              ops, got, /*sampled=*/true, hugeHostCheck ? 2 : 8);
+          if (r.wrong)
+            verdict = std::to_string(r.wrong) + " of " +
+                      std::to_string(r.checked) +
+                      " sampled elements differ from the host reference, e.g." +
+                      r.firstWrong;
+        }
+        if (!verdict.empty()) {
+          std::printf("FAIL %s %s: %s\n", c.kernel.c_str(), shape.str().c_str(),
+                      verdict.c_str());
+          ++failures;
+          continue;
+        }
+        LaunchConfig config = gemm::gemmLaunchConfig(c, shape, sms);
+        std::vector<KernelArg> args = ops.args();
+        entries.push_back({c.kernel, [kernel, config, args, iters]() -> Error {
+                             for (int i = 0; i < iters; ++i)
+                               if (Error e = kernel.launch(config, args))
+                                 return e;
+                             return Error::success();
+                           }});
+        timedCases.push_back(&c);
+      }
+      if (entries.empty())
+        continue;
+      if (plan)
+        entries.push_back({"cuBLASLt", [&plan, iters]() -> Error {
+                             for (int i = 0; i < iters; ++i)
+                               if (Error e = plan->run())
+                                 return e;
+                             return Error::success();
+                           }});
+      measure(entries, rounds);
+
+      const double flops = shape.flops();
+      auto tflops = [&](float ms) { return flops / (ms * 1e-3) / 1e12; };
+      float cublasMs = plan ? median(entries.back().ms) / iters : 0;
+      size_t best = 0;
+      for (size_t i = 0; i < timedCases.size(); ++i) {
+        float ms = median(entries[i].ms) / iters;
+        if (ms < median(entries[best].ms) / iters)
+          best = i;
+        std::printf("RESULT bench=gemm problem=%s shape=%s kernel=%s ms=%.4f "
+                    "TFLOPs=%.1f",
+                    timedCases[i]->family().c_str(), shape.str().c_str(),
+                    timedCases[i]->kernel.c_str(), ms, tflops(ms));
+        if (plan)
+          std::printf(" cublas_TFLOPs=%.1f ratio=%.3f", tflops(cublasMs),
+                      cublasMs / ms);
+        std::printf("\n");
+      }
+      float bestMs = median(entries[best].ms) / iters;
+      std::string name = timedCases[best]->kernel;
+      if (plan)
+        std::printf("%-22s %20s %-30s %10.1f %12.1f %7.3f\n", title.c_str(),
+                    shape.str().c_str(), name.c_str(), tflops(bestMs),
+                    tflops(cublasMs), cublasMs / bestMs);
+      else
+        std::printf("%-22s %20s %-30s %10.1f %12s %7s\n", title.c_str(),
+                    shape.str().c_str(), name.c_str(), tflops(bestMs), "-",
+                    "-");
+      std::fflush(stdout);
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::string which = "all";
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-      reps = std::max(1, std::atoi(argv[++i]));
+      reps = std::max(1, std::atoi(argv[++i])), repsGiven = true;
     else if (argv[i][0] != '-')
       which = argv[i];
+  }
+  if (which != "all" && which != "tma-copy" && which != "dsmem" &&
+      which != "gemm") {
+    std::fprintf(stderr, "unknown benchmark '%s' (tma-copy, dsmem, gemm, all)\n",
+                 which.c_str());
+    return 2;
   }
   llvm::Expected<Device> device = Device::open(0);
   if (!device) {
@@ -216,5 +476,13 @@ int main(int argc, char **argv) {
     tmaCopy(*device);
   if (which == "all" || which == "dsmem")
     dsmem(*device);
-  return 0;
+  if (which == "all" || which == "gemm") {
+    if (device->computeMajor() != 9)
+      std::printf("\nSKIP gemm: the Hopper GEMM family (wgmma, sm_90a) needs "
+                  "an sm_90 device; device 0 is %s\n",
+                  device->smName().c_str());
+    else
+      gemmBench(*device);
+  }
+  return failures ? 1 : 0;
 }
