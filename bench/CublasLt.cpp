@@ -102,8 +102,11 @@ struct CublasLt::Api {
 
 llvm::Expected<std::unique_ptr<CublasLt>> CublasLt::open() {
   std::vector<std::string> candidates;
-  if (const char *env = std::getenv("TILE_CUBLASLT"))
+  if (const char *env = std::getenv("TILE_CUBLASLT")) {
+    if (std::string(env) == "off")
+      return error("TILE_CUBLASLT=off: cuBLASLt not used");
     candidates.push_back(env);
+  }
   candidates.push_back("libcublasLt.so.13");
   candidates.push_back("libcublasLt.so.12");
   std::string tried;

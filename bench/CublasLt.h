@@ -8,7 +8,7 @@
 // The GEMM benchmark's reference, with no build-time dependency on cuBLAS:
 // libcublasLt is opened with dlopen and the few entry points and enum
 // values used are declared here. The library is looked for in order:
-//   1. $TILE_CUBLASLT (a library file);
+//   1. $TILE_CUBLASLT (a library file; "off": no reference);
 //   2. libcublasLt.so.13, libcublasLt.so.12 on the loader's default path;
 //   3. the Python installation's NVIDIA wheels next to torch
 //      (site-packages/nvidia/{cu13,cublas}/lib), found by asking python3.

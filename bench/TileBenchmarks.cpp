@@ -24,6 +24,7 @@
 //   each kernel's output is checked before timing: against cuBLAS, or
 //   without cuBLASLt against the exact host reference on sampled rows and
 //   columns. One timed run is a batch of launches (about 2e13 flops).
+//   TILE_CUBLASLT names the library file, or "off" to run without it.
 // Medians of --reps timed runs (CUDA events) after 3 warm-up runs (gemm:
 // 10 rounds unless --reps is given).
 //
@@ -219,6 +220,13 @@ std::string familyTitle(const GemmCase &c) {
   return type + (c.bMnMajor ? " A*B" : " A*B^T") + " -> " + c.out;
 }
 
+/// "bf16_tn", "e4m3_tn": the family as one word (RESULT lines).
+std::string problemKey(const GemmCase &c) {
+  std::string key = c.family();
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key;
+}
+
 /// `got` against cuBLAS's `want` (both C as read back): equal bits, or
 /// within 2^-7 * max(|want|, sqrt(K) / 4) (about one bf16 ulp at the
 /// typical magnitude of these sums), which allows for a cuBLAS algorithm
@@ -259,6 +267,9 @@ void gemmBench(const Device &device) {
       need(gemm::loadGemmCases(kernelPath("gemm.cases.json")));
   Module module = need(gemm::loadGemmModule());
   const int sms = device.multiprocessors();
+  // Checks before timing: bitwise equal to the reference, within the
+  // tolerance (cuBLAS only), failed.
+  int equal = 0, withinTolerance = 0, failed = 0;
 
   llvm::Expected<std::unique_ptr<tile::bench::CublasLt>> opened =
       tile::bench::CublasLt::open();
@@ -365,11 +376,15 @@ void gemmBench(const Device &device) {
           if (bad)
             verdict = std::to_string(bad) + " elements beyond the tolerance "
                       "of cuBLAS's, e.g." + first;
-          else if (differ)
+          else if (differ) {
             std::printf("note: %s %s: %lld elements differ from cuBLAS's, "
                         "all within the tolerance\n",
                         c.kernel.c_str(), shape.str().c_str(),
                         (long long)differ);
+            ++withinTolerance;
+          } else {
+            ++equal;
+          }
         } else {
           gemm::GemmCheckResult r = gemm::checkAgainstHostReference(
               ops, got, /*sampled=*/true, hugeHostCheck ? 2 : 8);
@@ -378,11 +393,14 @@ void gemmBench(const Device &device) {
                       std::to_string(r.checked) +
                       " sampled elements differ from the host reference, e.g." +
                       r.firstWrong;
+          else
+            ++equal;
         }
         if (!verdict.empty()) {
           std::printf("FAIL %s %s: %s\n", c.kernel.c_str(), shape.str().c_str(),
                       verdict.c_str());
           ++failures;
+          ++failed;
           continue;
         }
         LaunchConfig config = gemm::gemmLaunchConfig(c, shape, sms);
@@ -416,7 +434,7 @@ void gemmBench(const Device &device) {
           best = i;
         std::printf("RESULT bench=gemm problem=%s shape=%s kernel=%s ms=%.4f "
                     "TFLOPs=%.1f",
-                    timedCases[i]->family().c_str(), shape.str().c_str(),
+                    problemKey(*timedCases[i]).c_str(), shape.str().c_str(),
                     timedCases[i]->kernel.c_str(), ms, tflops(ms));
         if (plan)
           std::printf(" cublas_TFLOPs=%.1f ratio=%.3f", tflops(cublasMs),
@@ -436,6 +454,11 @@ void gemmBench(const Device &device) {
       std::fflush(stdout);
     }
   }
+  std::printf("checked before timing: %d kernel runs; %d %s, %d within the "
+              "tolerance, %d failed\n",
+              equal + withinTolerance + failed, equal,
+              lt ? "bitwise equal to cuBLAS" : "exact on the sampled elements",
+              withinTolerance, failed);
 }
 
 } // namespace
