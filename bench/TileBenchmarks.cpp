@@ -261,25 +261,24 @@ int64_t compareWithCublas(const GemmOperands &ops, const std::vector<uint8_t> &g
   return bad;
 }
 
-void gemmBench(const Device &device) {
-  const int rounds = repsGiven ? reps : 10;
-  std::vector<GemmCase> cases =
-      need(gemm::loadGemmCases(kernelPath("gemm.cases.json")));
-  Module module = need(gemm::loadGemmModule());
-  const int sms = device.multiprocessors();
-  // Checks before timing: bitwise equal to the reference, within the
-  // tolerance (cuBLAS only), failed.
-  int equal = 0, withinTolerance = 0, failed = 0;
-
-  llvm::Expected<std::unique_ptr<tile::bench::CublasLt>> opened =
-      tile::bench::CublasLt::open();
+/// The reference: cuBLASLt with its workspace and the e4m3 unit scale, or
+/// nothing (the tile kernels are then checked against the host).
+struct GemmReference {
+  static constexpr size_t workspaceBytes = size_t(32) << 20;
   std::unique_ptr<tile::bench::CublasLt> lt;
   DeviceBuffer workspace, unitScale;
-  const size_t workspaceBytes = size_t(32) << 20;
-  std::printf("\nGEMM: tile IR (kernels/gemm.sm_90a) vs cuBLASLt, %s, median "
-              "of %d rounds\n",
-              device.name().c_str(), rounds);
-  if (opened) {
+
+  /// Opens cuBLASLt and says which reference is used.
+  void open() {
+    llvm::Expected<std::unique_ptr<tile::bench::CublasLt>> opened =
+        tile::bench::CublasLt::open();
+    if (!opened) {
+      std::printf("reference missing: %s\nThe tile GEMMs are timed alone and "
+                  "checked against the host reference (sampled rows and "
+                  "columns).\n",
+                  llvm::toString(opened.takeError()).c_str());
+      return;
+    }
     lt = std::move(*opened);
     workspace = need(DeviceBuffer::allocate(workspaceBytes));
     unitScale = need(DeviceBuffer::allocate(4));
@@ -288,12 +287,190 @@ void gemmBench(const Device &device) {
     std::printf("reference: %s (version %zu), the heuristic's best algorithm, "
                 "%zu MiB workspace\n",
                 lt->path().c_str(), lt->version(), workspaceBytes >> 20);
-  } else {
-    std::printf("reference missing: %s\nThe tile GEMMs are timed alone and "
-                "checked against the host reference (sampled rows and "
-                "columns).\n",
-                llvm::toString(opened.takeError()).c_str());
   }
+
+  /// Plans `ops`' problem into `out` and reads the result into `want`;
+  /// null (having said why) when cuBLASLt is missing or refuses it.
+  std::unique_ptr<tile::bench::CublasLt::Plan>
+  compute(const GemmOperands &ops, const std::string &title, DeviceBuffer &out,
+          std::vector<uint8_t> &want) const {
+    if (!lt)
+      return nullptr;
+    out = need(DeviceBuffer::allocate(ops.c.size()));
+    tile::bench::LtProblem p;
+    p.inputType = ops.kernel.dtype;
+    p.outputType = ops.kernel.out;
+    p.bMnMajor = ops.kernel.bMnMajor;
+    p.m = ops.shape.m, p.n = ops.shape.n, p.k = ops.shape.k;
+    p.lda = ops.lda, p.ldb = ops.ldb, p.ldc = ops.ldc;
+    p.a = ops.a.address(), p.b = ops.b.address(), p.c = out.address();
+    p.unitScale = unitScale.address();
+    llvm::Expected<std::unique_ptr<tile::bench::CublasLt::Plan>> plan =
+        lt->plan(p, workspace.address(), workspaceBytes);
+    if (!plan) {
+      std::printf("%-22s %20s reference missing: %s\n", title.c_str(),
+                  ops.shape.str().c_str(),
+                  llvm::toString(plan.takeError()).c_str());
+      return nullptr;
+    }
+    need(out.fill(0xFF));
+    need((*plan)->run());
+    need(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize after cuBLASLt"));
+    want.resize(out.size());
+    need(out.copyToHost(want.data(), want.size()));
+    // How exact cuBLAS itself is, on sampled rows and columns.
+    gemm::GemmCheckResult exact = gemm::checkAgainstHostReference(
+        ops, want, /*sampled=*/true, hostSampleLines(ops.shape));
+    if (exact.wrong)
+      std::printf("note: cuBLAS differs from the exact reference on %lld of "
+                  "%lld sampled elements (%s), e.g.%s\n",
+                  (long long)exact.wrong, (long long)exact.checked,
+                  ops.shape.str().c_str(), exact.firstWrong.c_str());
+    return std::move(*plan);
+  }
+
+  /// Random rows and columns of a host check: few on the large problems.
+  static int hostSampleLines(const GemmShape &shape) {
+    return shape.flops() > 1e12 ? 2 : 8;
+  }
+};
+
+/// How the checks before timing went.
+struct CheckTally {
+  int equal = 0, withinTolerance = 0, failed = 0;
+};
+
+/// `got` (kernel `c`'s output) against cuBLAS's `want`, or without it
+/// against the host reference on samples. Empty when it passed, else why.
+std::string checkOutput(const GemmOperands &ops, const GemmCase &c,
+                        const std::vector<uint8_t> &got,
+                        const std::vector<uint8_t> *want, CheckTally &tally) {
+  std::string verdict;
+  if (want) {
+    int64_t differ = 0;
+    std::string first;
+    if (int64_t bad = compareWithCublas(ops, got, *want, differ, first))
+      verdict = std::to_string(bad) +
+                " elements beyond the tolerance of cuBLAS's, e.g." + first;
+    else if (differ)
+      std::printf("note: %s %s: %lld elements differ from cuBLAS's, all "
+                  "within the tolerance\n",
+                  c.kernel.c_str(), ops.shape.str().c_str(), (long long)differ);
+    if (verdict.empty() && differ)
+      ++tally.withinTolerance;
+    else if (verdict.empty())
+      ++tally.equal;
+  } else {
+    gemm::GemmCheckResult r = gemm::checkAgainstHostReference(
+        ops, got, /*sampled=*/true, GemmReference::hostSampleLines(ops.shape));
+    if (r.wrong)
+      verdict = std::to_string(r.wrong) + " of " + std::to_string(r.checked) +
+                " sampled elements differ from the host reference, e.g." +
+                r.firstWrong;
+    else
+      ++tally.equal;
+  }
+  if (!verdict.empty()) {
+    std::printf("FAIL %s %s: %s\n", c.kernel.c_str(), ops.shape.str().c_str(),
+                verdict.c_str());
+    ++tally.failed;
+    ++failures;
+  }
+  return verdict;
+}
+
+/// A batch of `iters` runs of `once`, as one timed entry.
+Timed batch(std::string name, int iters, std::function<Error()> once) {
+  return {std::move(name), [iters, once]() -> Error {
+            for (int i = 0; i < iters; ++i)
+              if (Error e = once())
+                return e;
+            return Error::success();
+          }};
+}
+
+/// RESULT lines for every kernel and the table row of the fastest. The
+/// last entry is cuBLAS's when `withCublas`.
+void reportProblem(const std::string &title, const GemmShape &shape,
+                   const std::vector<Timed> &entries,
+                   const std::vector<const GemmCase *> &kernels, int iters,
+                   bool withCublas) {
+  auto msOf = [&](size_t i) { return median(entries[i].ms) / iters; };
+  auto tflops = [&](float ms) { return shape.flops() / (ms * 1e-3) / 1e12; };
+  float cublasMs = withCublas ? msOf(entries.size() - 1) : 0;
+  size_t best = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (msOf(i) < msOf(best))
+      best = i;
+    std::printf("RESULT bench=gemm problem=%s shape=%s kernel=%s ms=%.4f "
+                "TFLOPs=%.1f",
+                problemKey(*kernels[i]).c_str(), shape.str().c_str(),
+                kernels[i]->kernel.c_str(), msOf(i), tflops(msOf(i)));
+    if (withCublas)
+      std::printf(" cublas_TFLOPs=%.1f ratio=%.3f", tflops(cublasMs),
+                  cublasMs / msOf(i));
+    std::printf("\n");
+  }
+  std::printf("%-22s %20s %-30s %10.1f ", title.c_str(), shape.str().c_str(),
+              kernels[best]->kernel.c_str(), tflops(msOf(best)));
+  if (withCublas)
+    std::printf("%12.1f %7.3f\n", tflops(cublasMs), cublasMs / msOf(best));
+  else
+    std::printf("%12s %7s\n", "-", "-");
+  std::fflush(stdout);
+}
+
+/// One problem of one family: the reference, every kernel checked, then
+/// the survivors and cuBLAS timed together.
+void benchProblem(const Module &module, const GemmReference &reference,
+                  const std::vector<GemmCase> &members, const GemmShape &shape,
+                  int sms, int rounds, CheckTally &tally) {
+  GemmOperands ops = need(GemmOperands::create(members.front(), shape, 1));
+  const std::string title = familyTitle(members.front());
+  DeviceBuffer referenceOut;
+  std::vector<uint8_t> want;
+  std::unique_ptr<tile::bench::CublasLt::Plan> plan =
+      reference.compute(ops, title, referenceOut, want);
+
+  std::vector<Timed> entries;
+  std::vector<const GemmCase *> kernels;
+  const int iters = std::max(3, std::min(200, int(2e13 / shape.flops())));
+  for (const GemmCase &c : members) {
+    Kernel kernel = need(module.kernel(c.kernel));
+    need(ops.poisonOutput());
+    need(gemm::launchGemm(kernel, c, ops, sms));
+    need(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize after " + c.kernel));
+    if (!checkOutput(ops, c, need(ops.readOutput()), plan ? &want : nullptr,
+                     tally)
+             .empty())
+      continue;
+    LaunchConfig config = gemm::gemmLaunchConfig(c, shape, sms);
+    std::vector<KernelArg> args = ops.args();
+    entries.push_back(batch(c.kernel, iters, [kernel, config, args] {
+      return kernel.launch(config, args);
+    }));
+    kernels.push_back(&c);
+  }
+  if (entries.empty())
+    return;
+  if (plan) {
+    const tile::bench::CublasLt::Plan *p = plan.get();
+    entries.push_back(batch("cuBLASLt", iters, [p] { return p->run(); }));
+  }
+  measure(entries, rounds);
+  reportProblem(title, shape, entries, kernels, iters, plan != nullptr);
+}
+
+void gemmBench(const Device &device) {
+  const int rounds = repsGiven ? reps : 10;
+  std::vector<GemmCase> cases =
+      need(gemm::loadGemmCases(kernelPath("gemm.cases.json")));
+  Module module = need(gemm::loadGemmModule());
+  std::printf("\nGEMM: tile IR (kernels/gemm.sm_90a) vs cuBLASLt, %s, median "
+              "of %d rounds\n",
+              device.name().c_str(), rounds);
+  GemmReference reference;
+  reference.open();
   std::printf("Check before timing: quarter-integer inputs; vs cuBLAS equal "
               "bits or |tile - cuBLAS| <= 2^-7 * max(|cuBLAS|, sqrt(K)/4); "
               "vs the host reference exact.\n");
@@ -311,154 +488,17 @@ void gemmBench(const Device &device) {
     else
       it->push_back(c);
   }
-
-  for (const std::vector<GemmCase> &members : families) {
-    for (const GemmShape &shape : gemmShapes) {
-      GemmOperands ops = need(GemmOperands::create(members.front(), shape, 1));
-      const std::string title = familyTitle(members.front());
-      const bool hugeHostCheck = shape.flops() > 1e12;
-
-      // The reference output.
-      std::unique_ptr<tile::bench::CublasLt::Plan> plan;
-      DeviceBuffer reference;
-      std::vector<uint8_t> want;
-      if (lt) {
-        reference = need(DeviceBuffer::allocate(ops.c.size()));
-        tile::bench::LtProblem p;
-        p.inputType = ops.kernel.dtype;
-        p.outputType = ops.kernel.out;
-        p.bMnMajor = ops.kernel.bMnMajor;
-        p.m = shape.m, p.n = shape.n, p.k = shape.k;
-        p.lda = ops.lda, p.ldb = ops.ldb, p.ldc = ops.ldc;
-        p.a = ops.a.address(), p.b = ops.b.address(), p.c = reference.address();
-        p.unitScale = unitScale.address();
-        llvm::Expected<std::unique_ptr<tile::bench::CublasLt::Plan>> planned =
-            lt->plan(p, workspace.address(), workspaceBytes);
-        if (!planned) {
-          std::printf("%-22s %20s reference missing: %s\n", title.c_str(),
-                      shape.str().c_str(),
-                      llvm::toString(planned.takeError()).c_str());
-        } else {
-          plan = std::move(*planned);
-          need(reference.fill(0xFF));
-          need(plan->run());
-          need(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize"));
-          want.resize(reference.size());
-          need(reference.copyToHost(want.data(), want.size()));
-          // How exact cuBLAS itself is, on sampled rows and columns.
-          gemm::GemmCheckResult exact = gemm::checkAgainstHostReference(
-              ops, want, /*sampled=*/true, hugeHostCheck ? 2 : 8);
-          if (exact.wrong)
-            std::printf("note: cuBLAS differs from the exact reference on %lld "
-                        "of %lld sampled elements (%s), e.g.%s\n",
-                        (long long)exact.wrong, (long long)exact.checked,
-                        shape.str().c_str(), exact.firstWrong.c_str());
-        }
-      }
-
-      // Each kernel's output, checked before it is timed.
-      std::vector<Timed> entries;
-      std::vector<const GemmCase *> timedCases;
-      const int iters =
-          std::max(3, std::min(200, int(2e13 / shape.flops())));
-      for (const GemmCase &c : members) {
-        Kernel kernel = need(module.kernel(c.kernel));
-        need(ops.poisonOutput());
-        need(gemm::launchGemm(kernel, c, ops, sms));
-        need(check(driver()->cuCtxSynchronize(),
-                   "cuCtxSynchronize after " + c.kernel));
-        std::vector<uint8_t> got = need(ops.readOutput());
-        std::string verdict;
-        if (plan) {
-          int64_t differ = 0;
-          std::string first;
-          int64_t bad = compareWithCublas(ops, got, want, differ, first);
-          if (bad)
-            verdict = std::to_string(bad) + " elements beyond the tolerance "
-                      "of cuBLAS's, e.g." + first;
-          else if (differ) {
-            std::printf("note: %s %s: %lld elements differ from cuBLAS's, "
-                        "all within the tolerance\n",
-                        c.kernel.c_str(), shape.str().c_str(),
-                        (long long)differ);
-            ++withinTolerance;
-          } else {
-            ++equal;
-          }
-        } else {
-          gemm::GemmCheckResult r = gemm::checkAgainstHostReference(
-              ops, got, /*sampled=*/true, hugeHostCheck ? 2 : 8);
-          if (r.wrong)
-            verdict = std::to_string(r.wrong) + " of " +
-                      std::to_string(r.checked) +
-                      " sampled elements differ from the host reference, e.g." +
-                      r.firstWrong;
-          else
-            ++equal;
-        }
-        if (!verdict.empty()) {
-          std::printf("FAIL %s %s: %s\n", c.kernel.c_str(), shape.str().c_str(),
-                      verdict.c_str());
-          ++failures;
-          ++failed;
-          continue;
-        }
-        LaunchConfig config = gemm::gemmLaunchConfig(c, shape, sms);
-        std::vector<KernelArg> args = ops.args();
-        entries.push_back({c.kernel, [kernel, config, args, iters]() -> Error {
-                             for (int i = 0; i < iters; ++i)
-                               if (Error e = kernel.launch(config, args))
-                                 return e;
-                             return Error::success();
-                           }});
-        timedCases.push_back(&c);
-      }
-      if (entries.empty())
-        continue;
-      if (plan)
-        entries.push_back({"cuBLASLt", [&plan, iters]() -> Error {
-                             for (int i = 0; i < iters; ++i)
-                               if (Error e = plan->run())
-                                 return e;
-                             return Error::success();
-                           }});
-      measure(entries, rounds);
-
-      const double flops = shape.flops();
-      auto tflops = [&](float ms) { return flops / (ms * 1e-3) / 1e12; };
-      float cublasMs = plan ? median(entries.back().ms) / iters : 0;
-      size_t best = 0;
-      for (size_t i = 0; i < timedCases.size(); ++i) {
-        float ms = median(entries[i].ms) / iters;
-        if (ms < median(entries[best].ms) / iters)
-          best = i;
-        std::printf("RESULT bench=gemm problem=%s shape=%s kernel=%s ms=%.4f "
-                    "TFLOPs=%.1f",
-                    problemKey(*timedCases[i]).c_str(), shape.str().c_str(),
-                    timedCases[i]->kernel.c_str(), ms, tflops(ms));
-        if (plan)
-          std::printf(" cublas_TFLOPs=%.1f ratio=%.3f", tflops(cublasMs),
-                      cublasMs / ms);
-        std::printf("\n");
-      }
-      float bestMs = median(entries[best].ms) / iters;
-      std::string name = timedCases[best]->kernel;
-      if (plan)
-        std::printf("%-22s %20s %-30s %10.1f %12.1f %7.3f\n", title.c_str(),
-                    shape.str().c_str(), name.c_str(), tflops(bestMs),
-                    tflops(cublasMs), cublasMs / bestMs);
-      else
-        std::printf("%-22s %20s %-30s %10.1f %12s %7s\n", title.c_str(),
-                    shape.str().c_str(), name.c_str(), tflops(bestMs), "-",
-                    "-");
-      std::fflush(stdout);
-    }
-  }
+  CheckTally tally;
+  for (const std::vector<GemmCase> &members : families)
+    for (const GemmShape &shape : gemmShapes)
+      benchProblem(module, reference, members, shape,
+                   device.multiprocessors(), rounds, tally);
   std::printf("checked before timing: %d kernel runs; %d %s, %d within the "
               "tolerance, %d failed\n",
-              equal + withinTolerance + failed, equal,
-              lt ? "bitwise equal to cuBLAS" : "exact on the sampled elements",
-              withinTolerance, failed);
+              tally.equal + tally.withinTolerance + tally.failed, tally.equal,
+              reference.lt ? "bitwise equal to cuBLAS"
+                           : "exact on the sampled elements",
+              tally.withinTolerance, tally.failed);
 }
 
 } // namespace
