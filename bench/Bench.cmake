@@ -36,3 +36,15 @@ add_custom_command(OUTPUT ${gemm_mlir} ${gemm_cases}
   COMMENT "Generating the GEMM kernels")
 tile_device_kernel(gemm ${gemm_mlir} sm_90a)
 set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${gemm_cases})
+
+# The Blackwell GEMMs (compiled and assembled for sm_100a; gemm_bench.py
+# runs them only on an sm_100 GPU).
+set(gemm_sm100_mlir ${TILE_BINARY_DIR}/bench/gemm_sm100.mlir)
+set(gemm_sm100_cases ${TILE_DEVICE_KERNELS_DIR}/gemm_sm100.cases.json)
+set(gemm_sm100_generator ${TILE_SOURCE_DIR}/bench/Kernels/gen_gemm_sm100_kernels.py)
+add_custom_command(OUTPUT ${gemm_sm100_mlir} ${gemm_sm100_cases}
+  COMMAND ${Python3_EXECUTABLE} ${gemm_sm100_generator} ${gemm_sm100_mlir} ${gemm_sm100_cases}
+  DEPENDS ${gemm_sm100_generator} ${gemm_generator}
+  COMMENT "Generating the Blackwell GEMM kernels")
+tile_device_kernel(gemm_sm100 ${gemm_sm100_mlir} sm_100a)
+set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${gemm_sm100_cases})

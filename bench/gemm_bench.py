@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""The tile-IR GEMMs (bench/Kernels/gen_gemm_kernels.py) on a GPU, against
-cuBLAS through torch in the same process.
+"""The tile-IR GEMMs on a GPU, against cuBLAS through torch in the same
+process: the Hopper family (bench/Kernels/gen_gemm_kernels.py, sm_90a) and
+the Blackwell family (gen_gemm_sm100_kernels.py, sm_100a: dense, block-
+scaled, D = A B^T + C0 and cta_group::2 pair kernels, checked against
+bench/gemm_reference.py). Each family runs only on its own chip; the other
+is skipped with the reason.
 
   gemm_bench.py check [KERNEL...]   correctness over edge shapes
   gemm_bench.py bench [KERNEL...]   TFLOP/s table, interleaved medians
   gemm_bench.py profile KERNEL M N K   three launches (for ncu)
 
-Needs build/device/ (kernels/gemm.sm_90a.*, python/tile_mlir with the
-self-contained runtime) and torch. TILE_DEVICE_DIR names the folder
-(default: build/device next to this script's repository).
+Needs build/device/ (kernels/gemm.sm_90a.*, kernels/gemm_sm100.sm_100a.*,
+python/tile_mlir with the self-contained runtime) and torch. TILE_DEVICE_DIR
+names the folder (default: build/device next to this script's repository).
 """
 import json
 import os
@@ -22,6 +26,10 @@ HERE = Path(__file__).resolve().parent
 DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
 sys.path.insert(0, str(DEVICE / "python"))
 import tile_mlir  # noqa: E402
+import gemm_reference  # noqa: E402
+
+# (kernel file, chip, the compute capability it runs on)
+FAMILIES = [("gemm", "sm_90a", (9, 0)), ("gemm_sm100", "sm_100a", (10, 0))]
 
 SHORT = {"bf16": "bf16", "f16": "f16", "f8E4M3FN": "e4m3"}
 TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16,
@@ -37,11 +45,36 @@ BENCH_SHAPES = [
 ]
 
 
-def load():
-    compiled = tile_mlir.Compiled.load(str(DEVICE / "kernels" / "gemm.sm_90a"))
+def unavailable(family, chip, capability):
+    """Why the family cannot run here, or None."""
+    have = torch.cuda.get_device_capability(0)
+    if have != capability:
+        return (f"needs an sm_{capability[0]}{capability[1]} GPU ({chip}), "
+                f"this is {torch.cuda.get_device_name(0)} "
+                f"(sm_{have[0]}{have[1]})")
+    if not (DEVICE / "kernels" / f"{family}.{chip}.cubin").exists():
+        return f"kernels/{family}.{chip}.cubin is not built"
+    return None
+
+
+def load(family, chip):
+    compiled = tile_mlir.Compiled.load(str(DEVICE / "kernels" / f"{family}.{chip}"))
     module = tile_mlir.load(compiled)
-    cases = json.loads((DEVICE / "kernels" / "gemm.cases.json").read_text())
+    cases = json.loads((DEVICE / "kernels" / f"{family}.cases.json").read_text())
     return module, cases["kernels"]
+
+
+def runnable_families():
+    """(module, cases) of every family this GPU runs; the others are
+    reported as skipped."""
+    out = []
+    for family, chip, capability in FAMILIES:
+        why = unavailable(family, chip, capability)
+        if why:
+            print(f"SKIP {family} ({chip}) kernels: {why}", flush=True)
+            continue
+        out.append(load(family, chip))
+    return out
 
 
 def padded(rows, cols, dtype, fill=None, rand=None):
@@ -57,29 +90,61 @@ def padded(rows, cols, dtype, fill=None, rand=None):
 
 def operands(case, m, n, k, seed=0):
     """A (M x K), B (N x K for tn, K x N for nn) and C (M x N) on the GPU,
-    each with 16-byte aligned rows."""
+    each with 16-byte aligned rows, and the form's extra inputs: `scaled`
+    the ue8m0 exponents (sfa M x K/32, sfb N x K/32: raw for the reference,
+    packed for the kernel), `addc` C0 (M x N f32)."""
     g = torch.Generator(device="cuda").manual_seed(seed)
     ty = TORCH_TYPE[case["dtype"]]
 
-    def rand(rows, cols):
-        x = torch.randint(-3, 4, (rows, cols), generator=g, device="cuda",
-                          dtype=torch.int32).float() / 4
-        return x.to(ty)
-    a = padded(m, k, ty, rand=rand)
-    b = padded(k, n, ty, rand=rand) if case["b_mn"] else padded(n, k, ty, rand=rand)
+    def rand(rows, cols, lo=-3, hi=4, scale=4):
+        x = torch.randint(lo, hi, (rows, cols), generator=g, device="cuda",
+                          dtype=torch.int32).float() / scale
+        return x
+    a = padded(m, k, ty, rand=lambda r, c: rand(r, c).to(ty))
+    b = (padded(k, n, ty, rand=lambda r, c: rand(r, c).to(ty)) if case["b_mn"]
+         else padded(n, k, ty, rand=lambda r, c: rand(r, c).to(ty)))
     c = padded(m, n, TORCH_TYPE[case["out"]], fill=float("nan"))
-    return a, b, c
+    extra = {}
+    form = case.get("form", "dense")
+    if form == "scaled":
+        # Factors 1/2, 1 and 2: every product and partial sum stays exact.
+        blocks = -(-k // gemm_reference.SCALE_VECTOR)
+        for name, rows in (("sfa", m), ("sfb", n)):
+            raw = rand(rows, blocks, 126, 129, 1).to(torch.uint8)
+            extra[name] = raw
+            extra[name + "_packed"] = gemm_reference.pack_scales(raw).view(
+                torch.float8_e8m0fnu)
+    if form == "addc":
+        extra["c0"] = padded(m, n, torch.float32, rand=lambda r, c: rand(r, c, -8, 9))
+    return a, b, c, extra
 
 
-def launch(kernel, case, a, b, c, sms):
-    m, n = c.shape
-    tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-    kernel(a, b, c, grid=(min(sms, tiles),))
+def arguments(case, a, b, c, extra):
+    """The kernel's arguments in its signature's order."""
+    form = case.get("form", "dense")
+    if form == "scaled":
+        return (a, b, extra["sfa_packed"], extra["sfb_packed"], c)
+    if form == "addc":
+        return (a, b, extra["c0"], c)
+    return (a, b, c)
 
 
-def reference(case, a, b):
-    bt = b if case["b_mn"] else b.t()
-    return a.float() @ bt.float()
+def launch(kernel, case, args, sms):
+    """One persistent CTA (one cluster of `cluster` CTAs) per SM (per
+    `cluster` SMs), at most one per tile (a cluster's tile: tile_m x
+    tile_n)."""
+    m, n = args[-1].shape
+    cluster = case.get("cluster", 1)
+    tiles = (-(-m // case.get("tile_m", case["bm"])) *
+             -(-n // case.get("tile_n", case["bn"])))
+    kernel(*args, grid=(cluster * min(sms // cluster, tiles),))
+
+
+def reference(case, a, b, extra):
+    if case["b_mn"]:
+        return a.float() @ b.float()
+    return gemm_reference.reference(case, a, b, extra.get("sfa"),
+                                    extra.get("sfb"), extra.get("c0"))
 
 
 def check(module, cases, names):
@@ -90,15 +155,15 @@ def check(module, cases, names):
             continue
         kernel = module.kernel(case["kernel"])
         for m, n, k in CHECK_SHAPES:
-            a, b, c = operands(case, m, n, k)
+            a, b, c, extra = operands(case, m, n, k)
             try:
-                launch(kernel, case, a, b, c, sms)
+                launch(kernel, case, arguments(case, a, b, c, extra), sms)
             except tile_mlir.LaunchError as e:
                 failed += 1
                 print(f"{case['kernel']:40s} {m:5d}x{n:5d}x{k:5d}  FAIL: {e}")
                 continue
             torch.cuda.synchronize()
-            ref = reference(case, a, b)
+            ref = reference(case, a, b, extra)
             # Inputs are multiples of 1/4 in [-0.75, 0.75]: every product and
             # partial sum is exact in f32, so the only error is the final
             # rounding to the output type (half an ulp).
@@ -147,14 +212,16 @@ def bench(module, cases, names, rounds=7):
           f"{'cuBLAS TF/s':>12s} {'ratio':>6s}")
     families = {}
     for case in cases:
+        if case.get("form", "dense") not in ("dense", "pair"):
+            continue  # no cuBLAS counterpart here
         if not names or case["kernel"] in names:
             families.setdefault((case["dtype"], case["b_mn"]), []).append(case)
     for (dtype, b_mn), members in families.items():
         for m, n, k in BENCH_SHAPES:
-            a, b, c = operands(members[0], m, n, k)
+            a, b, c, _ = operands(members[0], m, n, k)
             cublas = cublas_call(members[0], a, b, c)
             tiles = [(case, module.kernel(case["kernel"])) for case in members]
-            calls = [lambda case=case, kern=kern: launch(kern, case, a, b, c, sms)
+            calls = [lambda case=case, kern=kern: launch(kern, case, (a, b, c), sms)
                      for case, kern in tiles]
             flops = 2.0 * m * n * k
             iters = max(3, min(200, int(2e13 / flops)))
@@ -186,20 +253,23 @@ def bench(module, cases, names, rounds=7):
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "check"
     names = sys.argv[2:]
-    module, cases = load()
+    families = runnable_families()
     if mode == "profile":
         # One kernel on one shape, a few launches: run under ncu.
         name, m, n, k = names[0], *map(int, names[1:4])
-        case = next(c for c in cases if c["kernel"] == name)
-        a, b, c = operands(case, m, n, k)
+        module, case = next((mod, c) for mod, cases in families
+                            for c in cases if c["kernel"] == name)
+        a, b, c, extra = operands(case, m, n, k)
         sms = torch.cuda.get_device_properties(0).multi_processor_count
         for _ in range(3):
-            launch(module.kernel(name), case, a, b, c, sms)
+            launch(module.kernel(name), case, arguments(case, a, b, c, extra), sms)
         torch.cuda.synchronize()
         return
     if mode == "check":
-        sys.exit(1 if check(module, cases, names) else 0)
-    bench(module, cases, names)
+        failed = sum(check(module, cases, names) for module, cases in families)
+        sys.exit(1 if failed else 0)
+    for module, cases in families:
+        bench(module, cases, names)
 
 
 if __name__ == "__main__":

@@ -207,6 +207,7 @@ _TORCH_TYPES = {
     "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
     "int8": "i8", "uint8": "ui8", "int16": "i16", "int32": "i32",
     "int64": "i64", "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2",
+    "float8_e8m0fnu": "f8E8M0FNU",
 }
 _TYPESTRS = {"f2": "f16", "f4": "f32", "f8": "f64", "i1": "i8", "u1": "ui8",
              "i2": "i16", "i4": "i32", "i8": "i64"}

@@ -25,6 +25,23 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 
+  // A pair's load completing on the barrier of CTA %leader (the pair's
+  // leader): the barrier is mapped there (mapa) and its address passed on.
+  // CHECK-LABEL: gpu.func @pair_load_leader_barrier
+  // CHECK: %[[REMOTE:.*]] = nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK: %[[BITS:.*]] = llvm.ptrtoint %[[REMOTE]] : !llvm.ptr<7> to i64
+  // CHECK: %[[BAR:.*]] = llvm.inttoptr %[[BITS]] : i64 to !llvm.ptr<3>
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}}, %[[BAR]], box[{{.*}}] multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>}
+  gpu.func @pair_load_leader_barrier(%in: memref<8x256xf8E4M3FN, 1>, %leader: i32, %mask: i16) kernel {
+    %g = tile.from_memref %in : memref<8x256xf8E4M3FN, 1> -> !tile.buffer<8x256xf8E4M3FN, global>
+    %s = tile.alloc_shared : !fp8
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%b)
+        cta_mask(%mask) mbar_cta(%leader) {cta_group = 2 : i32}
+        : !tile.buffer<8x256xf8E4M3FN, global> to !fp8
+    gpu.return
+  }
+
   // An MN-major tf32 operand tile ([K 32, N 64], N contiguous) in the
   // 128-byte swizzle of 32-byte atoms: the map's swizzle is
   // CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B (4), the 32-element atoms a map dim.
@@ -43,3 +60,5 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
 }
 
 // PTX: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
+// PTX: mapa.shared::cluster.u64
+// PTX: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2

@@ -184,3 +184,32 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<128x64xf16, global>
+!s = !tile.buffer<128x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+
+// A cta_group 2 load completes on this CTA's barrier unless mbar_cta names
+// another CTA's: the first is counted here, the second (the pair's bytes
+// add up on the leader's barrier) is a remark.
+// CHECK-LABEL: gpu.func @pair_loads
+gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @pair_loads(%in: !g, %leader: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %bytes = arith.constant 16384 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+    tile.copy_async %in[0, 0] to %s[0, 0] sizes [128, 64] exec thread
+        mbar(%bars[%c0] : !bars) {cta_group = 2 : i32} : !g to !s
+    %pair_bytes = arith.constant 32768 : index
+    // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: a copy with mbar_cta completes on that CTA's barrier, and the bytes of the pair's copies are not added up across CTAs here}}
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c1], %pair_bytes : !bars
+    tile.copy_async %in[0, 0] to %s[0, 0] sizes [128, 64] exec thread
+        mbar(%bars[%c1] : !bars) mbar_cta(%leader) {cta_group = 2 : i32} : !g to !s
+    gpu.return
+  }
+}

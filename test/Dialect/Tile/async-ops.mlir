@@ -22,6 +22,10 @@ func.func @copies(%g: !g, %s: !s, %d0: !d, %d1: !d, %u: !u, %t: !t,
   tile.copy_async %g[%row, 0] to %s[0, 0] sizes [8, 256] exec thread
       mbar(%bar) cta_mask(%mask) cache_hint(%policy)
       {cta_group = 2 : i32, oob = #tile.oob<zero>} : !g to !s
+  // CHECK: tile.copy_async %[[G]][%[[ROW]], 0] to %[[S]][0, 0] sizes [8, 256] exec thread mbar(%[[BAR]]) cta_mask(%[[MASK]]) mbar_cta(%[[PEER]]) {cta_group = 2 : i32}
+  // KEEP: tile.copy_async
+  tile.copy_async %g[%row, 0] to %s[0, 0] sizes [8, 256] exec thread
+      mbar(%bar) cta_mask(%mask) mbar_cta(%peer) {cta_group = 2 : i32} : !g to !s
   // CHECK: tile.copy_async %[[S]][0, 0] to %[[G]][%[[ROW]], 64] sizes [8, 128] exec warp {reduce = #tile.reduce<add>}
   // KEEP: tile.copy_async
   tile.copy_async %s[0, 0] to %g[%row, 64] sizes [8, 128] exec warp

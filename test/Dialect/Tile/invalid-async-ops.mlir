@@ -108,6 +108,30 @@ func.func @remote_g2s(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16,
 
 // -----
 
+func.func @mbar_cta_store(%a: !tile.buffer<64xf16, shared>, %b: !tile.buffer<64xf16, global>, %bar: !llvm.ptr<3>, %r: i32) {
+  // expected-error @+1 {{'tile.copy_async' op mbar_cta applies to global -> shared copies only (a TMA load signalling a barrier of its CTA pair)}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread mbar(%bar) mbar_cta(%r) {cta_group = 2 : i32} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, global>
+  return
+}
+
+// -----
+
+func.func @mbar_cta_no_mbar(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, shared>, %r: i32) {
+  // expected-error @+1 {{'tile.copy_async' op mbar_cta names the CTA of the copy's mbarrier, but the copy has no mbar}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread mbar_cta(%r) {cta_group = 2 : i32} : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @mbar_cta_group_1(%a: !tile.buffer<64xf16, global>, %b: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %r: i32) {
+  // expected-error @+1 {{'tile.copy_async' op mbar_cta needs cta_group = 2: only a .cta_group::2 load may signal a barrier in another CTA (its pair peer)}}
+  tile.copy_async %a[0] to %b[0] sizes [64] exec thread mbar(%bar) mbar_cta(%r) : !tile.buffer<64xf16, global> to !tile.buffer<64xf16, shared>
+  return
+}
+
+// -----
+
 func.func @mask_s2s(%a: !tile.buffer<64xf16, shared>, %b: !tile.buffer<64xf16, shared>, %m: i16) {
   // expected-error @+1 {{'tile.copy_async' op cta_mask (multicast) applies to global -> shared copies only}}
   tile.copy_async %a[0] to %b[0] sizes [64] exec thread cta_mask(%m) : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>

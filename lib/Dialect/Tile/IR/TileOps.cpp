@@ -435,6 +435,18 @@ LogicalResult CopyAsyncOp::verify() {
                        "copies only");
   if (getRemoteCta() && !s2s)
     return emitOpError("remote_cta applies to shared -> shared copies only");
+  if (getMbarCta()) {
+    if (!g2s)
+      return emitOpError("mbar_cta applies to global -> shared copies only "
+                         "(a TMA load signalling a barrier of its CTA pair)");
+    if (!getMbar())
+      return emitOpError("mbar_cta names the CTA of the copy's mbarrier, "
+                         "but the copy has no mbar");
+    if (getCtaGroup().value_or(1) != 2)
+      return emitOpError("mbar_cta needs cta_group = 2: only a .cta_group::2 "
+                         "load may signal a barrier in another CTA (its "
+                         "pair peer)");
+  }
   if ((getCpShape() || getCpMulticast() || getSrcFormat()) && !s2t)
     return emitOpError("cp_shape, cp_multicast and src_format apply to "
                        "shared -> tmem copies only");

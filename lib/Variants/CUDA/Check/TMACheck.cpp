@@ -183,6 +183,20 @@ struct TensorCopy {
   Operation::operand_range coords;
 };
 
+/// The load's barrier operand is the op's, or with `mbar_cta` the op's
+/// mapped (mapa) into that CTA and passed on as its integer value.
+bool completesOnOpBarrier(Value barrier, CopyAsyncOp::Adaptor adaptor) {
+  if (!adaptor.getMbarCta())
+    return barrier == adaptor.getMbar();
+  auto toPtr = barrier.getDefiningOp<LLVM::IntToPtrOp>();
+  auto toInt = toPtr ? toPtr.getArg().getDefiningOp<LLVM::PtrToIntOp>()
+                     : LLVM::PtrToIntOp();
+  auto mapa = toInt ? toInt.getArg().getDefiningOp<NVVM::MapaOp>()
+                    : NVVM::MapaOp();
+  return mapa && mapa.getA() == adaptor.getMbar() &&
+         mapa.getB() == adaptor.getMbarCta();
+}
+
 /// The emitted instruction's operands, after its kind and configuration
 /// are checked against the op's.
 OrReason<TensorCopy> operandsOf(CopyAsyncOp copy, Operation *inst,
@@ -194,7 +208,7 @@ OrReason<TensorCopy> operandsOf(CopyAsyncOp copy, Operation *inst,
   if (auto g2s = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(inst)) {
     if (!load)
       return wrong("loads; the op stores");
-    if (g2s.getMbar() != adaptor.getMbar() ||
+    if (!completesOnOpBarrier(g2s.getMbar(), adaptor) ||
         g2s.getMulticastMask() != adaptor.getCtaMask() ||
         bool(g2s.getGroupAttr()) != bool(copy.getCtaGroup()) ||
         (g2s.getGroupAttr() &&

@@ -171,6 +171,28 @@ NVVM::TMAReduxKind nvvmReduxKind(ReduceKind kind) {
   llvm_unreachable("unknown reduce kind");
 }
 
+/// The barrier a load completes on: the op's, or with `mbar_cta` the one
+/// at its offset in that CTA of the cluster (`mapa`). The PTX operand of a
+/// .shared::cluster load is a shared::cluster address (the shared::cta
+/// window lies inside that window); NVVM's op types it as a shared
+/// pointer, so the mapped address is passed as its integer value.
+Value completionBarrier(CopyAsyncOp::Adaptor adaptor, Location loc,
+                        RewriterBase &rewriter) {
+  Value local = adaptor.getMbar();
+  if (!local || !adaptor.getMbarCta())
+    return local;
+  MLIRContext *ctx = rewriter.getContext();
+  Value remote = NVVM::MapaOp::create(
+      rewriter, loc,
+      LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::SharedCluster)),
+      local, adaptor.getMbarCta());
+  Type i64 = rewriter.getI64Type();
+  Value bits = LLVM::PtrToIntOp::create(rewriter, loc, i64, remote);
+  return LLVM::IntToPtrOp::create(
+      rewriter, loc,
+      LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared)), bits);
+}
+
 /// One cp.async.bulk.tensor per issue of `plan` before `op` (g2s with
 /// mbarrier complete_tx, multicast, cache hint, cta_group; s2g; s2g
 /// reduce), reading the tensor map from kernel argument `map`.
@@ -199,6 +221,7 @@ void emitIssues(CopyAsyncOp op, const tma::Plan &plan, Value map,
     group = NVVM::CTAGroupKindAttr::get(
         ctx, *g == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1);
 
+  Value barrier = load ? completionBarrier(adaptor, loc, rewriter) : Value();
   for (const tma::Issue &issue : plan.issues) {
     SmallVector<Value, 5> coords;
     for (const tma::Coordinate &c : issue.coords) {
@@ -222,7 +245,7 @@ void emitIssues(CopyAsyncOp op, const tma::Plan &plan, Value map,
       Value clusterBox = LLVM::AddrSpaceCastOp::create(
           rewriter, loc, LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::SharedCluster)), box);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rewriter, loc, clusterBox, map, coords, adaptor.getMbar(),
+          rewriter, loc, clusterBox, map, coords, barrier,
           /*im2colOffsets=*/ValueRange(), adaptor.getCtaMask(),
           adaptor.getCacheHint(), NVVM::TMALoadMode::TILE,
           /*isCTAOnly=*/false, group, /*predicate=*/Value());

@@ -133,9 +133,10 @@ Event completionOf(CopyAsyncOp copy) {
     if (*issuers == 0)
       bytes *= llvm::popcount(uint64_t(*mask) & 0xffff);
   }
-  if (copy.getCtaGroup().value_or(1) == 2 && !copy.getRemoteCta()) {
-    event.why = "a cta_group 2 copy signals the barrier of the pair's "
-                "leader CTA, which is not known statically";
+  if (copy.getMbarCta()) {
+    event.why = "a copy with mbar_cta completes on that CTA's barrier, and "
+                "the bytes of the pair's copies are not added up across "
+                "CTAs here";
     return event;
   }
   event.bytes = bytes;

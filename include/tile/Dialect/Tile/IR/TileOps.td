@@ -201,6 +201,16 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     - `remote_cta(%r)`: destination CTA rank in the cluster for cluster
       copies (`dst` names the same allocation in that CTA).
     - `cta_mask(%m)`: multicast mask for global -> shared copies.
+    - `mbar_cta(%r)`: with `cta_group = 2` on a global -> shared copy, the
+      mbarrier that receives the completion is the one at `mbar`'s offset
+      in CTA `%r` of the cluster (the issuing CTA or its pair peer: PTX
+      lets a `.cta_group::2` load signal a barrier in either CTA of the
+      pair). The lowering maps the barrier there (`mapa`). Both CTAs of a
+      pair load their halves of the MMA's operands and complete on the
+      pair leader's barrier, which its MMA thread waits on. With
+      `cta_mask` every destination CTA's bytes complete on the barrier at
+      that offset in the CTA of the destination's pair that `%r` names
+      relative to the issuer (its leader when `%r` is the issuer's).
     - `cache_hint(%h)`: a 64-bit L2 cache policy.
     - attributes `cta_group` (1 or 2), `reduce` (shared -> global only),
       `oob` fill (loads from global only: stores are clipped), `dispatch`,
@@ -243,6 +253,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     Optional<Index>:$mbar_index,
     Optional<I32>:$remote_cta,
     Optional<I16>:$cta_mask,
+    Optional<I32>:$mbar_cta,
     Optional<I64>:$cache_hint,
     OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2>]>>:$cta_group,
     OptionalAttr<Tile_ReduceKindAttr>:$reduce,
@@ -260,6 +271,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
     (`mbar` `(` $mbar^ `` custom<BarrierIndex>($mbar_index, type($mbar)) `` `)`)?
     (`remote_cta` `(` $remote_cta^ `)`)?
     (`cta_mask` `(` $cta_mask^ `)`)?
+    (`mbar_cta` `(` $mbar_cta^ `)`)?
     (`cache_hint` `(` $cache_hint^ `)`)?
     attr-dict `:` qualified(type($src)) `to` qualified(type($dst))
   }];
