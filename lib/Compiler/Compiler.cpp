@@ -163,10 +163,12 @@ void reportBackendFailure(void *, const char *reason, bool) {
   std::_Exit(1);
 }
 
-/// The install/remove entry points of libLLVM's own fatal-error handler.
-/// The NVPTX backend lives in libLLVM.so and reports through that library's
+/// The install/remove entry points of libLLVM's own fatal-error handler,
+/// when LLVM is linked as libLLVM.so (TILE_LINK_LLVM_STATIC=OFF): the NVPTX
+/// backend then lives in libLLVM.so and reports through that library's
 /// handler; this executable also links LLVMSupport statically (through the
-/// MLIR-free libraries), whose handler the backend never consults.
+/// MLIR-free libraries), whose handler the backend never consults. Linked
+/// statically, there is one handler and no libLLVM.so to find.
 struct BackendErrorHandler {
   using Install = void (*)(llvm::fatal_error_handler_t, void *);
   using Remove = void (*)();
