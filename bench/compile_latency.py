@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compile latency (runs where tile-mlir was built; no GPU).
 
-  bench/compile_latency.py [--tile-compile build/bin/tile-compile] [--reps 7]
-                           [--max-ops 10000] [--in-process-reps 50]
+  bench/compile_latency.py [--build build] [--tile-compile <build>/bin/tile-compile]
+                           [--reps 7] [--max-ops 10000] [--in-process-reps 50]
 
 1. In process, through the Python package (the C API): each example
    compiled once to warm up, then --in-process-reps times in the same
@@ -64,10 +64,10 @@ CHIPS = {"tma_copy.mlir": "sm_90a", "tma_tile_copy.mlir": "sm_90a",
          "dsmem_copy.mlir": "sm_90a"}
 
 
-def in_process(reps):
+def in_process(reps, build):
     """Median ms of each step per example, compiled `reps` times after a
     warm-up in this process. Returns {example: total median}."""
-    sys.path.insert(0, os.path.join(ROOT, "build", "python"))
+    sys.path.insert(0, os.path.join(build, "python"))
     import tile_mlir
     steps = ("parse", "select", "tile_lowering", "upstream_lowering", "codegen")
     print(f"in-process compile (C API), median of {reps} after a warm-up (ms)")
@@ -100,13 +100,15 @@ def in_process(reps):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tile-compile", default=os.path.join(ROOT, "build/bin/tile-compile"))
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+                        help="build directory (its bin/tile-compile and python/)")
+    parser.add_argument("--tile-compile", default=None)
     parser.add_argument("--reps", type=int, default=7)
     parser.add_argument("--in-process-reps", type=int, default=50)
     parser.add_argument("--max-ops", type=int, default=10000)
     args = parser.parse_args()
-    tc = args.tile_compile
-    totals = in_process(args.in_process_reps)
+    tc = args.tile_compile or os.path.join(args.build, "bin", "tile-compile")
+    totals = in_process(args.in_process_reps, args.build)
     with tempfile.TemporaryDirectory() as tmp:
         ptx = os.path.join(tmp, "out.ptx")
         print(f"tile-compile latency, median of {args.reps} (ms, wall, PTX only)")

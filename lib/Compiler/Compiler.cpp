@@ -6,19 +6,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Compiler/Compiler.h"
+#include "NVPTXCodegen.h"
 #include "tile/Pipeline/Manifest.h"
 #include "tile/Pipeline/Pipeline.h"
 #include "tile/Registration/Registration.h"
 #include "tile/Target/CUDA/Chips.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
@@ -163,10 +165,12 @@ void reportBackendFailure(void *, const char *reason, bool) {
   std::_Exit(1);
 }
 
-/// The install/remove entry points of libLLVM's own fatal-error handler.
-/// The NVPTX backend lives in libLLVM.so and reports through that library's
+/// The install/remove entry points of libLLVM's own fatal-error handler,
+/// when LLVM is linked as libLLVM.so (TILE_LINK_LLVM_STATIC=OFF): the NVPTX
+/// backend then lives in libLLVM.so and reports through that library's
 /// handler; this executable also links LLVMSupport statically (through the
-/// MLIR-free libraries), whose handler the backend never consults.
+/// MLIR-free libraries), whose handler the backend never consults. Linked
+/// statically, there is one handler and no libLLVM.so to find.
 struct BackendErrorHandler {
   using Install = void (*)(llvm::fatal_error_handler_t, void *);
   using Remove = void (*)();
@@ -278,11 +282,30 @@ struct SelectionTimer : public PassInstrumentation {
   }
 };
 
+/// Runs `pm` on `module`, then verifies the result once. Verifying after
+/// every pass (MLIR's default) walked the whole module, symbol tables
+/// included, some fifteen times per compile, longer than most of the
+/// passes took; builds with assertions still verify after each pass, and
+/// tile-opt always does, to name the pass that broke the IR.
+LogicalResult runAndVerify(PassManager &pm, ModuleOp module) {
+#ifdef NDEBUG
+  pm.enableVerifier(false);
+#endif
+  if (failed(pm.run(module)))
+    return failure();
+  return verify(module);
+}
+
 } // namespace
 
 struct Compiler::Impl {
-  Impl() : owned(std::make_unique<MLIRContext>(registry())),
-           context(*owned) {
+  // Without a thread pool: one gpu.module's passes and verifier have
+  // nothing to run in parallel, and handing work to threads only added
+  // wake-ups.
+  Impl()
+      : owned(std::make_unique<MLIRContext>(registry(),
+                                            MLIRContext::Threading::DISABLED)),
+        context(*owned) {
     // Diagnostics point at the source; the op dump would repeat it.
     context.printOpOnDiagnostic(false);
     loadWhatTheDriverCreates();
@@ -301,9 +324,22 @@ struct Compiler::Impl {
     tile::registerAllDialects(registry);
     return registry;
   }
-  CompileResult compile(ModuleOp module, const CompileOptions &options);
+  /// `verified`: the module was verified as it is (parsed).
+  CompileResult compile(ModuleOp module, const CompileOptions &options,
+                        bool verified);
+  /// The upstream lowering, built once: it has no options, and a pass
+  /// manager built per compile set up its pattern sets (canonicalize's is
+  /// every dialect's) every time.
+  PassManager &upstreamLowering() {
+    if (!upstream) {
+      upstream = std::make_unique<PassManager>(&context);
+      tile::buildUpstreamLoweringPipeline(*upstream);
+    }
+    return *upstream;
+  }
   std::unique_ptr<MLIRContext> owned;
   MLIRContext &context;
+  std::unique_ptr<PassManager> upstream;
 };
 
 Compiler::Compiler() : impl(std::make_unique<Impl>()) {
@@ -334,7 +370,7 @@ CompileResult Compiler::compileSource(StringRef source,
   double parse = millisecondsSince(start);
   if (!module)
     return result;
-  CompileResult compiled = impl->compile(*module, options);
+  CompileResult compiled = impl->compile(*module, options, /*verified=*/true);
   compiled.diagnostics = result.diagnostics;
   compiled.times.parse = parse;
   return compiled;
@@ -348,13 +384,14 @@ CompileResult Compiler::compileModule(ModuleOp module,
     printDiagnostic(diag, os);
     return success();
   });
-  CompileResult result = impl->compile(module, options);
+  CompileResult result = impl->compile(module, options, /*verified=*/false);
   result.diagnostics = diagnostics;
   return result;
 }
 
 CompileResult Compiler::Impl::compile(ModuleOp module,
-                                      const CompileOptions &options) {
+                                      const CompileOptions &options,
+                                      bool verified) {
   CompileResult result;
   SmallVector<gpu::GPUModuleOp> gpuModules(
       module.getBody()->getOps<gpu::GPUModuleOp>());
@@ -365,7 +402,13 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
     return result;
   }
   gpu::GPUModuleOp kernels = gpuModules.front();
+  ArrayAttr targets = kernels.getTargetsAttr();
   if (failed(retarget(kernels, options.chip)))
+    return result;
+  // The passes verify only where their pipelines end: what the input's ops
+  // say about the chip (NVVM ops check it) is checked here, before them.
+  if ((!verified || kernels.getTargetsAttr() != targets) &&
+      failed(verify(module)))
     return result;
   result.chip = cast<NVVM::NVVMTargetAttr>(kernels.getTargetsAttr()[0])
                     .getChip()
@@ -379,13 +422,11 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
   tile::buildTileLoweringPipeline(tileLowering, pipeline);
   tileLowering.addInstrumentation(
       std::make_unique<SelectionTimer>(result.times.select));
-  if (failed(tileLowering.run(module)))
+  if (failed(runAndVerify(tileLowering, module)))
     return result;
   result.times.tileLowering = millisecondsSince(start) - result.times.select;
   start = std::chrono::steady_clock::now();
-  PassManager upstream(&context);
-  tile::buildUpstreamLoweringPipeline(upstream);
-  if (failed(upstream.run(module)))
+  if (failed(runAndVerify(upstreamLowering(), module)))
     return result;
   result.times.upstreamLowering = millisecondsSince(start);
 
@@ -405,17 +446,12 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
     kernelsInFlight += (kernelsInFlight.empty() ? "kernel " : ", ") +
                        func.getName().str();
   start = std::chrono::steady_clock::now();
-  PassManager serialize(&context);
-  GpuModuleToBinaryPassOptions toBinary;
-  toBinary.compilationTarget = "isa";
-  serialize.addPass(createGpuModuleToBinaryPass(toBinary));
-  if (failed(BackendErrorHandler().around(
-          [&] { return serialize.run(module); })))
+  auto target = cast<NVVM::NVVMTargetAttr>(kernels.getTargetsAttr()[0]);
+  FailureOr<std::string> ptx = BackendErrorHandler().around(
+      [&] { return tile::detail::emitPTX(kernels, target); });
+  if (failed(ptx))
     return result;
-  module.walk([&](gpu::BinaryOp binary) {
-    for (auto object : binary.getObjects().getAsRange<gpu::ObjectAttr>())
-      result.ptx = object.getObject().getValue().str();
-  });
+  result.ptx = std::move(*ptx);
   result.times.codegen = millisecondsSince(start);
   if (result.ptx.empty()) {
     emitError(module.getLoc()) << "the NVPTX backend produced no PTX";

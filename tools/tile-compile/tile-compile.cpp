@@ -93,8 +93,10 @@ int compile() {
   options.keepLowered = !loweredPath.empty();
   options.ptxName = ptxPath;
   options.cubinName = cubinPath;
-  tile::Compiler compiler;
-  tile::CompileResult result = compiler.compileSource(
+  // Never destroyed: the process ends after this compile, and tearing the
+  // context down (every op, type and attribute it made) only delays exit.
+  static tile::Compiler *compiler = new tile::Compiler();
+  tile::CompileResult result = compiler->compileSource(
       (*input)->getBuffer(), options,
       inputPath == "-" ? "<stdin>" : StringRef(inputPath));
   llvm::errs() << result.diagnostics;

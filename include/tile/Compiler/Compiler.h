@@ -8,7 +8,8 @@
 // What tile-compile does, as a library: one gpu.module of tile IR in, PTX,
 // the launch manifest (JSON) and every diagnostic out, optionally a cubin
 // through ptxas. A Compiler owns an MLIRContext and is reused across
-// compilations (dialects load once, on first use).
+// compilations: dialects load once, on first use, the upstream lowering is
+// built once, and each target's NVPTX TargetMachine once per process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,7 +75,7 @@ struct CompileResult {
 class Compiler {
 public:
   /// With its own context (every dialect of the pipeline registered,
-  /// loaded on first use).
+  /// loaded on first use; no thread pool).
   Compiler();
   /// In `context`, which must outlive the compiler and have the dialects
   /// of tile::registerAllDialects.
