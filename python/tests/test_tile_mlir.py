@@ -40,6 +40,33 @@ def test_every_example_compiles(name):
     assert compiled.timings_ms["codegen"] > 0
 
 
+def test_a_compile_does_not_depend_on_the_compiles_before_it():
+    """Code generation keeps state for the process (a TargetMachine per
+    target): every example compiled in a different order and for both
+    chips, after all the others, gives the PTX of a process that compiled
+    it first, and the same PTX as tile-compile (a fresh process)."""
+    names = sorted(EXAMPLES)
+    first = {}
+    for name in names:
+        chip = EXAMPLES[name][0]
+        first[name] = tile_mlir.compile((ROOT / "examples" / name).read_text(),
+                                        chip=chip).ptx
+        # An sm_90a-capable example compiled for sm_100a in between puts a
+        # second target machine to work.
+        if chip == "sm_90a":
+            tile_mlir.compile((ROOT / "examples" / name).read_text(),
+                              chip="sm_100a")
+    for name in reversed(names):
+        again = tile_mlir.compile((ROOT / "examples" / name).read_text(),
+                                  chip=EXAMPLES[name][0]).ptx
+        assert again == first[name], name
+    fresh = subprocess.run(
+        [str(BUILD / "bin" / "tile-compile"), str(ROOT / "examples" / "dsmem_copy.mlir"),
+         "--chip", "sm_90a", "-o", "-"],
+        capture_output=True, text=True, check=True).stdout
+    assert fresh == first["dsmem_copy.mlir"]
+
+
 def test_the_module_target_is_kept_without_a_chip():
     compiled = tile_mlir.compile(
         (ROOT / "examples" / "gemm_async.mlir").read_text())
