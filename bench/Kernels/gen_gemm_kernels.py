@@ -298,6 +298,8 @@ CONFIGS = [
     # Narrower tiles for problems with few 128 x 256 tiles (small M or N).
     ("bf16", "bf16", False, 128, 128, 64, 5),
     ("bf16", "bf16", False, 128, 64, 64, 6),
+    # B MN-major: a 64-wide N tile is one 128-byte swizzle atom per K row.
+    ("bf16", "bf16", True, 128, 64, 64, 6),
     ("f16", "f16", False, 128, 128, 64, 5),
     ("f16", "f16", False, 128, 64, 64, 6),
     ("f8E4M3FN", "bf16", False, 128, 128, 128, 5),

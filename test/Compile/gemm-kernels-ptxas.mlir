@@ -26,6 +26,12 @@
 // CHECK-COUNT-4: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK-LABEL: .entry gemm_e4m3_tn_128x256x128_s3(
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// B MN-major with a 64-wide N tile (one 128-byte swizzle atom per K row):
+// m64n64 wgmmas reading B transposed (the last immediate), and per stage
+// two TMA loads of A and one of B.
+// CHECK-LABEL: .entry gemm_bf16_nn_128x64x64_s6(
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// CHECK-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 
 // PTXAS-NOT: C7517
 // PTXAS-NOT: C7519
