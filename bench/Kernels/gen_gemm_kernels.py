@@ -20,6 +20,11 @@ the stage the retired group read, and after the K loop stores its
 accumulator (converted to the output type) into its half of a shared C
 tile, which one thread writes out with a TMA store while the producer is
 already loading the next tile.
+
+The *_multicast_b kernels run in clusters of 2 on tile pairs adjacent
+along M: each CTA loads its A and multicasts half of B's rows into both
+CTAs' stage, and the consumers release each stage on both CTAs' empty
+barriers (docs/Performance.md (d): they work, and are slower on the H100).
 """
 import json
 import sys
@@ -66,9 +71,15 @@ def accumulator(n):
                   ("32@tid_in_wg", 2, "4@tid_in_wg", 4, "1@tid_in_wg", 1))
 
 
-def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
+def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
+    """`multicast_b`: a cluster of 2 CTAs on two tiles adjacent along M
+    (the same B tile): each CTA loads half of B's rows and multicasts them
+    to both (B is the larger operand per stage: BN >= BM rows of BK); a
+    stage is refilled once both CTAs' consumers released it."""
+    assert not (multicast_b and b_mn), "B multicast: K-major B only"
     name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
-            f"{bm}x{bn}x{bk}_s{stages}")
+            f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}")
+    cluster = 2 if multicast_b else 1
     wm = bm // 2  # rows per consumer warpgroup
     eb = BYTES[ty]
     a_t = f"!tile.buffer<{2 * stages}x{wm}x{bk}x{ty}, shared, {ring_k_major(ty, 2 * stages, wm, bk)}>"
@@ -91,12 +102,35 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
     stage_bytes = (bm * bk + bn * bk) * eb
     b_copy = (f"%gb[%k0, %n0] to %sb[%s, 0, 0] sizes [{bk}, {bn}]" if b_mn
               else f"%gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{bn}, {bk}]")
+    if multicast_b:
+        # This CTA's half of B's rows, into the same rows of both CTAs'
+        # stage (the full barrier of each counts both halves).
+        # (The box's shared address must be static: one copy per rank.)
+        half_copy = ("tile.copy_async %gb[%n_half, %k0] to %sb[%s, {row}, 0] "
+                     f"sizes [{bn // 2}, {bk}] exec thread\n"
+                     "                    mbar(%full[%s] : !ring) cta_mask(%both)"
+                     " : {g_in} to {b_t}")
+        b_copy = ("scf.if %first_rank {{\n              " +
+                  half_copy.format(row=0, g_in="{g_in}", b_t="{b_t}") +
+                  "\n            }} else {{\n              " +
+                  half_copy.format(row=bn // 2, g_in="{g_in}", b_t="{b_t}") +
+                  "\n            }}")
+    else:
+        b_copy = ("tile.copy_async " + b_copy +
+                  " exec thread\n                mbar(%full[%s] : !ring)"
+                  " : {g_in} to {b_t}")
+    b_copy = b_copy.format(g_in=g_in, b_t=b_t)
+    cluster_attr = (", known_cluster_size = array<i32: 2, 1, 1>"
+                    if multicast_b else "")
+    # Arrivals per phase of an empty barrier: one per consumer warp of
+    # every CTA that reads the stage.
+    releasers = 8 * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
     n_dim = 1 if b_mn else 0
     text = f"""
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, %c: {m_out}) kernel
-      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{cluster_attr}}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -109,7 +143,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
     %c_wm = arith.constant {wm} : index
     %c_group = arith.constant {GROUP_M} : index
     %stage_bytes = arith.constant {stage_bytes} : index
-    %consumer_warps = arith.constant 8 : index
+    %releasers = arith.constant {releasers} : index
     %ticks = arith.constant 1000000 : index
     %true = arith.constant true
     %zero = arith.constant 0.0 : f32
@@ -128,19 +162,16 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
     scf.if %leader {{
       scf.for %s = %c0 to %c_stages step %c1 {{
         nvgpu.mbarrier.init %full[%s], %c1 : !ring
-        nvgpu.mbarrier.init %empty[%s], %consumer_warps : !ring
+        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
       }}
       tile.fence mbarrier_init
     }}
-    gpu.barrier
-    %first_tile = gpu.block_id x
-    %ctas = gpu.grid_dim x
-    %is_producer = arith.cmpi eq, %wg, %c0 : index
+{setup(multicast_b, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
       nvvm.setmaxregister decrease {PRODUCER_REGS}
       scf.if %leader {{
-        scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
-{raster("        ")}
+        scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
+{tile_of(multicast_b, "        ")}
           %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
             %s = arith.remui %i, %c_stages : index
             %round = arith.divui %i, %c_stages : index
@@ -156,8 +187,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
             tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{wm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
-            tile.copy_async {b_copy} exec thread
-                mbar(%full[%s] : !ring) : {g_in} to {b_t}
+            {b_copy}
             %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
@@ -169,26 +199,29 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
       %half = arith.subi %wg, %c1 : index
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
-      %warp_leader = arith.cmpi eq, %lane, %c0 : index
+      // The lanes that release stages: lane 0 of each warp, with B
+      // multicast lane r (r < 2) releasing on CTA r.
+      %releasing_lanes = arith.constant {cluster} : index
+      %releaser = arith.cmpi ult, %lane, %releasing_lanes : index
       %acc = tile.alloc_local : {acc_t}
-      scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
-{raster("        ")}
+      scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
+{tile_of(multicast_b, "        ")}
         // The first K step overwrites the accumulator (a static flag: a
         // runtime one would select zeros into registers a wgmma in flight
         // owns, and ptxas would serialize); the others accumulate.
-{consumer_step("%it0", "false", None)}
+{consumer_step("%it0", "false", None, multicast_b)}
         %it_next = arith.addi %it0, %c1 : index
         %it1 = scf.for %kt = %c1 to %k_tiles step %c1 iter_args(%i = %it_next) -> (index) {{
-{consumer_step("%i", "true", "%i")}
+{consumer_step("%i", "true", "%i", multicast_b)}
           %next = arith.addi %i, %c1 : index
           scf.yield %next : index
         }}
         tile.wait_group wgmma, 0
-        scf.if %warp_leader {{
+        scf.if %releaser {{
           %last = arith.addi %it1, %c_stages : index
           %last1 = arith.subi %last, %c1 : index
           %ls = arith.remui %last1, %c_stages : index
-          nvgpu.mbarrier.arrive %empty[%ls] : !ring -> !nvgpu.mbarrier.token
+{release("%ls", multicast_b, "          ")}
         }}
         // Epilogue: the previous tile's TMA store must have read this
         // warpgroup's half of the C tile before it is overwritten.
@@ -212,7 +245,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
         tile.wait_group bulk, 0
       }}
     }}
-    gpu.return
+{teardown(multicast_b)}    gpu.return
   }}
 """
     for key, value in (("@WM", str(wm)), ("@BN", str(bn)), ("@BK", str(bk)),
@@ -221,10 +254,13 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages):
         text = text.replace(key, value)
     case = dict(kernel=name, dtype=ty, out=out_ty, b_mn=b_mn, bm=bm, bn=bn,
                 bk=bk, stages=stages, block=384)
+    if multicast_b:
+        # A cluster's tile pair: 2 BM rows (gemm_bench.py's grid).
+        case.update(cluster=2, tile_m=2 * bm)
     return text, case
 
 
-def consumer_step(i, accumulate, release_after):
+def consumer_step(i, accumulate, release_after, multicast_b):
     """One K step of a consumer: wait for the stage of ring slot `i`, issue
     its MMA, keep one wgmma group in flight; once the previous group has
     retired (steps after the first), release its stage."""
@@ -244,14 +280,94 @@ tile.wait_group wgmma, 1"""
     if release_after is not None:
         text += f"""
 // The group before this one has retired: its stage is free.
-scf.if %warp_leader {{
+scf.if %releaser {{
   %prev = arith.addi {i}, %c_stages : index
   %prev1 = arith.subi %prev, %c1 : index
   %ps = arith.remui %prev1, %c_stages : index
-  nvgpu.mbarrier.arrive %empty[%ps] : !ring -> !nvgpu.mbarrier.token
+{release("%ps", multicast_b, "  ")}
 }}"""
     indent = "          " if release_after is not None else "        "
     return "\n".join(indent + line for line in text.splitlines())
+
+
+def setup(multicast_b, bm, bn):
+    """Barrier initialisation made visible, and what the tile walk needs:
+    %first_tile, %ctas (walkers), %tiles_walked; with B multicast the
+    cluster rank, the peer mask and this CTA's half of B."""
+    if not multicast_b:
+        return """    gpu.barrier
+    %first_tile = gpu.block_id x
+    %ctas = gpu.grid_dim x
+    %tiles_walked = arith.addi %tiles, %c0 : index
+"""
+    return f"""    // Both CTAs' barriers are initialised before either CTA's multicast
+    // or release can reach them.
+    nvvm.cluster.arrive {{aligned}}
+    nvvm.cluster.wait {{aligned}}
+    %rank_i32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank_i32 : i32 to index
+    %both = arith.constant 3 : i16
+    %first_rank = arith.cmpi eq, %rank, %c0 : index
+    %c_half_bn = arith.constant {bn // 2} : index
+    %b_row = arith.muli %rank, %c_half_bn : index
+    // The cluster walks tile pairs (tile rows 2p and 2p + 1, one column),
+    // GROUP_M / 2 pair rows at a time; CTA r takes row 2p + r. A pair
+    // whose second row is off the matrix still loads its half of B (the
+    // first CTA needs it); TMA fills the missing rows of A with zeros and
+    // clips the store.
+    %block = gpu.block_id x
+    %grid = gpu.grid_dim x
+    %first_tile = arith.divui %block, %c2 : index
+    %ctas = arith.divui %grid, %c2 : index
+    %pair_rows = arith.ceildivui %tiles_m, %c2 : index
+    %tiles_walked = arith.muli %pair_rows, %tiles_n : index
+    %c_pair_group = arith.constant {GROUP_M // 2} : index
+    %pair_group_tiles = arith.muli %c_pair_group, %tiles_n : index
+"""
+
+
+def tile_of(multicast_b, indent):
+    """Walk index %t -> this CTA's tile origin (%m0, %n0); with B
+    multicast also its half of B's rows (%n_half)."""
+    if not multicast_b:
+        return raster(indent)
+    lines = """%group = arith.divui %t, %pair_group_tiles : index
+%first_pm = arith.muli %group, %c_pair_group : index
+%rows_left = arith.subi %pair_rows, %first_pm : index
+%group_m = arith.minui %rows_left, %c_pair_group : index
+%in_group = arith.remui %t, %pair_group_tiles : index
+%ppm_off = arith.remui %in_group, %group_m : index
+%ppm = arith.addi %first_pm, %ppm_off : index
+%pn = arith.divui %in_group, %group_m : index
+%pm_pair = arith.muli %ppm, %c2 : index
+%pm = arith.addi %pm_pair, %rank : index
+%m0 = arith.muli %pm, %c_bm : index
+%n0 = arith.muli %pn, %c_bn : index
+%n_half = arith.addi %n0, %b_row : index"""
+    return "\n".join(indent + line for line in lines.splitlines())
+
+
+def release(stage, multicast_b, indent):
+    """A releasing lane of a consumer warp releases `stage` (after the
+    wgmmas reading it retired): on its own CTA's empty barrier, or with B
+    multicast lane r on CTA r's (release at cluster scope): either CTA's
+    producer writes into both CTAs' stage."""
+    if not multicast_b:
+        text = f"nvgpu.mbarrier.arrive %empty[{stage}] : !ring -> !nvgpu.mbarrier.token"
+    else:
+        text = f"""%to_cta = arith.index_cast %lane : index to i32
+tile.mbarrier_arrive_remote %empty[{stage}] : !ring, cta %to_cta"""
+    return "\n".join(indent + line for line in text.splitlines())
+
+
+def teardown(multicast_b):
+    """With B multicast, neither CTA exits while the other may still
+    arrive on its barriers."""
+    if not multicast_b:
+        return ""
+    return """    nvvm.cluster.arrive {aligned}
+    nvvm.cluster.wait {aligned}
+"""
 
 
 def problem(m_in, m_out, g_in, g_out, n_dim):
@@ -288,7 +404,7 @@ def raster(indent):
 
 
 CONFIGS = [
-    # (type, output type, B MN-major, BM, BN, BK, stages)
+    # (type, output type, B MN-major, BM, BN, BK, stages[, B multicast])
     ("bf16", "bf16", False, 128, 256, 64, 3),
     ("bf16", "bf16", False, 128, 256, 32, 6),
     ("f16", "f16", False, 128, 256, 64, 3),
@@ -298,10 +414,17 @@ CONFIGS = [
     # Narrower tiles for problems with few 128 x 256 tiles (small M or N).
     ("bf16", "bf16", False, 128, 128, 64, 5),
     ("bf16", "bf16", False, 128, 64, 64, 6),
+    # B MN-major: a 64-wide N tile is one 128-byte swizzle atom per K row.
+    ("bf16", "bf16", True, 128, 64, 64, 6),
     ("f16", "f16", False, 128, 128, 64, 5),
     ("f16", "f16", False, 128, 64, 64, 6),
     ("f8E4M3FN", "bf16", False, 128, 128, 128, 5),
     ("f8E4M3FN", "bf16", False, 128, 64, 128, 6),
+    # Clusters of 2 along M sharing B by TMA multicast.
+    ("bf16", "bf16", False, 128, 256, 64, 3, True),
+    ("bf16", "bf16", False, 128, 256, 32, 6, True),
+    ("f16", "f16", False, 128, 256, 64, 3, True),
+    ("f8E4M3FN", "bf16", False, 128, 256, 128, 3, True),
 ]
 
 

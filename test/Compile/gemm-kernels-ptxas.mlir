@@ -26,6 +26,35 @@
 // CHECK-COUNT-4: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK-LABEL: .entry gemm_e4m3_tn_128x256x128_s3(
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// B MN-major with a 64-wide N tile (one 128-byte swizzle atom per K row):
+// m64n64 wgmmas reading B transposed (the last immediate), and per stage
+// two TMA loads of A and one of B.
+// CHECK-LABEL: .entry gemm_bf16_nn_128x64x64_s6(
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// CHECK-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// B multicast in a cluster of 2: barriers initialised before a cluster
+// sync; each consumer warp releases a stage on both CTAs' empty barriers
+// (mapa + a cluster-scope release arrive); the producer loads its rows of A
+// and multicasts its half of B's rows (one copy per rank); a cluster sync
+// before exit.
+// CHECK-LABEL: .entry gemm_bf16_tn_128x256x64_s3_multicast_b(
+// CHECK: .reqnctapercluster 2, 1, 1
+// CHECK: fence.mbarrier_init.release.cluster;
+// CHECK: barrier.cluster.arrive.aligned;
+// CHECK-NEXT: barrier.cluster.wait.aligned;
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// CHECK: mapa.shared::cluster.u64
+// CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CHECK: barrier.cluster.arrive.aligned;
+// CHECK-NEXT: barrier.cluster.wait.aligned;
+// CHECK-LABEL: .entry gemm_e4m3_tn_128x256x128_s3_multicast_b(
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 
 // PTXAS-NOT: C7517
 // PTXAS-NOT: C7519

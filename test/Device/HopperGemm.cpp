@@ -64,6 +64,8 @@ llvm::Expected<std::vector<GemmCase>> loadGemmCases(const std::string &path) {
     c.bn = unsigned(*o->getInteger("bn"));
     c.bk = unsigned(o->getInteger("bk").value_or(0));
     c.stages = unsigned(o->getInteger("stages").value_or(0));
+    c.cluster =
+        unsigned(std::max<int64_t>(1, o->getInteger("cluster").value_or(1)));
     cases.push_back(std::move(c));
   }
   return cases;
@@ -283,12 +285,17 @@ std::vector<KernelArg> GemmOperands::args() const {
 
 LaunchConfig gemmLaunchConfig(const GemmCase &kernel, const GemmShape &shape,
                               int multiprocessors) {
-  int64_t tiles = (shape.m + kernel.bm - 1) / kernel.bm *
+  // A cluster works on `cluster` tiles adjacent along M at a time.
+  const int64_t cluster = kernel.cluster,
+                clusterRows = int64_t(kernel.bm) * cluster;
+  int64_t tiles = (shape.m + clusterRows - 1) / clusterRows *
                   ((shape.n + kernel.bn - 1) / kernel.bn);
   LaunchConfig config;
-  config.grid = {unsigned(std::max<int64_t>(
-                     1, std::min<int64_t>(multiprocessors, tiles))),
-                 1, 1};
+  config.grid = {
+      unsigned(cluster *
+               std::max<int64_t>(
+                   1, std::min<int64_t>(multiprocessors / cluster, tiles))),
+      1, 1};
   return config;
 }
 

@@ -39,6 +39,9 @@ struct GemmCase {
   /// B is K x N (MN-major, C = A * B) instead of N x K (C = A * B^T).
   bool bMnMajor = false;
   unsigned bm = 0, bn = 0, bk = 0, stages = 0;
+  /// CTAs per cluster (along M, sharing B's tile by TMA multicast); 1 when
+  /// the kernel is launched without clusters.
+  unsigned cluster = 1;
 
   /// "bf16 tn", "e4m3 tn", "bf16 nn": the family the kernel belongs to.
   std::string family() const;
@@ -92,7 +95,8 @@ struct GemmOperands {
 };
 
 /// The persistent grid of `kernel` on `shape`: one CTA per SM, at most
-/// one per output tile.
+/// one per output tile (with clusters: one cluster per `cluster` SMs, at
+/// most one per `cluster` tiles adjacent along M).
 runtime::LaunchConfig gemmLaunchConfig(const GemmCase &kernel,
                                        const GemmShape &shape,
                                        int multiprocessors);
