@@ -226,8 +226,9 @@ struct AllocLocalLowering : OpConversionPattern<AllocLocalOp> {
     Location loc = op.getLoc();
     Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
                                          rewriter.getI32IntegerAttr(1));
-    auto array = LLVM::LLVMArrayType::get(type.getElementType(),
-                                          static_cast<uint64_t>(registers));
+    auto array = LLVM::LLVMArrayType::get(
+        registerStorageType(type.getElementType()),
+        static_cast<uint64_t>(registers));
     Value alloca = LLVM::AllocaOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()), array, one,
         /*alignment=*/16);
@@ -245,7 +246,7 @@ static Value localElement(OpBuilder &b, Location loc, Value tile,
                              ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
 }
 
-/// `tile.fill` -> one store per register.
+/// `tile.fill` -> one store per register (an fp8 value as its bits).
 struct FillLowering : OpConversionPattern<FillOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -254,10 +255,14 @@ struct FillLowering : OpConversionPattern<FillOp> {
                   ConversionPatternRewriter &rewriter) const override {
     BufferType type = op.getBuffer().getType();
     int64_t registers = type.getEffectiveLayout()->cosize(Axis::m);
+    Type storage = registerStorageType(type.getElementType());
+    Value value = adaptor.getValue();
+    if (value.getType() != storage)
+      value = arith::BitcastOp::create(rewriter, op.getLoc(), storage, value);
     for (const LocalElements::Element &e : localElements(type).elements) {
       Value ptr = localElement(rewriter, op.getLoc(), adaptor.getBuffer(),
-                               type.getElementType(), registers, e.reg);
-      LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), ptr);
+                               storage, registers, e.reg);
+      LLVM::StoreOp::create(rewriter, op.getLoc(), value, ptr);
     }
     rewriter.eraseOp(op);
     return success();
@@ -403,7 +408,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     ThreadBase base =
         threadBase(rewriter, loc, plan, local, dst.getRank() - src.getRank(),
                    op.getDstStaticOffsets(), adaptor.getDstOffsets());
-    Type from = src.getElementType(), to = dst.getElementType();
+    Type from = registerStorageType(src.getElementType()),
+         to = registerStorageType(dst.getElementType());
     unsigned bits = dst.getElementBits();
     int64_t alignment = bufferAlignment(op.getDst(), dst);
     int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
@@ -458,7 +464,8 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
     ThreadBase base =
         threadBase(rewriter, loc, plan, local, src.getRank() - dst.getRank(),
                    op.getSrcStaticOffsets(), adaptor.getSrcOffsets());
-    Type from = src.getElementType(), to = dst.getElementType();
+    Type from = registerStorageType(src.getElementType()),
+         to = registerStorageType(dst.getElementType());
     unsigned bits = src.getElementBits();
     int64_t alignment = bufferAlignment(op.getSrc(), src);
     int64_t registers = dst.getEffectiveLayout()->cosize(Axis::m);
