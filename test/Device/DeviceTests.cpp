@@ -19,6 +19,10 @@
 //   - DSMEM rings in clusters of 2 and 4, contiguous and strided regions;
 //   - swizzle read-back: the raw shared tile after a TMA load, every byte
 //     position checked against the layout algebra (nvmmaSharedLayout);
+//   - wgmma GEMMs (gemm_async into register tiles): the type x major-ness
+//     x swizzle x N matrix, A from shared memory and registers, several
+//     warpgroups, stmatrix epilogues, each against the host GEMM (kernels
+//     in the device_wgmma_<group> modules);
 //   - the examples (tma_copy from its cubin and from its PTX,
 //     tma_tile_copy, dsmem_copy) and, on sm_100
 //     only, the tcgen05 examples (smem_to_tmem, gemm_async).

@@ -28,8 +28,15 @@ host reference needs):
              swizzle), or A loaded into a register tile with the A fragment
              layout (tile.load), C = A @ B by gemm_async (dispatch: wgmma)
              into a register tile filled with 1000 first,
-             `accumulate(%flag != 0)`, stored to global by tile.store; one,
-             two or four warpgroups, one or two gemm_async ops over K
+             `accumulate(%flag != 0)`, stored to global by tile.store (or,
+             for the stmatrix epilogues, converted to bf16/f16 into a
+             shared tile by stmatrix, then TMA or a word-by-word copy);
+             the full type x major-ness x swizzle x N matrix
+             (wgmma_matrix), then one, two or four warpgroups and two
+             gemm_async ops over K. These kernels go to the modules
+             OUT_DIR/device_wgmma_<group>.mlir (WGMMA_GROUPS), OUT_DIR
+             being OUT.mlir's directory; the case list names each case's
+             module.
 """
 import json
 import math
