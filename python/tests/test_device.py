@@ -58,7 +58,8 @@ def test_dsmem_copy_moves_the_tile_between_ctas():
 
 def test_a_wgmma_gemm_matches_torch():
     skip_without_gpu()
-    compiled = tile_mlir.Compiled.load(str(KERNELS / "device_suite.sm_90a"))
+    # The f16 group of the device suite's wgmma matrix.
+    compiled = tile_mlir.Compiled.load(str(KERNELS / "device_wgmma_f16.sm_90a"))
     gemm = tile_mlir.load(compiled).kernel("wgmma_f16_kk_sw128_m64n128k64")
     # Small integers: every product and sum is exact in f16 x f16 -> f32.
     a = torch.randint(-3, 4, (64, 64), device="cuda").half()

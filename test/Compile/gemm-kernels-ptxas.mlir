@@ -2,7 +2,7 @@
 // compiles for sm_90a, each stage's gemm_async is one fence and four chained
 // wgmmas (K = 64 of 16-bit types: k16 steps; e4m3: K = 128 in k32 steps),
 // the producer and consumers move registers with setmaxnreg, the epilogue
-// writes C in 4-byte swizzled pairs; ptxas keeps the 128-register
+// writes C by stmatrix (16 x4 per warp for 64x256); ptxas keeps the 128-register
 // accumulator without a stack or spills and injects no warpgroup waits or
 // arrives (the accumulator is never touched while a wgmma owns it).
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py %t.mlir %t.json
@@ -20,7 +20,7 @@
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
 // CHECK: wgmma.wait_group.sync.aligned 0;
-// CHECK-COUNT-64: st.shared.b32
+// CHECK-COUNT-16: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK: fence.proxy.async.shared::cta;
 // A 64x256 half of C in 128-byte swizzled atoms: one TMA store per atom.
 // CHECK-COUNT-4: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group

@@ -4,7 +4,10 @@
 //   @a_resident  A loaded once, a K loop over a two-stage B ring keeping one
 //                group in flight (wait_group 1);
 //   @a_per_step  A reloaded every step, after wait_group 0 retired the
-//                group that read it.
+//                group that read it;
+//   @a_fp8       e4m3 A (four elements a 32-bit register, bytes loaded
+//                from global memory and packed) x e5m2 B: 2 m64n128k32
+//                MMAs without imm-trans-b into a 64x128 f32 accumulator.
 // ptxas keeps A and the accumulator in registers (no stack, no spills) and
 // prints no "wgmma ... serialized" message: the accumulators are tied in
 // place and A's registers are written only before the fence, while no MMA
@@ -30,6 +33,14 @@
 // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK-NEXT: wgmma.wait_group.sync.aligned 0;
+// CHECK-LABEL: .entry a_fp8(
+// CHECK: ld.global.b8
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2 {{[{]}}[[D8:%r[0-9]+]], {{.+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1;
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2 {{[{]}}[[D8]], {{.+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1;
+// CHECK-NOT: wgmma.mma_async
+// PTXAS-NOT: serialized
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: serialized
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: serialized
@@ -95,6 +106,25 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
     }
     %o = tile.from_memref %out : memref<64x256xf32, 1> -> !out
     tile.store %acc to %o[0, 0] : !acc to !out
+    gpu.return
+  }
+
+  gpu.func @a_fp8(%a: memref<64x64xf8E4M3FN, 1>, %out: memref<64x128xf32, 1>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %zero = arith.constant 0.0 : f32
+    %g = tile.from_memref %a : memref<64x64xf8E4M3FN, 1> -> !tile.buffer<64x64xf8E4M3FN, global>
+    %sb = tile.alloc_shared {alignment = 1024 : i64} : !tile.buffer<128x64xf8E5M2, shared, #tile.layout<S[(128,64):(64,1)], swizzle<2,4,3>>>
+    %ra = tile.alloc_local : !tile.buffer<64x64xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,16,8,1@tid_in_wg,1)]>>
+    %acc = tile.alloc_local : !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+    tile.load %g[0, 0] to %ra : !tile.buffer<64x64xf8E4M3FN, global> to !tile.buffer<64x64xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,16,8,1@tid_in_wg,1)]>>
+    tile.gemm_async %acc[0, 0], %ra[0, 0], %sb[0, 0] sizes [64, 128, 64] exec warpgroup {transpose_b}
+        : !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>,
+          !tile.buffer<64x64xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,16,8,1@tid_in_wg,1)]>>,
+          !tile.buffer<128x64xf8E5M2, shared, #tile.layout<S[(128,64):(64,1)], swizzle<2,4,3>>>
+    tile.commit_group wgmma
+    tile.wait_group wgmma, 0
+    %o = tile.from_memref %out : memref<64x128xf32, 1> -> !tile.buffer<64x128xf32, global>
+    tile.store %acc to %o[0, 0] : !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>> to !tile.buffer<64x128xf32, global>
     gpu.return
   }
 }

@@ -42,6 +42,24 @@ func.func @global_convert(%in: memref<16x8xf16, 1>) {
   return
 }
 
+// An fp8 register tile (the wgmma A fragment of 64 x 32 e4m3) from a
+// 16-byte aligned shared tile: LLVM has no fp8 type, so the registers are
+// i8; each thread's four consecutive columns are one 4-byte load.
+!fa = !tile.buffer<64x32xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,8,1@tid_in_wg,1)]>>
+// CHECK-LABEL: func.func @shared_to_fp8_registers
+// CHECK: %[[F8:.+]] = llvm.alloca %{{.+}} x !llvm.array<16 x i8>
+// CHECK: %[[V:.+]] = llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<4xi8>
+// CHECK: llvm.extractelement %[[V]]
+// CHECK: llvm.store %{{.+}}, %{{.+}} : i8, !llvm.ptr
+// CHECK-COUNT-3: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<4xi8>
+// CHECK-NOT: llvm.load %{{.+}} : !llvm.ptr<3>
+func.func @shared_to_fp8_registers() {
+  %s = tile.alloc_shared {alignment = 16 : i64} : !tile.buffer<64x32xf8E4M3FN, shared>
+  %a = tile.alloc_local : !fa
+  tile.load %s[0, 0] to %a : !tile.buffer<64x32xf8E4M3FN, shared> to !fa
+  return
+}
+
 // Columns 64..127 of the second of two 128 x 256 accumulators (256
 // columns apart): the runtime index adds 256 columns, the warp's lane
 // quarter (tid / 32) % 4 goes to bits 21.. ((lane << 16), lane = 32 *

@@ -2,8 +2,10 @@
 // memory cosize) in the entry block, accessed only at constant indices;
 // tile.store adds the thread's digits (from tid.x) once and a constant per
 // run of consecutive registers: one vector store per run where the shared
-// allocation's alignment allows, swizzled like the destination.
-// RUN: tile-opt %s --tile-lower-variants=check=1 | FileCheck %s
+// allocation's alignment allows, swizzled like the destination. (On sm_80,
+// which has no stmatrix: the sm_90 stmatrix form of stores into shared
+// memory is local-tile-stmatrix.mlir.)
+// RUN: tile-opt %s --tile-lower-variants="chip=sm_80 check=1" | FileCheck %s
 
 // The m16n8 fragment shape: thread t = 4q + r of a warp holds row q + 8h,
 // columns 2r + e in register 2h + e.

@@ -160,3 +160,31 @@ func.func @register_a_tf32(%b: !btf) {
   tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 8] exec warpgroup {transpose_b} : !acc64, !ratf, !btf
   return
 }
+
+// fp8 from registers (e4m3 A, e5m2 B): LLVM has no fp8 type, so the
+// register tile is i8 and four elements pack into each 32-bit register,
+// the lowest column in the lowest byte: thread t = 32w + 4q + r holds
+// columns 16j + 4r .. 16j + 4r + 3 of row 16w + 8h + q in register 2j + h
+// of each 32-column K step (k32); fp8 has no imm-trans-b.
+!ra8 = !tile.buffer<64x32xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,8,1@tid_in_wg,1)]>>
+!bf8 = !tile.buffer<64x32xf8E5M2, shared, #tile.layout<S[(64,32):(32,1)], swizzle<1,4,3>>>
+// CHECK-LABEL: func.func @register_a_fp8
+// CHECK: %[[F8:.+]] = llvm.alloca %{{.+}} x !llvm.array<16 x i8>
+// CHECK: llvm.getelementptr %[[F8]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<16 x i8>
+// CHECK: llvm.getelementptr %[[F8]][0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<16 x i8>
+// CHECK: %[[W0:.+]] = llvm.bitcast %{{.+}} : vector<4xi8> to i32
+// CHECK: llvm.getelementptr %[[F8]][0, 4]
+// CHECK: %[[W1:.+]] = llvm.bitcast %{{.+}} : vector<4xi8> to i32
+// CHECK: %[[W2:.+]] = llvm.bitcast %{{.+}} : vector<4xi8> to i32
+// CHECK: llvm.getelementptr %[[F8]][0, 15]
+// CHECK: %[[W3:.+]] = llvm.bitcast %{{.+}} : vector<4xi8> to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {$0, {{.+}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1;\0A}\0A", "{{(=f,){32}r}},r,r,r,l,0,{{.+}},31" %[[W0]], %[[W1]], %[[W2]], %[[W3]], %{{.+}} : (i32, i32, i32, i32, i64, f32,
+// CHECK-NOT: llvm.inline_asm
+// CHECK: return
+func.func @register_a_fp8(%b: !bf8) {
+  %a = tile.alloc_local : !ra8
+  %acc = tile.alloc_local : !acc64
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup {transpose_b} : !acc64, !ra8, !bf8
+  return
+}

@@ -19,6 +19,10 @@
 //   - DSMEM rings in clusters of 2 and 4, contiguous and strided regions;
 //   - swizzle read-back: the raw shared tile after a TMA load, every byte
 //     position checked against the layout algebra (nvmmaSharedLayout);
+//   - wgmma GEMMs (gemm_async into register tiles): the type x major-ness
+//     x swizzle x N matrix, A from shared memory and registers, several
+//     warpgroups, stmatrix epilogues, each against the host GEMM (kernels
+//     in the device_wgmma_<group> modules);
 //   - the examples (tma_copy from its cubin and from its PTX,
 //     tma_tile_copy, dsmem_copy) and, on sm_100
 //     only, the tcgen05 examples (smem_to_tmem, gemm_async).
@@ -37,6 +41,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
+#include <map>
 #include <cstring>
 #include <random>
 
@@ -60,6 +65,25 @@ struct Suite {
     static Suite suite;
     return suite;
   }
+
+  /// Another module of the suite (the wgmma groups), loaded once.
+  llvm::Expected<const Module &> other(const std::string &name) {
+    auto it = others.find(name);
+    if (it == others.end()) {
+      llvm::Expected<Module> m =
+          Module::load(kernelPath(name + ".sm_90a.cubin"),
+                       kernelPath(name + ".sm_90a.json"));
+      if (!m)
+        return m.takeError();
+      it = others.emplace(name, std::move(*m)).first;
+    }
+    return it->second;
+  }
+
+private:
+  std::map<std::string, Module> others;
+
+public:
 
 private:
   Suite() {
@@ -183,6 +207,10 @@ struct Case {
   bool aMnMajor = false, bMnMajor = false;
   std::string acc;
   unsigned warpgroups = 1;
+  // wgmma: the kernel's module ("" for device_suite); the stmatrix
+  // epilogue's output type (bf16, f16) and form ("row": TMA-stored M x N,
+  // "col": the column-major shared image)
+  std::string module, out, outLayout;
 };
 
 void PrintTo(const Case &c, std::ostream *os) { *os << c.kernel; }
@@ -226,6 +254,9 @@ const std::vector<Case> &allCases() {
       k.bMnMajor = o.getBoolean("b_mn").value_or(false);
       k.acc = o.getString("acc").value_or("").str();
       k.warpgroups = o.getInteger("warpgroups").value_or(1);
+      k.module = o.getString("module").value_or("").str();
+      k.out = o.getString("out").value_or("").str();
+      k.outLayout = o.getString("out_layout").value_or("").str();
       out.push_back(k);
     }
     return out;
@@ -679,6 +710,31 @@ float halfValue(uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 
+/// A bf16 bit pattern's value.
+float bf16Value(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
+}
+
+/// An integer rounded to nearest even with `mantissa` fraction bits (f16
+/// 10, bf16 7), computed on integers (|x| < 2^24): what the epilogue's
+/// f32 -> f16/bf16 conversion must produce.
+double roundToMantissa(int64_t x, int mantissa) {
+  int64_t a = x < 0 ? -x : x;
+  int exponent = 0;
+  while ((int64_t(1) << (exponent + 1)) <= a)
+    ++exponent;
+  if (exponent <= mantissa)
+    return double(x);
+  int64_t ulp = int64_t(1) << (exponent - mantissa);
+  int64_t q = a / ulp, rem = a % ulp;
+  if (rem * 2 > ulp || (rem * 2 == ulp && (q & 1)))
+    ++q;
+  return double(x < 0 ? -q * ulp : q * ulp);
+}
+
 class Wgmma : public ::testing::TestWithParam<Case> {};
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Wgmma);
 
@@ -708,15 +764,27 @@ TEST_P(Wgmma, MatchesTheHostGemm) {
                                             : std::array<int64_t, 2>{N, K};
   DeviceArray dA = unwrap(DeviceArray::of(aBytes));
   DeviceArray dB = unwrap(DeviceArray::of(bBytes));
-  const int64_t accBytes = c.acc == "f16" ? 2 : 4;
+  const Module *module = &*Suite::get().module;
+  if (!c.module.empty()) {
+    llvm::Expected<const Module &> m = Suite::get().other(c.module);
+    ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+    module = &*m;
+  }
+  // The stored elements: the accumulator's type, or the stmatrix
+  // epilogue's 16-bit output (a column-major image for "col").
+  const bool converted = !c.out.empty();
+  const int64_t accBytes = converted || c.acc == "f16" ? 2 : 4;
+  const bool colMajor = c.outLayout == "col";
+  std::array<int64_t, 2> outDims =
+      colMajor ? std::array<int64_t, 2>{M, N / 2} : std::array<int64_t, 2>{M, N};
   for (int flag : {0, 1}) {
     SCOPED_TRACE("accumulate flag " + std::to_string(flag));
     DeviceArray dOut = unwrap(DeviceArray::zeros(M * N * accBytes));
     ASSERT_OK(launchAndWait(
-        *Suite::get().module, c.kernel, {1, 1, 1},
+        *module, c.kernel, {1, 1, 1},
         {KernelArg::memref(dA.buffer.address(), {aDims[0], aDims[1]}),
          KernelArg::memref(dB.buffer.address(), {bDims[0], bDims[1]}),
-         KernelArg::memref(dOut.buffer.address(), {M, N}),
+         KernelArg::memref(dOut.buffer.address(), outDims),
          KernelArg::i32(flag)}));
     std::vector<uint8_t> out = dOut.read();
     int64_t wrong = 0;
@@ -727,17 +795,21 @@ TEST_P(Wgmma, MatchesTheHostGemm) {
         for (int64_t k = 0; k < K; ++k)
           want += int64_t(A(m, k)) * B(k, n);
         float got;
+        double expected = double(want);
         if (accBytes == 2) {
           uint16_t h;
-          std::memcpy(&h, &out[(m * N + n) * 2], 2);
-          got = halfValue(h);
+          int64_t at = colMajor ? m + M * n : m * N + n;
+          std::memcpy(&h, &out[at * 2], 2);
+          got = c.out == "bf16" ? bf16Value(h) : halfValue(h);
+          if (converted)
+            expected = roundToMantissa(want, c.out == "bf16" ? 7 : 10);
         } else {
           std::memcpy(&got, &out[(m * N + n) * 4], 4);
         }
-        if (got != float(want) && wrong++ == 0)
+        if (double(got) != expected && wrong++ == 0)
           first = "(" + std::to_string(m) + ", " + std::to_string(n) +
                   "): " + std::to_string(got) + ", expected " +
-                  std::to_string(want);
+                  std::to_string(expected);
       }
     EXPECT_EQ(wrong, 0) << wrong << " of " << M * N
                         << " elements differ; first " << first;

@@ -71,18 +71,37 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// fp8 A is read from shared memory only.
+// An fp8 register A with the 16-bit fragment's layout (two columns a
+// thread where the fp8 fragment holds four).
 !b8 = !tile.buffer<64x64xf8E4M3FN, shared, #tile.layout<S[(64,64):(64,1)], swizzle<2,4,3>>>
 !acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
-!ra8 = !tile.buffer<64x32xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,8,1@tid_in_wg,1)]>>
+!ra8 = !tile.buffer<64x32xf8E4M3FN, local, #tile.layout<S[(4,2,8,4,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
   gpu.func @k(%b: !b8) kernel {
     %acc = tile.alloc_local : !acc
     %ra = tile.alloc_local : !ra8
     // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
     // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
-    // expected-note @+1 {{wgmma (priority 10): rejected: a_fragment — A is a e4m3 register tile; register A is emitted for f16, bf16 and tf32 fragments (an fp8 fragment packs four elements in each 32-bit register, and register tiles do not hold fp8): put A in shared memory}}
+    // expected-note @+1 {{wgmma (priority 10): rejected: a_fragment — A element (0, 2) is in thread 1; the wgmma A fragment puts it in thread 0 (thread t = 32w + 4q + r of the warpgroup holds row 16w + 8h + q, column 16j + 4r + e of each 32-column K step in 32-bit register 2j + h (element e of its 4))}}
     tile.gemm_async %acc[0, 0], %ra[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup {transpose_b} : !acc, !ra8, !b8
+    gpu.return
+  }
+}
+
+// -----
+
+// A transposed fp8 register A: no imm-trans-a (and fp8 is K-major only).
+!b8 = !tile.buffer<64x64xf8E4M3FN, shared, #tile.layout<S[(64,64):(64,1)], swizzle<2,4,3>>>
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!ra8 = !tile.buffer<32x64xf8E4M3FN, local, #tile.layout<S[(32,4,16):(4@tid_in_wg,1@tid_in_wg,1)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%b: !b8) kernel {
+    %acc = tile.alloc_local : !acc
+    %ra = tile.alloc_local : !ra8
+    // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
+    // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
+    // expected-note @+1 {{wgmma (priority 10): rejected: majorness — A is MN-major with 8-bit elements; wgmma transposes only 16-bit (f16, bf16) operands: drop transpose_a}}
+    tile.gemm_async %acc[0, 0], %ra[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup {transpose_a, transpose_b} : !acc, !ra8, !b8
     gpu.return
   }
 }

@@ -282,4 +282,44 @@ TEST_F(LoweringCheckTest, CatchesUntiedRegisterAAccumulators) {
             std::string::npos);
 }
 
+// A 64x64x64 e4m3 wgmma with A in registers: two k32 inline-PTX MMAs,
+// four fp8 elements in each A register.
+const char *kRegisterAFp8 = R"mlir(
+!ra = !tile.buffer<64x64xf8E4M3FN, local, #tile.layout<S[(4,2,8,2,2,4,4):(32@tid_in_wg,4,4@tid_in_wg,16,8,1@tid_in_wg,1)]>>
+!bk = !tile.buffer<64x64xf8E4M3FN, shared, #tile.layout<S[(64,64):(64,1)], swizzle<2,4,3>>>
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k() kernel {
+    %b = tile.alloc_shared : !bk
+    %a = tile.alloc_local : !ra
+    %acc = tile.alloc_local : !acc
+    tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 64] exec warpgroup {transpose_b} : !acc, !ra, !bk
+    gpu.return
+  }
+}
+)mlir";
+
+TEST_F(LoweringCheckTest, RegisterAFp8WgmmaPasses) {
+  EXPECT_EQ(lower(kRegisterAFp8, none()), "");
+}
+
+// fp8 has no imm-trans-b: an inline PTX that passes one is caught.
+TEST_F(LoweringCheckTest, CatchesImmTransBOnFp8RegisterA) {
+  std::string errors = lower(kRegisterAFp8, [](Operation *,
+                                               SmallVectorImpl<Operation *> &ops) {
+    for (LLVM::InlineAsmOp mma : emittedOps<LLVM::InlineAsmOp>(ops)) {
+      std::string text = mma.getAsmString().str();
+      text.replace(text.find(", p, 1, 1;"), 10, ", p, 1, 1, 0;");
+      mma.setAsmString(text);
+    }
+  });
+  EXPECT_NE(errors.find("lowering check (wgmma): register-A wgmma inline PTX "),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("does not end in scale-d, 1, 1 (no imm-trans-b for "
+                        "e4m3)"),
+            std::string::npos)
+      << errors;
+}
+
 } // namespace

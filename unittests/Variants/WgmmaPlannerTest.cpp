@@ -226,13 +226,17 @@ TEST(WgmmaPlanner, DeclinesNamingTheRule) {
                         "swizzles, or none)");
 }
 
-/// CuTe's reading of the same ISA figure (mma_traits_sm90_gmma.hpp,
-/// ALayout_64x16 and ALayout_64x8: (thread, value) -> m + 64 k), as an
-/// independent check of the register-A fragment and its element order.
+/// CuTe's reading of the same ISA figures (mma_traits_sm90_gmma.hpp,
+/// ALayout_64x32, ALayout_64x16 and ALayout_64x8: (thread, value) -> m +
+/// 64 k), as an independent check of the register-A fragment and its
+/// element order.
 std::pair<int64_t, int64_t> cuteA(int64_t t, int64_t v, unsigned bits) {
   int64_t r = t % 4, q = (t / 4) % 8, w = t / 32;
   int64_t index;
-  if (bits == 16) // Stride<Stride<128,1,16>, Stride<64,8,512>>
+  if (bits == 8) // Stride<Stride<256,1,16>, Stride<64,8,1024>>
+    index = 256 * r + q + 16 * w + 64 * (v % 4) + 8 * ((v / 4) % 2) +
+            1024 * (v / 8);
+  else if (bits == 16) // Stride<Stride<128,1,16>, Stride<64,8,512>>
     index = 128 * r + q + 16 * w + 64 * (v % 2) + 8 * ((v / 2) % 2) +
             512 * (v / 4);
   else // Stride<Stride<64,1,16>, Stride<8,256>>
@@ -258,7 +262,16 @@ TEST(WgmmaFragment, RegisterAFollowsTheIsa) {
   EXPECT_EQ(aFragmentElement(5, 1, 32), at(9, 1));
   EXPECT_EQ(aFragmentElement(5, 2, 32), at(1, 5));
   EXPECT_EQ(aFragmentElement(5, 3, 32), at(9, 5));
-  for (unsigned bits : {16u, 32u})
+  // fp8 thread 6 (q 1, r 2): columns 8..11 and 24..27, four a register
+  // (the lowest column in the lowest byte).
+  EXPECT_EQ(aFragmentElements(8), 16);
+  EXPECT_EQ(aFragmentElement(6, 0, 8), at(1, 8));
+  EXPECT_EQ(aFragmentElement(6, 3, 8), at(1, 11));
+  EXPECT_EQ(aFragmentElement(6, 4, 8), at(9, 8));
+  EXPECT_EQ(aFragmentElement(6, 8, 8), at(1, 24));
+  EXPECT_EQ(aFragmentElement(6, 15, 8), at(9, 27));
+  EXPECT_EQ(aFragmentElement(127, 15, 8), at(63, 31));
+  for (unsigned bits : {8u, 16u, 32u})
     for (int64_t t = 0; t < 128; ++t)
       for (int64_t v = 0; v < aFragmentElements(bits); ++v)
         EXPECT_EQ(aFragmentElement(t, v, bits), cuteA(t, v, bits))
@@ -326,6 +339,68 @@ TEST(WgmmaPlanner, RegisterATwoMTilesAndTf32) {
   EXPECT_EQ(p->aRegisters[1], (std::vector<int64_t>{4, 5, 6, 7}));
 }
 
+/// The fp8 A fragment of `mTiles` 64-row tiles of k columns: thread
+/// 32w + 4q + r holds row 16w + 8h + q, column 32ki + 16j + 4r + e in
+/// register 16ki + 8j + 4h + e (tile after tile).
+TileLayout fp8Fragment(int64_t mTiles, int64_t k) {
+  llvm::SmallVector<Iter, 8> iters;
+  if (mTiles > 1)
+    iters.push_back(Iter{mTiles, k / 2, Axis::m});
+  iters.append({Iter{4, 32, Axis::tid_in_wg}, Iter{2, 4, Axis::m},
+                Iter{8, 4, Axis::tid_in_wg}, Iter{k / 32, 16, Axis::m},
+                Iter{2, 8, Axis::m}, Iter{4, 1, Axis::tid_in_wg},
+                Iter{4, 1, Axis::m}});
+  return TileLayout(iters);
+}
+
+TEST(WgmmaPlanner, RegisterAFp8Pinned) {
+  for (MmaElement e : {MmaElement::E4M3, MmaElement::E5M2}) {
+    Request r;
+    r.a = e;
+    r.b = MmaElement::E4M3;
+    r.aBits = r.bBits = 8;
+    r.aInRegisters = true;
+    r.aSide = whole(fp8Fragment(2, 64), {128, 64});
+    r.bSide = whole(nvmma(8, 32, 64, SwizzleMode::B64), {32, 64});
+    r.transposeB = true;
+    r.cSide = whole(fragment(2, 32), {128, 32});
+    r.m = 128;
+    r.n = 32;
+    r.k = 64;
+    OrReason<Plan> p = planWgmma(r);
+    ASSERT_TRUE(p) << p.reason();
+    EXPECT_EQ(p->instK, 32);
+    EXPECT_EQ(p->aPerRegister, 4);
+    ASSERT_EQ(p->issues.size(), 4u);
+    ASSERT_EQ(p->aRegisters.size(), 4u); // (mi, ki)
+    // Element i of the fragment is local register 32mi + 16ki + i.
+    for (int64_t t = 0; t < 4; ++t) {
+      ASSERT_EQ(p->aRegisters[t].size(), 16u);
+      for (int64_t i = 0; i < 16; ++i)
+        EXPECT_EQ(p->aRegisters[t][i], 16 * t + i) << t << " " << i;
+    }
+    // K step 1 of B starts 32 bytes (one 64-byte swizzle row's half) in.
+    EXPECT_EQ(p->issues[1].bByte, 32);
+    EXPECT_EQ(p->issues[1].aByte, 0);
+  }
+  // Transposed stays refused for fp8 as for every type.
+  Request t;
+  t.a = t.b = MmaElement::E5M2;
+  t.aBits = t.bBits = 8;
+  t.aInRegisters = true;
+  t.transposeA = true;
+  t.aSide = whole(fp8Fragment(1, 32), {64, 32});
+  t.bSide = whole(nvmma(8, 8, 32, SwizzleMode::B32), {8, 32});
+  t.transposeB = true;
+  t.cSide = whole(fragment(1, 8), {64, 8});
+  t.m = 64;
+  t.n = 8;
+  t.k = 32;
+  OrReason<Plan> p = planWgmma(t);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason(), kTransposedRegisterA);
+}
+
 TEST(WgmmaPlanner, RegisterADeclines) {
   Request t = registerA(64, 64, 64);
   t.transposeA = true;
@@ -333,12 +408,29 @@ TEST(WgmmaPlanner, RegisterADeclines) {
   ASSERT_FALSE(p);
   EXPECT_EQ(p.reason(), kTransposedRegisterA);
 
+  // An fp8 tile with the 16-bit fragment's layout: columns 2r, 2r + 1 are
+  // not the fp8 fragment's 4r .. 4r + 3.
   Request f8 = registerA(64, 64, 64);
   f8.a = f8.b = MmaElement::E4M3;
   f8.aBits = f8.bBits = 8;
+  f8.bSide = whole(nvmma(8, 64, 64, SwizzleMode::B64), {64, 64});
   p = planWgmma(f8);
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.reason().substr(0, 30), "A is a e4m3 register tile; reg");
+  EXPECT_EQ(p.reason(),
+            "A element (0, 2) is in thread 1; the wgmma A fragment puts it "
+            "in thread 0 (thread t = 32w + 4q + r of the warpgroup holds row "
+            "16w + 8h + q, column 16j + 4r + e of each 32-column K step in "
+            "32-bit register 2j + h (element e of its 4))");
+
+  // Element widths other than the type's.
+  EXPECT_EQ(registerARule(MmaElement::E4M3, 16),
+            "A is a 16-bit e4m3 register tile; the register-A form of wgmma "
+            "takes f16, bf16 (16-bit), tf32 (32-bit) and e4m3/e5m2 (8-bit) "
+            "fragments");
+  for (auto [e, bits] : {std::pair{MmaElement::F16, 16u},
+                         {MmaElement::BF16, 16u}, {MmaElement::TF32, 32u},
+                         {MmaElement::E4M3, 8u}, {MmaElement::E5M2, 8u}})
+    EXPECT_EQ(registerARule(e, bits), "");
 
   // The accumulator layout of 64 x 64 is not the A fragment of a K = 64
   // tile read as 32 columns.

@@ -14,6 +14,7 @@
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/LocalTiles.h"
+#include "tile/Dialect/Tile/IR/StMatrixPlanner.h"
 #include "tile/Dispatch/KernelABI.h"
 #include "tile/Target/CUDA/HardwareLimits.h"
 
@@ -226,8 +227,9 @@ struct AllocLocalLowering : OpConversionPattern<AllocLocalOp> {
     Location loc = op.getLoc();
     Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
                                          rewriter.getI32IntegerAttr(1));
-    auto array = LLVM::LLVMArrayType::get(type.getElementType(),
-                                          static_cast<uint64_t>(registers));
+    auto array = LLVM::LLVMArrayType::get(
+        registerStorageType(type.getElementType()),
+        static_cast<uint64_t>(registers));
     Value alloca = LLVM::AllocaOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()), array, one,
         /*alignment=*/16);
@@ -245,7 +247,7 @@ static Value localElement(OpBuilder &b, Location loc, Value tile,
                              ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
 }
 
-/// `tile.fill` -> one store per register.
+/// `tile.fill` -> one store per register (an fp8 value as its bits).
 struct FillLowering : OpConversionPattern<FillOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -254,10 +256,14 @@ struct FillLowering : OpConversionPattern<FillOp> {
                   ConversionPatternRewriter &rewriter) const override {
     BufferType type = op.getBuffer().getType();
     int64_t registers = type.getEffectiveLayout()->cosize(Axis::m);
+    Type storage = registerStorageType(type.getElementType());
+    Value value = adaptor.getValue();
+    if (value.getType() != storage)
+      value = arith::BitcastOp::create(rewriter, op.getLoc(), storage, value);
     for (const LocalElements::Element &e : localElements(type).elements) {
       Value ptr = localElement(rewriter, op.getLoc(), adaptor.getBuffer(),
-                               type.getElementType(), registers, e.reg);
-      LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue(), ptr);
+                               storage, registers, e.reg);
+      LLVM::StoreOp::create(rewriter, op.getLoc(), value, ptr);
     }
     rewriter.eraseOp(op);
     return success();
@@ -303,7 +309,7 @@ static ThreadBase threadBase(OpBuilder &b, Location loc,
                              const LocalAccessPlan &plan,
                              const LocalElements &local, size_t lead,
                              ArrayRef<int64_t> staticOffsets,
-                             ValueRange dynamic) {
+                             ValueRange dynamic, Value thread = Value()) {
   Type i64 = b.getI64Type();
   auto constant = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
@@ -323,8 +329,10 @@ static ThreadBase threadBase(OpBuilder &b, Location loc,
         plan.runtimeStride[d]);
   }
   if (!local.threadIters.empty()) {
-    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-    Value thread = LLVM::ZExtOp::create(b, loc, i64, tid);
+    if (!thread) {
+      Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+      thread = LLVM::ZExtOp::create(b, loc, i64, tid);
+    }
     for (const LocalElements::ThreadIter &t : local.threadIters) {
       // digit = (thread / stride) % extent; the group (warp or warpgroup)
       // is a power of two, so this also drops the group id.
@@ -338,6 +346,10 @@ static ThreadBase threadBase(OpBuilder &b, Location loc,
   return base;
 }
 
+static Value swizzledAddress(OpBuilder &b, Location loc, Value at,
+                             const Swizzle &swizzle, Value buffer,
+                             Type element);
+
 /// The address of element run `i` of a plan: base + its constant offset,
 /// through the buffer's swizzle (x ^ ((x & mask) >> shift)).
 static Value elementAddress(OpBuilder &b, Location loc, const ThreadBase &base,
@@ -350,7 +362,18 @@ static Value elementAddress(OpBuilder &b, Location loc, const ThreadBase &base,
   Value at = constant(plan.elementOffset[i]);
   if (base.offset)
     at = LLVM::AddOp::create(b, loc, base.offset, at);
-  if (const Swizzle &swizzle = plan.swizzle; !swizzle.isIdentity()) {
+  return swizzledAddress(b, loc, at, plan.swizzle, buffer, element);
+}
+
+/// buffer + swizzle(at) elements (x ^ ((x & mask) >> shift)).
+static Value swizzledAddress(OpBuilder &b, Location loc, Value at,
+                             const Swizzle &swizzle, Value buffer,
+                             Type element) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  if (!swizzle.isIdentity()) {
     int64_t mask = ((int64_t(1) << swizzle.bits) - 1)
                    << (swizzle.base + swizzle.shift);
     Value bits = LLVM::AndOp::create(b, loc, at, constant(mask));
@@ -385,12 +408,151 @@ static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
   return LLVM::FPExtOp::create(b, loc, to, v);
 }
 
+/// The stmatrix request of a store (stmatrix::Request): every thread's
+/// element offsets (its digits plus the plan's constants), what the
+/// runtime base is a multiple of (the buffer's alignment, the runtime
+/// offsets' strides), the swizzle's chunk.
+static stmatrix::Request stMatrixRequest(StoreOp op,
+                                         const LocalAccessPlan &plan,
+                                         const LocalElements &local,
+                                         int64_t threads, int64_t alignment) {
+  BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+  const size_t lead = dst.getRank() - src.getRank();
+  stmatrix::Request req;
+  req.bits = dst.getElementBits();
+  req.offset.assign(threads, {});
+  for (int64_t t = 0; t < threads; ++t) {
+    int64_t digits = 0;
+    for (const LocalElements::ThreadIter &it : local.threadIters)
+      digits += (t / it.threadStride) % it.extent * it.coordStep *
+                plan.runtimeStride[lead + it.dim];
+    for (int64_t offset : plan.elementOffset)
+      req.offset[t].push_back(digits + offset);
+  }
+  req.baseAlignment = std::max<int64_t>(1, alignment * 8 / req.bits);
+  for (auto [d, offset] : llvm::enumerate(op.getDstStaticOffsets()))
+    if (ShapedType::isDynamic(offset))
+      req.baseAlignment = std::gcd(req.baseAlignment, plan.runtimeStride[d]);
+  req.swizzleChunk =
+      plan.swizzle.isIdentity() ? 0 : int64_t(1) << plan.swizzle.base;
+  return req;
+}
+
 /// `tile.store` -> the thread's base offset once (its digits and the
 /// region's runtime offsets), then per run of consecutive elements a load
 /// of their registers, the conversion, and one (vector) store at the base
-/// plus the run's constant offset, swizzled like the destination.
+/// plus the run's constant offset, swizzled like the destination. Into
+/// shared memory on sm_90+, when stmatrix::planStMatrix accepts the
+/// elements' places, `nvvm.stmatrix` instead: per instruction the row
+/// address this lane supplies (its row thread's digits plus the
+/// instruction's lane-bit constants, swizzled) and its registers packed in
+/// pairs.
 struct StoreLowering : OpConversionPattern<StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+  StoreLowering(const TypeConverter &converter, MLIRContext *ctx,
+                StringRef fallbackChip)
+      : OpConversionPattern(converter, ctx), fallbackChip(fallbackChip.str()) {
+  }
+
+  /// Whether `op` may use stmatrix (sm_90+, a shared destination of
+  /// 16-bit elements) and its plan, if the elements' places allow it.
+  std::optional<stmatrix::Plan>
+  stMatrixPlan(StoreOp op, const LocalAccessPlan &plan,
+               const LocalElements &local) const {
+    BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+    if (dst.getScope() != MemoryScope::shared || dst.getElementBits() != 16)
+      return std::nullopt;
+    std::optional<DispatchContext> context =
+        dispatchContextFor(op, fallbackChip);
+    if (!context || context->target.sm < 90)
+      return std::nullopt;
+    OrReason<LocalThreads> threads =
+        localThreads(*src.getEffectiveLayout());
+    if (!threads)
+      return std::nullopt;
+    OrReason<stmatrix::Plan> st = stmatrix::planStMatrix(
+        stMatrixRequest(op, plan, local, threads->threads,
+                        bufferAlignment(op.getDst(), dst)));
+    if (!st)
+      return std::nullopt;
+    return *st;
+  }
+
+  void emitStMatrix(StoreOp op, OpAdaptor adaptor, const stmatrix::Plan &st,
+                    const LocalAccessPlan &plan, const LocalElements &local,
+                    ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+    Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
+    auto constant = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(v));
+    };
+    // The row thread: the warp's lane 4 (l % 8), or (l % 8) / 2 transposed.
+    Value tid = LLVM::ZExtOp::create(
+        rewriter, loc, i64, NVVM::ThreadIdXOp::create(rewriter, loc, i32));
+    Value warp = LLVM::AndOp::create(rewriter, loc, tid, constant(~int64_t(31)));
+    Value x = LLVM::AndOp::create(rewriter, loc, tid, constant(7));
+    Value lanePart =
+        st.transpose
+            ? LLVM::LShrOp::create(rewriter, loc, x, constant(1)).getResult()
+            : LLVM::ShlOp::create(rewriter, loc, x, constant(2)).getResult();
+    Value rowThread = LLVM::AddOp::create(rewriter, loc, warp, lanePart);
+    ThreadBase base = threadBase(rewriter, loc, plan, local,
+                                 dst.getRank() - src.getRank(),
+                                 op.getDstStaticOffsets(),
+                                 adaptor.getDstOffsets(), rowThread);
+    // Lane bits the row constants step on, extracted once.
+    Value laneBit[5];
+    for (int b = 0; b < 5; ++b) {
+      bool used = llvm::any_of(st.instructions, [&](const auto &instr) {
+        return instr.laneBitStep[b] != 0;
+      });
+      if (!used)
+        continue;
+      Value shifted = LLVM::LShrOp::create(rewriter, loc, tid, constant(b));
+      laneBit[b] = LLVM::AndOp::create(rewriter, loc, shifted, constant(1));
+    }
+    Type from = registerStorageType(src.getElementType());
+    Type to = registerStorageType(dst.getElementType());
+    int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
+    auto pairType = VectorType::get({2}, to);
+    for (const stmatrix::Instruction &instr : st.instructions) {
+      Value at = constant(instr.rowBase);
+      for (int b = 0; b < 5; ++b)
+        if (instr.laneBitStep[b])
+          at = LLVM::AddOp::create(
+              rewriter, loc, at,
+              LLVM::MulOp::create(rewriter, loc, laneBit[b],
+                                  constant(instr.laneBitStep[b])));
+      if (base.offset)
+        at = LLVM::AddOp::create(rewriter, loc, base.offset, at);
+      Value ptr =
+          swizzledAddress(rewriter, loc, at, plan.swizzle, adaptor.getDst(), to);
+      SmallVector<Value, 4> sources;
+      for (int64_t i = 0; i < instr.count; ++i) {
+        auto [first, second] = st.pairs[instr.firstPair + i];
+        Value word = LLVM::UndefOp::create(rewriter, loc, pairType);
+        const int64_t halves[2] = {first, second};
+        for (auto [k, element] : llvm::enumerate(halves)) {
+          Value reg = LLVM::LoadOp::create(
+              rewriter, loc, from,
+              localElement(rewriter, loc, adaptor.getSrc(), from, registers,
+                           local.elements[element].reg));
+          word = LLVM::InsertElementOp::create(
+              rewriter, loc, word, convertFloat(rewriter, loc, reg, to),
+              LLVM::ConstantOp::create(rewriter, loc, i32,
+                                       rewriter.getI32IntegerAttr(k)));
+        }
+        sources.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, word));
+      }
+      MLIRContext *ctx = op.getContext();
+      NVVM::StMatrixOp::create(
+          rewriter, loc, ptr, sources,
+          st.transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+          NVVM::LdStMatrixEltType::B16);
+    }
+  }
 
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
@@ -400,10 +562,16 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     LocalAccessPlan plan =
         *planLocalAccess(src, dst, op.getDstStaticOffsets());
     LocalElements local = localElements(src);
+    if (std::optional<stmatrix::Plan> st = stMatrixPlan(op, plan, local)) {
+      emitStMatrix(op, adaptor, *st, plan, local, rewriter);
+      rewriter.eraseOp(op);
+      return success();
+    }
     ThreadBase base =
         threadBase(rewriter, loc, plan, local, dst.getRank() - src.getRank(),
                    op.getDstStaticOffsets(), adaptor.getDstOffsets());
-    Type from = src.getElementType(), to = dst.getElementType();
+    Type from = registerStorageType(src.getElementType()),
+         to = registerStorageType(dst.getElementType());
     unsigned bits = dst.getElementBits();
     int64_t alignment = bufferAlignment(op.getDst(), dst);
     int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
@@ -437,6 +605,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
+
+  std::string fallbackChip;
 };
 
 /// `tile.load` from global or shared memory -> the converse of
@@ -458,7 +628,8 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
     ThreadBase base =
         threadBase(rewriter, loc, plan, local, src.getRank() - dst.getRank(),
                    op.getSrcStaticOffsets(), adaptor.getSrcOffsets());
-    Type from = src.getElementType(), to = dst.getElementType();
+    Type from = registerStorageType(src.getElementType()),
+         to = registerStorageType(dst.getElementType());
     unsigned bits = src.getElementBits();
     int64_t alignment = bufferAlignment(op.getSrc(), src);
     int64_t registers = dst.getEffectiveLayout()->cosize(Axis::m);
@@ -771,8 +942,9 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                                              const PlannedOps *planned,
                                              LoweringCheck *check) {
   MLIRContext *ctx = patterns.getContext();
+  patterns.add<StoreLowering>(converter, ctx, fallbackChip);
   patterns.add<AllocSharedLowering, FromMemrefLowering, AllocLocalLowering,
-               FillLowering, StoreLowering, LoadLowering, TmemLoadLowering,
+               FillLowering, LoadLowering, TmemLoadLowering,
                ForwardOperandLowering<TmemBufferOp>,
                ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
   patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned,

@@ -28,11 +28,19 @@ host reference needs):
              swizzle), or A loaded into a register tile with the A fragment
              layout (tile.load), C = A @ B by gemm_async (dispatch: wgmma)
              into a register tile filled with 1000 first,
-             `accumulate(%flag != 0)`, stored to global by tile.store; one,
-             two or four warpgroups, one or two gemm_async ops over K
+             `accumulate(%flag != 0)`, stored to global by tile.store (or,
+             for the stmatrix epilogues, converted to bf16/f16 into a
+             shared tile by stmatrix, then TMA or a word-by-word copy);
+             the full type x major-ness x swizzle x N matrix
+             (wgmma_matrix), then one, two or four warpgroups and two
+             gemm_async ops over K. These kernels go to the modules
+             OUT_DIR/device_wgmma_<group>.mlir (WGMMA_GROUPS), OUT_DIR
+             being OUT.mlir's directory; the case list names each case's
+             module.
 """
 import json
 import math
+import os
 import sys
 
 BYTES = {"i8": 1, "f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8,
@@ -300,10 +308,17 @@ def accumulator_layout(m_tiles, n):
 # 16w + 8h + q, column (4j + r)E + e of each K step in register 2j + h. For
 # 16-bit types that is the accumulator fragment of a 64 x k tile; tf32
 # (E = 1) holds columns r and r + 4 of each 8-column step in registers
-# h and 2 + h.
+# h and 2 + h; fp8 (E = 4) columns 4r..4r+3 and 16+4r..16+4r+3 of each
+# 32-column step.
 def a_fragment_layout(ty, m_tiles, k):
     if BYTES[ty] == 2:
         return accumulator_layout(m_tiles, k)
+    if BYTES[ty] == 1:
+        # Four a register: columns 16j + 4r .. + 3 of each 32-column step.
+        lead = f"{m_tiles}," if m_tiles > 1 else ""
+        lead_stride = f"{k // 2}," if m_tiles > 1 else ""
+        return (f"S[({lead}4,2,8,{k // 32},2,4,4):"
+                f"({lead_stride}32@tid_in_wg,4,4@tid_in_wg,16,8,1@tid_in_wg,1)]")
     assert BYTES[ty] == 4
     lead = f"{m_tiles}," if m_tiles > 1 else ""
     lead_stride = f"{k // 2}," if m_tiles > 1 else ""
@@ -312,13 +327,19 @@ def a_fragment_layout(ty, m_tiles, k):
 
 
 def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
-                 warpgroups=1, split=False, a_regs=False):
+                 warpgroups=1, split=False, a_regs=False, out=None):
     """out = (flag ? 1000 : 0) + A @ B through tile.gemm_async (wgmma).
     A is stored M x K (K x M when a_mn), B N x K (K x N when b_mn). The
     tiles are 1024-byte aligned: TMA writes each unswizzled core matrix
     (a 128-byte box) at a 128-byte aligned shared address. With `a_regs`
     each warpgroup loads its rows of A from global memory straight into a
-    register tile with the A fragment layout (tile.load) instead."""
+    register tile with the A fragment layout (tile.load) instead.
+
+    With `out` = (type, "row") the epilogue converts the accumulator to
+    `type` (bf16, f16) and stores it by tile.store (stmatrix) into a
+    128-byte swizzled M x N shared tile, which TMA stores to `out`; with
+    (type, "col") into a column-major M x N shared tile (stmatrix.trans),
+    whose words the threads copy to `out` (M x N/2 i32) as they are."""
     a_shape = (k, m) if a_mn else (m, k)
     b_shape = (k, n) if b_mn else (n, k)
     wg_m = m // warpgroups
@@ -384,8 +405,48 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
         a_copies = f"""      tile.copy_async %ga[0, 0] to %sa[0, 0] sizes [{a_shape[0]}, {a_shape[1]}] exec thread
           mbar(%bar[%c0] : !bar) : {gbuf(2, ty)} to {sa}
 """
+    out_arg = f"memref<{m}x{n}x{acc}, 1>"
+    epilogue = f"""    %g = tile.from_memref %out : {out_arg} -> !tile.buffer<{m}x{n}x{acc}, global>
+    tile.store %acc to %g[{row}, 0] : {accb} to !tile.buffer<{m}x{n}x{acc}, global>
+"""
+    if out and out[1] == "row":
+        out_ty = out[0]
+        out_arg = f"memref<{m}x{n}x{out_ty}, 1>"
+        sc = buf((m, n), out_ty, "shared", nvmma_layout(out_ty, m, n, "128"))
+        gout = f"!tile.buffer<{m}x{n}x{out_ty}, global>"
+        epilogue = f"""    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {sc}
+    tile.store %acc to %sc[{row}, 0] : {accb} to {sc}
+    tile.fence proxy_async
+    gpu.barrier
+    %g = tile.from_memref %out : {out_arg} -> {gout}
+    scf.if %leader {{
+      tile.copy_async %sc[0, 0] to %g[0, 0] sizes [{m}, {n}] exec thread : {sc} to {gout}
+      tile.commit_group bulk
+      tile.wait_group bulk, 0 {{read}}
+    }}
+"""
+    elif out:
+        out_ty = out[0]
+        out_arg = f"memref<{m}x{n // 2}xi32, 1>"
+        sc = buf((m, n), out_ty, "shared", f"S[({m},{n}):(1,{m})]")
+        epilogue = f"""    %sc = tile.alloc_shared {{alignment = 128 : i64}} : {sc}
+    tile.store %acc to %sc[{row}, 0] : {accb} to {sc}
+    gpu.barrier
+    %smem = tile.base_address %sc : {sc} -> !llvm.ptr<3>
+    %words = arith.constant {m * n // 2} : index
+    %half_n = arith.constant {n // 2} : index
+    %threads = arith.constant {128 * warpgroups} : index
+    scf.for %w = %tid to %words step %threads {{
+      %w32 = arith.index_cast %w : index to i32
+      %pw = llvm.getelementptr %smem[%w32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+      %v = llvm.load %pw : !llvm.ptr<3> -> i32
+      %r = arith.divui %w, %half_n : index
+      %c = arith.remui %w, %half_n : index
+      memref.store %v, %out[%r, %c] : {out_arg}
+    }}
+"""
     return f"""
-  gpu.func @{name}(%a: {a_arg}, %b: {memref(2, ty)}, %out: memref<{m}x{n}x{acc}, 1>, %flag: i32) kernel
+  gpu.func @{name}(%a: {a_arg}, %b: {memref(2, ty)}, %out: {out_arg}, %flag: i32) kernel
       attributes {{known_block_size = array<i32: {128 * warpgroups}, 1, 1>}} {{
 {CONSTANTS}    %bytes = arith.constant {nbytes} : index
     %c128 = arith.constant 128 : index
@@ -411,83 +472,142 @@ def wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc="f32",
     tile.fill %acc, %junk : {accb}, {acc}
 {body}    tile.commit_group wgmma
     tile.wait_group wgmma, 0
-    %g = tile.from_memref %out : memref<{m}x{n}x{acc}, 1> -> !tile.buffer<{m}x{n}x{acc}, global>
-    tile.store %acc to %g[{row}, 0] : {accb} to !tile.buffer<{m}x{n}x{acc}, global>
-    gpu.return
+{epilogue}    gpu.return
   }}
 """
 
 
-WGMMA_CASES = [
-    # (dtype, M, N, K, A MN-major, B MN-major, swizzle, acc, warpgroups, split)
-    # f16: every swizzle, both major-nesses, mixed.
-    ("f16", 64, 64, 64, False, False, "128", "f32", 1, False),
-    ("f16", 64, 64, 32, False, False, "64", "f32", 1, False),
-    ("f16", 64, 64, 16, False, False, "32", "f32", 1, False),
-    ("f16", 64, 64, 32, False, False, "none", "f32", 1, False),
-    ("f16", 64, 64, 64, True, True, "128", "f32", 1, False),
-    ("f16", 64, 64, 32, True, True, "64", "f32", 1, False),
-    ("f16", 64, 64, 16, True, True, "32", "f32", 1, False),
-    ("f16", 64, 64, 32, True, True, "none", "f32", 1, False),
-    ("f16", 64, 128, 64, True, False, "128", "f32", 1, False),
-    ("f16", 64, 128, 32, False, True, "64", "f32", 1, False),
-    # N and K sweeps.
-    ("f16", 64, 8, 64, False, False, "128", "f32", 1, False),
-    ("f16", 64, 128, 64, False, False, "128", "f32", 1, False),
-    ("f16", 64, 256, 64, False, False, "128", "f32", 1, False),
-    ("f16", 64, 256, 16, False, False, "32", "f32", 1, False),
-    ("f16", 64, 64, 128, False, False, "128", "f32", 1, False),
-    ("f16", 64, 8, 256, False, False, "128", "f32", 1, False),
-    # Larger M: two instructions over M in one warpgroup; two warpgroups;
-    # M 256 as two warpgroups of two instructions and four of one.
-    ("f16", 128, 64, 64, False, False, "128", "f32", 1, False),
-    ("f16", 128, 128, 64, False, False, "128", "f32", 2, False),
-    ("f16", 256, 64, 64, False, False, "128", "f32", 2, False),
-    ("f16", 256, 128, 32, False, False, "64", "f32", 4, False),
-    # Two gemm_async ops over K, the second accumulating.
-    ("f16", 64, 64, 128, False, False, "128", "f32", 1, True),
-    # f16 accumulators.
-    ("f16", 64, 64, 64, False, False, "128", "f16", 1, False),
-    # bf16.
-    ("bf16", 64, 128, 64, False, False, "128", "f32", 1, False),
-    ("bf16", 64, 64, 32, True, True, "64", "f32", 1, False),
-    # tf32 (K-major only).
-    ("f32", 64, 64, 32, False, False, "128", "f32", 1, False),
-    ("f32", 64, 256, 16, False, False, "64", "f32", 1, False),
-    ("f32", 64, 8, 8, False, False, "32", "f32", 1, False),
-    ("f32", 64, 128, 16, False, False, "none", "f32", 1, False),
-    # fp8 (K-major only).
-    ("f8E4M3FN", 64, 128, 128, False, False, "128", "f32", 1, False),
-    ("f8E4M3FN", 64, 64, 64, False, False, "64", "f32", 1, False),
-    ("f8E4M3FN", 64, 256, 32, False, False, "none", "f32", 1, False),
-    ("f8E5M2", 64, 64, 32, False, False, "32", "f32", 1, False),
+# The wgmma matrix: every operand type x major-ness x swizzle x N, A from
+# shared memory and from registers, K varied per combination (wgmma_matrix),
+# then the multi-warpgroup, split-K and stmatrix-epilogue cases. Kernels
+# are grouped into modules (one tile-compile each) by `group`.
+#
+# Operand types: (element type, accumulator, group).
+WGMMA_TYPES = [
+    ("f16", "f32", "f16"),
+    ("f16", "f16", "f16acc"),
+    ("bf16", "f32", "bf16"),
+    ("f32", "f32", "tf32"),  # f32 tiles read as tf32
+    ("f8E4M3FN", "f32", "fp8"),
+    ("f8E5M2", "f32", "fp8"),
 ]
+WGMMA_N = (8, 64, 128, 256)
+SWIZZLES = ("none", "32", "64", "128")
+# K per type, tried in rotation so the combinations spread over them: each
+# type's instruction K (16, 8 tf32, 32 fp8) up to 256.
+WGMMA_K = {2: (16, 32, 64, 128, 256), 4: (8, 16, 32, 64, 128),
+           1: (32, 64, 128, 256)}
+# Shared-memory budget of one kernel's A and B (the H100 allows 227 KiB a
+# block; the suite keeps margin) and of an unswizzled operand's TMA boxes
+# (one 128-byte core matrix each).
+SMEM_LIMIT = 160 * 1024
+CORE_MATRIX_LIMIT = 256
+# Registers a thread may give the accumulator and a register A (of 255).
+REGISTER_LIMIT = 168
 
 
-# A in registers (tile.load from global into the A fragment), B in shared
-# memory; the same tuple (A is K-major).
-WGMMA_REGISTER_A_CASES = [
-    # f16 and bf16 over N 8..256 and K 16..256, B K-major and MN-major.
-    ("f16", 64, 64, 64, False, False, "128", "f32", 1, False),
-    ("f16", 64, 8, 256, False, False, "128", "f32", 1, False),
-    ("f16", 64, 128, 32, False, True, "64", "f32", 1, False),
-    ("f16", 64, 256, 16, False, False, "32", "f32", 1, False),
-    ("f16", 64, 256, 128, False, False, "128", "f32", 1, False),
-    ("bf16", 64, 8, 16, False, False, "32", "f32", 1, False),
-    ("bf16", 64, 64, 256, False, False, "128", "f32", 1, False),
-    ("bf16", 64, 128, 64, False, False, "128", "f32", 1, False),
-    ("bf16", 64, 256, 32, False, False, "64", "f32", 1, False),
-    # f16 accumulators (packed registers tied in place).
-    ("f16", 64, 64, 64, False, False, "128", "f16", 1, False),
-    # Two gemm_async ops over K: the second reads columns 64.. of the tile.
-    ("f16", 64, 64, 128, False, False, "128", "f32", 1, True),
-    # tf32: one element a register.
-    ("f32", 64, 64, 32, False, False, "128", "f32", 1, False),
-    # M 128 in one warpgroup; M 256 over two and four warpgroups.
-    ("f16", 128, 64, 64, False, False, "128", "f32", 1, False),
-    ("f16", 256, 128, 64, False, False, "128", "f32", 2, False),
-    ("bf16", 256, 128, 32, False, False, "64", "f32", 4, False),
+def wgmma_skip(ty, n, a_mn, b_mn, sw, a_regs):
+    """Why the combination has no wgmma form (or no tile layout), or None."""
+    if BYTES[ty] != 2 and (a_mn or b_mn):
+        return "wgmma reads MN-major operands only for 16-bit types"
+    if a_regs and a_mn:
+        return "the register-A fragment is K-major (no imm-trans-a)"
+    if b_mn and sw != "none" and n * BYTES[ty] < SPAN[sw]:
+        return (f"an MN-major B of N {n} is {n * BYTES[ty]} bytes wide, "
+                f"narrower than the {sw}-byte swizzle atom")
+    return None
+
+
+def wgmma_k_fits(ty, n, k, a_mn, b_mn, sw, acc, a_regs):
+    """Whether K suits the combination: a K-major swizzled operand's rows
+    are whole swizzle atoms; A and B fit the shared-memory budget (and an
+    unswizzled tile's TMA boxes the box budget); the accumulator and a
+    register A fit the registers; f16 accumulators stay exact (inputs in
+    [-3, 3]: |sum| <= 9K + 1000 <= 2048)."""
+    b = BYTES[ty]
+    span = SPAN[sw]
+    k_major = ([] if a_regs or a_mn else ["A"]) + ([] if b_mn else ["B"])
+    if span and k_major and (k * b) % span:
+        return False
+    tile_bytes = ((0 if a_regs else 64 * k) + n * k) * b
+    if tile_bytes > SMEM_LIMIT:
+        return False
+    if sw == "none" and tile_bytes // 128 > CORE_MATRIX_LIMIT:
+        return False
+    acc_regs = n // 2 if acc == "f32" else n // 4
+    a_regs_count = (k * b) // 8 if a_regs else 0
+    if acc_regs + a_regs_count > REGISTER_LIMIT:
+        return False
+    if acc == "f16" and 9 * k + 1000 > 2048:
+        return False
+    return True
+
+
+def wgmma_matrix():
+    """The cross product, as (group, case) with case the tuple
+    (dtype, M, N, K, A MN-major, B MN-major, swizzle, acc, warpgroups,
+    split, A in registers), and the skipped combinations with reasons."""
+    cases, skipped = [], []
+    turn = 0
+    for ty, acc, group in WGMMA_TYPES:
+        for a_regs in (False, True):
+            for a_mn in (False, True):
+                for b_mn in (False, True):
+                    for sw in SWIZZLES:
+                        for n in WGMMA_N:
+                            why = wgmma_skip(ty, n, a_mn, b_mn, sw, a_regs)
+                            if why:
+                                skipped.append((ty, acc, n, a_mn, b_mn, sw,
+                                                a_regs, why))
+                                continue
+                            ks = WGMMA_K[BYTES[ty]]
+                            turn += 1
+                            k = next((ks[(turn + i) % len(ks)]
+                                      for i in range(len(ks))
+                                      if wgmma_k_fits(ty, n, ks[(turn + i) % len(ks)],
+                                                      a_mn, b_mn, sw, acc, a_regs)),
+                                     None)
+                            assert k, (ty, acc, n, a_mn, b_mn, sw, a_regs)
+                            cases.append((group, (ty, 64, n, k, a_mn, b_mn, sw,
+                                                  acc, 1, False, a_regs)))
+    return cases, skipped
+
+
+# Beyond the matrix (same tuple as wgmma_matrix; group "shape"): M 128 as
+# two instructions in one warpgroup and over two warpgroups, M 256 over two
+# warpgroups of two instructions and over four of one, A from shared
+# memory and from registers; two gemm_async ops over K (the second
+# accumulating; with a register A, reading columns K/2.. of the tile).
+WGMMA_SHAPE_CASES = [
+    ("f16", 128, 64, 64, False, False, "128", "f32", 1, False, False),
+    ("f16", 128, 128, 64, False, False, "128", "f32", 2, False, False),
+    ("f16", 256, 64, 64, False, False, "128", "f32", 2, False, False),
+    ("f16", 256, 128, 32, False, False, "64", "f32", 4, False, False),
+    ("f16", 64, 64, 128, False, False, "128", "f32", 1, True, False),
+    ("f16", 128, 64, 64, False, False, "128", "f32", 1, False, True),
+    ("f16", 256, 128, 64, False, False, "128", "f32", 2, False, True),
+    ("bf16", 256, 128, 32, False, False, "64", "f32", 4, False, True),
+    ("f8E4M3FN", 128, 64, 64, False, False, "64", "f32", 2, False, True),
+    ("f16", 64, 64, 128, False, False, "128", "f32", 1, True, True),
 ]
+
+# The stmatrix epilogue: the f32 (or f16) accumulator converted to bf16 or
+# f16 and stored by stmatrix into a 128-byte swizzled shared tile, then TMA
+# to global ("row"); or by stmatrix.trans into a column-major tile read
+# back word by word ("col"). (case tuple, (out type, form)).
+WGMMA_STMATRIX_CASES = [
+    (("f16", 64, 64, 64, False, False, "128", "f32", 1, False, False), ("bf16", "row")),
+    (("f16", 64, 256, 64, False, False, "128", "f32", 1, False, False), ("f16", "row")),
+    (("bf16", 128, 128, 64, False, False, "128", "f32", 2, False, False), ("bf16", "row")),
+    (("f8E4M3FN", 64, 128, 64, False, False, "64", "f32", 1, False, True), ("bf16", "row")),
+    (("f16", 64, 64, 64, False, False, "128", "f16", 1, False, True), ("f16", "row")),
+    (("f16", 64, 64, 64, False, False, "128", "f32", 1, False, False), ("f16", "col")),
+    (("bf16", 64, 128, 32, False, False, "64", "f32", 1, False, True), ("bf16", "col")),
+]
+
+# The kernel modules the suite's wgmma cases are compiled in (CMake lists
+# the same names: test/Device/CMakeLists.txt).
+WGMMA_GROUPS = ("f16", "f16acc", "bf16", "tf32", "fp8", "shape")
 
 
 def stage_ring(name, ty, stages, rows, cols, sw):
@@ -625,22 +745,37 @@ def main():
     cases.append(dict(kernel=name, family="ring", dtype="f16", bytes=2,
                       region=[128, 128], stages=4, swizzle="128"))
 
-    # wgmma GEMMs.
+    # wgmma GEMMs, one module per group.
     short = {"f16": "f16", "bf16": "bf16", "f32": "tf32", "f8E4M3FN": "e4m3",
              "f8E5M2": "e5m2"}
-    cases_a = [c + (False,) for c in WGMMA_CASES] + \
-        [c + (True,) for c in WGMMA_REGISTER_A_CASES]
-    for ty, m, n, k, a_mn, b_mn, sw, acc, wgs, split, a_regs in cases_a:
+    matrix, _ = wgmma_matrix()
+    all_cases = matrix + [("shape", c) for c in WGMMA_SHAPE_CASES] + \
+        [("shape", c, o) for c, o in WGMMA_STMATRIX_CASES]
+    groups = {g: [] for g in WGMMA_GROUPS}
+    for entry in all_cases:
+        group, case = entry[0], entry[1]
+        out = entry[2] if len(entry) > 2 else None
+        ty, m, n, k, a_mn, b_mn, sw, acc, wgs, split, a_regs = case
         major = ("reg" if a_regs else "mn" if a_mn else "k") + \
             ("mn" if b_mn else "k")
         name = (f"wgmma_{short[ty]}_{major}_sw{sw}_m{m}n{n}k{k}"
                 f"{'_' + acc if acc != 'f32' else ''}"
-                f"{'_x' + str(wgs) if wgs > 1 else ''}{'_split' if split else ''}")
-        body.append(wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw, acc, wgs,
-                                 split, a_regs))
-        cases.append(dict(kernel=name, family="wgmma", dtype=ty,
+                f"{'_x' + str(wgs) if wgs > 1 else ''}{'_split' if split else ''}"
+                f"{'_stmatrix_' + out[0] + '_' + out[1] if out else ''}")
+        groups[group].append(wgmma_kernel(name, ty, m, n, k, a_mn, b_mn, sw,
+                                          acc, wgs, split, a_regs, out))
+        entry_json = dict(kernel=name, family="wgmma", dtype=ty,
                           bytes=BYTES[ty], region=[m, n], k=k, a_mn=a_mn,
-                          b_mn=b_mn, swizzle=sw, acc=acc, warpgroups=wgs))
+                          b_mn=b_mn, swizzle=sw, acc=acc, warpgroups=wgs,
+                          module=f"device_wgmma_{group}")
+        if out:
+            entry_json.update(out=out[0], out_layout=out[1])
+        cases.append(entry_json)
+    out_dir = os.path.dirname(out_mlir)
+    for group, kernels in groups.items():
+        with open(os.path.join(out_dir, f"device_wgmma_{group}.mlir"), "w") as f:
+            f.write(HEADER.replace("@device_suite", f"@device_wgmma_{group}") +
+                    "".join(kernels) + "}\n")
 
     with open(out_mlir, "w") as f:
         f.write(HEADER + "".join(body) + "}\n")

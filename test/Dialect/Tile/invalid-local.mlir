@@ -166,3 +166,26 @@ func.func @load_int_to_float(%in: memref<32x8xi32, 1>) {
   tile.load %g[0, 0] to %acc : !tile.buffer<32x8xi32, global> to !frag
   return
 }
+
+// -----
+
+// fp8 registers are moved as bits: no conversion to or from a narrow float.
+!frag = !tile.buffer<32x2xf32, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @store_f32_to_fp8(%out: memref<32x8xf8E4M3FN, 1>) {
+  %acc = tile.alloc_local : !frag
+  %g = tile.from_memref %out : memref<32x8xf8E4M3FN, 1> -> !tile.buffer<32x8xf8E4M3FN, global>
+  // expected-error @+1 {{'tile.store' op stores 'f32' elements into 'f8E4M3FN'; floats of 8 bits or fewer are stored as they are (no conversion to or from them)}}
+  tile.store %acc to %g[0, 0] : !frag to !tile.buffer<32x8xf8E4M3FN, global>
+  return
+}
+
+// -----
+
+!frag = !tile.buffer<32x4xf8E4M3FN, local, #tile.layout<S[(32,4):(1@laneid,1)]>>
+func.func @load_e5m2_into_e4m3(%in: memref<32x8xf8E5M2, 1>) {
+  %a = tile.alloc_local : !frag
+  %g = tile.from_memref %in : memref<32x8xf8E5M2, 1> -> !tile.buffer<32x8xf8E5M2, global>
+  // expected-error @+1 {{'tile.load' op loads 'f8E5M2' elements into 'f8E4M3FN'; floats of 8 bits or fewer are loaded as they are (no conversion to or from them)}}
+  tile.load %g[0, 0] to %a : !tile.buffer<32x8xf8E5M2, global> to !frag
+  return
+}

@@ -14,6 +14,13 @@ using namespace llvm;
 
 namespace tile {
 
+mlir::Type registerStorageType(mlir::Type element) {
+  if (isa<mlir::FloatType>(element) && element.getIntOrFloatBitWidth() <= 8)
+    return mlir::IntegerType::get(element.getContext(),
+                                  element.getIntOrFloatBitWidth());
+  return element;
+}
+
 LocalElements localElements(BufferType type) {
   TileLayout layout = *type.getEffectiveLayout();
   GroupedLayout grouped = *layout.group(type.getShape());

@@ -567,6 +567,13 @@ void GemmAsyncOp::getEffects(
 // Register-resident tiles
 //===----------------------------------------------------------------------===//
 
+/// A conversion involving an fp8/fp6/fp4 type: LLVM has no such float
+/// types (their registers are integers of their width), so tile.load and
+/// tile.store move them unconverted.
+static bool narrowFloatConversion(Type from, Type to) {
+  return from.getIntOrFloatBitWidth() <= 8 || to.getIntOrFloatBitWidth() <= 8;
+}
+
 LogicalResult FillOp::verify() {
   Type element = getBuffer().getType().getElementType();
   if (getValue().getType() != element)
@@ -590,6 +597,11 @@ LogicalResult StoreOp::verify() {
     return emitOpError("stores ")
            << from << " elements into " << to
            << "; only a float tile converts (to another float type)";
+  if (from != to && narrowFloatConversion(from, to))
+    return emitOpError("stores ")
+           << from << " elements into " << to
+           << "; floats of 8 bits or fewer are stored as they are (no "
+              "conversion to or from them)";
   if (OrReason<LocalAccessPlan> plan =
           planLocalAccess(src, dst, getDstStaticOffsets());
       !plan)
@@ -630,6 +642,11 @@ LogicalResult LoadOp::verify() {
     return emitOpError("loads ")
            << from << " elements into " << to
            << "; only a float source converts (to another float type)";
+  if (from != to && narrowFloatConversion(from, to))
+    return emitOpError("loads ")
+           << from << " elements into " << to
+           << "; floats of 8 bits or fewer are loaded as they are (no "
+              "conversion to or from them)";
   if (OrReason<LocalAccessPlan> plan =
           planLocalAccess(dst, src, getSrcStaticOffsets());
       !plan)

@@ -135,6 +135,16 @@ OrReason<std::optional<Mma>> fromInlineAsm(LLVM::InlineAsmOp asmOp) {
   out.d = match[4].str();
   out.a = match[5].str();
   out.b = match[6].str();
+  // The immediates: scale-a and scale-b 1, then imm-trans-b, which PTX
+  // has for 16-bit types only (tf32 and fp8 are K-major).
+  llvm::Regex immediates(", p, 1, 1(, [01])?;");
+  SmallVector<StringRef, 2> imm;
+  const bool transB = out.b == "f16" || out.b == "bf16";
+  if (!immediates.match(text, &imm) || imm[1].empty() == transB)
+    return R::failure("register-A wgmma inline PTX '" + text.str() +
+                      "' does not end in scale-d, 1, 1" +
+                      (transB ? ", imm-trans-b (16-bit B)"
+                              : " (no imm-trans-b for " + out.b + ")"));
   SmallVector<StringRef> constraints;
   asmOp.getConstraints().split(constraints, ',');
   auto result = asmOp.getNumResults() == 1

@@ -32,6 +32,7 @@
 #include "../TargetPredicate.h"
 #include "../Tcgen05Emit.h"
 
+#include "tile/Dialect/Tile/IR/LocalTiles.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
@@ -200,6 +201,8 @@ const char *ptxType(MmaElement e) {
   switch (e) {
   case MmaElement::BF16: return "bf16";
   case MmaElement::TF32: return "tf32";
+  case MmaElement::E4M3: return "e4m3";
+  case MmaElement::E5M2: return "e5m2";
   default: return "f16";
   }
 }
@@ -335,7 +338,8 @@ struct WgmmaEmitter {
   SmallVector<SmallVector<Value, 4>> packRegisterA() {
     SmallVector<SmallVector<Value, 4>> out;
     BufferType aType = op.getA().getType();
-    Type aElement = aType.getElementType();
+    // fp8 registers are i8 (LLVM has no fp8 type): four to a word.
+    Type aElement = registerStorageType(aType.getElementType());
     int64_t count = aType.getEffectiveLayout()->cosize(Axis::m);
     auto load = [&](int64_t reg) -> Value {
       return LLVM::LoadOp::create(
@@ -494,7 +498,8 @@ Verdict accumulatorLayout(GemmAsyncOp op, const DispatchContext &) {
 }
 
 /// A register A against the A fragment (the planner repeats it): K-major
-/// only, f16/bf16/tf32, every element in its fragment thread and register.
+/// only, f16/bf16/tf32/e4m3/e5m2, every element in its fragment thread and
+/// register.
 Verdict aFragment(GemmAsyncOp op, const DispatchContext &) {
   BufferType a = op.getA().getType();
   if (a.getScope() != MemoryScope::local)

@@ -84,15 +84,13 @@ std::pair<int64_t, int64_t> wgmma::aFragmentElement(int64_t thread, int64_t i,
 }
 
 std::string wgmma::registerARule(MmaElement a, unsigned bits) {
-  if ((a == MmaElement::F16 || a == MmaElement::BF16) && bits == 16)
+  if (bits == cuda::mmaElementBits(a) &&
+      (a == MmaElement::F16 || a == MmaElement::BF16 ||
+       a == MmaElement::TF32 || isFp8(a)))
     return "";
-  if (a == MmaElement::TF32 && bits == 32)
-    return "";
-  return "A is a " + cuda::mmaElementName(a).str() +
-         " register tile; register A is emitted for f16, bf16 and tf32 "
-         "fragments (an fp8 fragment packs four elements in each 32-bit "
-         "register, and register tiles do not hold fp8): put A in shared "
-         "memory";
+  return "A is a " + str(bits) + "-bit " + cuda::mmaElementName(a).str() +
+         " register tile; the register-A form of wgmma takes f16, bf16 "
+         "(16-bit), tf32 (32-bit) and e4m3/e5m2 (8-bit) fragments";
 }
 
 namespace {

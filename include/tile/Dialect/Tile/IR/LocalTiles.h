@@ -38,6 +38,11 @@ struct LocalElements {
   llvm::SmallVector<ThreadIter> threadIters;
 };
 
+/// The type a register of a local tile (and a memory access of its
+/// elements) uses in LLVM: LLVM has no fp8, fp6 or fp4 type, so floats of
+/// 8 bits or fewer travel as integers of their width (the bits unchanged).
+mlir::Type registerStorageType(mlir::Type element);
+
 /// The elements one thread holds of a local tile (layout over thread axes
 /// and `m`, the register index).
 LocalElements localElements(BufferType type);

@@ -83,14 +83,20 @@ def Tile_StoreOp : Tile_Op<"store",
     or shared) starting at `dst_offsets`: each thread stores the elements
     it holds, element (i, j) of `src` going to `dst[offsets + (i, j)]`
     where `dst`'s layout puts it. This is a GEMM's epilogue. Offsets are
-    static or SSA `index` values (e.g. a warpgroup's rows). The destination
-    region must be strided and unswizzled (each dim one linear step), so
-    an element's address is the thread's base plus a constant. A float
-    source may be stored into a narrower or wider float type (rounded to
-    nearest even).
+    static or SSA `index` values (e.g. a warpgroup's rows). Each element's
+    address must be the thread's base plus a constant (before the
+    destination's swizzle, applied per access). A float source may be
+    stored into a narrower or wider float type (rounded to nearest even);
+    floats of 8 bits or fewer are stored unconverted.
 
-    Plain stores, not async: a shared destination read by TMA or an MMA
-    afterwards needs `tile.fence proxy_async` and a barrier first.
+    Into shared memory on sm_90+, a 16-bit destination whose 8x8 blocks of
+    the threads' element pairs are 16-byte rows (e.g. the wgmma
+    accumulator into a row-major or 128-byte swizzled tile) is stored with
+    `stmatrix` (m8n8 x4/x2/x1; `.trans` when the blocks are column-major);
+    otherwise with plain (vector) stores (StMatrixPlanner.h decides).
+
+    Not async: a shared destination read by TMA or an MMA afterwards needs
+    `tile.fence proxy_async` and a barrier first.
 
     Example:
 

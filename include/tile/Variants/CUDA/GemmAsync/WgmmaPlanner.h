@@ -28,8 +28,10 @@
 // holds A(16w + 8h + q, (4j + r)E + e) as element e of 32-bit register
 // 2j + h (h, j in {0, 1}, e < E). For 16-bit types that is column
 // 8j + 2r + e in element register 4j + 2h + e: the accumulator fragment of a
-// 64 x 16 tile. The planner checks A's local layout against it the same
-// way, element by element, for f16/bf16 (E = 2) and tf32 (E = 1).
+// 64 x 16 tile; for fp8 (E = 4) columns 16j + 4r .. 16j + 4r + 3, the
+// lowest column in the lowest byte. The planner checks A's local layout
+// against it the same way, element by element, for f16/bf16 (E = 2), tf32
+// (E = 1) and e4m3/e5m2 (E = 4).
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,8 +80,8 @@ int64_t aFragmentElements(unsigned bits);
 std::pair<int64_t, int64_t> aFragmentElement(int64_t thread, int64_t i,
                                              unsigned bits);
 
-/// Why A elements of `bits` bits have no register-A form, or "" (16-bit
-/// and tf32 only).
+/// Why A elements of `bits` bits have no register-A form, or "" (f16,
+/// bf16, tf32, e4m3, e5m2 at their own widths).
 std::string registerARule(cuda::MmaElement a, unsigned bits);
 
 /// Why a register A cannot be transposed (transpose_a).
