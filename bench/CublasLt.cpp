@@ -123,8 +123,13 @@ llvm::Expected<std::unique_ptr<CublasLt>> CublasLt::open() {
     const char *why = dlerror();
     tried += "\n  " + name + ": " + (why ? why : "not found");
   };
-  for (const std::string &name : candidates)
+  for (const std::string &name : candidates) {
     attempt(name);
+    // A library named by TILE_CUBLASLT is the one to measure against, or
+    // none: never quietly another.
+    if (!library && std::getenv("TILE_CUBLASLT"))
+      return error("TILE_CUBLASLT names a library that does not load:" + tried);
+  }
   if (!library) {
     std::string site = torchSitePackages();
     if (site.empty())
@@ -164,11 +169,16 @@ llvm::Expected<std::unique_ptr<CublasLt>> CublasLt::open() {
   resolve(api.preferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute");
   resolve(api.heuristic, "cublasLtMatmulAlgoGetHeuristic");
   resolve(api.matmul, "cublasLtMatmul");
-  if (!missing.empty())
+  if (!missing.empty()) {
+    dlclose(library);
     return error(path + " lacks" + missing);
+  }
   if (Error e = lt->check(api.create(&lt->handle),
-                          ("cublasLtCreate (" + path + ")").c_str()))
+                          ("cublasLtCreate (" + path + ")").c_str())) {
+    lt->handle = nullptr;
+    dlclose(library);
     return std::move(e);
+  }
   return std::move(lt);
 }
 

@@ -166,9 +166,11 @@ FailureOr<std::string> tile::detail::emitPTX(gpu::GPUModuleOp module,
   if (failed(machine))
     return failure();
   llvm::LLVMContext context;
-  // The caller verified the module.
+  // The MLIR module was verified; the LLVM IR made from it is verified
+  // here (cheap next to code generation), so IR the NVPTX backend would
+  // choke on is a diagnostic, not a backend crash.
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(
-      module, context, "LLVMDialectModule", /*disableVerification=*/true);
+      module, context, "LLVMDialectModule", /*disableVerification=*/false);
   if (!llvmModule)
     return module.emitError() << "translation to LLVM IR failed";
   llvmModule->setDataLayout((*machine)->createDataLayout());

@@ -42,9 +42,10 @@ def test_every_example_compiles(name):
 
 def test_a_compile_does_not_depend_on_the_compiles_before_it():
     """Code generation keeps state for the process (a TargetMachine per
-    target): every example compiled in a different order and for both
-    chips, after all the others, gives the PTX of a process that compiled
-    it first, and the same PTX as tile-compile (a fresh process)."""
+    target): every example, compiled again in reverse order after the
+    others and after sm_100a compiles in between, gives the PTX of its
+    first compile in this process, and a fresh tile-compile process gives
+    the same PTX too."""
     names = sorted(EXAMPLES)
     first = {}
     for name in names:
