@@ -5,11 +5,20 @@
 # its ~26,000 symbol relocations and runs the static constructors of all of
 # LLVM), more than tile-compile then takes to compile a kernel. With
 # TILE_LINK_LLVM_STATIC (the default where the static component libraries
-# are installed: llvm-22-dev ships them) every MLIR library links the LLVM
-# components instead: a tool carries only the LLVM code it uses, starts in
-# ~5 ms, and holds one copy of LLVMSupport rather than two.
+# are installed, as llvm-22-dev does, except in sanitizer builds) every MLIR
+# library links the LLVM components instead: a tool carries only the LLVM
+# code it uses, starts in ~5 ms, and holds one copy of LLVMSupport rather
+# than two.
+# Sanitizer builds keep libLLVM.so: they exist to check this project's
+# code, start-up time does not matter there, and their links stay short.
+if(TILE_ENABLE_SANITIZERS)
+  set(_tile_link_static_default OFF)
+else()
+  set(_tile_link_static_default ON)
+endif()
 option(TILE_LINK_LLVM_STATIC
-  "Link LLVM's static component libraries instead of libLLVM.so" ON)
+  "Link LLVM's static component libraries instead of libLLVM.so"
+  ${_tile_link_static_default})
 
 if(TILE_LINK_LLVM_STATIC)
   set(_tile_llvm_static_ok FALSE)
