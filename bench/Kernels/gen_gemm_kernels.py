@@ -331,14 +331,7 @@ def tile_of(multicast_b, indent):
     multicast also its half of B's rows (%n_half)."""
     if not multicast_b:
         return raster(indent)
-    lines = """%group = arith.divui %t, %pair_group_tiles : index
-%first_pm = arith.muli %group, %c_pair_group : index
-%rows_left = arith.subi %pair_rows, %first_pm : index
-%group_m = arith.minui %rows_left, %c_pair_group : index
-%in_group = arith.remui %t, %pair_group_tiles : index
-%ppm_off = arith.remui %in_group, %group_m : index
-%ppm = arith.addi %first_pm, %ppm_off : index
-%pn = arith.divui %in_group, %group_m : index
+    lines = grouped_walk("%c_pair_group", "%pair_group_tiles", "%pair_rows", "%ppm") + """
 %pm_pair = arith.muli %ppm, %c2 : index
 %pm = arith.addi %pm_pair, %rank : index
 %m0 = arith.muli %pm, %c_bm : index
@@ -387,17 +380,23 @@ def problem(m_in, m_out, g_in, g_out, n_dim):
 """
 
 
+def grouped_walk(group_rows, group_tiles, rows, row):
+    """Walk index %t -> tile row `row` and column %pn: `group_rows` rows at
+    a time out of `rows`, column-major inside a group of `group_tiles`
+    tiles, so consecutive CTAs share B columns and A rows in L2."""
+    return f"""%group = arith.divui %t, {group_tiles} : index
+%first_m = arith.muli %group, {group_rows} : index
+%rows_left = arith.subi {rows}, %first_m : index
+%group_m = arith.minui %rows_left, {group_rows} : index
+%in_group = arith.remui %t, {group_tiles} : index
+%row_off = arith.remui %in_group, %group_m : index
+{row} = arith.addi %first_m, %row_off : index
+%pn = arith.divui %in_group, %group_m : index"""
+
+
 def raster(indent):
-    """Tile t -> (m0, n0): GROUP_M tile rows at a time, column-major inside
-    a group, so consecutive CTAs share B columns and A rows in L2."""
-    lines = """%group = arith.divui %t, %group_tiles : index
-%first_m = arith.muli %group, %c_group : index
-%rows_left = arith.subi %tiles_m, %first_m : index
-%group_m = arith.minui %rows_left, %c_group : index
-%in_group = arith.remui %t, %group_tiles : index
-%pm_off = arith.remui %in_group, %group_m : index
-%pm = arith.addi %first_m, %pm_off : index
-%pn = arith.divui %in_group, %group_m : index
+    """Tile t -> (m0, n0), grouped (grouped_walk) over the tile rows."""
+    lines = grouped_walk("%c_group", "%group_tiles", "%tiles_m", "%pm") + """
 %m0 = arith.muli %pm, %c_bm : index
 %n0 = arith.muli %pn, %c_bn : index"""
     return "\n".join(indent + line for line in lines.splitlines())
