@@ -26,6 +26,10 @@ typedef struct TileCompileOptions {
   bool check;
   /// Also assemble a cubin with ptxas.
   bool cubin;
+  /// Optimise with LLVM's default<On> pipeline even for a module of
+  /// kernels alone (false: the short kernel pipeline, see
+  /// tile::LLVMPipeline).
+  bool defaultLLVMPipeline;
 } TileCompileOptions;
 
 /// The outcome of one compilation; owns its strings.

@@ -26,6 +26,8 @@ tile::CompileOptions optionsOf(TileCompileOptions options) {
   out.explain = options.explain;
   out.check = options.check;
   out.cubin = options.cubin;
+  out.llvmPipeline = options.defaultLLVMPipeline ? tile::LLVMPipeline::Default
+                                                 : tile::LLVMPipeline::Kernel;
   return out;
 }
 

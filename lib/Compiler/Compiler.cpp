@@ -448,7 +448,9 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
   start = std::chrono::steady_clock::now();
   auto target = cast<NVVM::NVVMTargetAttr>(kernels.getTargetsAttr()[0]);
   FailureOr<std::string> ptx = BackendErrorHandler().around(
-      [&] { return tile::detail::emitPTX(kernels, target); });
+      [&] {
+        return tile::detail::emitPTX(kernels, target, options.llvmPipeline);
+      });
   if (failed(ptx))
     return result;
   result.ptx = std::move(*ptx);

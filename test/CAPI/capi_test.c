@@ -100,7 +100,7 @@ int main(void) {
         "an unknown scope is refused");
 
   /* Compile from source text. */
-  TileCompileOptions options = {"sm_90a", false, false, false};
+  TileCompileOptions options = {"sm_90a", false, false, false, false};
   TileCompileResultRef result =
       tileCompileSource(mlirStringRefCreateFromCString(kTmaCopy), options);
   CHECK(tileCompileResultSucceeded(result), "the TMA copy compiles");
@@ -119,6 +119,17 @@ int main(void) {
             times[4] > 0 && times[5] == 0,
         "parse, selection, tile and upstream lowering, codegen are timed "
         "(no ptxas asked for)");
+  tileCompileResultDestroy(result);
+
+  /* LLVM's default<O2> pipeline instead of the kernel pipeline. */
+  TileCompileOptions withDefaultPipeline = options;
+  withDefaultPipeline.defaultLLVMPipeline = true;
+  result = tileCompileSource(mlirStringRefCreateFromCString(kTmaCopy),
+                             withDefaultPipeline);
+  CHECK(tileCompileResultSucceeded(result) &&
+            contains(tileCompileResultGetPtx(result),
+                     "cp.async.bulk.tensor.3d.shared::cluster.global"),
+        "the TMA copy compiles with LLVM's default pipeline too");
   tileCompileResultDestroy(result);
 
   /* A bad module: its diagnostics, no PTX. */

@@ -21,7 +21,8 @@
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK: tcgen05.fence::after_thread_sync
 // CHECK-COUNT-4: tcgen05.mma.cta_group::1.kind::f16
-// CHECK: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// The stage's commit follows its MMAs; the tile's commit (counted below)
+// sits wherever LLVM places the K loop's exit block.
 // CHECK: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // Four 64-column slices of the 256-column accumulator.
 // CHECK: tcgen05.ld.sync.aligned.32x32b.x64.b32
@@ -53,6 +54,9 @@
 // Block-scaled e4m3: per stage A and B (2-D maps) and their scale atoms
 // (4-D [K tile][block][32][16] maps), the atoms copied into tensor memory
 // (2 x tcgen05.cp 32x128b.warpx4, every partition), 4 block-scaled MMAs.
+// Dense bf16: a commit per stage and one per tile.
+// COUNTS: gemm_sm100_bf16_tn_128x256x64_s4 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 2
+// COUNTS-NEXT: gemm_sm100_bf16_tn_128x256x64_s4 tcgen05.dealloc
 // COUNTS-LABEL: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.commit_group 2
 // COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 2
 // COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 2

@@ -63,6 +63,16 @@ static cl::opt<bool>
                    "run it through the PTX model and compare every element "
                    "with the tile ops' layouts"),
           cl::init(false), cl::cat(category));
+static cl::opt<tile::LLVMPipeline> llvmPipeline(
+    "llvm-pipeline",
+    cl::desc("LLVM IR optimisation before NVPTX code generation"),
+    cl::values(clEnumValN(tile::LLVMPipeline::Kernel, "kernel",
+                          "a short function pipeline for modules of kernels "
+                          "alone, LLVM's default<On> for others (default)"),
+               clEnumValN(tile::LLVMPipeline::Default, "default",
+                          "LLVM's default<On> pipeline, as "
+                          "gpu-module-to-binary runs it")),
+    cl::init(tile::LLVMPipeline::Kernel), cl::cat(category));
 
 namespace {
 
@@ -89,6 +99,7 @@ int compile() {
   options.chip = chipOption;
   options.explain = explain;
   options.check = check;
+  options.llvmPipeline = llvmPipeline;
   options.cubin = !cubinPath.empty();
   options.keepLowered = !loweredPath.empty();
   options.ptxName = ptxPath;

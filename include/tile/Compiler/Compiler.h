@@ -29,6 +29,17 @@ class ModuleOp;
 
 namespace tile {
 
+/// The LLVM IR optimisation pipeline before NVPTX code generation (at an O
+/// level of 1 to 3; O0 always runs LLVM's O0 pipeline).
+enum class LLVMPipeline {
+  /// For a module whose functions are all kernels: a short function
+  /// pipeline (instcombine, simplifycfg, LICM, full unrolling, GVN, DCE;
+  /// docs/Design.md lists it). Any other module gets LLVM's default<On>.
+  Kernel,
+  /// LLVM's default<On> pipeline, as gpu-module-to-binary runs it.
+  Default,
+};
+
 struct CompileOptions {
   /// Replaces the chip of the gpu.module's #nvvm.target ("" keeps it; a
   /// module without one gets sm_100a).
@@ -39,6 +50,7 @@ struct CompileOptions {
   bool check = false;
   /// Also assemble the PTX with ptxas into `CompileResult::cubin`.
   bool cubin = false;
+  LLVMPipeline llvmPipeline = LLVMPipeline::Kernel;
   /// Keep the lowered NVVM + LLVM module's text in `CompileResult::lowered`.
   bool keepLowered = false;
   /// The file names the manifest records for the PTX and the cubin.
