@@ -128,7 +128,10 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
         b_copy = ("tile.copy_async " + b_copy +
                   " exec thread\n                mbar(%full[%s] : !ring)"
                   " : {g_in} to {b_t}")
-    b_copy = b_copy.format(g_in=g_in, b_t=b_t)
+    b_copy = "            " + b_copy.format(g_in=g_in, b_t=b_t) + "\n"
+    # With B multicast the peer CTA's stage waits for this CTA's half of B
+    # too: it is issued first, before this CTA's own A.
+    b_first, b_last = (b_copy, "") if multicast_b else ("", b_copy)
     cluster_attr = (", known_cluster_size = array<i32: 2, 1, 1>"
                     if multicast_b else "")
     if wg_release is None:
@@ -194,12 +197,11 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
             %a_half0 = arith.muli %s, %c2 : index
             %a_half1 = arith.addi %a_half0, %c1 : index
             %m1 = arith.addi %m0, %c_wm : index
-            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
+{b_first}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
             tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{wm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
-            {b_copy}
-            %next = arith.addi %i, %c1 : index
+{b_last}            %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
           scf.yield %it1 : index

@@ -35,8 +35,8 @@
 // B multicast in a cluster of 2: barriers initialised before a cluster
 // sync; one thread per consumer warpgroup releases a stage on each CTA's
 // empty barrier (mapa + a CTA-scope release arrive: a cluster-scope one
-// becomes a GPU-scope MEMBAR in every K step); the producer loads its rows
-// of A and multicasts its half of B's rows (one copy per rank); a cluster
+// becomes a GPU-scope MEMBAR in every K step); the producer multicasts its
+// half of B's rows (one copy per rank), then loads its rows of A; a cluster
 // sync before exit.
 // CHECK-LABEL: .entry gemm_bf16_tn_128x256x64_s3_multicast_b(
 // CHECK: .reqnctapercluster 2, 1, 1
