@@ -23,8 +23,10 @@ already loading the next tile.
 
 The *_multicast_b kernels run in clusters of 2 on tile pairs adjacent
 along M: each CTA loads its A and multicasts half of B's rows into both
-CTAs' stage, and the consumers release each stage on both CTAs' empty
-barriers (docs/Performance.md (d): they work, and are slower on the H100).
+CTAs' stage, and each consumer warpgroup releases each stage on both CTAs'
+empty barriers, one arrival per CTA at CTA scope (docs/Performance.md (d):
+a cluster-scope release put a GPU-scope memory barrier into every K step
+and made them ~1.8x slower).
 """
 import json
 import sys
@@ -71,11 +73,18 @@ def accumulator(n):
                   ("32@tid_in_wg", 2, "4@tid_in_wg", 4, "1@tid_in_wg", 1))
 
 
-def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
+def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
+                wg_release=None):
     """`multicast_b`: a cluster of 2 CTAs on two tiles adjacent along M
     (the same B tile): each CTA loads half of B's rows and multicasts them
     to both (B is the larger operand per stage: BN >= BM rows of BK); a
-    stage is refilled once both CTAs' consumers released it."""
+    stage is refilled once both CTAs' consumers released it.
+
+    `wg_release` (default: with B multicast): a stage is released by one
+    thread per consumer warpgroup (per CTA), not one per warp. A wgmma is
+    a warpgroup operation: once a warp's `wait_group` sees it retired, it
+    has read its shared operands for the whole warpgroup (CUTLASS's sm90
+    pipelines release the same way)."""
     assert not (multicast_b and b_mn), "B multicast: K-major B only"
     name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
             f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}")
@@ -119,12 +128,17 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
         b_copy = ("tile.copy_async " + b_copy +
                   " exec thread\n                mbar(%full[%s] : !ring)"
                   " : {g_in} to {b_t}")
-    b_copy = b_copy.format(g_in=g_in, b_t=b_t)
+    b_copy = "            " + b_copy.format(g_in=g_in, b_t=b_t) + "\n"
+    # With B multicast the peer CTA's stage waits for this CTA's half of B
+    # too: it is issued first, before this CTA's own A.
+    b_first, b_last = (b_copy, "") if multicast_b else ("", b_copy)
     cluster_attr = (", known_cluster_size = array<i32: 2, 1, 1>"
                     if multicast_b else "")
-    # Arrivals per phase of an empty barrier: one per consumer warp of
-    # every CTA that reads the stage.
-    releasers = 8 * cluster
+    if wg_release is None:
+        wg_release = multicast_b
+    # Arrivals per phase of an empty barrier: one per consumer warp (or
+    # warpgroup) of every CTA that reads the stage.
+    releasers = (2 if wg_release else 8) * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
     n_dim = 1 if b_mn else 0
     text = f"""
@@ -183,12 +197,11 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
             %a_half0 = arith.muli %s, %c2 : index
             %a_half1 = arith.addi %a_half0, %c1 : index
             %m1 = arith.addi %m0, %c_wm : index
-            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
+{b_first}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
             tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{wm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
-            {b_copy}
-            %next = arith.addi %i, %c1 : index
+{b_last}            %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
           scf.yield %it1 : index
@@ -199,11 +212,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
       %half = arith.subi %wg, %c1 : index
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
-      // The lanes that release stages: lane 0 of each warp, with B
-      // multicast lane r (r < 2) releasing on CTA r.
-      %releasing_lanes = arith.constant {cluster} : index
-      %releaser = arith.cmpi ult, %lane, %releasing_lanes : index
-      %acc = tile.alloc_local : {acc_t}
+{releasers_of(cluster, wg_release)}      %acc = tile.alloc_local : {acc_t}
       scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
 {tile_of(multicast_b, "        ")}
         // The first K step overwrites the accumulator (a static flag: a
@@ -340,16 +349,40 @@ def tile_of(multicast_b, indent):
     return "\n".join(indent + line for line in lines.splitlines())
 
 
+def releasers_of(cluster, wg_release):
+    """%releaser: the consumer threads that release stages, and with B
+    multicast %release_cta, the CTA each one releases on."""
+    if not wg_release:
+        assert cluster == 1
+        return """      // Lane 0 of each warp releases stages.
+      %releasing_lanes = arith.constant 1 : index
+      %releaser = arith.cmpi ult, %lane, %releasing_lanes : index
+"""
+    return f"""      // One thread per warpgroup and CTA releases stages: lane 0 of
+      // warp r of the warpgroup, on CTA r (r < {cluster}; different warps, so
+      // the arrivals of a warpgroup issue in parallel).
+      %c_cluster = arith.constant {cluster} : index
+      %warp_in_wg = arith.divui %tid_in_wg, %c32 : index
+      %lane0 = arith.cmpi eq, %lane, %c0 : index
+      %cta_warp = arith.cmpi ult, %warp_in_wg, %c_cluster : index
+      %releaser = arith.andi %lane0, %cta_warp : i1
+      %release_cta = arith.index_cast %warp_in_wg : index to i32
+"""
+
+
 def release(stage, multicast_b, indent):
-    """A releasing lane of a consumer warp releases `stage` (after the
-    wgmmas reading it retired): on its own CTA's empty barrier, or with B
-    multicast lane r on CTA r's (release at cluster scope): either CTA's
-    producer writes into both CTAs' stage."""
+    """A releasing thread releases `stage` (after the wgmmas reading it
+    retired): on its own CTA's empty barrier, or with B multicast on CTA
+    %release_cta's (either CTA's producer writes into both CTAs' stage).
+    The remote arrive releases at CTA scope: it announces completed reads
+    of this CTA's shared memory, and the other CTA only overwrites them; a
+    cluster-scope release costs a GPU-scope memory barrier (MEMBAR.ALL.GPU)
+    in every K step."""
     if not multicast_b:
         text = f"nvgpu.mbarrier.arrive %empty[{stage}] : !ring -> !nvgpu.mbarrier.token"
     else:
-        text = f"""%to_cta = arith.index_cast %lane : index to i32
-tile.mbarrier_arrive_remote %empty[{stage}] : !ring, cta %to_cta"""
+        text = (f"tile.mbarrier_arrive_remote %empty[{stage}] : !ring, "
+                "cta %release_cta scope cta")
     return "\n".join(indent + line for line in text.splitlines())
 
 

@@ -33,10 +33,11 @@
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
 // CHECK-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // B multicast in a cluster of 2: barriers initialised before a cluster
-// sync; each consumer warp releases a stage on both CTAs' empty barriers
-// (mapa + a cluster-scope release arrive); the producer loads its rows of A
-// and multicasts its half of B's rows (one copy per rank); a cluster sync
-// before exit.
+// sync; one thread per consumer warpgroup releases a stage on each CTA's
+// empty barrier (mapa + a CTA-scope release arrive: a cluster-scope one
+// becomes a GPU-scope MEMBAR in every K step); the producer multicasts its
+// half of B's rows (one copy per rank), then loads its rows of A; a cluster
+// sync before exit.
 // CHECK-LABEL: .entry gemm_bf16_tn_128x256x64_s3_multicast_b(
 // CHECK: .reqnctapercluster 2, 1, 1
 // CHECK: fence.mbarrier_init.release.cluster;
@@ -45,7 +46,9 @@
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // CHECK: mapa.shared::cluster.u64
-// CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64
+// CHECK-NOT: release.cluster
+// CHECK: mbarrier.arrive.shared::cluster.b64
+// CHECK-NOT: release.cluster
 // CHECK: setmaxnreg.dec.sync.aligned.u32 40;
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [

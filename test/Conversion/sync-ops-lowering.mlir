@@ -72,6 +72,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
 // ROUND: tile.fence mbarrier_init
 // ROUND: tile.mbarrier_arrive_remote %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>, cta %{{.+}} count %{{.+}}
 // ROUND: tile.mbarrier_arrive_remote %{{.+}}, cta %{{.+}}{{$}}
+// ROUND: tile.mbarrier_arrive_remote %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>, cta %{{.+}} scope cta{{$}}
 
 // CHECK-LABEL: gpu.func @groups_and_fences
 // CHECK: nvvm.cp.async.bulk.commit.group
@@ -86,6 +87,9 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
 // CHECK: nvvm.mbarrier.arrive %[[R]], %{{.+}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
 // CHECK: %[[R2:.+]] = nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: nvvm.mbarrier.arrive %[[R2]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// `scope cta`: the default (CTA-scope) release of nvvm.mbarrier.arrive.
+// CHECK: %[[R3:.+]] = nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %[[R3]] : !llvm.ptr<7>
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
   gpu.func @groups_and_fences(%peer: i32, %n: i32) kernel {
@@ -100,6 +104,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     tile.fence mbarrier_init
     tile.mbarrier_arrive_remote %bars[%c3] : !bars, cta %peer count %n
     tile.mbarrier_arrive_remote %bar, cta %peer
+    tile.mbarrier_arrive_remote %bars[%c3] : !bars, cta %peer scope cta
     gpu.return
   }
 }

@@ -249,8 +249,13 @@ struct MBarrierArriveRemoteLowering
         rewriter.getContext(), unsigned(NVVMMemorySpace::SharedCluster));
     Value remote =
         NVVM::MapaOp::create(rewriter, loc, clusterPtr, local, adaptor.getCta());
+    // Cluster scope unless `scope cta` (see the op's description: ptxas
+    // puts a GPU-scope memory barrier before a cluster-scope release).
+    NVVM::MemScopeKind scope = op.getScope() == ExecScope::cta
+                                   ? NVVM::MemScopeKind::CTA
+                                   : NVVM::MemScopeKind::CLUSTER;
     NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote,
-                                   adaptor.getCount(), NVVM::MemScopeKind::CLUSTER,
+                                   adaptor.getCount(), scope,
                                    /*relaxed=*/false);
     rewriter.eraseOp(op);
     return success();

@@ -51,6 +51,14 @@ func.func @pointer_with_index(%bar: !llvm.ptr<3>, %i: index, %c: i32) {
 
 // -----
 
+func.func @remote_arrive_warp_scope(%bar: !llvm.ptr<3>, %c: i32) {
+  // expected-error @+1 {{'tile.mbarrier_arrive_remote' op releases at cta or cluster scope, not warp}}
+  tile.mbarrier_arrive_remote %bar, cta %c scope warp
+  return
+}
+
+// -----
+
 !global_bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<global>, num_barriers = 2>
 !g = !tile.buffer<8x64xf16, global>
 !s = !tile.buffer<8x64xf16, shared>

@@ -41,6 +41,23 @@ static void printExecScope(OpAsmPrinter &printer, Operation *,
   printer << stringifyExecScope(attr.getValue());
 }
 
+/// An optional `scope cta|cluster` (the release scope of a remote arrive;
+/// absent: cluster).
+static ParseResult parseReleaseScope(OpAsmParser &parser,
+                                     ExecScopeAttr &attr) {
+  if (failed(parser.parseOptionalKeyword("scope")))
+    return success();
+  return parseExecScope(parser, attr);
+}
+
+static void printReleaseScope(OpAsmPrinter &printer, Operation *op,
+                              ExecScopeAttr attr) {
+  if (!attr)
+    return;
+  printer << "scope ";
+  printExecScope(printer, op, attr);
+}
+
 /// `[%i]` and `: !nvgpu.mbarrier.group<...>` after a barrier operand; both
 /// absent for an `!llvm.ptr<3>` barrier.
 static ParseResult
@@ -701,5 +718,9 @@ LogicalResult WaitGroupOp::verify() {
 }
 
 LogicalResult MBarrierArriveRemoteOp::verify() {
+  if (std::optional<ExecScope> scope = getScope();
+      scope && *scope != ExecScope::cta && *scope != ExecScope::cluster)
+    return emitOpError("releases at cta or cluster scope, not ")
+           << stringifyExecScope(*scope);
   return verifyBarrierOperand(*this, getMbar(), getMbarIndex());
 }

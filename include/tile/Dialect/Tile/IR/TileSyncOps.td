@@ -222,9 +222,22 @@ def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote",
   let description = [{
     Maps the mbarrier (an address of this CTA's shared memory) to CTA
     `cta` of the cluster (`mapa`) and performs an arrive-on there with
-    release semantics at cluster scope (`mbarrier.arrive.release.cluster.
-    shared::cluster`), `count` arrivals (default 1). The consumer of a
+    release semantics, `count` arrivals (default 1). The consumer of a
     multicast tile releases the producer's stage this way.
+
+    The release is at cluster scope by default
+    (`mbarrier.arrive.release.cluster.shared::cluster`): the thread's
+    earlier writes are visible to the other CTA's threads that observe the
+    phase. ptxas implements it with a GPU-scope memory barrier before the
+    arrive (`MEMBAR.ALL.GPU`), which waits for the thread's outstanding
+    memory operations: about a microsecond under a GEMM's load.
+
+    `scope cta` releases at CTA scope (`mbarrier.arrive.shared::cluster`,
+    no memory barrier in SASS), as CUTLASS's sm90 pipelines release a
+    multicast stage. It is enough when the arrival announces that reads
+    have completed (a stage's wgmma reads, retired by `wait_group`) and the
+    other CTA only overwrites what was read; it does not make this thread's
+    writes visible to the other CTA.
 
     Example:
 
@@ -232,6 +245,7 @@ def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote",
     !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
     func.func @release(%bars: !bars, %stage: index, %peer: i32) {
       tile.mbarrier_arrive_remote %bars[%stage] : !bars, cta %peer
+      tile.mbarrier_arrive_remote %bars[%stage] : !bars, cta %peer scope cta
       return
     }
     ```
@@ -240,10 +254,11 @@ def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote",
     Tile_Barrier:$mbar,
     Optional<Index>:$mbar_index,
     I32:$cta,
-    Optional<I32>:$count);
+    Optional<I32>:$count,
+    OptionalAttr<Tile_ExecScopeAttr>:$scope);
   let assemblyFormat = [{
     $mbar `` custom<BarrierIndex>($mbar_index, type($mbar)) `,` `cta` $cta
-    (`count` $count^)? attr-dict
+    (`count` $count^)? custom<ReleaseScope>($scope) attr-dict
   }];
   let hasVerifier = 1;
 }
