@@ -79,14 +79,24 @@ struct Timed {
 };
 
 /// Interleaves the measurements so drift hits every entry alike.
-void measure(std::vector<Timed> &entries, int rounds = reps) {
+/// `settled`: each timed run follows an untimed run of the same entry, and
+/// odd rounds go in reverse order. A board at its power cap sets its clock
+/// from the power drawn over the last tens of milliseconds, so without this
+/// an entry is timed at the clock its predecessor left (a kernel timed
+/// after a slow one gets the headroom that one left).
+void measure(std::vector<Timed> &entries, int rounds = reps,
+             bool settled = false) {
   for (Timed &t : entries)
     for (int i = 0; i < 3; ++i)
       need(t.run());
   need(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize"));
   for (int r = 0; r < rounds; ++r)
-    for (Timed &t : entries)
+    for (size_t i = 0; i < entries.size(); ++i) {
+      Timed &t = entries[settled && r % 2 ? entries.size() - 1 - i : i];
+      if (settled)
+        need(t.run());
       t.ms.push_back(need(timeOnStream(nullptr, t.run)));
+    }
 }
 
 void tmaCopy(const Device &device) {
@@ -457,7 +467,7 @@ void benchProblem(const Module &module, const GemmReference &reference,
     const tile::bench::CublasLt::Plan *p = plan.get();
     entries.push_back(batch("cuBLASLt", iters, [p] { return p->run(); }));
   }
-  measure(entries, rounds);
+  measure(entries, rounds, /*settled=*/true);
   reportProblem(title, shape, entries, kernels, iters, plan != nullptr);
 }
 

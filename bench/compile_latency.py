@@ -3,6 +3,7 @@
 
   bench/compile_latency.py [--build build] [--tile-compile <build>/bin/tile-compile]
                            [--reps 7] [--max-ops 10000] [--in-process-reps 50]
+                           [--llvm-pipeline kernel|default]
 
 1. In process, through the Python package (the C API): each example
    compiled once to warm up, then --in-process-reps times in the same
@@ -64,13 +65,14 @@ CHIPS = {"tma_copy.mlir": "sm_90a", "tma_tile_copy.mlir": "sm_90a",
          "dsmem_copy.mlir": "sm_90a"}
 
 
-def in_process(reps, build):
+def in_process(reps, build, pipeline):
     """Median ms of each step per example, compiled `reps` times after a
     warm-up in this process. Returns {example: total median}."""
     sys.path.insert(0, os.path.join(build, "python"))
     import tile_mlir
     steps = ("parse", "select", "tile_lowering", "upstream_lowering", "codegen")
-    print(f"in-process compile (C API), median of {reps} after a warm-up (ms)")
+    print(f"in-process compile (C API, LLVM pipeline '{pipeline}'), "
+          f"median of {reps} after a warm-up (ms)")
     print(f"{'example':28}" + "".join(f"{s:>18}" for s in steps) + f"{'total':>9}")
     totals = {}
     for example in sorted(os.listdir(os.path.join(ROOT, "examples"))):
@@ -78,12 +80,12 @@ def in_process(reps, build):
         if "gpu.module" not in text:
             continue
         chip = CHIPS.get(example, "sm_100a")
-        tile_mlir.compile(text, chip=chip)
+        tile_mlir.compile(text, chip=chip, llvm_pipeline=pipeline)
         per_step = {s: [] for s in steps}
         wall = []
         for _ in range(reps):
             start = time.perf_counter()
-            compiled = tile_mlir.compile(text, chip=chip)
+            compiled = tile_mlir.compile(text, chip=chip, llvm_pipeline=pipeline)
             wall.append((time.perf_counter() - start) * 1e3)
             for s in steps:
                 per_step[s].append(compiled.timings_ms[s])
@@ -106,9 +108,11 @@ def main():
     parser.add_argument("--reps", type=int, default=7)
     parser.add_argument("--in-process-reps", type=int, default=50)
     parser.add_argument("--max-ops", type=int, default=10000)
+    parser.add_argument("--llvm-pipeline", default="kernel",
+                        choices=("kernel", "default"))
     args = parser.parse_args()
     tc = args.tile_compile or os.path.join(args.build, "bin", "tile-compile")
-    totals = in_process(args.in_process_reps, args.build)
+    totals = in_process(args.in_process_reps, args.build, args.llvm_pipeline)
     with tempfile.TemporaryDirectory() as tmp:
         ptx = os.path.join(tmp, "out.ptx")
         print(f"tile-compile latency, median of {args.reps} (ms, wall, PTX only)")
@@ -121,7 +125,8 @@ def main():
             if "gpu.module" not in text:
                 continue
             chip = CHIPS.get(example, "sm_100a")
-            ms = timed([tc, path, "--chip", chip, "-o", ptx], args.reps)
+            ms = timed([tc, path, "--chip", chip, "-o", ptx,
+                        f"--llvm-pipeline={args.llvm_pipeline}"], args.reps)
             startup = ms - totals.get(example, 0.0)
             print(f"{example:32} {ms:9.1f} {startup:9.1f}")
             print(f"RESULT bench=compile name={example} ms={ms:.1f} "
@@ -133,7 +138,8 @@ def main():
             with open(src, "w") as f:
                 f.write(many_copies(n))
             reps = args.reps if n <= 1000 else max(1, args.reps // 2)
-            ms = timed([tc, src, "-o", ptx], reps)
+            ms = timed([tc, src, "-o", ptx,
+                        f"--llvm-pipeline={args.llvm_pipeline}"], reps)
             print(f"{n:<32} {ms:9.1f} {ms / n:9.3f}")
             print(f"RESULT bench=compile-scaling ops={n} ms={ms:.1f} ms_per_op={ms / n:.4f}")
             n *= 10

@@ -9,6 +9,10 @@ is skipped with the reason.
   gemm_bench.py check [KERNEL...]   correctness over edge shapes
   gemm_bench.py bench [KERNEL...]   TFLOP/s table, interleaved medians
   gemm_bench.py profile KERNEL M N K   three launches (for ncu)
+  gemm_bench.py clocks KERNEL M N K    sustained runs (seconds each) of the
+                                       kernel and of cuBLAS, alternating,
+                                       with the SM clock and board power
+                                       nvidia-smi samples during each
 
 Needs build/device/ (kernels/gemm.sm_90a.*, kernels/gemm_sm100.sm_100a.*,
 python/tile_mlir with the self-contained runtime) and torch. TILE_DEVICE_DIR
@@ -250,6 +254,63 @@ def bench(module, cases, names, rounds=7):
                   flush=True)
 
 
+def clocks(module, case, m, n, k, seconds=3.0, rounds=2):
+    """Under a power cap the clock follows the power a kernel draws, so two
+    kernels at equal speed under locked clocks (ncu) can differ when free:
+    each phase runs one kernel back to back for `seconds`, and the SM clock
+    and board power sampled by nvidia-smi every 50 ms inside the phase are
+    reported with its TF/s."""
+    import subprocess
+    import time
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    a, b, c, extra = operands(case, m, n, k)
+    kernel = module.kernel(case["kernel"])
+    tile = lambda: launch(kernel, case, arguments(case, a, b, c, extra), sms)
+    phases = [(case["kernel"], tile), ("cuBLAS", cublas_call(case, a, b, c))]
+    sampler = subprocess.Popen(
+        ["nvidia-smi", "--query-gpu=clocks.sm,power.draw",
+         "--format=csv,noheader,nounits", "-lms", "50"],
+        stdout=subprocess.PIPE, text=True)
+    samples = []  # (time, MHz, W)
+
+    def read():
+        import threading
+        def loop():
+            for line in sampler.stdout:
+                parts = line.strip().split(",")
+                try:
+                    samples.append((time.monotonic(), float(parts[0]),
+                                    float(parts[1])))
+                except (ValueError, IndexError):
+                    pass
+        threading.Thread(target=loop, daemon=True).start()
+    read()
+    flops = 2.0 * m * n * k
+    iters = max(3, min(200, int(2e13 / flops)))
+    print(f"{'phase':36s} {'TF/s':>8s} {'SM MHz':>8s} {'W':>7s}  (medians; "
+          f"{m}x{n}x{k}, {seconds:.0f} s each)")
+    try:
+        for _ in range(rounds):
+            for name, call in phases:
+                call()
+                torch.cuda.synchronize()
+                start = time.monotonic()
+                times = []
+                while time.monotonic() - start < seconds:
+                    times.append(timed(call, iters))
+                end = time.monotonic()
+                # The first half second settles the clock.
+                inside = [s for s in samples if start + 0.5 <= s[0] <= end]
+                mhz = statistics.median(s[1] for s in inside) if inside else 0
+                watts = statistics.median(s[2] for s in inside) if inside else 0
+                tf = flops / statistics.median(times) / 1e9
+                print(f"{name:36s} {tf:8.1f} {mhz:8.0f} {watts:7.1f}", flush=True)
+                print(f"RESULT bench=gemm-clocks phase={name} shape={m}x{n}x{k} "
+                      f"TFLOPs={tf:.1f} sm_mhz={mhz:.0f} watts={watts:.1f}")
+    finally:
+        sampler.terminate()
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "check"
     names = sys.argv[2:]
@@ -264,6 +325,12 @@ def main():
         for _ in range(3):
             launch(module.kernel(name), case, arguments(case, a, b, c, extra), sms)
         torch.cuda.synchronize()
+        return
+    if mode == "clocks":
+        name, m, n, k = names[0], *map(int, names[1:4])
+        module, case = next((mod, c) for mod, cases in families
+                            for c in cases if c["kernel"] == name)
+        clocks(module, case, m, n, k)
         return
     if mode == "check":
         failed = sum(check(module, cases, names) for module, cases in families)
