@@ -23,7 +23,9 @@
 //   timed and the fastest is shown (the choice bench/gemm_bench.py makes);
 //   each kernel's output is checked before timing: against cuBLAS, or
 //   without cuBLASLt against the exact host reference on sampled rows and
-//   columns. One timed run is a batch of launches (about 2e13 flops).
+//   columns. One timed run is a batch of launches (about 2e13 flops),
+//   right after an untimed batch of the same entry, odd rounds in reverse
+//   order (the clock under the board's power cap follows the last batch).
 //   TILE_CUBLASLT names the library file, or "off" to run without it.
 // Medians of --reps timed runs (CUDA events) after 3 warm-up runs (gemm:
 // 10 rounds unless --reps is given).

@@ -207,8 +207,9 @@ def cublas_call(case, a, b, c):
 
 def bench(module, cases, names, rounds=7):
     """Per problem family (input type, B major-ness) and shape: each tile
-    kernel and cuBLAS, interleaved round by round, medians; `best` is the
-    fastest tile kernel of the family for the shape."""
+    kernel and cuBLAS, interleaved round by round (each timed batch after an
+    untimed one of the same call), medians; `best` is the fastest tile
+    kernel of the family for the shape."""
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     print(f"device: {torch.cuda.get_device_name(0)}, {sms} SMs; "
           f"torch {torch.__version__}")
@@ -235,10 +236,14 @@ def bench(module, cases, names, rounds=7):
             torch.cuda.synchronize()
             times = [[] for _ in calls]
             ref = []
-            for _ in range(rounds):
-                for t, call in zip(times, calls):
+            # Each timed batch follows an untimed batch of the same call,
+            # odd rounds in reverse: under the power cap the clock follows
+            # the previous batch's draw (TileBenchmarks does the same).
+            entries = list(zip(times + [ref], calls + [cublas]))
+            for r in range(rounds):
+                for t, call in (entries[::-1] if r % 2 else entries):
+                    timed(call, iters)
                     t.append(timed(call, iters))
-                ref.append(timed(cublas, iters))
             mr = statistics.median(ref)
             best = None
             for (case, _), t in zip(tiles, times):
