@@ -167,8 +167,10 @@ LogicalResult linkLibraries(llvm::Module &module, NVVM::NVVMTargetAttr target,
 /// arrays), GVN and dead-code removal. NVPTX's own IR passes (address
 /// spaces, strength reduction, GEP splitting) run in code generation
 /// either way. LLVM's default<O2> runs some 250 passes (eight rounds of
-/// instcombine) on such a module for the same SASS within 2 % (see
-/// docs/Performance.md), and was the largest step of a small compile.
+/// instcombine) on such a module; on the GEMM families and the examples
+/// the SASS differs by 1.6 % in total, with the wgmma-issuing blocks
+/// unchanged (docs/Performance.md), and it was the largest step of a
+/// small compile.
 constexpr const char *kKernelPipeline =
     "nvvm-reflect,function(nvvm-intr-range,sroa,early-cse<memssa>,"
     "instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm),"

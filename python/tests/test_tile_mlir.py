@@ -68,6 +68,28 @@ def test_a_compile_does_not_depend_on_the_compiles_before_it():
     assert fresh == first["dsmem_copy.mlir"]
 
 
+def test_the_llvm_pipeline_is_a_choice():
+    """The kernel pipeline (default) and LLVM's default<O2> both compile
+    the TMA copy to one 3-D tensor load, agreeing with tile-compile's
+    --llvm-pipeline; an unknown name raises before compiling."""
+    source = (ROOT / "examples" / "tma_copy.mlir").read_text()
+    load = "cp.async.bulk.tensor.3d.shared::cluster.global"
+    for pipeline in ("kernel", "default"):
+        ptx = tile_mlir.compile(source, chip="sm_90a",
+                                llvm_pipeline=pipeline).ptx
+        assert ptx.count(load) == 1, pipeline
+        cli = subprocess.run(
+            [str(BUILD / "bin" / "tile-compile"),
+             str(ROOT / "examples" / "tma_copy.mlir"), "--chip", "sm_90a",
+             f"--llvm-pipeline={pipeline}", "-o", "-"],
+            capture_output=True, text=True, check=True).stdout
+        assert cli == ptx, pipeline
+    assert tile_mlir.compile(source, chip="sm_90a").ptx == \
+        tile_mlir.compile(source, chip="sm_90a", llvm_pipeline="kernel").ptx
+    with pytest.raises(ValueError, match="llvm_pipeline"):
+        tile_mlir.compile(source, chip="sm_90a", llvm_pipeline="O3")
+
+
 def test_the_module_target_is_kept_without_a_chip():
     compiled = tile_mlir.compile(
         (ROOT / "examples" / "gemm_async.mlir").read_text())
