@@ -266,20 +266,25 @@ def clocks(module, case, m, n, k, seconds=3.0, rounds=2):
     and board power sampled by nvidia-smi every 50 ms inside the phase are
     reported with its TF/s."""
     import subprocess
+    import threading
     import time
+    if case.get("form", "dense") not in ("dense", "pair"):
+        sys.exit(f"{case['kernel']}: no cuBLAS counterpart to compare with")
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     a, b, c, extra = operands(case, m, n, k)
     kernel = module.kernel(case["kernel"])
     tile = lambda: launch(kernel, case, arguments(case, a, b, c, extra), sms)
     phases = [(case["kernel"], tile), ("cuBLAS", cublas_call(case, a, b, c))]
+    # nvidia-smi's index of the GPU torch uses (TILE_NVIDIA_SMI_INDEX; 0 by
+    # default): one line per sample, not one per GPU of the host.
     sampler = subprocess.Popen(
-        ["nvidia-smi", "--query-gpu=clocks.sm,power.draw",
+        ["nvidia-smi", "-i", os.environ.get("TILE_NVIDIA_SMI_INDEX", "0"),
+         "--query-gpu=clocks.sm,power.draw",
          "--format=csv,noheader,nounits", "-lms", "50"],
         stdout=subprocess.PIPE, text=True)
     samples = []  # (time, MHz, W)
 
     def read():
-        import threading
         def loop():
             for line in sampler.stdout:
                 parts = line.strip().split(",")
@@ -314,6 +319,7 @@ def clocks(module, case, m, n, k, seconds=3.0, rounds=2):
                       f"TFLOPs={tf:.1f} sm_mhz={mhz:.0f} watts={watts:.1f}")
     finally:
         sampler.terminate()
+        sampler.wait()
 
 
 def main():

@@ -82,9 +82,10 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
 
     `wg_release` (default: with B multicast): a stage is released by one
     thread per consumer warpgroup (per CTA), not one per warp. A wgmma is
-    a warpgroup operation: once a warp's `wait_group` sees it retired, it
-    has read its shared operands for the whole warpgroup (CUTLASS's sm90
-    pipelines release the same way)."""
+    a warpgroup operation, and the release assumes that once one warp's
+    `wait_group` sees it retired, its shared operands have been read for
+    the whole warpgroup. CUTLASS's sm90 pipelines release the same way; the
+    PTX ISA does not state it."""
     assert not (multicast_b and b_mn), "B multicast: K-major B only"
     name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
             f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}")

@@ -17,6 +17,9 @@
 extern "C" {
 #endif
 
+/// Zero-initialize it (`TileCompileOptions options = {0};`) and set what
+/// you need: fields are added at the end (defaultLLVMPipeline was), and a
+/// program built against an older header must be rebuilt.
 typedef struct TileCompileOptions {
   /// Target chip ("sm_90a", "sm_100a"); NULL or "" keeps the module's.
   const char *chip;

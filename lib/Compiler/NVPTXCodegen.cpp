@@ -160,21 +160,22 @@ LogicalResult linkLibraries(llvm::Module &module, NVVM::NVVMTargetAttr target,
 }
 
 /// LLVM's optimisation of a module of kernels only (every function with a
-/// body is a kernel: nothing to inline, no interprocedural work). The IR
-/// the MLIR lowering produces is already canonicalised and CSE'd; what
-/// LLVM adds that changes the PTX is instruction combining, CFG cleanup,
-/// hoisting out of loops, full unrolling of constant-trip loops (register
-/// arrays), GVN and dead-code removal. NVPTX's own IR passes (address
-/// spaces, strength reduction, GEP splitting) run in code generation
-/// either way. LLVM's default<O2> runs some 250 passes (eight rounds of
-/// instcombine) on such a module; on the GEMM families and the examples
-/// the SASS differs by 1.6 % in total, with the wgmma-issuing blocks
-/// unchanged (docs/Performance.md), and it was the largest step of a
-/// small compile.
+/// body is a kernel: nothing to inline, no interprocedural work), after
+/// the target's pipeline-start passes (NVPTX: NVVMReflect with the chip's
+/// SM version, intrinsic ranges). The IR the MLIR lowering produces is
+/// already canonicalised and CSE'd; what LLVM adds that changes the PTX is
+/// instruction combining, CFG cleanup, hoisting out of loops, full
+/// unrolling of constant-trip loops (register arrays), GVN and dead-code
+/// removal. NVPTX's own IR passes (address spaces, strength reduction, GEP
+/// splitting) run in code generation either way. LLVM's default<O2> runs
+/// over a hundred passes (nine rounds of instcombine) on such a module;
+/// over the GEMM families and the examples the SASS differs by 1.6 % in
+/// total, with the wgmma-issuing blocks unchanged, for a third of the time
+/// (docs/Performance.md).
 constexpr const char *kKernelPipeline =
-    "nvvm-reflect,function(nvvm-intr-range,sroa,early-cse<memssa>,"
-    "instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm),"
-    "loop(loop-unroll-full),sroa,gvn,instcombine<no-verify-fixpoint>,adce,"
+    "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
+    "simplifycfg,loop-mssa(licm),loop(loop-unroll-full),sroa,gvn,"
+    "instcombine<no-verify-fixpoint>,adce,"
     "simplifycfg<hoist-common-insts;sink-common-insts>)";
 
 bool onlyKernels(const llvm::Module &module) {
@@ -210,6 +211,7 @@ LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine,
   if (optLevel == 0) {
     pipeline = builder.buildO0DefaultPipeline(levels[0]);
   } else if (choice == tile::LLVMPipeline::Kernel && onlyKernels(module)) {
+    builder.invokePipelineStartEPCallbacks(pipeline, levels[optLevel]);
     if (llvm::Error error =
             builder.parsePassPipeline(pipeline, kKernelPipeline))
       return op->emitError() << "the kernel pipeline does not parse: "

@@ -33,7 +33,8 @@
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
 // CHECK-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // B multicast in a cluster of 2: barriers initialised before a cluster
-// sync; one thread per consumer warpgroup releases a stage on each CTA's
+// sync; one thread per consumer warpgroup and CTA (two per warpgroup)
+// releases a stage on that CTA's
 // empty barrier (mapa + a CTA-scope release arrive: a cluster-scope one
 // becomes a GPU-scope MEMBAR in every K step); the producer multicasts its
 // half of B's rows (one copy per rank), then loads its rows of A; a cluster

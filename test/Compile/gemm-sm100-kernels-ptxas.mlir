@@ -55,42 +55,42 @@
 // (4-D [K tile][block][32][16] maps), the atoms copied into tensor memory
 // (2 x tcgen05.cp 32x128b.warpx4, every partition), 4 block-scaled MMAs.
 // Dense bf16: a commit per stage and one per tile.
-// COUNTS: gemm_sm100_bf16_tn_128x256x64_s4 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 2
+// COUNTS: gemm_sm100_bf16_tn_128x256x64_s4 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 2{{$}}
 // COUNTS-NEXT: gemm_sm100_bf16_tn_128x256x64_s4 tcgen05.dealloc
-// COUNTS-LABEL: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.commit_group 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.wait_group 1
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.wait_group.read 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 1
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.cp.cta_group::1.32x128b.warpx4 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.dealloc.cta_group::1.sync.aligned.b32 1
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.fence::after_thread_sync 4
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.fence::before_thread_sync 3
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.ld.sync.aligned.32x32b.x64.b32 2
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32.collector::a::discard 4
-// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.wait::ld.sync.aligned 2
+// COUNTS-LABEL: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.commit_group 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.wait_group 1{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 cp.async.bulk.wait_group.read 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.cp.cta_group::1.32x128b.warpx4 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.dealloc.cta_group::1.sync.aligned.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.fence::after_thread_sync 4{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.fence::before_thread_sync 3{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.ld.sync.aligned.32x32b.x64.b32 2{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32.collector::a::discard 4{{$}}
+// COUNTS-NEXT: gemm_sm100_mxe4m3_tn_128x128x128_s4 tcgen05.wait::ld.sync.aligned 2{{$}}
 // COUNTS-NOT: gemm_sm100_mxe4m3_tn_128x128x128_s4 
 
 // D = A B^T + C0: A, B and four 128x32 f32 slices of C0 loaded by TMA;
 // each slice copied into the accumulator (4 x tcgen05.cp 128x256b) and its
 // slot released by a commit (4 commits), then 4 MMAs per stage.
-// COUNTS-LABEL: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.commit_group 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 6
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.wait_group 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.wait_group.read 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 6
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.cp.cta_group::1.128x256b 16
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.dealloc.cta_group::1.sync.aligned.b32 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.fence::after_thread_sync 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.fence::before_thread_sync 3
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.ld.sync.aligned.32x32b.x64.b32 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.mma.cta_group::1.kind::f16.collector::a::discard 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.wait::ld.sync.aligned 2
+// COUNTS-LABEL: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.commit_group 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 6{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.wait_group 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 cp.async.bulk.wait_group.read 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 6{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.cp.cta_group::1.128x256b 16{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.dealloc.cta_group::1.sync.aligned.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.fence::after_thread_sync 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.fence::before_thread_sync 3{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.ld.sync.aligned.32x32b.x64.b32 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.mma.cta_group::1.kind::f16.collector::a::discard 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_addc_128x128x64_s4 tcgen05.wait::ld.sync.aligned 2{{$}}
 // COUNTS-NOT: gemm_sm100_bf16_tn_addc_128x128x64_s4 
 
 // The pair (cluster of 2): cta_group 2 allocation, both CTAs' loads
@@ -98,45 +98,45 @@
 // epilogue's release on the leader's acc_empty), 4 x M 256 MMAs per stage,
 // the stage release and the finished accumulator multicast, the cluster
 // barriers after the set-up and before the release.
-// COUNTS-LABEL: gemm_sm100_bf16_tn_256x256x64_s4_pair barrier.cluster.arrive.aligned 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair barrier.cluster.wait.aligned 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.commit_group 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.wait_group 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.wait_group.read 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair mapa.shared::cluster.u64 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair mbarrier.arrive.release.cluster.shared::cluster.b64 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.dealloc.cta_group::2.sync.aligned.b32 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.fence::after_thread_sync 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.fence::before_thread_sync 3
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.ld.sync.aligned.32x32b.x64.b32 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.mma.cta_group::2.kind::f16.collector::a::discard 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.wait::ld.sync.aligned 4
+// COUNTS-LABEL: gemm_sm100_bf16_tn_256x256x64_s4_pair barrier.cluster.arrive.aligned 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair barrier.cluster.wait.aligned 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.commit_group 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.wait_group 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair cp.async.bulk.wait_group.read 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair mapa.shared::cluster.u64 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair mbarrier.arrive.release.cluster.shared::cluster.b64 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.dealloc.cta_group::2.sync.aligned.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.fence::after_thread_sync 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.fence::before_thread_sync 3{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.ld.sync.aligned.32x32b.x64.b32 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.mma.cta_group::2.kind::f16.collector::a::discard 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair tcgen05.wait::ld.sync.aligned 4{{$}}
 // COUNTS-NOT: gemm_sm100_bf16_tn_256x256x64_s4_pair 
 
 // Two pairs sharing A: each CTA multicasts half of its rows of A (one
 // load per branch on the pair index) and loads its half of B unicast.
-// COUNTS-LABEL: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 barrier.cluster.arrive.aligned 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 barrier.cluster.wait.aligned 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.commit_group 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.wait_group 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.wait_group.read 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 mapa.shared::cluster.u64 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 mbarrier.arrive.release.cluster.shared::cluster.b64 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 2
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.dealloc.cta_group::2.sync.aligned.b32 1
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.fence::after_thread_sync 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.fence::before_thread_sync 3
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.ld.sync.aligned.32x32b.x64.b32 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.mma.cta_group::2.kind::f16.collector::a::discard 4
-// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.wait::ld.sync.aligned 4
+// COUNTS-LABEL: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 barrier.cluster.arrive.aligned 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 barrier.cluster.wait.aligned 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.commit_group 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.wait_group 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 cp.async.bulk.wait_group.read 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 mapa.shared::cluster.u64 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 mbarrier.arrive.release.cluster.shared::cluster.b64 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 2{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.dealloc.cta_group::2.sync.aligned.b32 1{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.fence::after_thread_sync 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.fence::before_thread_sync 3{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.ld.sync.aligned.32x32b.x64.b32 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.mma.cta_group::2.kind::f16.collector::a::discard 4{{$}}
+// COUNTS-NEXT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 tcgen05.wait::ld.sync.aligned 4{{$}}
 // COUNTS-NOT: gemm_sm100_bf16_tn_256x256x64_s4_pair_mc2 
 
 // Eight kernels, none with a stack frame or a spill.

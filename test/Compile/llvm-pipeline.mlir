@@ -3,11 +3,15 @@
 // stores is unrolled (loop-unroll-full) and no branch is left. A module
 // with a device function gets LLVM's default<O2> either way, so the helper
 // is inlined and no call remains. --llvm-pipeline=default runs default<O2>
-// on the kernel-only module too; bad values are refused.
+// on the kernel-only module too; bad values are refused. Both resolve
+// __nvvm_reflect("__CUDA_ARCH") to the chip's 900, and they are told apart
+// by a loop of stores to one address: default<O2> folds it to its last
+// store, the kernel pipeline (no loop deletion) keeps the loop.
 // RUN: tile-compile %s --chip sm_90a -o - | FileCheck %s
 // RUN: tile-compile %s --chip sm_90a --llvm-pipeline=default -o - | FileCheck %s
 // RUN: tile-compile %S/Inputs/device-function.mlir -o - | FileCheck %s --check-prefix=HELPER
-// RUN: tile-compile %S/Inputs/device-function.mlir --llvm-pipeline=kernel -o - | FileCheck %s --check-prefix=HELPER
+// RUN: tile-compile %S/Inputs/reflect-and-loop.mlir -o - | FileCheck %s --check-prefixes=REFLECT,KERNEL
+// RUN: tile-compile %S/Inputs/reflect-and-loop.mlir --llvm-pipeline=default -o - | FileCheck %s --check-prefixes=REFLECT,DEFAULT
 // RUN: not tile-compile %s --llvm-pipeline=fast -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK-LABEL: .entry four_stores(
@@ -22,6 +26,13 @@
 // HELPER-NEXT: st.global.b32
 // HELPER-NOT: {{^[[:space:]]*call}}
 // HELPER: ret;
+
+// REFLECT-LABEL: .entry reads_the_arch(
+// KERNEL: st.global.b32 [%rd{{[0-9]+}}], 900;
+// KERNEL: bra.uni
+// DEFAULT: selp.b32 {{.*}}, 900,
+// DEFAULT-NOT: bra
+// REFLECT: ret;
 
 // BAD: Cannot find option named 'fast'
 

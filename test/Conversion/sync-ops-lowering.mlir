@@ -70,8 +70,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
 // ROUND: tile.wait_group wgmma, 0
 // ROUND: tile.fence proxy_async
 // ROUND: tile.fence mbarrier_init
-// ROUND: tile.mbarrier_arrive_remote %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>, cta %{{.+}} count %{{.+}}
-// ROUND: tile.mbarrier_arrive_remote %{{.+}}, cta %{{.+}}{{$}}
+// ROUND: tile.mbarrier_arrive_remote %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>, cta %{{.+}} count %{{[[:alnum:]_]+$}}
+// ROUND: tile.mbarrier_arrive_remote %{{.+}}, cta %{{[[:alnum:]_]+$}}
 // ROUND: tile.mbarrier_arrive_remote %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>, cta %{{.+}} scope cta{{$}}
 
 // CHECK-LABEL: gpu.func @groups_and_fences

@@ -50,6 +50,7 @@ struct CompileOptions {
   bool check = false;
   /// Also assemble the PTX with ptxas into `CompileResult::cubin`.
   bool cubin = false;
+  /// The LLVM IR pipeline before NVPTX code generation.
   LLVMPipeline llvmPipeline = LLVMPipeline::Kernel;
   /// Keep the lowered NVVM + LLVM module's text in `CompileResult::lowered`.
   bool keepLowered = false;

@@ -54,7 +54,7 @@ static void printReleaseScope(OpAsmPrinter &printer, Operation *op,
                               ExecScopeAttr attr) {
   if (!attr)
     return;
-  printer << "scope ";
+  printer << " scope ";
   printExecScope(printer, op, attr);
 }
 

@@ -234,10 +234,12 @@ def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote",
 
     `scope cta` releases at CTA scope (`mbarrier.arrive.shared::cluster`,
     no memory barrier in SASS), as CUTLASS's sm90 pipelines release a
-    multicast stage. It is enough when the arrival announces that reads
-    have completed (a stage's wgmma reads, retired by `wait_group`) and the
-    other CTA only overwrites what was read; it does not make this thread's
-    writes visible to the other CTA.
+    multicast stage: for an arrival that announces completed reads (a
+    stage's wgmma reads, retired by `wait_group`) before the other CTA
+    overwrites them. The PTX memory model does not order this CTA's reads
+    against the other CTA's writes at CTA scope; CUTLASS relies on it, as
+    do the GEMM kernels here. It does not make this thread's writes visible
+    to the other CTA.
 
     Example:
 
@@ -258,7 +260,7 @@ def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote",
     OptionalAttr<Tile_ExecScopeAttr>:$scope);
   let assemblyFormat = [{
     $mbar `` custom<BarrierIndex>($mbar_index, type($mbar)) `,` `cta` $cta
-    (`count` $count^)? custom<ReleaseScope>($scope) attr-dict
+    (`count` $count^)? `` custom<ReleaseScope>($scope) attr-dict
   }];
   let hasVerifier = 1;
 }
