@@ -285,16 +285,14 @@ def clocks(module, case, m, n, k, seconds=3.0, rounds=2):
     samples = []  # (time, MHz, W)
 
     def read():
-        def loop():
-            for line in sampler.stdout:
-                parts = line.strip().split(",")
-                try:
-                    samples.append((time.monotonic(), float(parts[0]),
-                                    float(parts[1])))
-                except (ValueError, IndexError):
-                    pass
-        threading.Thread(target=loop, daemon=True).start()
-    read()
+        for line in sampler.stdout:
+            parts = line.strip().split(",")
+            try:
+                samples.append((time.monotonic(), float(parts[0]),
+                                float(parts[1])))
+            except (ValueError, IndexError):
+                pass
+    threading.Thread(target=read, daemon=True).start()
     flops = 2.0 * m * n * k
     iters = max(3, min(200, int(2e13 / flops)))
     print(f"{'phase':36s} {'TF/s':>8s} {'SM MHz':>8s} {'W':>7s}  (medians; "

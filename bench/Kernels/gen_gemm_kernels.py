@@ -73,15 +73,12 @@ def accumulator(n):
                   ("32@tid_in_wg", 2, "4@tid_in_wg", 4, "1@tid_in_wg", 1))
 
 
-def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
-                wg_release=None):
+def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
     """`multicast_b`: a cluster of 2 CTAs on two tiles adjacent along M
     (the same B tile): each CTA loads half of B's rows and multicasts them
     to both (B is the larger operand per stage: BN >= BM rows of BK); a
-    stage is refilled once both CTAs' consumers released it.
-
-    `wg_release` (default: with B multicast): a stage is released by one
-    thread per consumer warpgroup (per CTA), not one per warp. A wgmma is
+    stage is refilled once both CTAs' consumers released it, by one thread
+    per consumer warpgroup and CTA (without multicast: one per warp). A wgmma is
     a warpgroup operation, and the release assumes that once one warp's
     `wait_group` sees it retired, its shared operands have been read for
     the whole warpgroup. CUTLASS's sm90 pipelines release the same way; the
@@ -135,11 +132,9 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     b_first, b_last = (b_copy, "") if multicast_b else ("", b_copy)
     cluster_attr = (", known_cluster_size = array<i32: 2, 1, 1>"
                     if multicast_b else "")
-    if wg_release is None:
-        wg_release = multicast_b
-    # Arrivals per phase of an empty barrier: one per consumer warp (or
-    # warpgroup) of every CTA that reads the stage.
-    releasers = (2 if wg_release else 8) * cluster
+    # Arrivals per phase of an empty barrier: one per consumer warp, or with
+    # B multicast one per consumer warpgroup, of every CTA reading the stage.
+    releasers = (2 if multicast_b else 8) * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
     n_dim = 1 if b_mn else 0
     text = f"""
@@ -213,7 +208,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
       %half = arith.subi %wg, %c1 : index
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
-{releasers_of(cluster, wg_release)}      %acc = tile.alloc_local : {acc_t}
+{releasers_of(cluster, multicast_b)}      %acc = tile.alloc_local : {acc_t}
       scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
 {tile_of(multicast_b, "        ")}
         // The first K step overwrites the accumulator (a static flag: a
@@ -350,11 +345,10 @@ def tile_of(multicast_b, indent):
     return "\n".join(indent + line for line in lines.splitlines())
 
 
-def releasers_of(cluster, wg_release):
+def releasers_of(cluster, multicast_b):
     """%releaser: the consumer threads that release stages, and with B
     multicast %release_cta, the CTA each one releases on."""
-    if not wg_release:
-        assert cluster == 1
+    if not multicast_b:
         return """      // Lane 0 of each warp releases stages.
       %releasing_lanes = arith.constant 1 : index
       %releaser = arith.cmpi ult, %lane, %releasing_lanes : index

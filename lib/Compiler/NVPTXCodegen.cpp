@@ -170,7 +170,7 @@ LogicalResult linkLibraries(llvm::Module &module, NVVM::NVVMTargetAttr target,
 /// splitting) run in code generation either way. LLVM's default<O2> runs
 /// over a hundred passes (nine rounds of instcombine) on such a module;
 /// over the GEMM families and the examples the SASS differs by 1.6 % in
-/// total, with the wgmma-issuing blocks unchanged, for a third of the time
+/// total, with the wgmma-issuing blocks unchanged, in under half the time
 /// (docs/Performance.md).
 constexpr const char *kKernelPipeline =
     "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
