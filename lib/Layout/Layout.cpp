@@ -719,10 +719,13 @@ int64_t tile::threadInGroup(const AxisAddress &address) {
 OrReason<LocalThreads> tile::localThreads(const TileLayout &layout) {
   using R = OrReason<LocalThreads>;
   const std::string name = layout.toString();
-  if (!layout.replica().empty())
-    return R::failure("local layout " + name +
-                      " has replicas; each element of a register tile has "
-                      "one owner thread");
+  // Replicas are copies in other threads (a row vector on each thread of
+  // its row), never in another register of the same thread.
+  for (const Iter &it : layout.replica())
+    if (it.extent > 1 && it.axis == Axis::m)
+      return R::failure("local layout " + name +
+                        " replicates along registers (m); a register tile "
+                        "holds each element once per thread");
   for (const AxisOffset &o : layout.offsets())
     if (o.axis != Axis::m && o.offset != 0)
       return R::failure("local layout " + name + " offsets thread axis " +
@@ -732,7 +735,9 @@ OrReason<LocalThreads> tile::localThreads(const TileLayout &layout) {
   SmallVector<std::pair<int64_t, int64_t>, 4> threadIters;
   bool warpgroup = false, any = false;
   int64_t perThread = 1;
-  for (const Iter &it : layout.shard()) {
+  SmallVector<Iter, 8> iters(layout.shard());
+  iters.append(layout.replica().begin(), layout.replica().end());
+  for (const Iter &it : iters) {
     if (it.extent == 1)
       continue;
     switch (it.axis) {

@@ -68,6 +68,8 @@ void tile::buildUpstreamLoweringPipeline(OpPassManager &pm) {
   // NVVM mbarrier ops.
   pm.addPass(mlir::createConvertNVGPUToNVVMPass());
   pm.addPass(createSCFToControlFlowPass());
+  // f32 exp2/exp/log/tanh as the hardware approximations, not libdevice.
+  pm.addNestedPass<gpu::GPUModuleOp>(createTileMathToNVVM());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addPass(createTileFinalizeKernelABI());
   pm.addPass(createConvertNVVMToLLVMPass());

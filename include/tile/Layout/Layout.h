@@ -343,10 +343,12 @@ struct LocalThreads {
 };
 
 /// Checks a local tile's layout: thread axes only of a warp or warpgroup
-/// (`laneid`, `wid_in_wg`, `tid_in_wg`), no replicas, no thread offsets,
-/// thread iters that cover the group's threads exactly once (strides
-/// 1, e1, e1*e2, ... in thread units after `threadInGroup`), distinct
-/// registers per element of a thread, at most kMaxLocalRegisters.
+/// (`laneid`, `wid_in_wg`, `tid_in_wg`), no thread offsets, thread iters
+/// (shard and replica together) that cover the group's threads exactly once
+/// (strides 1, e1, e1*e2, ... in thread units after `threadInGroup`),
+/// replicas only on thread axes (an element copied to other threads, e.g. a
+/// row vector on each thread of its row), distinct registers per element
+/// of a thread, at most kMaxLocalRegisters.
 OrReason<LocalThreads> localThreads(const TileLayout &layout);
 
 } // namespace tile

@@ -241,10 +241,7 @@ struct AllocLocalLowering : OpConversionPattern<AllocLocalOp> {
 /// Register `index` of a lowered local tile.
 static Value localElement(OpBuilder &b, Location loc, Value tile,
                           Type element, int64_t registers, int64_t index) {
-  auto array =
-      LLVM::LLVMArrayType::get(element, static_cast<uint64_t>(registers));
-  return LLVM::GEPOp::create(b, loc, tile.getType(), array, tile,
-                             ArrayRef<LLVM::GEPArg>{0, int32_t(index)});
+  return localRegisterAddress(b, loc, tile, element, registers, index);
 }
 
 /// `tile.fill` -> one store per register (an fp8 value as its bits).

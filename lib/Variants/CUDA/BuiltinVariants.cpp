@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Variants/CUDA/BuiltinVariants.h"
+#include "Local/LocalCommon.h"
 
 void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
   registerTMAVariant(registry);
@@ -13,5 +14,9 @@ void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
   registerTcgen05CpVariant(registry);
   registerTcgen05MmaVariant(registry);
   registerWgmmaVariant(registry);
+  local::registerMapVariant(registry);
+  local::registerReduceVariants(registry);
+  local::registerConvertVariants(registry);
   registerBuiltinLoweringChecks(registry);
+  local::registerLocalComputeChecks(registry);
 }

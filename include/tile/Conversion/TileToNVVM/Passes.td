@@ -125,4 +125,21 @@ def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def TileMathToNVVM : Pass<"tile-math-to-nvvm"> {
+  let summary = "f32 math ops to the GPU's fast approximations";
+  let description = [{
+    The scalar ops kernels compute with (inside `tile.map` regions) on f32,
+    lowered to the special-function unit's approximations rather than to
+    libdevice calls: `math.exp2` -> `ex2.approx.ftz.f32`, `math.exp` ->
+    `ex2.approx.ftz.f32` of x·log2(e), `math.log2` -> `lg2.approx.ftz.f32`,
+    `math.log` -> `lg2.approx.ftz.f32` · ln(2), `math.rsqrt` ->
+    `rsqrt.approx.ftz.f32`, `math.tanh` -> `tanh.approx.f32` (sm_75+; the
+    one instruction without an NVVM intrinsic, so inline PTX). Subnormal
+    inputs and results flush to zero. Other math ops, and other types, are
+    left to `convert-gpu-to-nvvm` (libdevice).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TILE_CONVERSION_TILETONVVM_PASSES_TD

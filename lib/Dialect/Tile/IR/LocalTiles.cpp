@@ -7,6 +7,8 @@
 
 #include "tile/Dialect/Tile/IR/LocalTiles.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -19,6 +21,16 @@ mlir::Type registerStorageType(mlir::Type element) {
     return mlir::IntegerType::get(element.getContext(),
                                   element.getIntOrFloatBitWidth());
   return element;
+}
+
+mlir::Value localRegisterAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value tile, mlir::Type storage,
+                                 int64_t registers, int64_t index) {
+  auto array = mlir::LLVM::LLVMArrayType::get(
+      storage, static_cast<uint64_t>(registers));
+  return mlir::LLVM::GEPOp::create(
+      b, loc, tile.getType(), array, tile,
+      llvm::ArrayRef<mlir::LLVM::GEPArg>{0, int32_t(index)});
 }
 
 LocalElements localElements(BufferType type) {

@@ -23,6 +23,7 @@ mlir::LogicalResult checkCtaGroup(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkExpectTx(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkAsyncProxy(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkTensorMemory(mlir::FunctionOpInterface function);
+mlir::LogicalResult checkWgmmaRegisters(mlir::FunctionOpInterface function);
 
 /// Visits the ops of `block` in program order with a `State` per path:
 /// both branches of an `scf.if` from the state before it (merged after),

@@ -26,7 +26,8 @@ struct VerifyKernelsPass
       // Every check runs, so one pass reports every problem.
       for (auto check :
            {kernel_checks::checkCtaGroup, kernel_checks::checkExpectTx,
-            kernel_checks::checkAsyncProxy, kernel_checks::checkTensorMemory})
+            kernel_checks::checkAsyncProxy, kernel_checks::checkTensorMemory,
+            kernel_checks::checkWgmmaRegisters})
         if (mlir::failed(check(function)))
           failed = true;
     });

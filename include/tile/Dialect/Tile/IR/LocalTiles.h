@@ -43,6 +43,12 @@ struct LocalElements {
 /// 8 bits or fewer travel as integers of their width (the bits unchanged).
 mlir::Type registerStorageType(mlir::Type element);
 
+/// The address of register `index` of a lowered local tile (an alloca of
+/// `registers` elements of `storage`): a constant GEP, so LLVM promotes it.
+mlir::Value localRegisterAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value tile, mlir::Type storage,
+                                 int64_t registers, int64_t index);
+
 /// The elements one thread holds of a local tile (layout over thread axes
 /// and `m`, the register index).
 LocalElements localElements(BufferType type);

@@ -180,4 +180,192 @@ def Tile_LoadOp : Tile_Op<"load",
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Compute on register tiles. Each op is dispatched (DispatchOpInterface):
+// the variant that implements it is chosen from what the layouts say about
+// which thread holds which element (lib/Variants/CUDA/Local).
+//===----------------------------------------------------------------------===//
+
+def Tile_MapOp : Tile_Op<"map", [
+    Tile_DispatchOpInterface, SingleBlock]> {
+  let summary = "elementwise computation over local tiles";
+  let description = [{
+    Computes every element of `output` (a `local` tile) with the scalar
+    region: its arguments are the element of each input at the same logical
+    coordinate, then the coordinate itself (one `index` per dim, e.g. for a
+    causal or bounds mask); `tile.yield` gives the element. The region holds
+    scalar ops (`arith`, `math`); it runs once per element a thread holds.
+
+    An input has the output's rank; a dim of extent 1 where the output's is
+    larger is **broadcast** (a row vector `64x1` against a `64x128` tile,
+    or `1x1` for a scalar). The dispatch checks against the layouts that
+    every thread holds, in its own registers, the input elements of every
+    output element it holds: a broadcast vector must be replicated on the
+    threads that need it (what `tile.reduce` produces). An input may be the
+    output itself (an in-place update). Floats of 8 bits or fewer are not
+    computed on: `tile.convert` to or from them.
+
+    Example (P = exp2(S - rowmax) on a wgmma accumulator, the row maximum
+    replicated on each row's four threads):
+
+    ```mlir
+    func.func @softmax_numerator() {
+      %s = tile.alloc_local : !tile.buffer<64x16xf32, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+      %m = tile.alloc_local : !tile.buffer<64x1xf32, local,
+          #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,1)] + R[4:1@tid_in_wg]>>
+      tile.map ins(%s, %m : !tile.buffer<64x16xf32, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>,
+          !tile.buffer<64x1xf32, local,
+          #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,1)] + R[4:1@tid_in_wg]>>)
+          outs(%s : !tile.buffer<64x16xf32, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>) {
+      ^bb0(%x: f32, %max: f32, %i: index, %j: index):
+        %d = arith.subf %x, %max : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      return
+    }
+    ```
+  }];
+  let arguments = (ins
+    Arg<Variadic<Tile_BufferIn<"local">>, "", [MemRead]>:$inputs,
+    Arg<Tile_BufferIn<"local">, "", [MemWrite]>:$output,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$variant);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` qualified(type($inputs)) `)`)?
+    `outs` `(` $output `:` qualified(type($output)) `)`
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::tile::BufferType getOutputType() { return getOutput().getType(); }
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [
+    Pure, Terminator, HasParent<"MapOp">]> {
+  let summary = "the element a `tile.map` region computes";
+  let description = [{
+    Ends a `tile.map` region with the element's value (of the output's
+    element type).
+
+    Example:
+
+    ```mlir
+    func.func @scale() {
+      %t = tile.alloc_local : !tile.buffer<32x4xf32, local,
+          #tile.layout<S[(32,4):(1@laneid,1)]>>
+      tile.map ins(%t : !tile.buffer<32x4xf32, local,
+          #tile.layout<S[(32,4):(1@laneid,1)]>>)
+          outs(%t : !tile.buffer<32x4xf32, local,
+          #tile.layout<S[(32,4):(1@laneid,1)]>>) {
+      ^bb0(%x: f32, %i: index, %j: index):
+        %two = arith.constant 2.0 : f32
+        %y = arith.mulf %x, %two : f32
+        tile.yield %y : f32
+      }
+      return
+    }
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Tile_DispatchOpInterface]> {
+  let summary = "reduce a local tile along dims";
+  let description = [{
+    Combines the elements of `input` along `dims` with `kind` (`add`, `max`,
+    `min` for floats and integers; `and`, `or`, `xor` for integers) into
+    `output`, whose shape is the input's with the reduced dims of extent 1.
+    Every thread that holds an element of `output` gets the whole
+    reduction of its row (the result is replicated, as softmax needs): the
+    output layout says which threads hold it, and the dispatch checks that
+    they are the threads holding the row's inputs. Float `max` / `min`
+    ignore NaN (IEEE maxNum / minNum); float `add` sums in an order the
+    variant fixes (a pairwise tree in each thread, then the lanes).
+
+    Variants, by what the layout's reduced dims span: `in_thread` (the
+    registers of one thread), `warp_shuffle` (lanes of a warp:
+    `shfl.sync.bfly` over exactly the lane bits the layout uses, 32-bit
+    elements).
+
+    Example (the row maximum of a wgmma accumulator, on each row's quad):
+
+    ```mlir
+    func.func @row_max() {
+      %s = tile.alloc_local : !tile.buffer<64x16xf32, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+      %m = tile.alloc_local : !tile.buffer<64x1xf32, local,
+          #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,1)] + R[4:1@tid_in_wg]>>
+      tile.reduce <max> %s dims [1] into %m : !tile.buffer<64x16xf32, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+          into !tile.buffer<64x1xf32, local,
+          #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,1)] + R[4:1@tid_in_wg]>>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins
+    Tile_ReduceKindAttr:$kind,
+    Arg<Tile_BufferIn<"local">, "", [MemRead]>:$input,
+    DenseI64ArrayAttr:$dims,
+    Arg<Tile_BufferIn<"local">, "", [MemWrite]>:$output,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$variant);
+  let assemblyFormat = [{
+    $kind $input `dims` $dims `into` $output attr-dict `:`
+    qualified(type($input)) `into` qualified(type($output))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertOp : Tile_Op<"convert", [Tile_DispatchOpInterface]> {
+  let summary = "a local tile in another layout and/or element type";
+  let description = [{
+    Writes every element of `source` into `result` (same shape), converted
+    to the result's element type: floats round to nearest even, and to
+    `f8E4M3FN` / `f8E5M2` saturate to the largest finite value
+    (`satfinite`). Integers keep their type.
+
+    Variants: `registers` when every thread already holds the result's
+    elements (register renaming and the conversion, pairs packed:
+    `cvt.rn.bf16x2.f32`, `cvt.rn.f16x2.f32`, `cvt.rn.satfinite.e4m3x2.f32`;
+    no shuffle, no shared memory). E.g. the f32 accumulator of S = Q·Kᵀ
+    into the bf16 register-A operand of the next wgmma: the same layout.
+
+    Example:
+
+    ```mlir
+    func.func @to_bf16() {
+      %s = tile.alloc_local : !tile.buffer<64x16xf32, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+      %p = tile.alloc_local : !tile.buffer<64x16xbf16, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+      tile.convert %s to %p : !tile.buffer<64x16xf32, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+          to !tile.buffer<64x16xbf16, local,
+          #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins
+    Arg<Tile_BufferIn<"local">, "", [MemRead]>:$source,
+    Arg<Tile_BufferIn<"local">, "", [MemWrite]>:$result,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$variant);
+  let assemblyFormat = [{
+    $source `to` $result attr-dict `:`
+    qualified(type($source)) `to` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_LOCAL_OPS_TD

@@ -44,6 +44,11 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       nor calls. A gemm_async with a register accumulator (wgmma) completes
       at its group's wait, one with a tensor-memory accumulator (tcgen05) at
       a wait on its commit's barrier.
+    - **wgmma registers.** No use of a wgmma's register accumulator, and
+      no write of its register A, between the `gemm_async` and the
+      `tile.wait_group wgmma, N` that retires its group (commits counted
+      along every path; another gemm_async on the same accumulator is in
+      order and allowed).
     - **tensor memory.** At most 512 columns allocated at once
       (`tile.tmem_alloc`), and every allocation released by a
       `tile.tmem_dealloc` of the same address and size on every path.

@@ -1,0 +1,145 @@
+//===- RegisterTilePlanners.h - plan compute on register tiles --*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The pure planners of `tile.map`, `tile.reduce` and `tile.convert`
+// (MLIR-free). A local tile's layout says, for every element, which
+// threads hold it and in which register (`RegisterTable`, built by running
+// the layout over every element and replica). The planners simulate every
+// thread of the executing group (a warpgroup, a warp, or one thread for
+// uniform tiles) and accept only what one straight-line program, the same
+// for every thread, can do: read a register whose index does not depend on
+// the thread, combine, shuffle across lanes with `shfl.sync.bfly`.
+//
+// A thread index is `tid.x` modulo the tile's thread count (128, 32 or 1),
+// so a warp-held tile is the same in every warp of a warpgroup, and a
+// uniform tile (no thread axis) is whole in every thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_VARIANTS_CUDA_LOCAL_REGISTERTILEPLANNERS_H
+#define TILE_VARIANTS_CUDA_LOCAL_REGISTERTILEPLANNERS_H
+
+#include "tile/Layout/Layout.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace tile::local {
+
+/// Which element each (thread, register) of a local tile holds.
+class RegisterTable {
+public:
+  /// The table of `layout` over a tile of `shape`, or why the layout is
+  /// not a local one (localThreads).
+  static OrReason<RegisterTable> build(const TileLayout &layout,
+                                       llvm::ArrayRef<int64_t> shape);
+
+  /// 128 (a warpgroup), 32 (a warp) or 1 (every thread holds the tile).
+  int64_t threads() const { return numThreads; }
+  int64_t registers() const { return numRegisters; }
+  llvm::ArrayRef<int64_t> shape() const { return tileShape; }
+  /// Registers that hold an element (the same in every thread), ascending.
+  llvm::ArrayRef<int64_t> usedRegisters() const { return used; }
+
+  /// The row-major index of the element thread `t` (taken modulo
+  /// threads()) holds in register `r`, or -1.
+  int64_t element(int64_t t, int64_t r) const;
+  /// The register in which thread `t` (modulo threads()) holds element
+  /// `flat`, or -1 when it does not hold it.
+  int64_t registerOf(int64_t t, int64_t flat) const;
+  /// The threads (in [0, threads())) that hold `flat`.
+  llvm::SmallVector<int64_t, 4> holders(int64_t flat) const;
+
+  llvm::SmallVector<int64_t, 4> coord(int64_t flat) const;
+  int64_t flat(llvm::ArrayRef<int64_t> coord) const;
+
+private:
+  int64_t numThreads = 1, numRegisters = 0;
+  llvm::SmallVector<int64_t, 4> tileShape;
+  std::vector<int64_t> elements; // [t * registers + r]
+  llvm::DenseMap<int64_t, int64_t> registerOfElement; // flat * threads + t
+  llvm::SmallVector<int64_t> used;
+};
+
+/// `(2,0)`-style text of a coordinate, for reasons.
+std::string coordText(llvm::ArrayRef<int64_t> coord);
+
+//===----------------------------------------------------------------------===//
+// tile.map
+//===----------------------------------------------------------------------===//
+
+struct MapPlan {
+  struct Element {
+    int64_t outputRegister;
+    /// Per input: the register holding the element (the broadcast one).
+    llvm::SmallVector<int64_t, 4> inputRegisters;
+    /// The element's coordinate in thread 0.
+    llvm::SmallVector<int64_t, 2> coord;
+  };
+  llvm::SmallVector<Element> elements;
+  /// Threads simulated (the largest group among the tiles).
+  int64_t threads = 1;
+  /// Coordinates are coord(0) + sum over thread bits b set in the thread of
+  /// threadBitStep[b] (per dim); log2(threads) entries when they are.
+  bool coordinatesAffine = true;
+  std::string coordinatesReason;
+  llvm::SmallVector<llvm::SmallVector<int64_t, 2>, 7> threadBitStep;
+};
+
+/// Plans `output = f(inputs...)` element by element: every thread must hold,
+/// for each output element it holds, each input's element at the same
+/// coordinate (broadcast dims, of extent 1, at 0) in a register fixed for
+/// all threads. Declines naming the thread and element otherwise.
+OrReason<MapPlan> planMap(const RegisterTable &output,
+                          llvm::ArrayRef<RegisterTable> inputs);
+
+//===----------------------------------------------------------------------===//
+// tile.reduce
+//===----------------------------------------------------------------------===//
+
+struct ReducePlan {
+  struct Row {
+    int64_t outputRegister;
+    /// The thread's input registers of the row, ascending (combined as a
+    /// pairwise tree).
+    llvm::SmallVector<int64_t, 8> inputRegisters;
+  };
+  llvm::SmallVector<Row> rows;
+  /// Lane xor offsets of the butterfly, ascending (empty: in-thread).
+  llvm::SmallVector<int64_t, 5> laneMasks;
+};
+
+/// Plans the reduction of `input` along `dims` into `output` (the input's
+/// shape with those dims of extent 1). Each thread combines its own
+/// registers of each row; with `allowLanes`, the threads holding one row
+/// must then be the lanes reached by xor of a set of lane bits (one
+/// butterfly step per bit), every one of them holding a disjoint part of
+/// the row and the output element in the same register. Declines naming
+/// the rule otherwise (a row spread over warps needs shared memory).
+OrReason<ReducePlan> planReduce(const RegisterTable &input,
+                                const RegisterTable &output,
+                                llvm::ArrayRef<int64_t> dims, bool allowLanes);
+
+//===----------------------------------------------------------------------===//
+// tile.convert
+//===----------------------------------------------------------------------===//
+
+struct ConvertPlan {
+  /// (result register, source register), ascending result registers.
+  llvm::SmallVector<std::pair<int64_t, int64_t>> moves;
+};
+
+/// Plans a conversion in which every thread already holds, in a register
+/// fixed for all threads, each source element of the result elements it
+/// holds (no data crosses threads). Declines naming the element otherwise.
+OrReason<ConvertPlan> planRegisterConvert(const RegisterTable &source,
+                                          const RegisterTable &result);
+
+} // namespace tile::local
+
+#endif // TILE_VARIANTS_CUDA_LOCAL_REGISTERTILEPLANNERS_H

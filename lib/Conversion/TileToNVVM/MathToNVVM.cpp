@@ -1,0 +1,108 @@
+//===- MathToNVVM.cpp - --tile-math-to-nvvm --------------------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// f32 math ops as the special-function unit's approximations (the fast
+// path softmax and activations need); everything else is left to
+// convert-gpu-to-nvvm.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/TileToNVVM/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#include <numbers>
+
+namespace tile {
+#define GEN_PASS_DEF_TILEMATHTONVVM
+#include "tile/Conversion/TileToNVVM/Passes.h.inc"
+} // namespace tile
+
+using namespace mlir;
+
+namespace {
+
+Value callIntrinsic(PatternRewriter &rewriter, Location loc, StringRef name,
+                    Value x) {
+  return LLVM::CallIntrinsicOp::create(rewriter, loc, x.getType(),
+                                       rewriter.getStringAttr(name),
+                                       ValueRange{x})
+      .getResult(0);
+}
+
+Value scaled(PatternRewriter &rewriter, Location loc, Value x, double by) {
+  Value c = arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getF32FloatAttr(float(by)));
+  return arith::MulFOp::create(rewriter, loc, x, c);
+}
+
+constexpr const char *kEx2 = "llvm.nvvm.ex2.approx.ftz.f32";
+constexpr const char *kLg2 = "llvm.nvvm.lg2.approx.ftz.f";
+
+template <typename OpT>
+struct F32Pattern : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  using Build = Value (*)(PatternRewriter &, Location, Value);
+  F32Pattern(MLIRContext *ctx, Build build)
+      : OpRewritePattern<OpT>(ctx), build(build) {}
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    rewriter.replaceOp(op, build(rewriter, op.getLoc(), op.getOperand()));
+    return success();
+  }
+  Build build;
+};
+
+Value exp2(PatternRewriter &r, Location loc, Value x) {
+  return callIntrinsic(r, loc, kEx2, x);
+}
+Value exp(PatternRewriter &r, Location loc, Value x) {
+  return callIntrinsic(r, loc, kEx2, scaled(r, loc, x, std::numbers::log2e));
+}
+Value log2(PatternRewriter &r, Location loc, Value x) {
+  return callIntrinsic(r, loc, kLg2, x);
+}
+Value log(PatternRewriter &r, Location loc, Value x) {
+  return scaled(r, loc, callIntrinsic(r, loc, kLg2, x), std::numbers::ln2);
+}
+Value rsqrt(PatternRewriter &r, Location loc, Value x) {
+  return callIntrinsic(r, loc, "llvm.nvvm.rsqrt.approx.ftz.f", x);
+}
+Value tanh(PatternRewriter &r, Location loc, Value x) {
+  // tanh.approx.f32 has no NVVM intrinsic.
+  auto dialect = LLVM::AsmDialectAttr::get(r.getContext(),
+                                           LLVM::AsmDialect::AD_ATT);
+  return LLVM::InlineAsmOp::create(
+             r, loc, x.getType(), ValueRange{x}, "tanh.approx.f32 $0, $1;",
+             "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, dialect, ArrayAttr())
+      .getResult(0);
+}
+
+struct TileMathToNVVMPass
+    : public tile::impl::TileMathToNVVMBase<TileMathToNVVMPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<F32Pattern<math::Exp2Op>>(ctx, exp2);
+    patterns.add<F32Pattern<math::ExpOp>>(ctx, exp);
+    patterns.add<F32Pattern<math::Log2Op>>(ctx, log2);
+    patterns.add<F32Pattern<math::LogOp>>(ctx, log);
+    patterns.add<F32Pattern<math::RsqrtOp>>(ctx, rsqrt);
+    patterns.add<F32Pattern<math::TanhOp>>(ctx, tanh);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace

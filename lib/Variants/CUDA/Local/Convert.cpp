@@ -1,0 +1,182 @@
+//===- Convert.cpp - the `registers` variant of tile.convert --------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Every thread already holds what it needs: each result register is a
+// source register (fixed for all threads), converted. Result registers
+// 2p, 2p + 1 converted from f32 together are one packed instruction
+// (cvt.rn.bf16x2.f32, cvt.rn.f16x2.f32, cvt.rn.satfinite.{e4m3,e5m2}x2.f32);
+// a same-type conversion is a register renaming (no instruction once LLVM
+// promotes the registers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LocalCommon.h"
+
+#include "tile/Dispatch/VariantDecl.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace tile;
+using namespace tile::dispatch;
+using namespace tile::local;
+
+namespace {
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+std::string typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// fp8 values have no arithmetic in registers: converting out of fp8 is
+/// not offered, into fp8 needs the packed cvt of sm_89+.
+Verdict supportedConversion(ConvertOp op, const DispatchContext &context) {
+  Type from = op.getSource().getType().getElementType();
+  Type to = op.getResult().getType().getElementType();
+  if (from == to)
+    return Verdict::success();
+  if (isa<FloatType>(from) && from.getIntOrFloatBitWidth() <= 8)
+    return Verdict::failure("converting from " + typeName(from) +
+                            " in registers is not offered (fp8 operands "
+                            "are read by the MMAs from shared memory)");
+  if (isa<FloatType>(to) && to.getIntOrFloatBitWidth() <= 8 && !isFp8(to))
+    return Verdict::failure("no conversion into " + typeName(to));
+  if (isFp8(to) && context.target.sm < 89)
+    return Verdict::failure("cvt to " + typeName(to) + " needs sm_89+, not " +
+                            context.target.chip);
+  return Verdict::success();
+}
+
+OrReason<ConvertPlan> planConvertOp(ConvertOp op, const DispatchContext &) {
+  using R = OrReason<ConvertPlan>;
+  OrReason<RegisterTable> source = tableOf(op.getSource().getType());
+  if (!source)
+    return R::failure("source: " + source.reason());
+  OrReason<RegisterTable> result = tableOf(op.getResult().getType());
+  if (!result)
+    return R::failure("result: " + result.reason());
+  return planRegisterConvert(*source, *result);
+}
+
+/// One float converted to `to` (round to nearest even; bf16 <-> f16
+/// through f32).
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  unsigned fromBits = from.getIntOrFloatBitWidth(),
+           toBits = to.getIntOrFloatBitWidth();
+  if (fromBits == toBits) {
+    v = LLVM::FPExtOp::create(b, loc, b.getF32Type(), v);
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  }
+  if (fromBits > toBits)
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  return LLVM::FPExtOp::create(b, loc, to, v);
+}
+
+Value toF32(OpBuilder &b, Location loc, Value v) {
+  return convertScalar(b, loc, v, b.getF32Type());
+}
+
+/// Two f32 values converted by one packed cvt, as the two result-typed
+/// values (low: `lo`, from register 2p; high: `hi`).
+std::pair<Value, Value> convertPair(OpBuilder &b, Location loc, Value lo,
+                                    Value hi, Type to) {
+  if (isFp8(to)) {
+    // a -> bits 15..8, b -> bits 7..0.
+    Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, b.getI16Type(), toF32(b, loc, hi), toF32(b, loc, lo),
+        NVVM::FPRoundingMode::RN, NVVM::SaturationMode::SATFINITE,
+        /*relu=*/false, to);
+    Type i8 = b.getI8Type();
+    Value low = LLVM::TruncOp::create(b, loc, i8, packed);
+    Value high = LLVM::TruncOp::create(
+        b, loc, i8,
+        LLVM::LShrOp::create(b, loc, packed,
+                             LLVM::ConstantOp::create(
+                                 b, loc, b.getI16Type(),
+                                 b.getI16IntegerAttr(8))));
+    return {low, high};
+  }
+  auto vectorType = VectorType::get({2}, to);
+  Value packed;
+  if (to.isBF16())
+    packed = NVVM::ConvertF32x2ToBF16x2Op::create(
+        b, loc, vectorType, toF32(b, loc, hi), toF32(b, loc, lo), Value(),
+        NVVM::FPRoundingMode::RN, NVVM::SaturationMode::NONE, false);
+  else
+    packed = NVVM::ConvertF32x2ToF16x2Op::create(
+        b, loc, vectorType, toF32(b, loc, hi), toF32(b, loc, lo), Value(),
+        NVVM::FPRoundingMode::RN, NVVM::SaturationMode::NONE, false);
+  Type i32 = b.getI32Type();
+  auto lane = [&](int64_t i) -> Value {
+    return LLVM::ExtractElementOp::create(
+        b, loc, packed,
+        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(i)));
+  };
+  return {lane(0), lane(1)};
+}
+
+/// Whether result registers of `to` converted from `from` go in pairs.
+bool packs(Type from, Type to) {
+  if (from == to || !isa<FloatType>(from) || from.getIntOrFloatBitWidth() < 32)
+    return false;
+  return from.isF32() && (to.isBF16() || to.isF16() || isFp8(to));
+}
+
+LogicalResult emitConvert(ConvertOp op, const ConvertPlan &plan,
+                          ValueRange lowered, const DispatchContext &,
+                          RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  LocalTileAccess source(lowered[0], op.getSource().getType());
+  LocalTileAccess result(lowered[1], op.getResult().getType());
+  Type from = op.getSource().getType().getElementType();
+  Type to = op.getResult().getType().getElementType();
+  const bool paired = packs(from, to);
+  for (size_t i = 0; i < plan.moves.size(); ++i) {
+    auto [r, s] = plan.moves[i];
+    if (paired && r % 2 == 0 && i + 1 < plan.moves.size() &&
+        plan.moves[i + 1].first == r + 1) {
+      Value lo = source.load(rewriter, loc, s);
+      Value hi = source.load(rewriter, loc, plan.moves[i + 1].second);
+      auto [a, b] = convertPair(rewriter, loc, lo, hi, to);
+      result.store(rewriter, loc, a, r);
+      result.store(rewriter, loc, b, r + 1);
+      ++i;
+      continue;
+    }
+    Value v = source.load(rewriter, loc, s);
+    if (isFp8(to)) {
+      // The unpaired element alone: the low byte of a packed cvt.
+      Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                            rewriter.getF32FloatAttr(0));
+      v = convertPair(rewriter, loc, v, zero, to).first;
+    } else if (from != to) {
+      v = convertScalar(rewriter, loc, v, to);
+    }
+    result.store(rewriter, loc, v, r);
+  }
+  return success();
+}
+
+} // namespace
+
+void tile::local::registerConvertVariants(VariantRegistry &registry) {
+  registerVariant(registry,
+                  VariantDecl<ConvertOp, ConvertPlan>{
+                      "registers",
+                      kConvertRegistersPriority,
+                      {{"supported_conversion", supportedConversion}},
+                      planConvertOp,
+                      /*prepare=*/nullptr,
+                      emitConvert});
+}
