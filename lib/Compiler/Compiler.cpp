@@ -139,9 +139,12 @@ LogicalResult checkLowerableTypes(gpu::GPUModuleOp module) {
     for (Region &region : op->getRegions())
       for (Block &block : region)
         llvm::append_range(types, block.getArgumentTypes());
-    for (NamedAttribute attr : op->getAttrs())
-      if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
-        types.push_back(type.getValue());
+    // NVVM ops name formats with type attributes (a cvt's destination
+    // `f8E4M3FN`): the intrinsic chosen from it, not a value of that type.
+    if (!isa<NVVM::NVVMDialect>(op->getDialect()))
+      for (NamedAttribute attr : op->getAttrs())
+        if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
+          types.push_back(type.getValue());
     for (Type type : types)
       if (std::optional<Type> bad = nvptxCannotLower(type)) {
         op->emitError() << "the NVPTX backend cannot lower values of type "

@@ -65,7 +65,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %s = tile.alloc_local : !acc
     %t = tile.alloc_local : !rowt
     // expected-error @+2 {{no variant of tile.convert can implement this op on sm_90a}}
-    // expected-note @+1 {{registers (priority 30): declined — thread 0 holds element (0,2) of the result but not of the source (held by threads 1): the data must cross threads}}
+    // expected-note @+1 {{registers (priority 30): declined — thread 1 holds element (1,0) of the result but not of the source (held by threads 4): the data must cross threads}}
     tile.convert %s to %t : !acc to !rowt
     gpu.return
   }

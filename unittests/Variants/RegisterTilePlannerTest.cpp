@@ -247,7 +247,7 @@ TEST(ReducePlannerTest, RefusesRowsAcrossWarpsAndWrongOwners) {
       {64, 1});
   plan = planReduce(s, shifted, {1}, true);
   ASSERT_FALSE(plan);
-  EXPECT_NE(plan.reason().find("holds none of the row"), std::string::npos)
+  EXPECT_NE(plan.reason().find("of its row does not hold it"), std::string::npos)
       << plan.reason();
 }
 

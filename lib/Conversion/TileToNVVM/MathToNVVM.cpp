@@ -19,7 +19,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
-#include <numbers>
 
 namespace tile {
 #define GEN_PASS_DEF_TILEMATHTONVVM
@@ -44,6 +43,8 @@ Value scaled(PatternRewriter &rewriter, Location loc, Value x, double by) {
   return arith::MulFOp::create(rewriter, loc, x, c);
 }
 
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kLn2 = 0.6931471805599453;
 constexpr const char *kEx2 = "llvm.nvvm.ex2.approx.ftz.f32";
 constexpr const char *kLg2 = "llvm.nvvm.lg2.approx.ftz.f";
 
@@ -68,13 +69,13 @@ Value exp2(PatternRewriter &r, Location loc, Value x) {
   return callIntrinsic(r, loc, kEx2, x);
 }
 Value exp(PatternRewriter &r, Location loc, Value x) {
-  return callIntrinsic(r, loc, kEx2, scaled(r, loc, x, std::numbers::log2e));
+  return callIntrinsic(r, loc, kEx2, scaled(r, loc, x, kLog2E));
 }
 Value log2(PatternRewriter &r, Location loc, Value x) {
   return callIntrinsic(r, loc, kLg2, x);
 }
 Value log(PatternRewriter &r, Location loc, Value x) {
-  return scaled(r, loc, callIntrinsic(r, loc, kLg2, x), std::numbers::ln2);
+  return scaled(r, loc, callIntrinsic(r, loc, kLg2, x), kLn2);
 }
 Value rsqrt(PatternRewriter &r, Location loc, Value x) {
   return callIntrinsic(r, loc, "llvm.nvvm.rsqrt.approx.ftz.f", x);

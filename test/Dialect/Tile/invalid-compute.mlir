@@ -32,7 +32,7 @@ func.func @region_arity() {
 !t = !tile.buffer<32x4xf32, local, #tile.layout<S[(32,4):(1@laneid,1)]>>
 func.func @region_types() {
   %a = tile.alloc_local : !t
-  // expected-error @+1 {{region argument 0 is f16, input 0's element type is f32}}
+  // expected-error @+1 {{region argument 0 is 'f16', input 0's element type is 'f32'}}
   tile.map ins(%a : !t) outs(%a : !t) {
   ^bb0(%x: f16, %i: index, %j: index):
     %y = arith.extf %x : f16 to f32
