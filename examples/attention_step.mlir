@@ -11,7 +11,7 @@
 //   O   = bf16(P) V                           (tile.convert: packed cvt, no
 //                                              data movement; P is the
 //                                              register-A operand of wgmma)
-//   O  /= l,  LSE = m · scale + ln l          (tile.map, broadcasting l, m)
+//   LSE = m · scale + ln l,  O ·= 1 / l       (tile.map, broadcasting l)
 //
 // The full forward kernel repeats the middle steps over K/V blocks with an
 // online rescaling of O; this file is the piece that has to be right in
@@ -110,18 +110,25 @@ gpu.module @attention_step [#nvvm.target<chip = "sm_90a">] {
     tile.commit_group wgmma
     tile.wait_group wgmma, 0
 
-    // Normalize, and the log-sum-exp the backward pass needs.
-    tile.map ins(%o, %l : !S, !Row) outs(%o : !S) {
-    ^bb0(%x: f32, %sum: f32, %i: index, %j: index):
-      %r = arith.divf %x, %sum : f32
-      tile.yield %r : f32
-    }
+    // The log-sum-exp the backward pass needs, then O / l: one division
+    // per row (two registers a thread), a multiplication per element.
     tile.map ins(%m, %l : !Row, !Row) outs(%m : !Row) {
     ^bb0(%max: f32, %sum: f32, %i: index, %j: index):
       %scaled = arith.mulf %max, %scale : f32
       %logl = math.log %sum : f32
       %lse = arith.addf %scaled, %logl : f32
       tile.yield %lse : f32
+    }
+    tile.map ins(%l : !Row) outs(%l : !Row) {
+    ^bb0(%sum: f32, %i: index, %j: index):
+      %one = arith.constant 1.0 : f32
+      %inv = arith.divf %one, %sum : f32
+      tile.yield %inv : f32
+    }
+    tile.map ins(%o, %l : !S, !Row) outs(%o : !S) {
+    ^bb0(%x: f32, %inv: f32, %i: index, %j: index):
+      %r = arith.mulf %x, %inv : f32
+      tile.yield %r : f32
     }
     %go = tile.from_memref %o_out : memref<64x64xf32, 1> -> !tile.buffer<64x64xf32, global>
     tile.store %o to %go[0, 0] : !S to !tile.buffer<64x64xf32, global>

@@ -14,6 +14,10 @@
 // CHECK-DAG: TileLocalOps.td example 1: ok
 // CHECK-DAG: TileLocalOps.td example 2: ok
 // CHECK-DAG: TileLocalOps.td example 3: ok
+// CHECK-DAG: TileLocalOps.td example 4: ok
+// CHECK-DAG: TileLocalOps.td example 5: ok
+// CHECK-DAG: TileLocalOps.td example 6: ok
+// CHECK-DAG: TileLocalOps.td example 7: ok
 // CHECK-DAG: TileSyncOps.td example 0: ok
 // CHECK-DAG: TileSyncOps.td example 1: ok
 // CHECK-DAG: TileSyncOps.td example 2: ok
@@ -21,4 +25,4 @@
 // CHECK-DAG: TileSyncOps.td example 4: ok
 // CHECK-DAG: TileSyncOps.td example 5: ok
 // CHECK-DAG: TileSyncOps.td example 6: ok
-// CHECK: 21 examples checked, 0 failed
+// CHECK: 25 examples checked, 0 failed

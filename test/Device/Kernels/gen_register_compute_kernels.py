@@ -223,17 +223,23 @@ def attention_kernel(name, warpgroups, keys, d):
     tile.gemm_async %o[0, 0], %p[0, 0], %sv[0, 0] sizes [64, {d}, {keys}] exec warpgroup accumulate(%false) : {o}, {p}, {skv}
     tile.commit_group wgmma
     tile.wait_group wgmma, 0
-    tile.map ins(%o, %l : {o}, {rows}) outs(%o : {o}) {{
-    ^bb0(%x: f32, %sum: f32, %i: index, %j: index):
-      %r = arith.divf %x, %sum : f32
-      tile.yield %r : f32
-    }}
     tile.map ins(%m, %l : {rows}, {rows}) outs(%m : {rows}) {{
     ^bb0(%max: f32, %sum: f32, %i: index, %j: index):
       %scaled = arith.mulf %max, %scale : f32
       %logl = math.log %sum : f32
       %lse = arith.addf %scaled, %logl : f32
       tile.yield %lse : f32
+    }}
+    tile.map ins(%l : {rows}) outs(%l : {rows}) {{
+    ^bb0(%sum: f32, %i: index, %j: index):
+      %one = arith.constant 1.0 : f32
+      %inv = arith.divf %one, %sum : f32
+      tile.yield %inv : f32
+    }}
+    tile.map ins(%o, %l : {o}, {rows}) outs(%o : {o}) {{
+    ^bb0(%x: f32, %inv: f32, %i: index, %j: index):
+      %r = arith.mulf %x, %inv : f32
+      tile.yield %r : f32
     }}
     %go = tile.from_memref %o_out : {memref((m, d), "f32")} -> {gbuf((m, d), "f32")}
     tile.store %o to %go[%row, 0] : {o} to {gbuf((m, d), "f32")}
