@@ -11,7 +11,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %m = tile.alloc_local : !rows
     %p = tile.alloc_local : !p
     // expected-remark @+2 {{selected warp_shuffle (priority 20) on sm_90a}}
-    // expected-note @+1 {{in_thread (priority 30): declined — output element (0,0) (register 0) in thread 0: its row is spread over lanes (xor 1, 2); in one thread's registers only}}
+    // expected-note @+1 {{in_thread (priority 30): declined — output element (0,0) (register 0) in thread 0: its row is spread over threads (xor 1, 2); in one thread's registers only}}
     tile.reduce <max> %s dims [1] into %m : !acc into !rows
     // expected-remark @+1 {{selected registers (priority 10) on sm_90a}}
     tile.map ins(%s, %m : !acc, !rows) outs(%s : !acc) {

@@ -49,6 +49,11 @@ Verdict supportedConversion(ConvertOp op, const DispatchContext &context) {
                             "are read by the MMAs from shared memory)");
   if (isa<FloatType>(to) && to.getIntOrFloatBitWidth() <= 8 && !isFp8(to))
     return Verdict::failure("no conversion into " + typeName(to));
+  if (isFp8(to) && from.getIntOrFloatBitWidth() > 32)
+    return Verdict::failure("converting " + typeName(from) + " to " +
+                            typeName(to) +
+                            " would round twice (through f32); convert to "
+                            "f32 first");
   if (isFp8(to) && context.target.sm < 89)
     return Verdict::failure("cvt to " + typeName(to) + " needs sm_89+, not " +
                             context.target.chip);

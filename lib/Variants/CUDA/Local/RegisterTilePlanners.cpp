@@ -270,15 +270,15 @@ OrReason<ReducePlan> planReduce(const RegisterTable &input,
         return R::failure(where + ": the threads holding its row (" +
                           threadList(group) + ") are not the lanes an xor "
                           "butterfly reaches");
+      if (!allowLanes && !masks.empty())
+        return R::failure(where + ": its row is spread over threads (xor " +
+                          threadList(masks) +
+                          "); in one thread's registers only");
       if (spanned >= 32)
         return R::failure(where + ": its row is spread over the warps of "
                                   "the warpgroup (threads " +
                           threadList(group) +
                           "); combining warps needs shared memory");
-      if (!allowLanes && !masks.empty())
-        return R::failure(where + ": its row is spread over lanes (xor " +
-                          threadList(masks) +
-                          "); in one thread's registers only");
       for (int64_t u : group)
         if (output.registerOf(u, key) != r)
           return R::failure(where + ": thread " + std::to_string(u) +
