@@ -103,3 +103,20 @@ func.func @to_e4m3() {
   tile.convert %s to %q : !acc to !q
   return
 }
+
+// Lanes exchanged inside each warp (q's and r's thread bits swapped): each
+// result register is one source register read from the lane
+// ((l >> 3) & 3) | ((l & 7) << 2) by shfl.sync.idx, the lane built from
+// the thread's lane bits once.
+!swapped = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,1@tid_in_wg,4,8@tid_in_wg,1)]>>
+// CHECK-LABEL: func.func @lanes_swapped
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK-COUNT-8: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: return
+func.func @lanes_swapped() {
+  %s = tile.alloc_local : !acc
+  %t = tile.alloc_local : !swapped
+  tile.convert %s to %t : !acc to !swapped
+  return
+}

@@ -387,12 +387,18 @@ TEST_P(RegisterConvert, RoundsLikeTheHost) {
   in[2] = 3.0f * std::ldexp(1.0f, -10); // near the fp8 subnormals
   Array dIn = Array::of(in);
   const bool byte = c.dtype == "f8E4M3FN" || c.dtype == "f8E5M2";
-  Array dOut = byte ? Array::of(std::vector<uint8_t>(n, 0))
-                    : Array::of(std::vector<uint16_t>(n, 0));
+  const bool word = c.dtype == "f32";
+  Array dOut = byte   ? Array::of(std::vector<uint8_t>(n, 0))
+               : word ? Array::of(std::vector<float>(n, 0.f))
+                      : Array::of(std::vector<uint16_t>(n, 0));
   ASSERT_OK(launch(c.kernel, {dIn.arg(c.rows, c.cols), dOut.arg(c.rows, c.cols)}));
+  std::vector<float> words = word ? dOut.read<float>(n) : std::vector<float>();
   for (int64_t i = 0; i < n; ++i) {
     uint32_t want, got;
-    if (byte) {
+    if (word) {
+      got = bitsOf(words[i]);
+      want = bitsOf(in[i]);
+    } else if (byte) {
       got = dOut.read<uint8_t>(n)[i];
       want = c.dtype == "f8E4M3FN" ? toSmallFloat(in[i], 4, 3, 448.0, false)
                                    : toSmallFloat(in[i], 5, 2, 57344.0, true);

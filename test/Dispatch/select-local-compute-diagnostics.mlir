@@ -57,15 +57,17 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// A conversion that moves data between threads has no variant yet.
+// A conversion whose source register would depend on the thread (rows
+// moved between registers and lanes at once) has no variant.
 !acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
 !rowt = !tile.buffer<64x16xf32, local, #tile.layout<S[(64,16):(1@tid_in_wg,1)] + R[2:64@tid_in_wg]>>
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
   gpu.func @k() kernel {
     %s = tile.alloc_local : !acc
     %t = tile.alloc_local : !rowt
-    // expected-error @+2 {{no variant of tile.convert can implement this op on sm_90a}}
-    // expected-note @+1 {{registers (priority 30): declined — thread 1 holds element (1,0) of the result but not of the source (held by threads 4): the data must cross threads}}
+    // expected-error @+3 {{no variant of tile.convert can implement this op on sm_90a}}
+    // expected-note @+2 {{registers (priority 30): declined — thread 1 holds element (1,0) of the result but not of the source (held by threads 4): the data must cross threads}}
+    // expected-note @+1 {{warp_shuffle (priority 20): declined — element (8,0) of the result (thread 8, register 0) is not in source register 0 of a lane an xor of the thread's lane bits names: the register a lane sends would depend on the thread}}
     tile.convert %s to %t : !acc to !rowt
     gpu.return
   }
@@ -80,8 +82,9 @@ gpu.module @m [#nvvm.target<chip = "sm_80">] {
   gpu.func @k() kernel {
     %s = tile.alloc_local : !acc
     %q = tile.alloc_local : !q
-    // expected-error @+2 {{no variant of tile.convert can implement this op on sm_80}}
-    // expected-note @+1 {{registers (priority 30): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
+    // expected-error @+3 {{no variant of tile.convert can implement this op on sm_80}}
+    // expected-note @+2 {{registers (priority 30): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
+    // expected-note @+1 {{warp_shuffle (priority 20): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
     tile.convert %s to %q : !acc to !q
     gpu.return
   }

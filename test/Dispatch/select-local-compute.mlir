@@ -19,7 +19,8 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
       %d = arith.subf %x, %max : f32
       tile.yield %d : f32
     }
-    // expected-remark @+1 {{selected registers (priority 30) on sm_90a}}
+    // expected-remark @+2 {{selected registers (priority 30) on sm_90a}}
+    // expected-note @+1 {{warp_shuffle (priority 20): viable, lower priority}}
     tile.convert %s to %p : !acc to !p
     gpu.return
   }

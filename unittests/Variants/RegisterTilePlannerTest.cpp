@@ -278,11 +278,106 @@ TEST(ConvertPlannerTest, AccumulatorToRegisterAIsARenaming) {
       << bad.reason();
 }
 
+TileLayout randomLayout(unsigned rowBits, unsigned colBits, std::mt19937 &rng,
+                        unsigned threadBits = 7);
+
+/// Runs a shuffle plan on simulated registers: every result register of
+/// every thread must receive the source element at the same coordinate.
+void expectShuffleMoves(const ShuffleConvertPlan &plan,
+                        const RegisterTable &source,
+                        const RegisterTable &result) {
+  const int64_t threads = std::max(source.threads(), result.threads());
+  ASSERT_EQ(plan.moves.size(), result.usedRegisters().size());
+  for (int64_t t = 0; t < threads; ++t)
+    for (const ShuffleConvertPlan::Move &m : plan.moves) {
+      int64_t lane = m.laneXor;
+      for (int b = 0; b < 5; ++b)
+        if (t >> b & 1)
+          lane ^= m.laneBitColumn[b];
+      int64_t from = (t & ~int64_t(31)) | lane;
+      ASSERT_EQ(source.element(from, m.sourceRegister),
+                result.element(t, m.resultRegister))
+          << "thread " << t << " register " << m.resultRegister;
+    }
+}
+
+TEST(ShuffleConvertPlannerTest, LaneBitsPermutedWithinTheWarp) {
+  // The accumulator with q and r's thread bits swapped: every element
+  // stays in its warp and register, in another lane.
+  RegisterTable s = table(accumulator(64), {64, 64});
+  TileLayout swapped({tid(4, 32), reg(2, 2), tid(8, 1), reg(8, 4), tid(4, 8),
+                      reg(2, 1)});
+  RegisterTable p = table(swapped, {64, 64});
+  EXPECT_FALSE(planRegisterConvert(s, p));
+  OrReason<ShuffleConvertPlan> plan = planShuffleConvert(s, p);
+  ASSERT_TRUE(plan) << plan.reason();
+  EXPECT_FALSE(plan->moves.front().isButterfly());
+  expectShuffleMoves(*plan, s, p);
+}
+
+TEST(ShuffleConvertPlannerTest, RefusesAThreadDependentSourceRegister) {
+  // A warp's 32 x 2 tile: lane l holds row l (two registers) in the source
+  // and rows 2(l / 2) .. + 1 of column l % 2 in the result: the register a
+  // lane would send depends on who asks.
+  RegisterTable src = table(TileLayout({lane(32, 1), reg(2, 1)}), {32, 2});
+  RegisterTable dst =
+      table(TileLayout({lane(16, 2), reg(2, 1), lane(2, 1)}), {32, 2});
+  OrReason<ShuffleConvertPlan> plan = planShuffleConvert(src, dst);
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.reason().find("would depend on the thread"),
+            std::string::npos)
+      << plan.reason();
+}
+
+TEST(ShuffleConvertPlannerTest, RefusesDataCrossingWarps) {
+  RegisterTable s = table(accumulator(16), {64, 16});
+  // Warps hold other rows than the accumulator's warps.
+  TileLayout rowsAcrossWarps({tid(4, 1), reg(2, 2), tid(8, 4), reg(2, 4),
+                              tid(4, 32), reg(2, 1)});
+  OrReason<ShuffleConvertPlan> plan =
+      planShuffleConvert(s, table(rowsAcrossWarps, {64, 16}));
+  ASSERT_FALSE(plan);
+  EXPECT_NE(plan.reason().find("must cross warps"), std::string::npos)
+      << plan.reason();
+}
+
+TEST(RegisterTilePlannerPropertyTest, RandomShufflesMoveTheRightElements) {
+  std::mt19937 rng(7);
+  int planned = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    // One warp's 2^4 x 2^4 tile: random lane/register bit assignments on
+    // both sides; any plan must be right, and bit permutations that keep
+    // registers fixed must be planned.
+    TileLayout a = randomLayout(4, 4, rng, 5), b = randomLayout(4, 4, rng, 5);
+    auto toLanes = [](const TileLayout &l) {
+      llvm::SmallVector<Iter> shard, replica;
+      for (Iter it : l.shard()) {
+        if (it.axis == Axis::tid_in_wg)
+          it.axis = Axis::laneid;
+        shard.push_back(it);
+      }
+      for (Iter it : l.replica()) {
+        it.axis = Axis::laneid;
+        replica.push_back(it);
+      }
+      return TileLayout(shard, replica);
+    };
+    RegisterTable ta = table(toLanes(a), {16, 16});
+    RegisterTable tb = table(toLanes(b), {16, 16});
+    OrReason<ShuffleConvertPlan> plan = planShuffleConvert(ta, tb);
+    if (!plan)
+      continue;
+    ++planned;
+    expectShuffleMoves(*plan, ta, tb);
+  }
+  EXPECT_GT(planned, 0);
+}
+
 /// A random local layout of a 2^rowBits x 2^colBits tile: each index bit
 /// is a thread bit or a register bit; thread bits not used by the tile
 /// become replicas.
 TileLayout randomLayout(unsigned rowBits, unsigned colBits, std::mt19937 &rng,
-                        unsigned threadBits = 7) {
+                        unsigned threadBits) {
   const unsigned bits = rowBits + colBits;
   std::vector<int> isThread(bits, 0);
   unsigned used = std::min(threadBits, bits);

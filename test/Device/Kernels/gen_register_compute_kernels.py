@@ -16,7 +16,8 @@ Families (the JSON lists each kernel with what the host reference needs):
   map      D = f(S, i, j) with the element's coordinates: a causal mask
            (j > i: -inf, else 2 S + 1) and exp2
   convert  S (f32) converted to bf16, f16, e4m3 or e5m2 (satfinite) in the
-           same layout or with the registers permuted
+           same layout, with the registers permuted, or with lanes of each
+           warp exchanged (warp shuffles)
   attention one FlashAttention step on a Q tile and one K/V block, all in
            registers between two wgmma: S = Q K^T (TMA-loaded bf16 tiles),
            m = rowmax S, P = exp2((S - m) scale log2 e), l = rowsum P,
@@ -275,8 +276,15 @@ def main():
                 ("acc64x64_permuted", 64, 64, ACC.format(j=8), permuted),
                 ("rowthread128x32", 128, 32, LAYOUTS[3][3], LAYOUTS[3][3]),
                 ("warp16x8", 16, 8, LAYOUTS[5][3], LAYOUTS[5][3])]
+    # Lanes exchanged inside each warp (q's and r's thread bits swapped):
+    # warp_shuffle (shfl.sync.idx), as it is and converted.
+    swapped = "S[(4,2,8,8,4,2):(32@tid_in_wg,2,1@tid_in_wg,4,8@tid_in_wg,1)]"
+    converts.append(("acc64x64_lanes_swapped", 64, 64, ACC.format(j=8), swapped))
     for lname, rows, cols, layout, to_layout in converts:
-        for to in ("bf16", "f16", "f8E4M3FN", "f8E5M2"):
+        targets = ("bf16", "f16", "f8E4M3FN", "f8E5M2")
+        if "swapped" in lname:
+            targets = ("f32", "bf16", "f8E4M3FN")
+        for to in targets:
             name = f"convert_{to}_{lname}"
             text.append(convert_kernel(name, rows, cols, layout, to, to_layout))
             cases.append({"kernel": name, "family": "convert", "dtype": to,

@@ -321,17 +321,74 @@ Status checkReduce(ReduceOp op, ValueRange lowered,
 // tile.convert
 //===----------------------------------------------------------------------===//
 
+/// An i32 computed from tid.x with constants, and/xor/or/shifts/mul/add,
+/// for thread `t`; nullopt for anything else.
+std::optional<int64_t> evaluateForThread(Value v, int64_t t) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<NVVM::ThreadIdXOp>(def))
+    return t;
+  if (auto c = dyn_cast<LLVM::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt();
+    return std::nullopt;
+  }
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> a = evaluateForThread(def->getOperand(0), t);
+  std::optional<int64_t> b = evaluateForThread(def->getOperand(1), t);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<LLVM::AndOp>(def))
+    return *a & *b;
+  if (isa<LLVM::XOrOp>(def))
+    return *a ^ *b;
+  if (isa<LLVM::OrOp>(def))
+    return *a | *b;
+  if (isa<LLVM::LShrOp>(def))
+    return int64_t(uint32_t(*a) >> *b);
+  if (isa<LLVM::ShlOp>(def))
+    return int64_t(uint32_t(*a) << *b);
+  if (isa<LLVM::MulOp>(def))
+    return int64_t(uint32_t(*a * *b));
+  if (isa<LLVM::AddOp>(def))
+    return int64_t(uint32_t(*a + *b));
+  return std::nullopt;
+}
+
+/// Where a converted value was read: a source register, in the lane a
+/// shuffle on the way names (the thread itself without one).
+struct ConvertSource {
+  Value tile;
+  int64_t reg;
+  NVVM::ShflOp shuffle; // null: the thread's own register
+};
+
 /// The source register a converted value comes from: through float
-/// casts, a packed f16x2/bf16x2 cvt's lanes (lane 0 is src_lo) and an
-/// fp8x2 cvt's bytes (the low byte is b).
-std::optional<std::pair<Value, int64_t>> convertedFrom(Value v) {
-  for (int steps = 0; steps < 8; ++steps) {
+/// casts, a packed f16x2/bf16x2 cvt's lanes (lane 0 is src_lo), an fp8x2
+/// cvt's bytes (the low byte is b) and at most one full-warp shuffle.
+std::optional<ConvertSource> convertedFrom(Value v) {
+  NVVM::ShflOp shuffle;
+  for (int steps = 0; steps < 12; ++steps) {
     Operation *def = v.getDefiningOp();
     if (!def)
       return std::nullopt;
-    if (auto load = dyn_cast<LLVM::LoadOp>(def))
-      return registerAt(load.getAddr());
-    if (isa<LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::BitcastOp>(def)) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(def)) {
+      auto at = registerAt(load.getAddr());
+      if (!at)
+        return std::nullopt;
+      return ConvertSource{at->first, at->second, shuffle};
+    }
+    if (auto shfl = dyn_cast<NVVM::ShflOp>(def)) {
+      if (shuffle)
+        return std::nullopt;
+      shuffle = shfl;
+      v = shfl.getVal();
+      continue;
+    }
+    if (isa<LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::BitcastOp, LLVM::ZExtOp>(
+            def)) {
       v = def->getOperand(0);
       continue;
     }
@@ -352,6 +409,10 @@ std::optional<std::pair<Value, int64_t>> convertedFrom(Value v) {
     }
     if (auto trunc = dyn_cast<LLVM::TruncOp>(def)) {
       Value x = trunc.getArg();
+      if (x.getDefiningOp<NVVM::ShflOp>()) {
+        v = x; // a narrow value shuffled as a 32-bit word
+        continue;
+      }
       bool high = false;
       if (auto shift = x.getDefiningOp<LLVM::LShrOp>()) {
         auto by = shift.getRhs().getDefiningOp<LLVM::ConstantOp>();
@@ -393,18 +454,44 @@ Status checkConvert(ConvertOp op, ValueRange lowered,
       return Status::failure("result register " + std::to_string(r) +
                              " is never stored");
     auto from = convertedFrom(it->second.value);
-    if (!from || from->first != lowered[0])
+    if (!from || from->tile != lowered[0])
       return Status::failure("result register " + std::to_string(r) +
                              " is not read back as one source register, "
                              "converted");
+    NVVM::ShflOp shfl = from->shuffle;
+    if (shfl) {
+      auto constant = [](Value v) -> std::optional<int64_t> {
+        return evaluateForThread(v, 0);
+      };
+      if ((shfl.getKind() != NVVM::ShflKind::idx &&
+           shfl.getKind() != NVVM::ShflKind::bfly) ||
+          constant(shfl.getThreadMask()) != -1 ||
+          constant(shfl.getMaskAndClamp()) != 0x1f)
+        return Status::failure("result register " + std::to_string(r) +
+                               " goes through a shuffle that is not a "
+                               "full-warp idx or bfly");
+    }
     for (int64_t t = 0; t < threads; ++t) {
       int64_t e = result->element(t, r);
-      if (source->registerOf(t, e) != from->second)
+      int64_t holder = t;
+      if (shfl) {
+        std::optional<int64_t> lane = evaluateForThread(shfl.getOffset(), t);
+        if (!lane)
+          return Status::failure("the lane result register " +
+                                 std::to_string(r) +
+                                 " is read from cannot be evaluated");
+        holder = (t & ~int64_t(31)) |
+                 ((shfl.getKind() == NVVM::ShflKind::bfly ? (t ^ *lane)
+                                                          : *lane) &
+                  31);
+      }
+      if (source->element(holder, from->reg) != e)
         return Status::failure(
             "result register " + std::to_string(r) + " of thread " +
             std::to_string(t) + " (element " + coordText(result->coord(e)) +
             ") is converted from source register " +
-            std::to_string(from->second) + ", which holds another element");
+            std::to_string(from->reg) + " of thread " +
+            std::to_string(holder) + ", which holds another element");
     }
   }
   return Status::success();
@@ -434,4 +521,6 @@ void tile::local::registerLocalComputeChecks(dispatch::VariantRegistry &registry
                     checkOf<ReduceOp>(checkReduce, "warp_shuffle"));
   registry.setCheck("tile.convert", kCudaFamily, "registers",
                     checkOf<ConvertOp>(checkConvert, "registers"));
+  registry.setCheck("tile.convert", kCudaFamily, "warp_shuffle",
+                    checkOf<ConvertOp>(checkConvert, "warp_shuffle"));
 }

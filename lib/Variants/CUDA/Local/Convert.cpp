@@ -10,7 +10,10 @@
 // 2p, 2p + 1 converted from f32 together are one packed instruction
 // (cvt.rn.bf16x2.f32, cvt.rn.f16x2.f32, cvt.rn.satfinite.{e4m3,e5m2}x2.f32);
 // a same-type conversion is a register renaming (no instruction once LLVM
-// promotes the registers).
+// promotes the registers). warp_shuffle reads each result register from
+// one source register of another lane of the warp (shfl.sync.idx, the
+// lane computed from the thread's lane bits; .bfly for a constant xor),
+// then converts the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,28 +141,24 @@ bool packs(Type from, Type to) {
   return from.isF32() && (to.isBF16() || to.isF16() || isFp8(to));
 }
 
-LogicalResult emitConvert(ConvertOp op, const ConvertPlan &plan,
-                          ValueRange lowered, const DispatchContext &,
-                          RewriterBase &rewriter) {
+/// Stores result register `r` of each (r, value) in `moves` (ascending r),
+/// converted; f32 pairs (2p, 2p + 1) by one packed cvt.
+void storeConverted(ConvertOp op, ArrayRef<std::pair<int64_t, Value>> moves,
+                    const LocalTileAccess &result, RewriterBase &rewriter) {
   Location loc = op.getLoc();
-  LocalTileAccess source(lowered[0], op.getSource().getType());
-  LocalTileAccess result(lowered[1], op.getResult().getType());
   Type from = op.getSource().getType().getElementType();
   Type to = op.getResult().getType().getElementType();
   const bool paired = packs(from, to);
-  for (size_t i = 0; i < plan.moves.size(); ++i) {
-    auto [r, s] = plan.moves[i];
-    if (paired && r % 2 == 0 && i + 1 < plan.moves.size() &&
-        plan.moves[i + 1].first == r + 1) {
-      Value lo = source.load(rewriter, loc, s);
-      Value hi = source.load(rewriter, loc, plan.moves[i + 1].second);
-      auto [a, b] = convertPair(rewriter, loc, lo, hi, to);
+  for (size_t i = 0; i < moves.size(); ++i) {
+    auto [r, v] = moves[i];
+    if (paired && r % 2 == 0 && i + 1 < moves.size() &&
+        moves[i + 1].first == r + 1) {
+      auto [a, b] = convertPair(rewriter, loc, v, moves[i + 1].second, to);
       result.store(rewriter, loc, a, r);
       result.store(rewriter, loc, b, r + 1);
       ++i;
       continue;
     }
-    Value v = source.load(rewriter, loc, s);
     if (isFp8(to)) {
       // The unpaired element alone: the low byte of a packed cvt.
       Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
@@ -170,6 +169,114 @@ LogicalResult emitConvert(ConvertOp op, const ConvertPlan &plan,
     }
     result.store(rewriter, loc, v, r);
   }
+}
+
+LogicalResult emitConvert(ConvertOp op, const ConvertPlan &plan,
+                          ValueRange lowered, const DispatchContext &,
+                          RewriterBase &rewriter) {
+  LocalTileAccess source(lowered[0], op.getSource().getType());
+  LocalTileAccess result(lowered[1], op.getResult().getType());
+  SmallVector<std::pair<int64_t, Value>> moves;
+  for (auto [r, s] : plan.moves)
+    moves.push_back({r, source.load(rewriter, op.getLoc(), s)});
+  storeConverted(op, moves, result, rewriter);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// warp_shuffle
+//===----------------------------------------------------------------------===//
+
+Verdict elementAtMost32Bit(ConvertOp op, const DispatchContext &) {
+  Type element = op.getSource().getType().getElementType();
+  if (element.getIntOrFloatBitWidth() <= 32)
+    return Verdict::success();
+  return Verdict::failure("shfl.sync moves 32-bit words; the elements are " +
+                          typeName(element));
+}
+
+OrReason<ShuffleConvertPlan> planShuffleConvertOp(ConvertOp op,
+                                                  const DispatchContext &) {
+  using R = OrReason<ShuffleConvertPlan>;
+  OrReason<RegisterTable> source = tableOf(op.getSource().getType());
+  if (!source)
+    return R::failure("source: " + source.reason());
+  OrReason<RegisterTable> result = tableOf(op.getResult().getType());
+  if (!result)
+    return R::failure("result: " + result.reason());
+  return planShuffleConvert(*source, *result);
+}
+
+/// `v` (a register of the source, at most 32 bits) as lane `lane` holds
+/// it: one shfl.sync (idx, or bfly by a constant).
+Value shuffled(OpBuilder &b, Location loc, Value v, Value lane, bool bfly) {
+  Type i32 = b.getI32Type();
+  Type type = v.getType();
+  Value word = v;
+  if (!type.isF32() && !type.isInteger(32)) {
+    unsigned bits = type.getIntOrFloatBitWidth();
+    if (!type.isInteger(bits))
+      word = LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), word);
+    word = LLVM::ZExtOp::create(b, loc, i32, word);
+  }
+  auto constant = [&](int64_t c) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(c));
+  };
+  Value out = NVVM::ShflOp::create(
+      b, loc, word.getType(), constant(-1), word, lane, constant(0x1f),
+      bfly ? NVVM::ShflKind::bfly : NVVM::ShflKind::idx, UnitAttr());
+  if (out.getType() == type)
+    return out;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  out = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), out);
+  if (!type.isInteger(bits))
+    out = LLVM::BitcastOp::create(b, loc, type, out);
+  return out;
+}
+
+LogicalResult emitShuffleConvert(ConvertOp op, const ShuffleConvertPlan &plan,
+                                 ValueRange lowered, const DispatchContext &,
+                                 RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  LocalTileAccess source(lowered[0], op.getSource().getType());
+  LocalTileAccess result(lowered[1], op.getResult().getType());
+  Type i32 = rewriter.getI32Type();
+  auto constant = [&](int64_t c) -> Value {
+    return LLVM::ConstantOp::create(rewriter, loc, i32,
+                                    rewriter.getI32IntegerAttr(c));
+  };
+  // The lane's bits, once (only those an idx shuffle reads).
+  Value laneBit[5];
+  auto bitOf = [&](int b) {
+    if (!laneBit[b]) {
+      Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+      laneBit[b] = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, tid, constant(b)),
+          constant(1));
+    }
+    return laneBit[b];
+  };
+  SmallVector<std::pair<int64_t, Value>> moves;
+  for (const ShuffleConvertPlan::Move &move : plan.moves) {
+    Value v = source.load(rewriter, loc, move.sourceRegister);
+    if (move.isButterfly()) {
+      if (move.laneXor != 0)
+        v = shuffled(rewriter, loc, v, constant(move.laneXor), /*bfly=*/true);
+    } else {
+      Value lane = constant(move.laneXor);
+      for (int b = 0; b < 5; ++b) {
+        if (move.laneBitColumn[b] == 0)
+          continue;
+        lane = LLVM::XOrOp::create(
+            rewriter, loc, lane,
+            LLVM::MulOp::create(rewriter, loc, bitOf(b),
+                                constant(move.laneBitColumn[b])));
+      }
+      v = shuffled(rewriter, loc, v, lane, /*bfly=*/false);
+    }
+    moves.push_back({move.resultRegister, v});
+  }
+  storeConverted(op, moves, result, rewriter);
   return success();
 }
 
@@ -184,4 +291,13 @@ void tile::local::registerConvertVariants(VariantRegistry &registry) {
                       planConvertOp,
                       /*prepare=*/nullptr,
                       emitConvert});
+  registerVariant(registry,
+                  VariantDecl<ConvertOp, ShuffleConvertPlan>{
+                      "warp_shuffle",
+                      kConvertWarpShufflePriority,
+                      {{"supported_conversion", supportedConversion},
+                       {"element_at_most_32_bit", elementAtMost32Bit}},
+                      planShuffleConvertOp,
+                      /*prepare=*/nullptr,
+                      emitShuffleConvert});
 }

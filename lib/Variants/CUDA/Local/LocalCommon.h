@@ -22,6 +22,7 @@ constexpr int kMapRegistersPriority = 10;
 constexpr int kReduceInThreadPriority = 30;
 constexpr int kReduceWarpShufflePriority = 20;
 constexpr int kConvertRegistersPriority = 30;
+constexpr int kConvertWarpShufflePriority = 20;
 
 /// The register table of a local buffer type (its layout over its shape).
 inline OrReason<RegisterTable> tableOf(BufferType type) {

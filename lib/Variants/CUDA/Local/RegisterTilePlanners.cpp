@@ -331,4 +331,84 @@ OrReason<ConvertPlan> planRegisterConvert(const RegisterTable &source,
   return plan;
 }
 
+OrReason<ShuffleConvertPlan> planShuffleConvert(const RegisterTable &source,
+                                                const RegisterTable &result) {
+  using R = OrReason<ShuffleConvertPlan>;
+  const int64_t threads = groupOf(source, {result});
+  ShuffleConvertPlan plan;
+  // The lane of `t`'s warp holding `e` in register `q`, or -1.
+  auto laneWith = [&](int64_t t, int64_t e, int64_t q) -> int64_t {
+    int64_t warp = t & ~int64_t(31);
+    for (int64_t lane = 0; lane < 32; ++lane)
+      if (source.element(warp + lane, q) == e)
+        return lane;
+    return -1;
+  };
+  for (int64_t r : result.usedRegisters()) {
+    int64_t e0 = result.element(0, r);
+    // The source register: the first one a lane of warp 0 holds e0 in.
+    int64_t q = -1;
+    for (int64_t lane = 0; lane < std::min<int64_t>(32, threads) && q < 0;
+         ++lane)
+      q = source.registerOf(lane, e0);
+    if (q < 0)
+      return R::failure("element " + coordText(result.coord(e0)) +
+                        " of the result (thread 0, register " +
+                        std::to_string(r) +
+                        ") is in no lane of thread 0's warp (held by threads " +
+                        threadList(source.holders(e0)) +
+                        "): the data must cross warps");
+    ShuffleConvertPlan::Move move;
+    move.resultRegister = r;
+    move.sourceRegister = q;
+    auto laneOf = [&](int64_t t) {
+      return laneWith(t, result.element(t, r), q);
+    };
+    // Why thread t's element cannot come from register q of a lane.
+    auto refusal = [&](int64_t t) {
+      int64_t e = result.element(t, r);
+      int64_t warp = t & ~int64_t(31);
+      bool inWarp = false;
+      for (int64_t lane = 0; lane < 32 && !inWarp; ++lane)
+        inWarp = source.registerOf(warp + lane, e) >= 0;
+      std::string where = "element " + coordText(result.coord(e)) +
+                          " of the result (thread " + std::to_string(t) +
+                          ", register " + std::to_string(r) + ")";
+      if (!inWarp)
+        return R::failure(where + " is in no lane of its warp (held by "
+                                  "threads " +
+                          threadList(source.holders(e)) +
+                          "): the data must cross warps");
+      return R::failure(where + " is not in source register " +
+                        std::to_string(q) +
+                        " of a lane an xor of the thread's lane bits names: "
+                        "the register a lane sends would depend on the "
+                        "thread");
+    };
+    move.laneXor = laneOf(0);
+    for (int b = 0; b < 5; ++b) {
+      int64_t t = int64_t(1) << b;
+      if (t >= threads) {
+        move.laneBitColumn[b] = t; // every warp lane is the same: unused
+        continue;
+      }
+      int64_t lane = laneOf(t);
+      if (lane < 0)
+        return refusal(t);
+      move.laneBitColumn[b] = lane ^ move.laneXor;
+    }
+    for (int64_t t = 0; t < threads; ++t) {
+      int64_t want = move.laneXor;
+      for (int b = 0; b < 5; ++b)
+        if (t >> b & 1)
+          want ^= move.laneBitColumn[b];
+      if (source.element((t & ~int64_t(31)) + want, q) !=
+          result.element(t, r))
+        return refusal(t);
+    }
+    plan.moves.push_back(move);
+  }
+  return plan;
+}
+
 } // namespace tile::local

@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <array>
 #include <vector>
 
 namespace tile::local {
@@ -139,6 +140,32 @@ struct ConvertPlan {
 /// holds (no data crosses threads). Declines naming the element otherwise.
 OrReason<ConvertPlan> planRegisterConvert(const RegisterTable &source,
                                           const RegisterTable &result);
+
+struct ShuffleConvertPlan {
+  struct Move {
+    int64_t resultRegister, sourceRegister;
+    /// The lane thread t reads (shfl.sync.idx): laneXor xor, for every set
+    /// bit b of t's lane, laneBitColumn[b]. A pure xor (the columns are
+    /// the identity) is a butterfly; 0 and the identity: no shuffle.
+    int64_t laneXor = 0;
+    std::array<int64_t, 5> laneBitColumn{};
+    bool isButterfly() const {
+      for (int b = 0; b < 5; ++b)
+        if (laneBitColumn[b] != (int64_t(1) << b))
+          return false;
+      return true;
+    }
+  };
+  llvm::SmallVector<Move> moves;
+};
+
+/// Plans a conversion in which each result element of thread t comes from
+/// one source register (fixed for all threads) of a lane of t's warp, that
+/// lane an affine function of t's lane over its bits (shfl.sync.idx, or
+/// .bfly for a constant xor). Declines naming the element otherwise (data
+/// crossing warps needs shared memory).
+OrReason<ShuffleConvertPlan> planShuffleConvert(const RegisterTable &source,
+                                                const RegisterTable &result);
 
 } // namespace tile::local
 
