@@ -73,7 +73,8 @@ def accumulator(n):
                   ("32@tid_in_wg", 2, "4@tid_in_wg", 4, "1@tid_in_wg", 1))
 
 
-def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
+def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
+                epilogue=None):
     """`multicast_b`: a cluster of 2 CTAs on two tiles adjacent along M
     (the same B tile): each CTA loads half of B's rows and multicasts them
     to both (B is the larger operand per stage: BN >= BM rows of BK); a
@@ -84,8 +85,10 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
     the whole warpgroup. CUTLASS's sm90 pipelines release the same way; the
     PTX ISA does not state it."""
     assert not (multicast_b and b_mn), "B multicast: K-major B only"
+    assert epilogue in (None,) + tuple(EPILOGUES)
     name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
-            f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}")
+            f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}"
+            f"{'_' + epilogue if epilogue else ''}")
     cluster = 2 if multicast_b else 1
     wm = bm // 2  # rows per consumer warpgroup
     eb = BYTES[ty]
@@ -136,10 +139,14 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
     # B multicast one per consumer warpgroup, of every CTA reading the stage.
     releasers = (2 if multicast_b else 8) * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
+    bias_param, bias_alloc, bias_epilogue = "", "", ""
+    if epilogue:
+        bias_param, bias_alloc, bias_epilogue = fused_epilogue(
+            epilogue, out_ty, bn, acc_t)
     n_dim = 1 if b_mn else 0
     text = f"""
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}
-  gpu.func @{name}(%a: {m_in}, %b: {m_in}, %c: {m_out}) kernel
+  gpu.func @{name}(%a: {m_in}, %b: {m_in}, {bias_param}%c: {m_out}) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{cluster_attr}}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -162,7 +169,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
 {problem(m_in, m_out, g_in, g_out, n_dim)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
-    %full = nvgpu.mbarrier.create -> !ring
+{bias_alloc}    %full = nvgpu.mbarrier.create -> !ring
     %empty = nvgpu.mbarrier.create -> !ring
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
@@ -228,7 +235,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
           %ls = arith.remui %last1, %c_stages : index
 {release("%ls", multicast_b, "          ")}
         }}
-        // Epilogue: the previous tile's TMA store must have read this
+{bias_epilogue}        // Epilogue: the previous tile's TMA store must have read this
         // warpgroup's half of the C tile before it is overwritten.
         scf.if %wg_leader {{
           tile.wait_group bulk, 0 {{read}}
@@ -259,10 +266,87 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False):
         text = text.replace(key, value)
     case = dict(kernel=name, dtype=ty, out=out_ty, b_mn=b_mn, bm=bm, bn=bn,
                 bk=bk, stages=stages, block=384)
+    if epilogue:
+        case["epilogue"] = epilogue
     if multicast_b:
         # A cluster's tile pair: 2 BM rows (gemm_bench.py's grid).
         case.update(cluster=2, tile_m=2 * bm)
     return text, case
+
+
+# Fused epilogues: D = act(A B^T + bias) with a per-column bias (1 x N, in
+# the output type) and the activation computed on the f32 accumulator in
+# registers (tile.map) before the usual conversion and TMA store.
+EPILOGUES = {
+    "bias": "",
+    "bias_relu": """      %ep_zero_f = arith.constant 0.0 : f32
+      %ep_act = arith.maxnumf %ep_y, %ep_zero_f : f32
+""",
+    # GELU, tanh form: y/2 (1 + tanh(sqrt(2/pi) (y + 0.044715 y^3))).
+    "bias_gelu": """      %ep_c_cube = arith.constant 0.044715 : f32
+      %ep_c_sqrt_2_pi = arith.constant 0.7978845608 : f32
+      %ep_one_f = arith.constant 1.0 : f32
+      %ep_half_f = arith.constant 0.5 : f32
+      %ep_y2 = arith.mulf %ep_y, %ep_y : f32
+      %ep_y3 = arith.mulf %ep_y2, %ep_y : f32
+      %ep_inner = math.fma %ep_y3, %ep_c_cube, %ep_y : f32
+      %ep_u = arith.mulf %ep_inner, %ep_c_sqrt_2_pi : f32
+      %ep_t = math.tanh %ep_u : f32
+      %ep_one_t = arith.addf %ep_t, %ep_one_f : f32
+      %ep_half_y = arith.mulf %ep_y, %ep_half_f : f32
+      %ep_act = arith.mulf %ep_half_y, %ep_one_t : f32
+""",
+}
+
+
+def fused_epilogue(epilogue, out_ty, bn, acc_t):
+    """The bias parameter, its shared staging row per consumer, and the
+    consumer code run once the tile's accumulator is complete: the
+    consumer's 128 threads copy the tile's BN bias values into their row
+    (zeros past N: loads are bounds-checked, unlike a register tile's
+    tile.load from global memory), then each thread loads the columns it
+    holds (the accumulator's columns, replicated over its rows) and
+    tile.map adds them and applies the activation."""
+    bias_t = (f"!tile.buffer<2x{bn}xf32, shared, "
+              f"{layout((2, bn), (bn, 1))}>")
+    cols = (f"!tile.buffer<1x{bn}xf32, local, #tile.layout<"
+            f"S[(1,{bn // 8},4,2):(0,2,1@tid_in_wg,1)] + "
+            f"R[(8,4):(4@tid_in_wg,32@tid_in_wg)]>>")
+    param = f"%bias: memref<?x?x{out_ty}, 1>, "
+    alloc = f"    %sbias = tile.alloc_shared {{alignment = 16 : i64}} : {bias_t}\n"
+    act = EPILOGUES[epilogue] or "      %ep_act = arith.addf %ep_y, %ep_zero_add : f32\n"
+    zero_add = ("      %ep_zero_add = arith.constant 0.0 : f32\n"
+                if not EPILOGUES[epilogue] else "")
+    code = f"""        // Fused epilogue ({epilogue}): the tile's bias into this
+        // warpgroup's shared row, once the previous tile's readers are done.
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        %bias_row = tile.base_address %sbias : {bias_t} -> !llvm.ptr<3>
+        %bias_first = arith.muli %half, %c_bn : index
+        scf.for %ep_col = %tid_in_wg to %c_bn step %c128 {{
+          %ep_n = arith.addi %n0, %ep_col : index
+          %ep_inside = arith.cmpi ult, %ep_n, %N : index
+          %ep_value = scf.if %ep_inside -> (f32) {{
+            %ep_x = memref.load %bias[%c0, %ep_n] : memref<?x?x{out_ty}, 1>
+            %ep_xf = arith.extf %ep_x : {out_ty} to f32
+            scf.yield %ep_xf : f32
+          }} else {{
+            scf.yield %zero : f32
+          }}
+          %ep_slot = arith.addi %bias_first, %ep_col : index
+          %ep_slot_i32 = arith.index_cast %ep_slot : index to i32
+          %ep_at = llvm.getelementptr %bias_row[%ep_slot_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %ep_value, %ep_at : f32, !llvm.ptr<3>
+        }}
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        %bias_cols = tile.alloc_local : {cols}
+        tile.load %sbias[%half, 0] to %bias_cols : {bias_t} to {cols}
+        tile.map ins(%acc, %bias_cols : {acc_t}, {cols}) outs(%acc : {acc_t}) {{
+        ^bb0(%ep_x: f32, %ep_b: f32, %ep_i: index, %ep_j: index):
+          %ep_y = arith.addf %ep_x, %ep_b : f32
+{zero_add}{act}          tile.yield %ep_act : f32
+        }}
+"""
+    return param, alloc, code.replace("\n      %", "\n          %")
 
 
 def consumer_step(i, accumulate, release_after, multicast_b):
@@ -459,12 +543,28 @@ CONFIGS = [
 ]
 
 
+# Fused epilogues on the family's 128 x 256 and 128 x 192 bf16 kernels:
+# (config, epilogue). Listed apart in the case file ("epilogue_kernels"):
+# they take the bias as an extra argument.
+EPILOGUE_CONFIGS = [
+    (("bf16", "bf16", False, 128, 256, 64, 3), "bias"),
+    (("bf16", "bf16", False, 128, 256, 64, 3), "bias_relu"),
+    (("bf16", "bf16", False, 128, 256, 64, 3), "bias_gelu"),
+    (("bf16", "bf16", False, 128, 192, 64, 4), "bias_gelu"),
+    (("f16", "f16", False, 128, 256, 64, 3), "bias_gelu"),
+]
+
+
 def main():
-    kernels, cases = [], []
+    kernels, cases, epilogue_cases = [], [], []
     for config in CONFIGS:
         text, case = gemm_kernel(*config)
         kernels.append(text)
         cases.append(case)
+    for config, epilogue in EPILOGUE_CONFIGS:
+        text, case = gemm_kernel(*config, epilogue=epilogue)
+        kernels.append(text)
+        epilogue_cases.append(case)
     header = f"""// Generated by bench/Kernels/gen_gemm_kernels.py: persistent,
 // warp-specialized GEMMs in tile IR. Do not edit.
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {max(c[6] for c in CONFIGS)}>
@@ -474,7 +574,8 @@ gpu.module @gemm [#nvvm.target<chip = "sm_90a">] {{
         f.write(header + "".join(kernels) + "}\n")
     if len(sys.argv) > 2:
         with open(sys.argv[2], "w") as f:
-            json.dump({"kernels": cases}, f, indent=1)
+            json.dump({"kernels": cases, "epilogue_kernels": epilogue_cases},
+                      f, indent=1)
 
 
 if __name__ == "__main__":
