@@ -139,9 +139,9 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     # B multicast one per consumer warpgroup, of every CTA reading the stage.
     releasers = (2 if multicast_b else 8) * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
-    bias_param, bias_alloc, bias_epilogue = "", "", ""
+    bias_param, bias_alloc, bias_prologue, bias_epilogue = "", "", "", ""
     if epilogue:
-        bias_param, bias_alloc, bias_epilogue = fused_epilogue(
+        bias_param, bias_alloc, bias_prologue, bias_epilogue = fused_epilogue(
             epilogue, out_ty, bn, acc_t)
     n_dim = 1 if b_mn else 0
     text = f"""
@@ -218,7 +218,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
 {releasers_of(cluster, multicast_b)}      %acc = tile.alloc_local : {acc_t}
       scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
 {tile_of(multicast_b, "        ")}
-        // The first K step overwrites the accumulator (a static flag: a
+{bias_prologue}        // The first K step overwrites the accumulator (a static flag: a
         // runtime one would select zeros into registers a wgmma in flight
         // owns, and ptxas would serialize); the others accumulate.
 {consumer_step("%it0", "false", None, multicast_b)}
@@ -300,13 +300,16 @@ EPILOGUES = {
 
 
 def fused_epilogue(epilogue, out_ty, bn, acc_t):
-    """The bias parameter, its shared staging row per consumer, and the
-    consumer code run once the tile's accumulator is complete: the
-    consumer's 128 threads copy the tile's BN bias values into their row
-    (zeros past N: loads are bounds-checked, unlike a register tile's
-    tile.load from global memory), then each thread loads the columns it
-    holds (the accumulator's columns, replicated over its rows) and
-    tile.map adds them and applies the activation."""
+    """The bias parameter, its shared staging row per consumer, the loads
+    of the tile's bias (issued when the consumer starts the tile, so their
+    latency hides under the K loop: each thread loads columns tid,
+    tid + 128, ..., bounds-checked against N, unlike a register tile's
+    tile.load from global memory) and the epilogue run once the
+    accumulator is complete: the values go to this warpgroup's shared row,
+    each thread loads the columns it holds (the accumulator's columns,
+    replicated over its rows) and tile.map adds them and applies the
+    activation. The row is rewritten only after the previous tile's
+    epilogue barriers, which follow every thread's read of it."""
     bias_t = (f"!tile.buffer<2x{bn}xf32, shared, "
               f"{layout((2, bn), (bn, 1))}>")
     cols = (f"!tile.buffer<1x{bn}xf32, local, #tile.layout<"
@@ -317,27 +320,38 @@ def fused_epilogue(epilogue, out_ty, bn, acc_t):
     act = EPILOGUES[epilogue] or "      %ep_act = arith.addf %ep_y, %ep_zero_add : f32\n"
     zero_add = ("      %ep_zero_add = arith.constant 0.0 : f32\n"
                 if not EPILOGUES[epilogue] else "")
-    code = f"""        // Fused epilogue ({epilogue}): the tile's bias into this
-        // warpgroup's shared row, once the previous tile's readers are done.
-        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+    per_thread = -(-bn // 128)
+    loads, stores = [], []
+    for i in range(per_thread):
+        loads.append(f"""        %ep_col{i} = arith.addi %tid_in_wg, %c_ep{i} : index
+        %ep_n{i} = arith.addi %n0, %ep_col{i} : index
+        %ep_in_n{i} = arith.cmpi ult, %ep_n{i}, %N : index
+        %ep_in_tile{i} = arith.cmpi ult, %ep_col{i}, %c_bn : index
+        %ep_inside{i} = arith.andi %ep_in_n{i}, %ep_in_tile{i} : i1
+        %ep_v{i} = scf.if %ep_inside{i} -> (f32) {{
+          %ep_x{i} = memref.load %bias[%c0, %ep_n{i}] : memref<?x?x{out_ty}, 1>
+          %ep_xf{i} = arith.extf %ep_x{i} : {out_ty} to f32
+          scf.yield %ep_xf{i} : f32
+        }} else {{
+          scf.yield %zero : f32
+        }}
+""".replace("%c_ep0", "%c0").replace(f"%c_ep{i}", f"%c_ep{i}"))
+        stores.append(f"""        scf.if %ep_in_tile{i} {{
+          %ep_slot{i} = arith.addi %bias_first, %ep_col{i} : index
+          %ep_slot_i32_{i} = arith.index_cast %ep_slot{i} : index to i32
+          %ep_at{i} = llvm.getelementptr %bias_row[%ep_slot_i32_{i}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %ep_v{i}, %ep_at{i} : f32, !llvm.ptr<3>
+        }}
+""")
+    consts = "".join(f"        %c_ep{i} = arith.constant {128 * i} : index\n"
+                     for i in range(1, per_thread))
+    prologue = (f"        // Fused epilogue ({epilogue}): this tile's bias, loaded now.\n"
+                + consts + "".join(loads))
+    code = f"""        // Fused epilogue ({epilogue}): the bias through this warpgroup's
+        // shared row into the registers of the columns each thread holds.
         %bias_row = tile.base_address %sbias : {bias_t} -> !llvm.ptr<3>
         %bias_first = arith.muli %half, %c_bn : index
-        scf.for %ep_col = %tid_in_wg to %c_bn step %c128 {{
-          %ep_n = arith.addi %n0, %ep_col : index
-          %ep_inside = arith.cmpi ult, %ep_n, %N : index
-          %ep_value = scf.if %ep_inside -> (f32) {{
-            %ep_x = memref.load %bias[%c0, %ep_n] : memref<?x?x{out_ty}, 1>
-            %ep_xf = arith.extf %ep_x : {out_ty} to f32
-            scf.yield %ep_xf : f32
-          }} else {{
-            scf.yield %zero : f32
-          }}
-          %ep_slot = arith.addi %bias_first, %ep_col : index
-          %ep_slot_i32 = arith.index_cast %ep_slot : index to i32
-          %ep_at = llvm.getelementptr %bias_row[%ep_slot_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %ep_value, %ep_at : f32, !llvm.ptr<3>
-        }}
-        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+{"".join(stores)}        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
         %bias_cols = tile.alloc_local : {cols}
         tile.load %sbias[%half, 0] to %bias_cols : {bias_t} to {cols}
         tile.map ins(%acc, %bias_cols : {acc_t}, {cols}) outs(%acc : {acc_t}) {{
@@ -346,7 +360,7 @@ def fused_epilogue(epilogue, out_ty, bn, acc_t):
 {zero_add}{act}          tile.yield %ep_act : f32
         }}
 """
-    return param, alloc, code.replace("\n      %", "\n          %")
+    return param, alloc, prologue, code.replace("\n      %", "\n          %")
 
 
 def consumer_step(i, accumulate, release_after, multicast_b):
