@@ -98,11 +98,15 @@ LogicalResult retarget(gpu::GPUModuleOp module, StringRef chipOverride) {
   return success();
 }
 
-/// Scalar types the NVPTX backend cannot lower (LLVM crashes on them instead
-/// of reporting an error): x87/quad/PPC floats and the small MLIR float
-/// types, which have no LLVM IR type (the tile lowering passes them as
-/// integers; hand-written LLVM dialect ops must too).
-std::optional<Type> nvptxCannotLower(Type type) {
+/// Types the LLVM translation or the NVPTX backend cannot lower (LLVM
+/// crashes on them instead of reporting an error): any leaf type without an
+/// LLVM IR counterpart (`complex<f32>`, `index`, tensors, other dialects'
+/// types: `LLVM::isCompatibleType`), x87/quad/PPC floats, and the small MLIR
+/// float types (the tile lowering passes them as integers; hand-written
+/// LLVM dialect ops must too). Aggregates are judged by their members. In a
+/// builtin function type (the source signature a kernel records for its
+/// manifest: memrefs, tile buffers) only the float rule applies.
+std::optional<Type> nvptxCannotLower(Type type, bool llvmLeaves = true) {
   if (auto f = dyn_cast<FloatType>(type))
     return f.isF80() || f.isF128() || f.getWidth() < 16
                ? std::optional<Type>(type)
@@ -112,18 +116,21 @@ std::optional<Type> nvptxCannotLower(Type type) {
     inner.push_back(vector.getElementType());
   else if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
     inner.push_back(array.getElementType());
-  else if (auto strct = dyn_cast<LLVM::LLVMStructType>(type);
-           strct && !strct.isIdentified())
-    llvm::append_range(inner, strct.getBody());
-  else if (auto fn = dyn_cast<LLVM::LLVMFunctionType>(type)) {
+  else if (auto strct = dyn_cast<LLVM::LLVMStructType>(type)) {
+    if (!strct.isIdentified())
+      llvm::append_range(inner, strct.getBody());
+  } else if (auto fn = dyn_cast<LLVM::LLVMFunctionType>(type)) {
     llvm::append_range(inner, fn.getParams());
     inner.push_back(fn.getReturnType());
   } else if (auto fn = dyn_cast<FunctionType>(type)) {
     llvm::append_range(inner, fn.getInputs());
     llvm::append_range(inner, fn.getResults());
+    llvmLeaves = false;
+  } else if (llvmLeaves && !LLVM::isCompatibleType(type)) {
+    return type;
   }
   for (Type t : inner)
-    if (std::optional<Type> bad = nvptxCannotLower(t))
+    if (std::optional<Type> bad = nvptxCannotLower(t, llvmLeaves))
       return bad;
   return std::nullopt;
 }
@@ -147,8 +154,14 @@ LogicalResult checkLowerableTypes(gpu::GPUModuleOp module) {
           types.push_back(type.getValue());
     for (Type type : types)
       if (std::optional<Type> bad = nvptxCannotLower(type)) {
-        op->emitError() << "the NVPTX backend cannot lower values of type "
-                        << *bad << "; use an integer type of the same width";
+        if (isa<FloatType>(*bad))
+          op->emitError() << "the NVPTX backend cannot lower values of type "
+                          << *bad << "; use an integer type of the same width";
+        else
+          op->emitError() << "LLVM IR has no type for " << *bad
+                          << " (after lowering, the kernel's ops use "
+                             "LLVM-compatible types only: integers, floats, "
+                             "pointers, vectors, arrays, structs)";
         ok = false;
         return;
       }

@@ -29,6 +29,10 @@
 // RUN: not tile-compile --check %S/Inputs/f80-store.mlir -o %t.f80.ptx 2>&1 | FileCheck %s --check-prefix=F80
 // RUN: not tile-compile --check %S/Inputs/f8-gep.mlir -o %t.f8.ptx 2>&1 | FileCheck %s --check-prefix=F8
 // RUN: not tile-compile --check %S/Inputs/f80-argument.mlir -o %t.f80a.ptx 2>&1 | FileCheck %s --check-prefix=F80ARG
+// Any type without an LLVM IR counterpart, by one rule (not a list): a GEP
+// over complex<f32> crashed LLVM's IR translation ("GEP into unsized type").
+// RUN: not tile-compile --check %S/Inputs/complex-gep.mlir -o %t.cx.ptx 2>&1 | FileCheck %s --check-prefix=COMPLEX
+// RUN: not tile-compile --check %S/Inputs/struct-of-tuple.mlir -o %t.tu.ptx 2>&1 | FileCheck %s --check-prefix=TUPLE
 //
 // What no check foresees (an intrinsic called by name, for a chip without
 // it) still ends in an error naming the kernel, not an abort.
@@ -43,5 +47,9 @@
 // F80: f80-store.mlir:3:5: error: the NVPTX backend cannot lower values of type 'f80'; use an integer type of the same width
 // F8: f8-gep.mlir:3:10: error: the NVPTX backend cannot lower values of type 'f8E4M3FN'; use an integer type of the same width
 // F80ARG: error: the NVPTX backend cannot lower values of type 'f80'; use an integer type of the same width
+// COMPLEX: complex-gep.mlir:3:10: error: LLVM IR has no type for 'complex<f32>'
+// COMPLEX-NOT: Stack dump
+// TUPLE: struct-of-tuple.mlir:3:10: error: LLVM IR has no type for 'tuple<i32>'
+// TUPLE-NOT: Stack dump
 // BACKEND: tile-compile: error: the NVPTX backend failed on kernel alloc: Cannot select: intrinsic %llvm.nvvm.tcgen05.alloc.shared.cg1
 // BACKEND-NOT: Stack dump

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // f32 math ops as the special-function unit's approximations (the fast
-// path softmax and activations need); everything else is left to
-// convert-gpu-to-nvvm.
+// path softmax and activations need); max/min, fma, abs and sqrt as the
+// LLVM intrinsics NVPTX selects to single instructions; everything else is
+// left to convert-gpu-to-nvvm (libdevice).
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,6 +92,23 @@ Value tanh(PatternRewriter &r, Location loc, Value x) {
       .getResult(0);
 }
 
+/// `OpT` on f32 (or f16 / bf16 / f64) as the LLVM intrinsic `IntrT`, which
+/// NVPTX selects to one instruction (max.f32, fma.rn.f32, sqrt.rn.f32, ...)
+/// instead of the libdevice call convert-gpu-to-nvvm would make.
+template <typename OpT, typename IntrT>
+struct IntrinsicPattern : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op->getResult(0).getType();
+    if (!type.isF32() && !type.isF16() && !type.isBF16() && !type.isF64())
+      return failure();
+    rewriter.replaceOpWithNewOp<IntrT>(op, type, op->getOperands());
+    return success();
+  }
+};
+
 struct TileMathToNVVMPass
     : public tile::impl::TileMathToNVVMBase<TileMathToNVVMPass> {
   void runOnOperation() override {
@@ -102,6 +120,13 @@ struct TileMathToNVVMPass
     patterns.add<F32Pattern<math::LogOp>>(ctx, log);
     patterns.add<F32Pattern<math::RsqrtOp>>(ctx, rsqrt);
     patterns.add<F32Pattern<math::TanhOp>>(ctx, tanh);
+    patterns.add<IntrinsicPattern<arith::MaxNumFOp, LLVM::MaxNumOp>,
+                 IntrinsicPattern<arith::MinNumFOp, LLVM::MinNumOp>,
+                 IntrinsicPattern<arith::MaximumFOp, LLVM::MaximumOp>,
+                 IntrinsicPattern<arith::MinimumFOp, LLVM::MinimumOp>,
+                 IntrinsicPattern<math::FmaOp, LLVM::FMAOp>,
+                 IntrinsicPattern<math::AbsFOp, LLVM::FAbsOp>,
+                 IntrinsicPattern<math::SqrtOp, LLVM::SqrtOp>>(ctx);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -135,8 +135,13 @@ def TileMathToNVVM : Pass<"tile-math-to-nvvm"> {
     `math.log` -> `lg2.approx.ftz.f32` · ln(2), `math.rsqrt` ->
     `rsqrt.approx.ftz.f32`, `math.tanh` -> `tanh.approx.f32` (sm_75+; the
     one instruction without an NVVM intrinsic, so inline PTX). Subnormal
-    inputs and results flush to zero. Other math ops, and other types, are
-    left to `convert-gpu-to-nvvm` (libdevice).
+    inputs and results flush to zero. `arith.maxnumf` / `minnumf` /
+    `maximumf` / `minimumf`, `math.fma`, `math.absf` and `math.sqrt` (f16,
+    bf16, f32, f64) become the LLVM intrinsics NVPTX selects to single
+    instructions (`max.f32`, `max.NaN.f32`, `fma.rn.f32`, `abs.f32`,
+    `sqrt.rn.f32`: correctly rounded). Other math ops, and other types, are
+    left to `convert-gpu-to-nvvm`: libdevice calls, linked when the CUDA
+    toolkit is found ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];

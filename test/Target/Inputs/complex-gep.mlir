@@ -1,0 +1,7 @@
+gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+  llvm.func @gep(%p: !llvm.ptr, %v: i32) attributes {nvvm.kernel} {
+    %q = llvm.getelementptr %p[1] : (!llvm.ptr) -> !llvm.ptr, complex<f32>
+    llvm.store %v, %q : i32, !llvm.ptr
+    llvm.return
+  }
+}
