@@ -120,3 +120,20 @@ func.func @lanes_swapped() {
   tile.convert %s to %t : !acc to !swapped
   return
 }
+
+// An fp8 tile in another layout: its registers moved as they are (fp8 is
+// an integer in registers), no conversion.
+!q8 = !tile.buffer<32x2xf8E4M3FN, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+!p8 = !tile.buffer<32x2xf8E4M3FN, local, #tile.layout<S[(16,2,2):(1@laneid,16@laneid,1)]>>
+// CHECK-LABEL: func.func @fp8_layout_change
+// CHECK-NOT: llvm.fpext
+// CHECK-NOT: nvvm.convert
+// CHECK: nvvm.shfl.sync idx
+// CHECK: llvm.trunc %{{.+}} : i32 to i8
+// CHECK: return
+func.func @fp8_layout_change() {
+  %a = tile.alloc_local : !q8
+  %b = tile.alloc_local : !p8
+  tile.convert %a to %b : !q8 to !p8
+  return
+}

@@ -161,3 +161,24 @@ func.func @convert_shape() {
 func.func @replica_on_registers(%a: !tile.buffer<32x1xf32, local, #tile.layout<S[(32,1):(1@laneid,0)] + R[2:1]>>) {
   return
 }
+
+// -----
+
+// Registers hold signless integers.
+// expected-error @+1 {{a register tile of 'ui32'; registers hold signless integers (use i32)}}
+func.func @unsigned_tile(%a: !tile.buffer<32x4xui32, local, #tile.layout<S[(32,4):(1@laneid,1)]>>) {
+  return
+}
+
+// -----
+
+!t = !tile.buffer<32x4xtf32, local, #tile.layout<S[(32,4):(1@laneid,1)]>>
+func.func @tf32_map() {
+  %a = tile.alloc_local : !t
+  // expected-error @+1 {{output: tf32 is an MMA operand format with no arithmetic; compute in f32}}
+  tile.map ins(%a : !t) outs(%a : !t) {
+  ^bb0(%x: tf32, %i: index, %j: index):
+    tile.yield %x : tf32
+  }
+  return
+}

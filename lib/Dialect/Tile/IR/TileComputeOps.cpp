@@ -24,6 +24,18 @@ static bool isNarrowFloat(Type type) {
   return isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8;
 }
 
+/// Why registers of `type` cannot be computed on, or "": floats other than
+/// tf32 (an MMA operand format LLVM has no type for) and signless integers
+/// (the ops' integer semantics are those of arith: signless).
+static std::string computeTypeProblem(Type type) {
+  if (isa<FloatTF32Type>(type))
+    return "tf32 is an MMA operand format with no arithmetic; compute in f32";
+  if (auto i = dyn_cast<IntegerType>(type); i && !i.isSignless())
+    return "signed and unsigned integer types have no arithmetic here; use "
+           "the signless type of the same width";
+  return "";
+}
+
 static std::string shapeText(ArrayRef<int64_t> shape) {
   std::string text;
   for (auto [i, d] : llvm::enumerate(shape))
@@ -33,6 +45,13 @@ static std::string shapeText(ArrayRef<int64_t> shape) {
 
 LogicalResult MapOp::verify() {
   BufferType out = getOutputType();
+  if (std::string why = computeTypeProblem(out.getElementType()); !why.empty())
+    return emitOpError("output: ") << why;
+  for (auto [k, input] : llvm::enumerate(getInputs()))
+    if (std::string why = computeTypeProblem(
+            cast<BufferType>(input.getType()).getElementType());
+        !why.empty())
+      return emitOpError("input ") << k << ": " << why;
   if (isNarrowFloat(out.getElementType()))
     return emitOpError("computes ")
            << out.getElementType()
@@ -113,6 +132,8 @@ LogicalResult ReduceOp::verify() {
            << element << " elements into " << out.getElementType()
            << "; tile.convert before or after";
   bool isFloat = isa<FloatType>(element);
+  if (std::string why = computeTypeProblem(element); !why.empty())
+    return emitOpError(why);
   if (isNarrowFloat(element))
     return emitOpError("reduces ")
            << element << " elements; floats of 8 bits or fewer have no "
@@ -169,6 +190,9 @@ LogicalResult ConvertOp::verify() {
            << shapeText(src.getShape()) << " tile into a "
            << shapeText(dst.getShape()) << " one; shapes must match";
   Type from = src.getElementType(), to = dst.getElementType();
+  for (Type t : {from, to})
+    if (auto i = dyn_cast<IntegerType>(t); i && !i.isSignless())
+      return emitOpError(computeTypeProblem(t));
   if (from != to && !(isa<FloatType>(from) && isa<FloatType>(to)))
     return emitOpError("converts ")
            << from << " into " << to

@@ -226,9 +226,15 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "layout; the host encodes its strides";
   }
 
-  if (scope == MemoryScope::local)
+  if (scope == MemoryScope::local) {
     if (OrReason<LocalThreads> threads = localThreads(layout); !threads)
       return emitError() << threads.reason();
+    // Registers are LLVM values: integers are signless there.
+    if (auto i = dyn_cast<IntegerType>(elementType); i && !i.isSignless())
+      return emitError() << "a register tile of " << elementType
+                         << "; registers hold signless integers (use i"
+                         << i.getWidth() << ")";
+  }
 
   if (scope == MemoryScope::tmem) {
     int64_t lanes = layout.cosize(Axis::TLane);

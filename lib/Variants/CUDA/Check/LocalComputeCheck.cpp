@@ -6,21 +6,31 @@
 //===----------------------------------------------------------------------===//
 //
 // Reads back what the tile.map / tile.reduce / tile.convert emitters wrote:
-// every store into a register of the result, and, through its operands,
-// the source registers it was computed from (loads at constant GEPs of the
-// lowered tiles) and the lanes it was exchanged with (shfl.sync.bfly).
-// Then, independently of the planners, every thread of the group is run
-// through the operands' layouts: the registers read must hold, in that
-// thread, the elements the op's semantics names for the result element
-// the thread holds in the stored register. The region of a map (the
-// user's scalar ops, cloned) is not interpreted: the check is about which
-// registers flow where.
+// every store into a register of the result, traced through its operands.
+// Independently of the planners (the placement of elements is recomputed
+// here from the layouts with TileLayout::apply), every thread of the group
+// is run through it:
+//   map      the stored value must be the region's yielded value, op by op
+//            (same ops, attributes and operand order), with each input
+//            argument a load of the register holding that input's
+//            (broadcast) element in that thread, and each coordinate
+//            argument evaluating, in that thread, to the element's
+//            coordinate;
+//   reduce   the stored value, evaluated symbolically (a load is one
+//            (lane, register) term, a butterfly moves terms to the partner
+//            lane, the op's combine adds terms), must cover the thread's
+//            row exactly once, with only the op's combine;
+//   convert  the stored value must be one source register (of the thread,
+//            or of the lane a shuffle names, evaluated per thread) holding
+//            the same element, converted with at most one rounding (fp8:
+//            cvt ... satfinite to the result's format).
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Local/LocalCommon.h"
 #include "LoweringCheck.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -32,6 +42,84 @@ using namespace tile;
 using namespace tile::local;
 
 namespace {
+
+//===----------------------------------------------------------------------===//
+// Where the layouts put each element (independent of RegisterTable)
+//===----------------------------------------------------------------------===//
+
+struct Placement {
+  int64_t threads = 1, registers = 0;
+  SmallVector<int64_t, 4> shape;
+  std::vector<int64_t> element;               // [t * registers + r] or -1
+  std::map<std::pair<int64_t, int64_t>, int64_t> reg; // (element, t) -> r
+
+  int64_t at(int64_t t, int64_t r) const {
+    return element[(t % threads) * registers + r];
+  }
+  int64_t registerOf(int64_t t, int64_t e) const {
+    auto it = reg.find({e, t % threads});
+    return it == reg.end() ? -1 : it->second;
+  }
+  SmallVector<int64_t, 4> coord(int64_t e) const {
+    SmallVector<int64_t, 4> c(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+      c[d] = e % shape[d];
+      e /= shape[d];
+    }
+    return c;
+  }
+  int64_t flat(ArrayRef<int64_t> c) const {
+    int64_t f = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      f = f * shape[d] + c[d];
+    return f;
+  }
+  SmallVector<int64_t> used() const {
+    SmallVector<int64_t> out;
+    for (int64_t r = 0; r < registers; ++r)
+      if (element[r] >= 0)
+        out.push_back(r);
+    return out;
+  }
+};
+
+OrReason<Placement> placementOf(BufferType type) {
+  using R = OrReason<Placement>;
+  std::optional<TileLayout> layout = type.getEffectiveLayout();
+  if (!layout)
+    return R::failure("a tile without a layout");
+  Placement p;
+  p.shape.assign(type.getShape().begin(), type.getShape().end());
+  p.threads = layout->usesAxis(Axis::tid_in_wg) ||
+                      layout->usesAxis(Axis::wid_in_wg)
+                  ? 128
+              : layout->usesAxis(Axis::laneid) ? 32
+                                               : 1;
+  p.registers = layout->cosize(Axis::m);
+  p.element.assign(p.threads * p.registers, -1);
+  for (int64_t e = 0; e < layout->size(); ++e)
+    for (int64_t rep = 0; rep < layout->replicaCount(); ++rep) {
+      AxisAddress a = layout->apply(e, rep);
+      int64_t t = p.threads == 1 ? 0 : threadInGroup(a);
+      int64_t r = tile::at(a, Axis::m);
+      if (t < 0 || t >= p.threads || r < 0 || r >= p.registers)
+        return R::failure("an element outside the tile's registers");
+      p.element[t * p.registers + r] = e;
+      p.reg[{e, t}] = r;
+    }
+  return p;
+}
+
+int64_t groupOf(std::initializer_list<const Placement *> tiles) {
+  int64_t threads = 1;
+  for (const Placement *p : tiles)
+    threads = std::max(threads, p->threads);
+  return threads;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading the emitted ops
+//===----------------------------------------------------------------------===//
 
 /// (lowered tile, constant register) of a constant GEP into a local tile.
 std::optional<std::pair<Value, int64_t>> registerAt(Value address) {
@@ -45,17 +133,19 @@ std::optional<std::pair<Value, int64_t>> registerAt(Value address) {
   return std::make_pair(gep.getBase(), int64_t(raw[1]));
 }
 
-struct Stored {
-  Value value;
-  Operation *store;
-};
+/// The (tile, register) a value was loaded from.
+std::optional<std::pair<Value, int64_t>> loadedFrom(Value v) {
+  auto load = v.getDefiningOp<LLVM::LoadOp>();
+  return load ? registerAt(load.getAddr()) : std::nullopt;
+}
 
 /// Every register store into `tile`, by register; an error for a store
 /// elsewhere or one register stored twice.
-OrReason<std::map<int64_t, Stored>> storesInto(Value tile,
-                                               ArrayRef<Operation *> emitted) {
-  using R = OrReason<std::map<int64_t, Stored>>;
-  std::map<int64_t, Stored> out;
+OrReason<std::map<int64_t, Value>> storesInto(Value tile,
+                                              ArrayRef<Operation *> emitted,
+                                              size_t expected) {
+  using R = OrReason<std::map<int64_t, Value>>;
+  std::map<int64_t, Value> out;
   for (Operation *op : emitted) {
     auto store = dyn_cast<LLVM::StoreOp>(op);
     if (!store)
@@ -64,146 +154,183 @@ OrReason<std::map<int64_t, Stored>> storesInto(Value tile,
     if (!at || at->first != tile)
       return R::failure("the lowering stores somewhere other than a register "
                         "of the result tile");
-    if (!out.emplace(at->second, Stored{store.getValue(), op}).second)
+    if (!out.emplace(at->second, store.getValue()).second)
       return R::failure("register " + std::to_string(at->second) +
                         " of the result is stored twice");
   }
+  if (out.size() != expected)
+    return R::failure("the lowering stores " + std::to_string(out.size()) +
+                      " registers; the result holds " +
+                      std::to_string(expected));
   return out;
 }
 
-/// What a stored value was computed from, inside the emitted ops.
-struct Sources {
-  /// (lowered tile, register) of every load in the value's cone.
-  std::set<std::pair<const void *, int64_t>> loads;
-  /// shfl.sync.bfly lane offsets, and whether any shuffle is another kind.
-  std::multiset<int64_t> butterflies;
-  bool otherShuffle = false;
-  unsigned combines = 0;
-};
-
-Sources sourcesOf(Value value, const llvm::DenseSet<Operation *> &emitted,
-                  llvm::function_ref<bool(Operation *)> isCombine) {
-  Sources sources;
-  llvm::DenseSet<Operation *> seen;
-  SmallVector<Value> work{value};
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    Operation *def = v.getDefiningOp();
-    if (!def || !emitted.count(def) || !seen.insert(def).second)
-      continue;
-    if (auto load = dyn_cast<LLVM::LoadOp>(def)) {
-      if (auto at = registerAt(load.getAddr()))
-        sources.loads.insert({at->first.getAsOpaquePointer(), at->second});
-      continue;
-    }
-    if (auto shfl = dyn_cast<NVVM::ShflOp>(def)) {
-      auto offset = shfl.getOffset().getDefiningOp<LLVM::ConstantOp>();
-      auto clamp = shfl.getMaskAndClamp().getDefiningOp<LLVM::ConstantOp>();
-      auto members = shfl.getThreadMask().getDefiningOp<LLVM::ConstantOp>();
-      auto intOf = [](LLVM::ConstantOp c) -> std::optional<int64_t> {
-        if (!c)
-          return std::nullopt;
-        if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-          return i.getInt();
-        return std::nullopt;
-      };
-      if (shfl.getKind() != NVVM::ShflKind::bfly || !intOf(offset) ||
-          intOf(clamp) != 0x1f || intOf(members) != -1)
-        sources.otherShuffle = true;
-      else
-        sources.butterflies.insert(*intOf(offset));
-      work.push_back(shfl.getVal());
-      continue;
-    }
-    if (isCombine(def))
-      ++sources.combines;
-    for (Value operand : def->getOperands())
-      work.push_back(operand);
+/// An integer computed from tid.x with constants and integer arithmetic
+/// (LLVM or arith, any width, index included), for thread `t`.
+std::optional<int64_t> evaluateForThread(Value v, int64_t t) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<NVVM::ThreadIdXOp>(def))
+    return t;
+  if (auto c = dyn_cast<LLVM::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt();
+    return std::nullopt;
   }
-  return sources;
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt();
+    return std::nullopt;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, LLVM::ZExtOp>(def))
+    return evaluateForThread(def->getOperand(0), t);
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> a = evaluateForThread(def->getOperand(0), t);
+  std::optional<int64_t> b = evaluateForThread(def->getOperand(1), t);
+  // Thread indices, lanes and coordinates are small non-negative numbers.
+  if (!a || !b || *a < 0 || *b < 0 || *a >= (int64_t(1) << 40) ||
+      *b >= (int64_t(1) << 40))
+    return std::nullopt;
+  if (isa<LLVM::LShrOp, arith::ShRUIOp>(def) && *b >= 63)
+    return std::nullopt;
+  if (isa<LLVM::AndOp, arith::AndIOp>(def))
+    return *a & *b;
+  if (isa<LLVM::XOrOp, arith::XOrIOp>(def))
+    return *a ^ *b;
+  if (isa<LLVM::OrOp, arith::OrIOp>(def))
+    return *a | *b;
+  if (isa<LLVM::LShrOp, arith::ShRUIOp>(def))
+    return *a >> *b;
+  if (isa<LLVM::MulOp, arith::MulIOp>(def))
+    return *a * *b;
+  if (isa<LLVM::AddOp, arith::AddIOp>(def))
+    return *a + *b;
+  if (isa<arith::RemUIOp>(def) && *b > 0)
+    return *a % *b;
+  return std::nullopt;
 }
 
-llvm::DenseSet<Operation *> emittedSet(ArrayRef<Operation *> emitted) {
-  llvm::DenseSet<Operation *> set;
-  for (Operation *op : emitted)
-    op->walk([&](Operation *inner) { set.insert(inner); });
-  return set;
-}
+std::optional<int64_t> constantOf(Value v) { return evaluateForThread(v, 0); }
 
-int64_t groupOf(std::initializer_list<const RegisterTable *> tables) {
-  int64_t threads = 1;
-  for (const RegisterTable *t : tables)
-    threads = std::max(threads, t->threads());
-  return threads;
+/// A full-warp shfl.sync (all lanes, clamp 31) of kind idx or bfly.
+bool isFullWarpShuffle(NVVM::ShflOp shfl) {
+  if (shfl.getKind() != NVVM::ShflKind::idx &&
+      shfl.getKind() != NVVM::ShflKind::bfly)
+    return false;
+  auto members = shfl.getThreadMask().getDefiningOp<LLVM::ConstantOp>();
+  auto membersAttr =
+      members ? dyn_cast<IntegerAttr>(members.getValue()) : IntegerAttr();
+  return membersAttr && membersAttr.getInt() == -1 &&
+         constantOf(shfl.getMaskAndClamp()) == 0x1f;
 }
 
 //===----------------------------------------------------------------------===//
 // tile.map
 //===----------------------------------------------------------------------===//
 
+struct MapLeaves {
+  /// (input, emitted value) and (dim, emitted value).
+  SmallVector<std::pair<size_t, Value>> inputs, coords;
+};
+
+/// Matches the region's `expected` value with the emitted `actual` one, op
+/// by op, collecting the leaves (block arguments) to check per thread.
+Status matchRegion(Value expected, Value actual, Block &body, size_t numInputs,
+                   DenseMap<Value, Value> &matched, MapLeaves &leaves) {
+  if (auto it = matched.find(expected); it != matched.end())
+    return it->second == actual
+               ? Status::success()
+               : Status::failure("one region value is emitted as two");
+  matched[expected] = actual;
+  if (auto arg = dyn_cast<BlockArgument>(expected);
+      arg && arg.getOwner() == &body) {
+    if (arg.getArgNumber() < numInputs)
+      leaves.inputs.push_back({arg.getArgNumber(), actual});
+    else
+      leaves.coords.push_back({arg.getArgNumber() - numInputs, actual});
+    return Status::success();
+  }
+  Operation *def = expected.getDefiningOp();
+  if (!def || def->getBlock() != &body)
+    return expected == actual ? Status::success()
+                              : Status::failure("a value defined outside the "
+                                                "region is not used as it is");
+  auto result = dyn_cast<OpResult>(actual);
+  Operation *emitted = result ? result.getOwner() : nullptr;
+  if (!emitted || emitted->getName() != def->getName() ||
+      emitted->getAttrDictionary() != def->getAttrDictionary() ||
+      emitted->getNumOperands() != def->getNumOperands() ||
+      result.getResultNumber() != cast<OpResult>(expected).getResultNumber())
+    return Status::failure("the region's '" +
+                           def->getName().getStringRef().str() +
+                           "' is not emitted as it is written");
+  for (auto [e, a] : llvm::zip(def->getOperands(), emitted->getOperands()))
+    if (Status s = matchRegion(e, a, body, numInputs, matched, leaves); !s)
+      return s;
+  return Status::success();
+}
+
 Status checkMap(MapOp op, ValueRange lowered, ArrayRef<Operation *> emitted) {
   const size_t numInputs = op.getInputs().size();
-  OrReason<RegisterTable> output = tableOf(op.getOutputType());
+  OrReason<Placement> output = placementOf(op.getOutputType());
   if (!output)
     return Status::failure(output.reason());
-  SmallVector<RegisterTable> inputs;
+  SmallVector<Placement> inputs;
   for (Value input : op.getInputs()) {
-    OrReason<RegisterTable> t = tableOf(cast<BufferType>(input.getType()));
-    if (!t)
-      return Status::failure(t.reason());
-    inputs.push_back(std::move(*t));
+    OrReason<Placement> p = placementOf(cast<BufferType>(input.getType()));
+    if (!p)
+      return Status::failure(p.reason());
+    inputs.push_back(std::move(*p));
   }
-  auto stores = storesInto(lowered[numInputs], emitted);
+  SmallVector<int64_t> used = output->used();
+  auto stores = storesInto(lowered[numInputs], emitted, used.size());
   if (!stores)
     return Status::failure(stores.reason());
-  if (stores->size() != output->usedRegisters().size())
-    return Status::failure("the lowering stores " +
-                           std::to_string(stores->size()) + " registers; the "
-                           "output holds " +
-                           std::to_string(output->usedRegisters().size()));
-  int64_t threads = output->threads();
-  for (const RegisterTable &t : inputs)
-    threads = std::max(threads, t.threads());
-  llvm::DenseSet<Operation *> set = emittedSet(emitted);
-  const size_t rank = op.getOutputType().getRank();
-  for (int64_t r : output->usedRegisters()) {
+  int64_t threads = output->threads;
+  for (const Placement &p : inputs)
+    threads = std::max(threads, p.threads);
+  Block &body = op.getBody().front();
+  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  for (int64_t r : used) {
     auto it = stores->find(r);
     if (it == stores->end())
       return Status::failure("output register " + std::to_string(r) +
                              " is never stored");
-    Sources sources =
-        sourcesOf(it->second.value, set, [](Operation *) { return false; });
-    // The registers each lowered tile must be read at, in every thread.
-    std::set<std::pair<const void *, int64_t>> expected;
-    for (size_t k = 0; k < numInputs; ++k) {
-      int64_t reg = -1;
-      for (int64_t t = 0; t < threads; ++t) {
-        SmallVector<int64_t, 4> c = output->coord(output->element(t, r));
-        for (size_t d = 0; d < rank; ++d)
-          if (inputs[k].shape()[d] == 1)
-            c[d] = 0;
-        int64_t here = inputs[k].registerOf(t, inputs[k].flat(c));
-        if (here < 0 || (t > 0 && here != reg))
+    DenseMap<Value, Value> matched;
+    MapLeaves leaves;
+    if (Status s = matchRegion(yielded, it->second, body, numInputs, matched,
+                               leaves);
+        !s)
+      return Status::failure("output register " + std::to_string(r) + ": " +
+                             s.reason());
+    for (int64_t t = 0; t < threads; ++t) {
+      SmallVector<int64_t, 4> c = output->coord(output->at(t, r));
+      for (auto [k, value] : leaves.inputs) {
+        SmallVector<int64_t, 4> ck(c);
+        for (size_t d = 0; d < ck.size(); ++d)
+          if (inputs[k].shape[d] == 1)
+            ck[d] = 0;
+        auto from = loadedFrom(value);
+        int64_t want = inputs[k].registerOf(t, inputs[k].flat(ck));
+        if (!from || from->first != lowered[k] || want < 0 ||
+            from->second != want)
           return Status::failure(
-              "output register " + std::to_string(r) + " in thread " +
-              std::to_string(t) + " needs element " + coordText(c) +
-              " of input " + std::to_string(k) +
-              ", which is not in one register fixed for every thread");
-        reg = here;
+              "output register " + std::to_string(r) + " of thread " +
+              std::to_string(t) + " reads input " + std::to_string(k) +
+              " elsewhere than the register holding its element " +
+              coordText(ck));
       }
-      if (op.getBody().front().getArgument(k).use_empty())
-        continue; // an unused element need not be read
-      expected.insert({lowered[k].getAsOpaquePointer(), reg});
+      for (auto [d, value] : leaves.coords) {
+        std::optional<int64_t> got = evaluateForThread(value, t);
+        if (got != c[d])
+          return Status::failure("output register " + std::to_string(r) +
+                                 " of thread " + std::to_string(t) +
+                                 ": coordinate " + std::to_string(d) +
+                                 " is not " + std::to_string(c[d]));
+      }
     }
-    if (sources.loads != expected)
-      return Status::failure("output register " + std::to_string(r) +
-                             " is computed from " +
-                             std::to_string(sources.loads.size()) +
-                             " input registers other than the " +
-                             std::to_string(expected.size()) +
-                             " holding its elements in every thread");
-    if (!sources.butterflies.empty() || sources.otherShuffle)
-      return Status::failure("a map exchanges registers across lanes");
   }
   return Status::success();
 }
@@ -212,20 +339,80 @@ Status checkMap(MapOp op, ValueRange lowered, ArrayRef<Operation *> emitted) {
 // tile.reduce
 //===----------------------------------------------------------------------===//
 
+/// Terms of a reduction value: (lane xor, register) with multiplicity.
+using Terms = std::multiset<std::pair<int64_t, int64_t>>;
+
+bool isCombineOf(Operation *def, ReduceKind kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case ReduceKind::add:
+    return isFloat ? isa<LLVM::FAddOp>(def) : isa<LLVM::AddOp>(def);
+  case ReduceKind::max:
+    return isFloat ? isa<LLVM::MaxNumOp>(def) : isa<LLVM::SMaxOp>(def);
+  case ReduceKind::min:
+    return isFloat ? isa<LLVM::MinNumOp>(def) : isa<LLVM::SMinOp>(def);
+  case ReduceKind::and_:
+    return isa<LLVM::AndOp>(def);
+  case ReduceKind::or_:
+    return isa<LLVM::OrOp>(def);
+  case ReduceKind::xor_:
+    return isa<LLVM::XOrOp>(def);
+  default:
+    return false;
+  }
+}
+
+OrReason<Terms> termsOf(Value v, Value source, ReduceKind kind,
+                        DenseMap<Value, Terms> &memo) {
+  using R = OrReason<Terms>;
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  Terms terms;
+  Operation *def = v.getDefiningOp();
+  if (auto from = loadedFrom(v)) {
+    if (from->first != source)
+      return R::failure("a register of another tile is read");
+    terms.insert({0, from->second});
+  } else if (auto shfl = dyn_cast_or_null<NVVM::ShflOp>(def)) {
+    std::optional<int64_t> offset = constantOf(shfl.getOffset());
+    if (shfl.getKind() != NVVM::ShflKind::bfly || !isFullWarpShuffle(shfl) ||
+        !offset || *offset <= 0 || *offset >= 32)
+      return R::failure("a shuffle that is not a full-warp butterfly by a "
+                        "constant lane offset");
+    OrReason<Terms> inner = termsOf(shfl.getVal(), source, kind, memo);
+    if (!inner)
+      return inner;
+    for (auto [lane, reg] : *inner)
+      terms.insert({lane ^ *offset, reg});
+  } else if (def && def->getNumOperands() == 2 &&
+             isCombineOf(def, kind, v.getType())) {
+    for (Value operand : def->getOperands()) {
+      OrReason<Terms> inner = termsOf(operand, source, kind, memo);
+      if (!inner)
+        return inner;
+      terms.insert(inner->begin(), inner->end());
+    }
+  } else {
+    return R::failure("a value that is neither a register of the input, a "
+                      "butterfly, nor the reduction's combine ('" +
+                      (def ? def->getName().getStringRef().str()
+                           : std::string("argument")) +
+                      "')");
+  }
+  memo[v] = terms;
+  return terms;
+}
+
 Status checkReduce(ReduceOp op, ValueRange lowered,
                    ArrayRef<Operation *> emitted) {
-  OrReason<RegisterTable> input = tableOf(op.getInput().getType());
-  OrReason<RegisterTable> output = tableOf(op.getOutput().getType());
+  OrReason<Placement> input = placementOf(op.getInput().getType());
+  OrReason<Placement> output = placementOf(op.getOutput().getType());
   if (!input || !output)
     return Status::failure(!input ? input.reason() : output.reason());
-  auto stores = storesInto(lowered[1], emitted);
+  SmallVector<int64_t> used = output->used();
+  auto stores = storesInto(lowered[1], emitted, used.size());
   if (!stores)
     return Status::failure(stores.reason());
-  if (stores->size() != output->usedRegisters().size())
-    return Status::failure("the lowering stores " +
-                           std::to_string(stores->size()) +
-                           " registers; the output holds " +
-                           std::to_string(output->usedRegisters().size()));
   const int64_t threads = groupOf({&*input, &*output});
   const size_t rank = op.getInput().getType().getRank();
   SmallVector<bool, 4> reduced(rank, false);
@@ -234,77 +421,39 @@ Status checkReduce(ReduceOp op, ValueRange lowered,
     reduced[d] = true;
     rowSize *= op.getInput().getType().getShape()[d];
   }
-  auto isCombine = [](Operation *def) {
-    return isa<LLVM::FAddOp, LLVM::AddOp, LLVM::MaxNumOp, LLVM::MinNumOp,
-               LLVM::SMaxOp, LLVM::SMinOp, LLVM::AndOp, LLVM::OrOp,
-               LLVM::XOrOp>(def);
-  };
-  llvm::DenseSet<Operation *> set = emittedSet(emitted);
-  const void *source = lowered[0].getAsOpaquePointer();
-  for (int64_t r : output->usedRegisters()) {
+  DenseMap<Value, Terms> memo;
+  for (int64_t r : used) {
     auto it = stores->find(r);
     if (it == stores->end())
       return Status::failure("output register " + std::to_string(r) +
                              " is never stored");
-    Sources sources = sourcesOf(it->second.value, set, isCombine);
-    if (sources.otherShuffle)
+    OrReason<Terms> terms =
+        termsOf(it->second, lowered[0], op.getKind(), memo);
+    if (!terms)
       return Status::failure("output register " + std::to_string(r) +
-                             " goes through a shuffle that is not a full-warp "
-                             "butterfly with a constant lane offset");
-    SmallVector<int64_t, 8> registers;
-    for (auto [tile, reg] : sources.loads) {
-      if (tile != source)
-        return Status::failure("output register " + std::to_string(r) +
-                               " reads a register of another tile");
-      registers.push_back(reg);
-    }
-    // The lanes reached: every xor combination of the butterfly offsets.
-    SmallVector<int64_t, 32> lanes{0};
-    for (int64_t offset : sources.butterflies) {
-      if (offset <= 0 || offset >= 32 || (offset & (offset - 1)))
-        return Status::failure("a butterfly offset of " +
-                               std::to_string(offset) +
-                               " is not one lane bit");
-      size_t n = lanes.size();
-      for (size_t i = 0; i < n; ++i)
-        lanes.push_back(lanes[i] ^ offset);
-    }
-    if (sources.combines + 1 != registers.size() + sources.butterflies.size())
-      return Status::failure(
-          "output register " + std::to_string(r) + " combines " +
-          std::to_string(sources.combines) + " times; " +
-          std::to_string(registers.size()) + " registers and " +
-          std::to_string(sources.butterflies.size()) +
-          " exchanges need one fewer than their sum");
+                             " combines " + terms.reason());
     for (int64_t t = 0; t < threads; ++t) {
-      int64_t key = output->element(t, r);
+      int64_t key = output->at(t, r);
       std::set<int64_t> covered;
-      for (int64_t lane : lanes) {
+      for (auto [lane, reg] : *terms) {
         int64_t u = t ^ lane;
-        if (output->registerOf(u, key) != r)
+        int64_t e = input->at(u, reg);
+        SmallVector<int64_t, 4> c = input->coord(e);
+        for (size_t d = 0; d < rank; ++d)
+          if (reduced[d])
+            c[d] = 0;
+        if (e < 0 || output->flat(c) != key)
           return Status::failure(
-              "thread " + std::to_string(t) + " exchanges with thread " +
-              std::to_string(u) + ", which does not hold output element " +
-              coordText(output->coord(key)) + " in register " +
-              std::to_string(r));
-        for (int64_t reg : registers) {
-          SmallVector<int64_t, 4> c = input->coord(input->element(u, reg));
-          SmallVector<int64_t, 4> row(c);
-          for (size_t d = 0; d < rank; ++d)
-            if (reduced[d])
-              row[d] = 0;
-          if (output->flat(row) != key)
-            return Status::failure(
-                "output element " + coordText(output->coord(key)) +
-                " of thread " + std::to_string(t) + " combines input " +
-                coordText(c) + " (register " + std::to_string(reg) +
-                " of thread " + std::to_string(u) + "), not of its row");
-          if (!covered.insert(input->flat(c)).second)
-            return Status::failure("output element " +
-                                   coordText(output->coord(key)) +
-                                   " combines input " + coordText(c) +
-                                   " twice");
-        }
+              "output element " + coordText(output->coord(key)) +
+              " of thread " + std::to_string(t) + " combines register " +
+              std::to_string(reg) + " of thread " + std::to_string(u) +
+              ", which holds no element of its row");
+        if (!covered.insert(e).second)
+          return Status::failure("output element " +
+                                 coordText(output->coord(key)) +
+                                 " of thread " + std::to_string(t) +
+                                 " combines input " +
+                                 coordText(input->coord(e)) + " twice");
       }
       if (int64_t(covered.size()) != rowSize)
         return Status::failure("output element " +
@@ -321,90 +470,64 @@ Status checkReduce(ReduceOp op, ValueRange lowered,
 // tile.convert
 //===----------------------------------------------------------------------===//
 
-/// An i32 computed from tid.x with constants, and/xor/or/shifts/mul/add,
-/// for thread `t`; nullopt for anything else.
-std::optional<int64_t> evaluateForThread(Value v, int64_t t) {
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  if (isa<NVVM::ThreadIdXOp>(def))
-    return t;
-  if (auto c = dyn_cast<LLVM::ConstantOp>(def)) {
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      return i.getInt();
-    return std::nullopt;
-  }
-  if (def->getNumOperands() != 2)
-    return std::nullopt;
-  std::optional<int64_t> a = evaluateForThread(def->getOperand(0), t);
-  std::optional<int64_t> b = evaluateForThread(def->getOperand(1), t);
-  if (!a || !b)
-    return std::nullopt;
-  if (isa<LLVM::AndOp>(def))
-    return *a & *b;
-  if (isa<LLVM::XOrOp>(def))
-    return *a ^ *b;
-  if (isa<LLVM::OrOp>(def))
-    return *a | *b;
-  if (isa<LLVM::LShrOp>(def))
-    return int64_t(uint32_t(*a) >> *b);
-  if (isa<LLVM::ShlOp>(def))
-    return int64_t(uint32_t(*a) << *b);
-  if (isa<LLVM::MulOp>(def))
-    return int64_t(uint32_t(*a * *b));
-  if (isa<LLVM::AddOp>(def))
-    return int64_t(uint32_t(*a + *b));
-  return std::nullopt;
-}
-
-/// Where a converted value was read: a source register, in the lane a
-/// shuffle on the way names (the thread itself without one).
+/// Where a converted value was read (a source register, in the lane a
+/// shuffle on the way names), and how many times it was rounded.
 struct ConvertSource {
   Value tile;
   int64_t reg;
   NVVM::ShflOp shuffle; // null: the thread's own register
+  int roundings = 0;
 };
 
-/// The source register a converted value comes from: through float
-/// casts, a packed f16x2/bf16x2 cvt's lanes (lane 0 is src_lo), an fp8x2
-/// cvt's bytes (the low byte is b) and at most one full-warp shuffle.
-std::optional<ConvertSource> convertedFrom(Value v) {
+/// The source register a converted value comes from: through exact
+/// widenings, bit casts, at most one full-warp shuffle, and rounding
+/// conversions (counted): fptrunc, a packed f16x2/bf16x2 cvt's lanes (lane 0
+/// is src_lo), an fp8x2 cvt's bytes (the low byte is b; it must be
+/// round-to-nearest, satfinite, to `fp8`).
+OrReason<ConvertSource> convertedFrom(Value v, Type resultType) {
+  using R = OrReason<ConvertSource>;
   NVVM::ShflOp shuffle;
-  for (int steps = 0; steps < 12; ++steps) {
+  int roundings = 0;
+  for (int steps = 0; steps < 16; ++steps) {
     Operation *def = v.getDefiningOp();
     if (!def)
-      return std::nullopt;
-    if (auto load = dyn_cast<LLVM::LoadOp>(def)) {
-      auto at = registerAt(load.getAddr());
-      if (!at)
-        return std::nullopt;
-      return ConvertSource{at->first, at->second, shuffle};
-    }
+      return R::failure("a value that is not computed from a register");
+    if (auto at = loadedFrom(v))
+      return ConvertSource{at->first, at->second, shuffle, roundings};
     if (auto shfl = dyn_cast<NVVM::ShflOp>(def)) {
-      if (shuffle)
-        return std::nullopt;
+      if (shuffle || !isFullWarpShuffle(shfl))
+        return R::failure("more than one shuffle, or one that is not a "
+                          "full-warp idx or bfly");
       shuffle = shfl;
       v = shfl.getVal();
       continue;
     }
-    if (isa<LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::BitcastOp, LLVM::ZExtOp>(
-            def)) {
+    if (isa<LLVM::FPExtOp, LLVM::BitcastOp, LLVM::ZExtOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (isa<LLVM::FPTruncOp>(def)) {
+      ++roundings;
       v = def->getOperand(0);
       continue;
     }
     if (auto extract = dyn_cast<LLVM::ExtractElementOp>(def)) {
-      auto lane = extract.getPosition().getDefiningOp<LLVM::ConstantOp>();
-      auto laneAttr = lane ? dyn_cast<IntegerAttr>(lane.getValue()) : nullptr;
+      std::optional<int64_t> lane = constantOf(extract.getPosition());
       Operation *packed = extract.getVector().getDefiningOp();
-      if (!laneAttr || !packed)
-        return std::nullopt;
-      int64_t i = laneAttr.getInt();
-      if (auto bf = dyn_cast<NVVM::ConvertF32x2ToBF16x2Op>(packed))
-        v = i == 0 ? bf.getSrcLo() : bf.getSrcHi();
-      else if (auto h = dyn_cast<NVVM::ConvertF32x2ToF16x2Op>(packed))
-        v = i == 0 ? h.getSrcLo() : h.getSrcHi();
-      else
-        return std::nullopt;
+      if (!lane || !packed)
+        return R::failure("an element of an unknown vector");
+      if (auto bf = dyn_cast<NVVM::ConvertF32x2ToBF16x2Op>(packed)) {
+        if (bf.getRnd() != NVVM::FPRoundingMode::RN || bf.getRandomBits())
+          return R::failure("a bf16x2 cvt that is not round-to-nearest");
+        v = *lane == 0 ? bf.getSrcLo() : bf.getSrcHi();
+      } else if (auto h = dyn_cast<NVVM::ConvertF32x2ToF16x2Op>(packed)) {
+        if (h.getRnd() != NVVM::FPRoundingMode::RN || h.getRandomBits())
+          return R::failure("an f16x2 cvt that is not round-to-nearest");
+        v = *lane == 0 ? h.getSrcLo() : h.getSrcHi();
+      } else {
+        return R::failure("an element of an unknown vector");
+      }
+      ++roundings;
       continue;
     }
     if (auto trunc = dyn_cast<LLVM::TruncOp>(def)) {
@@ -415,66 +538,60 @@ std::optional<ConvertSource> convertedFrom(Value v) {
       }
       bool high = false;
       if (auto shift = x.getDefiningOp<LLVM::LShrOp>()) {
-        auto by = shift.getRhs().getDefiningOp<LLVM::ConstantOp>();
-        auto byAttr = by ? dyn_cast<IntegerAttr>(by.getValue()) : nullptr;
-        if (!byAttr || byAttr.getInt() != 8)
-          return std::nullopt;
+        if (constantOf(shift.getRhs()) != 8)
+          return R::failure("a byte of an unknown word");
         x = shift.getLhs();
         high = true;
       }
       auto f8 = x.getDefiningOp<NVVM::ConvertF32x2ToF8x2Op>();
       if (!f8)
-        return std::nullopt;
+        return R::failure("a byte of an unknown word");
+      if (f8.getDstTy() != resultType ||
+          f8.getSat() != NVVM::SaturationMode::SATFINITE ||
+          f8.getRnd() != NVVM::FPRoundingMode::RN || f8.getRelu())
+        return R::failure("an fp8 cvt that is not round-to-nearest, "
+                          "satfinite, to the result's format");
+      ++roundings;
       v = high ? f8.getA() : f8.getB();
       continue;
     }
-    return std::nullopt;
+    return R::failure("'" + def->getName().getStringRef().str() +
+                      "', which a conversion does not use");
   }
-  return std::nullopt;
+  return R::failure("too long a chain of conversions");
 }
 
 Status checkConvert(ConvertOp op, ValueRange lowered,
                     ArrayRef<Operation *> emitted) {
-  OrReason<RegisterTable> source = tableOf(op.getSource().getType());
-  OrReason<RegisterTable> result = tableOf(op.getResult().getType());
+  OrReason<Placement> source = placementOf(op.getSource().getType());
+  OrReason<Placement> result = placementOf(op.getResult().getType());
   if (!source || !result)
     return Status::failure(!source ? source.reason() : result.reason());
-  auto stores = storesInto(lowered[1], emitted);
+  SmallVector<int64_t> used = result->used();
+  auto stores = storesInto(lowered[1], emitted, used.size());
   if (!stores)
     return Status::failure(stores.reason());
-  if (stores->size() != result->usedRegisters().size())
-    return Status::failure("the lowering stores " +
-                           std::to_string(stores->size()) +
-                           " registers; the result holds " +
-                           std::to_string(result->usedRegisters().size()));
   const int64_t threads = groupOf({&*source, &*result});
-  for (int64_t r : result->usedRegisters()) {
+  Type from = op.getSource().getType().getElementType();
+  Type to = op.getResult().getType().getElementType();
+  for (int64_t r : used) {
     auto it = stores->find(r);
     if (it == stores->end())
       return Status::failure("result register " + std::to_string(r) +
                              " is never stored");
-    auto from = convertedFrom(it->second.value);
-    if (!from || from->tile != lowered[0])
+    OrReason<ConvertSource> src = convertedFrom(it->second, to);
+    if (!src || src->tile != lowered[0])
       return Status::failure("result register " + std::to_string(r) +
-                             " is not read back as one source register, "
-                             "converted");
-    NVVM::ShflOp shfl = from->shuffle;
-    if (shfl) {
-      auto constant = [](Value v) -> std::optional<int64_t> {
-        return evaluateForThread(v, 0);
-      };
-      if ((shfl.getKind() != NVVM::ShflKind::idx &&
-           shfl.getKind() != NVVM::ShflKind::bfly) ||
-          constant(shfl.getThreadMask()) != -1 ||
-          constant(shfl.getMaskAndClamp()) != 0x1f)
-        return Status::failure("result register " + std::to_string(r) +
-                               " goes through a shuffle that is not a "
-                               "full-warp idx or bfly");
-    }
+                             " is not one source register, converted" +
+                             (src ? std::string() : ": " + src.reason()));
+    if (src->roundings > (from == to ? 0 : 1))
+      return Status::failure("result register " + std::to_string(r) +
+                             " is rounded " +
+                             std::to_string(src->roundings) + " times");
     for (int64_t t = 0; t < threads; ++t) {
-      int64_t e = result->element(t, r);
+      int64_t e = result->at(t, r);
       int64_t holder = t;
-      if (shfl) {
+      if (NVVM::ShflOp shfl = src->shuffle) {
         std::optional<int64_t> lane = evaluateForThread(shfl.getOffset(), t);
         if (!lane)
           return Status::failure("the lane result register " +
@@ -485,12 +602,12 @@ Status checkConvert(ConvertOp op, ValueRange lowered,
                                                           : *lane) &
                   31);
       }
-      if (source->element(holder, from->reg) != e)
+      if (source->at(holder, src->reg) != e)
         return Status::failure(
             "result register " + std::to_string(r) + " of thread " +
             std::to_string(t) + " (element " + coordText(result->coord(e)) +
             ") is converted from source register " +
-            std::to_string(from->reg) + " of thread " +
+            std::to_string(src->reg) + " of thread " +
             std::to_string(holder) + ", which holds another element");
     }
   }
@@ -505,7 +622,7 @@ dispatch::CheckFn checkOf(Status (*check)(OpT, ValueRange,
              Operation *op, ValueRange lowered, ArrayRef<Operation *> emitted,
              const dispatch::DispatchContext &) -> LogicalResult {
     return lowering_check::reportOn(op, variant,
-                                     check(cast<OpT>(op), lowered, emitted));
+                                    check(cast<OpT>(op), lowered, emitted));
   };
 }
 

@@ -46,6 +46,9 @@ Verdict supportedConversion(ConvertOp op, const DispatchContext &context) {
   Type to = op.getResult().getType().getElementType();
   if (from == to)
     return Verdict::success();
+  if (isa<FloatTF32Type>(from) || isa<FloatTF32Type>(to))
+    return Verdict::failure("tf32 is an MMA operand format with no "
+                            "conversion in registers; load or store f32");
   if (isa<FloatType>(from) && from.getIntOrFloatBitWidth() <= 8)
     return Verdict::failure("converting from " + typeName(from) +
                             " in registers is not offered (fp8 operands "
@@ -159,7 +162,9 @@ void storeConverted(ConvertOp op, ArrayRef<std::pair<int64_t, Value>> moves,
       ++i;
       continue;
     }
-    if (isFp8(to)) {
+    if (from == to) {
+      // A renaming: the register as it is (fp8 registers are integers).
+    } else if (isFp8(to)) {
       // The unpaired element alone: the low byte of a packed cvt.
       Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
                                             rewriter.getF32FloatAttr(0));

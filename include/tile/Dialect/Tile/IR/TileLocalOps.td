@@ -294,7 +294,8 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Tile_DispatchOpInterface]> {
     Variants, by what the layout's reduced dims span: `in_thread` (the
     registers of one thread), `warp_shuffle` (lanes of a warp:
     `shfl.sync.bfly` over exactly the lane bits the layout uses, 32-bit
-    elements).
+    elements). A row spread over warps has no variant yet. Integers are
+    signless and compared signed by `max` / `min`.
 
     Example (the row maximum of a wgmma accumulator, on each row's quad):
 
@@ -337,8 +338,12 @@ def Tile_ConvertOp : Tile_Op<"convert", [Tile_DispatchOpInterface]> {
     Variants: `registers` when every thread already holds the result's
     elements (register renaming and the conversion, pairs packed:
     `cvt.rn.bf16x2.f32`, `cvt.rn.f16x2.f32`, `cvt.rn.satfinite.e4m3x2.f32`;
-    no shuffle, no shared memory). E.g. the f32 accumulator of S = Q·Kᵀ
-    into the bf16 register-A operand of the next wgmma: the same layout.
+    no shuffle, no shared memory), e.g. the f32 accumulator of S = Q·Kᵀ
+    into the bf16 register-A operand of the next wgmma (the same layout);
+    `warp_shuffle` when each result register is one source register of
+    another lane of the thread's warp, the lane a function of the thread's
+    lane bits (`shfl.sync.idx`, or `.bfly` for a constant xor), then
+    converted the same way. Data crossing warps has no variant yet.
 
     Example:
 
