@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The Hopper GEMM family's fused epilogues (gen_gemm_kernels.py,
-EPILOGUE_CONFIGS: D = act(A B^T + bias), act none / ReLU / GELU-tanh) on a
+EPILOGUE_CONFIGS: D = act(A B^T + bias), act none / ReLU / GELU-tanh /
+SiLU) on a
 GPU, against what a torch user gets instead, in the same process:
 
   epilogue_bench.py check [KERNEL...]   correctness over edge shapes, random
@@ -72,6 +73,8 @@ def activation(name, y):
         return torch.relu(y)
     if name == "bias_gelu":
         return torch.nn.functional.gelu(y, approximate="tanh")
+    if name == "bias_silu":
+        return torch.nn.functional.silu(y)
     return y
 
 
@@ -120,10 +123,13 @@ def timed(fn, iters):
 
 
 def library_calls(epilogue, a, b, bias, out):
-    """cuBLASLt's fused epilogue, and cuBLAS then the epilogue in torch."""
+    """cuBLASLt's fused epilogue (None: cuBLASLt has no SiLU epilogue), and
+    cuBLAS then the epilogue in torch."""
     bt, vec = b.t(), bias[0]
     if epilogue == "bias":
         fused = lambda: torch.addmm(vec, a, bt, out=out)
+    elif epilogue == "bias_silu":
+        fused = None
     else:
         gelu = epilogue == "bias_gelu"
         fused = lambda: torch._addmm_activation(vec, a, bt, use_gelu=gelu)
@@ -155,7 +161,7 @@ def bench(module, cases, names, rounds=7):
             calls = [
                 lambda: launch(fused_k, case, (a, b, bias, c), sms),
                 lambda: launch(plain_k, plain_case, (a, b, c), sms),
-                lib_fused,
+                lib_fused or lib_unfused,
                 lib_unfused,
             ]
             flops = 2.0 * m * n * k
@@ -174,9 +180,12 @@ def bench(module, cases, names, rounds=7):
                     t.append(timed(call, iters))
             med = [statistics.median(t) for t in times]
             tf = [flops / x / 1e9 for x in med]
+            lib = (f"{tf[2]:8.1f}" if lib_fused else f"{'n/a':>8s}")
+            vs = (f"{med[2] / med[0]:.3f}" if lib_fused
+                  else f"{med[3] / med[0]:.3f} (vs unfused)")
             print(f"{case['kernel']:44s} {m:6d}x{n:6d}x{k:6d} {tf[0]:7.1f} "
-                  f"{tf[1]:7.1f} {tf[2]:8.1f} {tf[3]:7.1f}  "
-                  f"{med[1] / med[0]:.3f}  {med[2] / med[0]:.3f}", flush=True)
+                  f"{tf[1]:7.1f} {lib} {tf[3]:7.1f}  "
+                  f"{med[1] / med[0]:.3f}  {vs}", flush=True)
 
 
 def main():

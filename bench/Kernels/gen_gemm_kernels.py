@@ -275,26 +275,34 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
 
 
 # Fused epilogues: D = act(A B^T + bias) with a per-column bias (1 x N, in
-# the output type) and the activation computed on the f32 accumulator in
-# registers (tile.map) before the usual conversion and TMA store.
+# the output type) and the activation (none, ReLU, GELU-tanh, SiLU)
+# computed on the f32 accumulator in registers (tile.map) before the usual
+# conversion and TMA store.
 EPILOGUES = {
     "bias": "",
     "bias_relu": """      %ep_zero_f = arith.constant 0.0 : f32
       %ep_act = arith.maxnumf %ep_y, %ep_zero_f : f32
 """,
-    # GELU, tanh form: y/2 (1 + tanh(sqrt(2/pi) (y + 0.044715 y^3))).
-    "bias_gelu": """      %ep_c_cube = arith.constant 0.044715 : f32
-      %ep_c_sqrt_2_pi = arith.constant 0.7978845608 : f32
-      %ep_one_f = arith.constant 1.0 : f32
+    # GELU, tanh form: y/2 (1 + tanh(sqrt(2/pi) (y + 0.044715 y^3))), as
+    # h + h t with h = y/2, t = tanh(y (c0 + c1 y^2)): six operations.
+    "bias_gelu": """      %ep_c0 = arith.constant 0.7978845608 : f32
+      %ep_c1 = arith.constant 0.0356774081 : f32
       %ep_half_f = arith.constant 0.5 : f32
       %ep_y2 = arith.mulf %ep_y, %ep_y : f32
-      %ep_y3 = arith.mulf %ep_y2, %ep_y : f32
-      %ep_inner = math.fma %ep_y3, %ep_c_cube, %ep_y : f32
-      %ep_u = arith.mulf %ep_inner, %ep_c_sqrt_2_pi : f32
+      %ep_p = math.fma %ep_y2, %ep_c1, %ep_c0 : f32
+      %ep_u = arith.mulf %ep_y, %ep_p : f32
       %ep_t = math.tanh %ep_u : f32
-      %ep_one_t = arith.addf %ep_t, %ep_one_f : f32
-      %ep_half_y = arith.mulf %ep_y, %ep_half_f : f32
-      %ep_act = arith.mulf %ep_half_y, %ep_one_t : f32
+      %ep_h = arith.mulf %ep_y, %ep_half_f : f32
+      %ep_act = math.fma %ep_h, %ep_t, %ep_h : f32
+""",
+    # SiLU: y sigmoid(y) = y / (1 + 2^(-y log2 e)), the division approximate
+    # (div.approx: 2 ulp; the IEEE one needs registers the consumer lacks).
+    "bias_silu": """      %ep_m_log2e = arith.constant -1.44269504 : f32
+      %ep_one_f = arith.constant 1.0 : f32
+      %ep_e = arith.mulf %ep_y, %ep_m_log2e : f32
+      %ep_p = math.exp2 %ep_e : f32
+      %ep_d = arith.addf %ep_p, %ep_one_f : f32
+      %ep_act = arith.divf %ep_y, %ep_d fastmath<afn> : f32
 """,
 }
 
@@ -564,6 +572,7 @@ EPILOGUE_CONFIGS = [
     (("bf16", "bf16", False, 128, 256, 64, 3), "bias"),
     (("bf16", "bf16", False, 128, 256, 64, 3), "bias_relu"),
     (("bf16", "bf16", False, 128, 256, 64, 3), "bias_gelu"),
+    (("bf16", "bf16", False, 128, 256, 64, 3), "bias_silu"),
     (("bf16", "bf16", False, 128, 192, 64, 4), "bias_gelu"),
     (("f16", "f16", False, 128, 256, 64, 3), "bias_gelu"),
 ]
