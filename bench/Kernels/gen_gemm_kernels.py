@@ -29,6 +29,7 @@ a cluster-scope release put a GPU-scope memory barrier into every K step
 and made them ~1.8x slower).
 """
 import json
+import argparse
 import sys
 
 BYTES = {"f16": 2, "bf16": 2, "f8E4M3FN": 1}
@@ -578,7 +579,18 @@ EPILOGUE_CONFIGS = [
 ]
 
 
+def parse_arguments():
+    """OUT.mlir [OUT.json]: `--help` prints this script's description."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_mlir", help="the gpu.module to write")
+    parser.add_argument("out_json", nargs="?",
+                        help="the case list (JSON) to write")
+    return parser.parse_args()
+
+
 def main():
+    args = parse_arguments()
     kernels, cases, epilogue_cases = [], [], []
     for config in CONFIGS:
         text, case = gemm_kernel(*config)
@@ -593,10 +605,10 @@ def main():
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {max(c[6] for c in CONFIGS)}>
 gpu.module @gemm [#nvvm.target<chip = "sm_90a">] {{
 """
-    with open(sys.argv[1], "w") as f:
+    with open(args.out_mlir, "w") as f:
         f.write(header + "".join(kernels) + "}\n")
-    if len(sys.argv) > 2:
-        with open(sys.argv[2], "w") as f:
+    if args.out_json:
+        with open(args.out_json, "w") as f:
             json.dump({"kernels": cases, "epilogue_kernels": epilogue_cases},
                       f, indent=1)
 

@@ -60,6 +60,7 @@ Compiled and assembled for sm_100a and checked by the lowering checker;
 never run here (no sm_100 GPU).
 """
 import json
+import argparse
 import sys
 from dataclasses import dataclass
 
@@ -626,7 +627,18 @@ CONFIGS = [
 ]
 
 
+def parse_arguments():
+    """OUT.mlir [OUT.json]: `--help` prints this script's description."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_mlir", help="the gpu.module to write")
+    parser.add_argument("out_json", nargs="?",
+                        help="the case list (JSON) to write")
+    return parser.parse_args()
+
+
 def main():
+    args = parse_arguments()
     kernels, cases = [], []
     for config in CONFIGS:
         text, case = gemm_sm100_kernel(config)
@@ -638,10 +650,10 @@ def main():
 !acc_bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 gpu.module @gemm_sm100 [#nvvm.target<chip = "sm_100a">] {{
 """
-    with open(sys.argv[1], "w") as f:
+    with open(args.out_mlir, "w") as f:
         f.write(header + "".join(kernels) + "}\n")
-    if len(sys.argv) > 2:
-        with open(sys.argv[2], "w") as f:
+    if args.out_json:
+        with open(args.out_json, "w") as f:
             json.dump({"kernels": cases}, f, indent=1)
 
 

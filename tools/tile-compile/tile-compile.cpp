@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   tile-compile kernel.mlir -o kernel.ptx [--chip sm_100a|sm_90a]
+//   tile-compile kernel.mlir -o kernel.ptx [--chip CHIP]
 //       [--cubin kernel.cubin] [--manifest kernel.json] [--explain]
 //       [--check] [--lowered kernel.lowered.mlir]
 //
@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Compiler/Compiler.h"
+#include "tile/Target/CUDA/Chips.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/LLVM.h"
@@ -41,7 +42,7 @@ static cl::opt<std::string>
                cl::desc("target chip, replacing the chip of every gpu.module's "
                         "#nvvm.target (default: the module's own, else "
                         "sm_100a)"),
-               cl::value_desc("sm_100a|sm_90a"), cl::cat(category));
+               cl::value_desc("chip"), cl::cat(category));
 static cl::opt<std::string>
     cubinPath("cubin", cl::desc("also assemble the PTX with ptxas into this file"),
               cl::value_desc("kernel.cubin"), cl::cat(category));
@@ -133,6 +134,12 @@ int compile() {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  // The chips come from the chip table (Target/CUDA/Chips.h), at run time.
+  static const std::string chipHelp =
+      "target chip, replacing the chip of every gpu.module's #nvvm.target "
+      "(default: the module's own, else sm_100a); one of: " +
+      tile::cuda::knownChipNames();
+  chipOption.setDescription(chipHelp);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-compile: tile kernels (.mlir) to PTX, cubin and launch manifest\n");

@@ -41,6 +41,7 @@ host reference needs):
 import json
 import math
 import os
+import argparse
 import sys
 
 BYTES = {"i8": 1, "f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8,
@@ -655,8 +656,19 @@ def stage_ring(name, ty, stages, rows, cols, sw):
 """
 
 
+def parse_arguments():
+    """OUT.mlir [OUT.json]: `--help` prints this script's description."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_mlir", help="the gpu.module to write")
+    parser.add_argument("out_json", 
+                        help="the case list (JSON) to write")
+    return parser.parse_args()
+
+
 def main():
-    out_mlir, out_json = sys.argv[1], sys.argv[2]
+    args = parse_arguments()
+    out_mlir, out_json = args.out_mlir, args.out_json
     body, cases = [], []
 
     # Round trips: (dtype, tile, swizzle) with the whole tile as the region.

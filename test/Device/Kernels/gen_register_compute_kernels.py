@@ -26,6 +26,7 @@ Families (the JSON lists each kernel with what the host reference needs):
            (128 queries x 128 keys, 64 rows each)
 """
 import json
+import argparse
 import sys
 
 ACC = "S[(4,2,8,{j},4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]"
@@ -255,8 +256,19 @@ def attention_kernel(name, warpgroups, keys, d):
                         f"array<i32: {128 * warpgroups}, 1, 1>")
 
 
+def parse_arguments():
+    """OUT.mlir [OUT.json]: `--help` prints this script's description."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_mlir", help="the gpu.module to write")
+    parser.add_argument("out_json", 
+                        help="the case list (JSON) to write")
+    return parser.parse_args()
+
+
 def main():
-    out_mlir, out_json = sys.argv[1], sys.argv[2]
+    args = parse_arguments()
+    out_mlir, out_json = args.out_mlir, args.out_json
     text, cases = [HEADER], []
     for lname, rows, cols, layout, dim, vlayout in LAYOUTS:
         for ty, kind in REDUCTIONS:
