@@ -2,7 +2,7 @@
 // plus constants (runs of consecutive registers as one vector load, through
 // the source's swizzle); from tensor memory one tcgen05.ld 32x32b per warp
 // at lane 32 * (warp % 4), then tcgen05.wait::ld.
-// RUN: tile-opt %s --tile-lower-variants=check=1 | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants --tile-lower-variants=check=1 | FileCheck %s
 
 // The m16n8 fragment: thread t = 4q + r of a warp holds row q + 8h,
 // columns 2r + e in register 2h + e; from a 128-byte aligned 16 x 32 f32

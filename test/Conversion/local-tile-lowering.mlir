@@ -5,7 +5,7 @@
 // allocation's alignment allows, swizzled like the destination. (On sm_80,
 // which has no stmatrix: the sm_90 stmatrix form of stores into shared
 // memory is local-tile-stmatrix.mlir.)
-// RUN: tile-opt %s --tile-lower-variants="chip=sm_80 check=1" | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants="chip=sm_80" --tile-lower-variants="chip=sm_80 check=1" | FileCheck %s
 
 // The m16n8 fragment shape: thread t = 4q + r of a warp holds row q + 8h,
 // columns 2r + e in register 2h + e.

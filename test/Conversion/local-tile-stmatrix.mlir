@@ -5,7 +5,7 @@
 // vector-store plan. Each lane supplies one row address per instruction:
 // its row thread's digits (the warp's lane 4 (l % 8); transposed
 // (l % 8) / 2) plus a constant per lane bit, through the swizzle.
-// RUN: tile-opt %s --tile-lower-variants="chip=sm_90a check=1" | FileCheck %s
+// RUN: tile-opt %s --tile-select-variants="chip=sm_90a" --tile-lower-variants="chip=sm_90a check=1" | FileCheck %s
 
 // The 64 x 64 f32 wgmma accumulator, converted to bf16 into a 128-byte
 // swizzled 64 x 64 tile (rows of 128 bytes): 16 register pairs a thread,

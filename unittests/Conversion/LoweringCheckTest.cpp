@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/TileToNVVM/Passes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dispatch/Registry.h"
 #include "tile/Registration/Registration.h"
@@ -318,6 +319,120 @@ TEST_F(LoweringCheckTest, CatchesImmTransBOnFp8RegisterA) {
       << errors;
   EXPECT_NE(errors.find("does not end in scale-d, 1, 1 (no imm-trans-b for "
                         "e4m3)"),
+            std::string::npos)
+      << errors;
+}
+
+// Register tiles: an attention step's map / reduce / convert, and the
+// epilogue store through stmatrix and the vector stores of a global row.
+TEST_F(LoweringCheckTest, AttentionStepPasses) {
+  EXPECT_EQ(lower("attention_step.mlir", none()), "");
+}
+
+// tile.reduce: one butterfly by the wrong lane offset.
+TEST_F(LoweringCheckTest, CatchesReduceButterflyOffset) {
+  std::string errors = lower("attention_step.mlir", [](Operation *op,
+                                                        SmallVectorImpl<Operation *> &ops) {
+    if (!isa<tile::ReduceOp>(op))
+      return;
+    auto shuffles = emittedOps<NVVM::ShflOp>(ops);
+    ASSERT_FALSE(shuffles.empty());
+    OpBuilder b(shuffles.front());
+    shuffles.front().getOffsetMutable().assign(LLVM::ConstantOp::create(
+        b, shuffles.front().getLoc(), b.getI32Type(), b.getI32IntegerAttr(8)));
+  });
+  EXPECT_NE(errors.find("lowering check (warp_shuffle): output element"),
+            std::string::npos)
+      << errors;
+}
+
+// tile.reduce: a max where the row sum adds.
+TEST_F(LoweringCheckTest, CatchesReduceCombineKind) {
+  std::string errors = lower("attention_step.mlir", [](Operation *op,
+                                                        SmallVectorImpl<Operation *> &ops) {
+    auto reduce = dyn_cast<tile::ReduceOp>(op);
+    if (!reduce || reduce.getKind() != tile::ReduceKind::add)
+      return;
+    auto adds = emittedOps<LLVM::FAddOp>(ops);
+    ASSERT_FALSE(adds.empty());
+    OpBuilder b(adds.front());
+    Value max = LLVM::MaxNumOp::create(b, adds.front().getLoc(),
+                                       adds.front().getLhs(),
+                                       adds.front().getRhs());
+    adds.front().getResult().replaceAllUsesWith(max);
+  });
+  EXPECT_NE(errors.find("nor the reduction's combine ('llvm.intr.maxnum')"),
+            std::string::npos)
+      << errors;
+}
+
+// tile.map: the broadcast row maximum read from the other row's register.
+TEST_F(LoweringCheckTest, CatchesMapInputRegister) {
+  std::string errors = lower("attention_step.mlir", [](Operation *op,
+                                                        SmallVectorImpl<Operation *> &ops) {
+    auto map = dyn_cast<tile::MapOp>(op);
+    if (!map || map.getInputs().size() != 2 ||
+        map.getInputs()[1].getType() == map.getInputs()[0].getType())
+      return;
+    // The row tile is the one of two registers a thread.
+    for (auto gep : emittedOps<LLVM::GEPOp>(ops)) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(gep.getElemType());
+      if (!array || array.getNumElements() != 2)
+        continue;
+      ArrayRef<int32_t> raw = gep.getRawConstantIndices();
+      gep.setRawConstantIndices({raw[0], 1 - raw[1]});
+      return;
+    }
+  });
+  EXPECT_NE(errors.find("lowering check (registers): output register 0 of "
+                        "thread 0 reads input 1 elsewhere"),
+            std::string::npos)
+      << errors;
+}
+
+// tile.convert: two registers of a packed cvt swapped.
+TEST_F(LoweringCheckTest, CatchesConvertPairOrder) {
+  std::string errors = lower("attention_step.mlir", [](Operation *op,
+                                                        SmallVectorImpl<Operation *> &ops) {
+    if (!isa<tile::ConvertOp>(op))
+      return;
+    auto cvt = emittedOps<NVVM::ConvertF32x2ToBF16x2Op>(ops);
+    ASSERT_FALSE(cvt.empty());
+    Value hi = cvt.front().getSrcHi(), lo = cvt.front().getSrcLo();
+    cvt.front().getSrcHiMutable().assign(lo);
+    cvt.front().getSrcLoMutable().assign(hi);
+  });
+  EXPECT_NE(errors.find("lowering check (registers): result register 0 of "
+                        "thread 0"),
+            std::string::npos)
+      << errors;
+}
+
+// tile.store (vector): one element stored one column further.
+TEST_F(LoweringCheckTest, CatchesVectorStoreAddress) {
+  std::string errors = lower("attention_step.mlir", [](Operation *op,
+                                                        SmallVectorImpl<Operation *> &ops) {
+    auto store = dyn_cast<tile::StoreOp>(op);
+    if (!store || store.getDst().getType().getShape()[1] != 1)
+      return; // the LSE row
+    for (auto gep : emittedOps<LLVM::GEPOp>(ops)) {
+      if (gep.getRawConstantIndices().size() != 1 ||
+          gep.getDynamicIndices().empty())
+        continue;
+      OpBuilder b(gep);
+      Value one = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI64Type(),
+                                           b.getI64IntegerAttr(1));
+      Value moved = LLVM::AddOp::create(b, gep.getLoc(),
+                                        gep.getDynamicIndices()[0], one);
+      gep.getDynamicIndicesMutable().assign(moved);
+      // The check reads the emitted ops in program order.
+      auto at = llvm::find(ops, gep.getOperation());
+      ops.insert(at, {one.getDefiningOp(), moved.getDefiningOp()});
+      return;
+    }
+  });
+  EXPECT_NE(errors.find("lowering check (vector): thread 0's register 0 is "
+                        "accessed at byte"),
             std::string::npos)
       << errors;
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Variants/CUDA/BuiltinVariants.h"
+#include "Local/LocalAccess.h"
 #include "Local/LocalCommon.h"
 
 void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
@@ -17,6 +18,9 @@ void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
   local::registerMapVariant(registry);
   local::registerReduceVariants(registry);
   local::registerConvertVariants(registry);
+  local::registerStoreVariants(registry);
+  local::registerLoadVariants(registry);
   registerBuiltinLoweringChecks(registry);
   local::registerLocalComputeChecks(registry);
+  local::registerLocalAccessChecks(registry);
 }

@@ -23,6 +23,10 @@ constexpr int kReduceInThreadPriority = 30;
 constexpr int kReduceWarpShufflePriority = 20;
 constexpr int kConvertRegistersPriority = 30;
 constexpr int kConvertWarpShufflePriority = 20;
+constexpr int kStoreStMatrixPriority = 20;
+constexpr int kStoreVectorPriority = 10;
+constexpr int kLoadTcgen05Priority = 20;
+constexpr int kLoadVectorPriority = 10;
 
 /// The register table of a local buffer type (its layout over its shape).
 inline OrReason<RegisterTable> tableOf(BufferType type) {
@@ -59,6 +63,9 @@ void registerReduceVariants(dispatch::VariantRegistry &registry);
 void registerConvertVariants(dispatch::VariantRegistry &registry);
 /// The translation validation of the three (Check/LocalComputeCheck.cpp).
 void registerLocalComputeChecks(dispatch::VariantRegistry &registry);
+/// The translation validation of tile.store / tile.load
+/// (Check/LocalAccessCheck.cpp).
+void registerLocalAccessChecks(dispatch::VariantRegistry &registry);
 
 } // namespace tile::local
 

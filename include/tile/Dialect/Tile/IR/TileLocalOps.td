@@ -76,7 +76,8 @@ def Tile_FillOp : Tile_Op<"fill"> {
 }
 
 def Tile_StoreOp : Tile_Op<"store",
-    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     Tile_DispatchOpInterface]> {
   let summary = "each thread stores its registers of a local tile";
   let description = [{
     Writes the whole `src` tile (`local`) into the region of `dst` (global
@@ -89,11 +90,13 @@ def Tile_StoreOp : Tile_Op<"store",
     stored into a narrower or wider float type (rounded to nearest even);
     floats of 8 bits or fewer are stored unconverted.
 
-    Into shared memory on sm_90+, a 16-bit destination whose 8x8 blocks of
+    Dispatched: variant `stmatrix` (priority 20) into shared memory on
+    sm_90+, when the destination has 16-bit elements whose 8x8 blocks of
     the threads' element pairs are 16-byte rows (e.g. the wgmma
-    accumulator into a row-major or 128-byte swizzled tile) is stored with
-    `stmatrix` (m8n8 x4/x2/x1; `.trans` when the blocks are column-major);
-    otherwise with plain (vector) stores (StMatrixPlanner.h decides).
+    accumulator into a row-major or 128-byte swizzled tile: m8n8
+    x4/x2/x1, `.trans` when the blocks are column-major); otherwise
+    `vector` (priority 10): plain stores, runs of consecutive elements as
+    vector stores.
 
     Not async: a shared destination read by TMA or an MMA afterwards needs
     `tile.fence proxy_async` and a barrier first.
@@ -116,7 +119,9 @@ def Tile_StoreOp : Tile_Op<"store",
     Tile_BufferIn<"local">:$src,
     Tile_AnyBuffer:$dst,
     Variadic<Index>:$dst_offsets,
-    DenseI64ArrayAttr:$dst_static_offsets);
+    DenseI64ArrayAttr:$dst_static_offsets,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$variant);
   let assemblyFormat = [{
     $src `to` $dst `` custom<DynamicIndexList>($dst_offsets, $dst_static_offsets)
     attr-dict `:` qualified(type($src)) `to` qualified(type($dst))
@@ -125,23 +130,25 @@ def Tile_StoreOp : Tile_Op<"store",
 }
 
 def Tile_LoadOp : Tile_Op<"load",
-    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     Tile_DispatchOpInterface]> {
   let summary = "each thread loads its registers of a local tile";
   let description = [{
     Fills the whole `dst` tile (`local`) from the region of `src` starting
     at `src_offsets`: element (i, j) of `dst` comes from `src[offsets +
     (i, j)]`.
 
-    From global or shared memory (the converse of `tile.store`): each
-    thread loads the elements it holds, at its base address plus a
-    constant (the same rule as `tile.store`; a swizzled source is read
-    through its swizzle, runs of consecutive elements as vector loads). A
-    float source may be loaded into a float tile of another width. Plain
-    loads: a shared source written by TMA or another thread needs its
-    barrier first.
+    Dispatched. From global or shared memory, variant `vector` (the
+    converse of `tile.store`): each thread loads the elements it holds, at
+    its base address plus a constant (the same rule as `tile.store`; a
+    swizzled source is read through its swizzle, runs of consecutive
+    elements as vector loads). A float source may be loaded into a float
+    tile of another width. Plain loads: a shared source written by TMA or
+    another thread needs its barrier first.
 
-    From tensor memory (a GEMM's accumulator on sm_100a): one
-    `tcgen05.ld.sync.aligned.32x32b` per warp and a `tcgen05.wait::ld`.
+    From tensor memory (a GEMM's accumulator on sm_100a), variant
+    `tcgen05_ld`: one `tcgen05.ld.sync.aligned.32x32b` per warp and a
+    `tcgen05.wait::ld`.
     The tile is 128 rows of 32-bit elements, thread t of the warpgroup
     (`tid_in_wg`) holding row t with column j in register j; the region
     starts at lane 0 and row r is lane r (warp w of the warpgroup reads
@@ -172,7 +179,9 @@ def Tile_LoadOp : Tile_Op<"load",
     Tile_AnyBuffer:$src,
     Variadic<Index>:$src_offsets,
     DenseI64ArrayAttr:$src_static_offsets,
-    Tile_BufferIn<"local">:$dst);
+    Tile_BufferIn<"local">:$dst,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$variant);
   let assemblyFormat = [{
     $src `` custom<DynamicIndexList>($src_offsets, $src_static_offsets)
     `to` $dst attr-dict `:` qualified(type($src)) `to` qualified(type($dst))

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Dialect/Tile/IR/StMatrixPlanner.h"
+#include "tile/Variants/CUDA/Local/StMatrixPlanner.h"
 
 #include <string>
 

@@ -29,8 +29,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_DIALECT_TILE_IR_STMATRIXPLANNER_H
-#define TILE_DIALECT_TILE_IR_STMATRIXPLANNER_H
+#ifndef TILE_VARIANTS_CUDA_LOCAL_STMATRIXPLANNER_H
+#define TILE_VARIANTS_CUDA_LOCAL_STMATRIXPLANNER_H
 
 #include "tile/Support/OrReason.h"
 
@@ -95,4 +95,4 @@ OrReason<Plan> planStMatrix(const Request &request);
 
 } // namespace tile::stmatrix
 
-#endif // TILE_DIALECT_TILE_IR_STMATRIXPLANNER_H
+#endif // TILE_VARIANTS_CUDA_LOCAL_STMATRIXPLANNER_H

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Dialect/Tile/IR/StMatrixPlanner.h"
+#include "tile/Variants/CUDA/Local/StMatrixPlanner.h"
 
 #include "gtest/gtest.h"
 

@@ -1,0 +1,175 @@
+//===- LocalAccess.cpp - addressing a register tile's elements in memory --===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "LocalAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <numeric>
+
+using namespace mlir;
+
+namespace tile::local {
+
+/// The widest vector store (in elements) that can start at element `i` of
+/// a store plan: consecutive registers going to consecutive offsets, the
+/// offset and the runtime base aligned to the width, at most 16 bytes and
+/// inside one chunk the swizzle keeps whole.
+int64_t vectorWidth(const LocalElements &local,
+                           const LocalAccessPlan &plan, size_t i,
+                           int64_t baseAlignment, int64_t bufferAlignment,
+                           unsigned bits) {
+  int64_t limit = std::min<int64_t>(128 / bits, bufferAlignment * 8 / bits);
+  if (!plan.swizzle.isIdentity())
+    limit = std::min<int64_t>(limit, int64_t(1) << plan.swizzle.base);
+  int64_t width = 1;
+  for (int64_t w = 2; w <= limit; w *= 2) {
+    if (i + w > local.elements.size() || plan.elementOffset[i] % w ||
+        (baseAlignment && baseAlignment % w))
+      break;
+    bool run = true;
+    for (int64_t k = 1; k < w && run; ++k)
+      run = local.elements[i + k].reg == local.elements[i].reg + k &&
+            plan.elementOffset[i + k] == plan.elementOffset[i] + k;
+    if (!run)
+      break;
+    width = w;
+  }
+  return width;
+}
+
+ThreadBase threadBase(OpBuilder &b, Location loc,
+                             const LocalAccessPlan &plan,
+                             const LocalElements &local, size_t lead,
+                             ArrayRef<int64_t> staticOffsets,
+                             ValueRange dynamic, Value thread) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  ThreadBase base;
+  auto add = [&](Value v, int64_t step) {
+    base.offset = base.offset ? LLVM::AddOp::create(b, loc, base.offset, v)
+                              : v;
+    base.alignment = std::gcd(base.alignment, step);
+  };
+  size_t next = 0;
+  for (auto [d, offset] : llvm::enumerate(staticOffsets)) {
+    if (!ShapedType::isDynamic(offset))
+      continue;
+    Value index = arith::IndexCastOp::create(b, loc, i64, dynamic[next++]);
+    add(LLVM::MulOp::create(b, loc, index, constant(plan.runtimeStride[d])),
+        plan.runtimeStride[d]);
+  }
+  if (!local.threadIters.empty()) {
+    if (!thread) {
+      Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+      thread = LLVM::ZExtOp::create(b, loc, i64, tid);
+    }
+    for (const LocalElements::ThreadIter &t : local.threadIters) {
+      // digit = (thread / stride) % extent; the group (warp or warpgroup)
+      // is a power of two, so this also drops the group id.
+      Value digit =
+          LLVM::UDivOp::create(b, loc, thread, constant(t.threadStride));
+      digit = LLVM::URemOp::create(b, loc, digit, constant(t.extent));
+      int64_t step = t.coordStep * plan.runtimeStride[lead + t.dim];
+      add(LLVM::MulOp::create(b, loc, digit, constant(step)), step);
+    }
+  }
+  return base;
+}
+
+/// The address of element run `i` of a plan: base + its constant offset,
+/// through the buffer's swizzle (x ^ ((x & mask) >> shift)).
+Value elementAddress(OpBuilder &b, Location loc, const ThreadBase &base,
+                            const LocalAccessPlan &plan, size_t i,
+                            Value buffer, Type element) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value at = constant(plan.elementOffset[i]);
+  if (base.offset)
+    at = LLVM::AddOp::create(b, loc, base.offset, at);
+  return swizzledAddress(b, loc, at, plan.swizzle, buffer, element);
+}
+
+/// buffer + swizzle(at) elements (x ^ ((x & mask) >> shift)).
+Value swizzledAddress(OpBuilder &b, Location loc, Value at,
+                             const Swizzle &swizzle, Value buffer,
+                             Type element) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  if (!swizzle.isIdentity()) {
+    int64_t mask = ((int64_t(1) << swizzle.bits) - 1)
+                   << (swizzle.base + swizzle.shift);
+    Value bits = LLVM::AndOp::create(b, loc, at, constant(mask));
+    Value shift = constant(swizzle.shift);
+    Value moved = LLVM::LShrOp::create(b, loc, bits, shift);
+    at = LLVM::XOrOp::create(b, loc, at, moved);
+  }
+  return LLVM::GEPOp::create(b, loc, buffer.getType(), element, buffer,
+                             ArrayRef<LLVM::GEPArg>{at});
+}
+
+/// What a vector access may assume of `memory`'s base address: a shared
+/// allocation's alignment, else only the element's.
+int64_t bufferAlignment(Value memory, BufferType type) {
+  if (auto alloc = memory.getDefiningOp<AllocSharedOp>())
+    return alloc.getEffectiveAlignment();
+  return std::max(1u, type.getElementBits() / 8);
+}
+
+/// A float value converted to `to` (rounded to nearest even when narrower;
+/// bf16 <-> f16 through f32, neither holds the other).
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth()) {
+    v = LLVM::FPExtOp::create(b, loc, b.getF32Type(), v);
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  }
+  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+    return LLVM::FPTruncOp::create(b, loc, to, v);
+  return LLVM::FPExtOp::create(b, loc, to, v);
+}
+
+/// The stmatrix request of a store (stmatrix::Request): every thread's
+/// element offsets (its digits plus the plan's constants), what the
+/// runtime base is a multiple of (the buffer's alignment, the runtime
+/// offsets' strides), the swizzle's chunk.
+stmatrix::Request stMatrixRequest(StoreOp op,
+                                         const LocalAccessPlan &plan,
+                                         const LocalElements &local,
+                                         int64_t threads, int64_t alignment) {
+  BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+  const size_t lead = dst.getRank() - src.getRank();
+  stmatrix::Request req;
+  req.bits = dst.getElementBits();
+  req.offset.assign(threads, {});
+  for (int64_t t = 0; t < threads; ++t) {
+    int64_t digits = 0;
+    for (const LocalElements::ThreadIter &it : local.threadIters)
+      digits += (t / it.threadStride) % it.extent * it.coordStep *
+                plan.runtimeStride[lead + it.dim];
+    for (int64_t offset : plan.elementOffset)
+      req.offset[t].push_back(digits + offset);
+  }
+  req.baseAlignment = std::max<int64_t>(1, alignment * 8 / req.bits);
+  for (auto [d, offset] : llvm::enumerate(op.getDstStaticOffsets()))
+    if (ShapedType::isDynamic(offset))
+      req.baseAlignment = std::gcd(req.baseAlignment, plan.runtimeStride[d]);
+  req.swizzleChunk =
+      plan.swizzle.isIdentity() ? 0 : int64_t(1) << plan.swizzle.base;
+  return req;
+}
+
+} // namespace tile::local
