@@ -42,3 +42,24 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+// tile.store: stmatrix into a 128-byte swizzled bf16 tile; plain vector
+// stores into global memory, where stmatrix cannot store.
+!acc = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!sc = !tile.buffer<64x64xbf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%out: memref<64x64xf32, 1>) kernel {
+    %acc = tile.alloc_local : !acc
+    %sc = tile.alloc_shared {alignment = 1024 : i64} : !sc
+    // expected-remark @+2 {{selected stmatrix (priority 20) on sm_90a}}
+    // expected-note @+1 {{vector (priority 10): viable, lower priority}}
+    tile.store %acc to %sc[0, 0] : !acc to !sc
+    %g = tile.from_memref %out : memref<64x64xf32, 1> -> !tile.buffer<64x64xf32, global>
+    // expected-remark @+2 {{selected vector (priority 10) on sm_90a}}
+    // expected-note @+1 {{stmatrix (priority 20): rejected: shared_destination — stmatrix stores into shared memory; the destination is global; rejected: sixteen_bit_destination — stmatrix stores 16-bit elements; the destination's are 32-bit}}
+    tile.store %acc to %g[0, 0] : !acc to !tile.buffer<64x64xf32, global>
+    gpu.return
+  }
+}
