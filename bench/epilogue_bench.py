@@ -31,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
 sys.path.insert(0, str(DEVICE / "python"))
 import tile_mlir  # noqa: E402
+from gemm_bench import timed  # noqa: E402  (CUDA-event timing of a batch)
 
 TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}
 CHECK_SHAPES = [  # M, N, K: tile multiples and not
@@ -109,17 +110,6 @@ def check(module, cases, names):
             print(f"{case['kernel']:44s} {m:5d}x{n:5d}x{k:5d}  {status}  "
                   f"max |err| {worst:.3g} (max |ref| {scale:.3g})", flush=True)
     return failed
-
-
-def timed(fn, iters):
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(iters):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / iters
 
 
 def library_calls(epilogue, a, b, bias, out):

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Local/LocalCommon.h"
+#include "LocalPlacement.h"
 #include "LoweringCheck.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,43 +31,9 @@
 
 using namespace mlir;
 using namespace tile;
+using namespace tile::lowering_check;
 
 namespace {
-
-/// Which element each (thread, register) of a local tile holds.
-struct Placement {
-  int64_t threads = 1, registers = 0;
-  std::vector<int64_t> element; // [t * registers + r] or -1
-
-  int64_t at(int64_t t, int64_t r) const {
-    return element[(t % threads) * registers + r];
-  }
-};
-
-OrReason<Placement> placementOf(BufferType type) {
-  using R = OrReason<Placement>;
-  std::optional<TileLayout> layout = type.getEffectiveLayout();
-  if (!layout)
-    return R::failure("a tile without a layout");
-  Placement p;
-  p.threads = layout->usesAxis(Axis::tid_in_wg) ||
-                      layout->usesAxis(Axis::wid_in_wg)
-                  ? 128
-              : layout->usesAxis(Axis::laneid) ? 32
-                                               : 1;
-  p.registers = layout->cosize(Axis::m);
-  p.element.assign(p.threads * p.registers, -1);
-  for (int64_t e = 0; e < layout->size(); ++e)
-    for (int64_t rep = 0; rep < layout->replicaCount(); ++rep) {
-      AxisAddress a = layout->apply(e, rep);
-      int64_t t = p.threads == 1 ? 0 : threadInGroup(a);
-      int64_t r = tile::at(a, Axis::m);
-      if (t < 0 || t >= p.threads || r < 0 || r >= p.registers)
-        return R::failure("an element outside the tile's registers");
-      p.element[t * p.registers + r] = e;
-    }
-  return p;
-}
 
 SmallVector<int64_t, 4> coordOf(int64_t e, ArrayRef<int64_t> shape) {
   SmallVector<int64_t, 4> c(shape.size());
@@ -536,18 +503,6 @@ Status checkLoad(LoadOp op, ValueRange lowered,
       return s;
   }
   return Status::success();
-}
-
-template <typename OpT>
-dispatch::CheckFn checkOf(Status (*check)(OpT, ValueRange,
-                                          ArrayRef<Operation *>),
-                          StringRef variant) {
-  return [check, variant = variant.str()](
-             Operation *op, ValueRange lowered, ArrayRef<Operation *> emitted,
-             const dispatch::DispatchContext &) -> LogicalResult {
-    return lowering_check::reportOn(op, variant,
-                                    check(cast<OpT>(op), lowered, emitted));
-  };
 }
 
 } // namespace

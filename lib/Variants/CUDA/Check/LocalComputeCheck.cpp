@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Local/LocalCommon.h"
+#include "LocalPlacement.h"
 #include "LoweringCheck.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,75 +41,9 @@
 using namespace mlir;
 using namespace tile;
 using namespace tile::local;
+using namespace tile::lowering_check;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Where the layouts put each element (independent of RegisterTable)
-//===----------------------------------------------------------------------===//
-
-struct Placement {
-  int64_t threads = 1, registers = 0;
-  SmallVector<int64_t, 4> shape;
-  std::vector<int64_t> element;               // [t * registers + r] or -1
-  std::map<std::pair<int64_t, int64_t>, int64_t> reg; // (element, t) -> r
-
-  int64_t at(int64_t t, int64_t r) const {
-    return element[(t % threads) * registers + r];
-  }
-  int64_t registerOf(int64_t t, int64_t e) const {
-    auto it = reg.find({e, t % threads});
-    return it == reg.end() ? -1 : it->second;
-  }
-  SmallVector<int64_t, 4> coord(int64_t e) const {
-    SmallVector<int64_t, 4> c(shape.size());
-    for (size_t d = shape.size(); d-- > 0;) {
-      c[d] = e % shape[d];
-      e /= shape[d];
-    }
-    return c;
-  }
-  int64_t flat(ArrayRef<int64_t> c) const {
-    int64_t f = 0;
-    for (size_t d = 0; d < shape.size(); ++d)
-      f = f * shape[d] + c[d];
-    return f;
-  }
-  SmallVector<int64_t> used() const {
-    SmallVector<int64_t> out;
-    for (int64_t r = 0; r < registers; ++r)
-      if (element[r] >= 0)
-        out.push_back(r);
-    return out;
-  }
-};
-
-OrReason<Placement> placementOf(BufferType type) {
-  using R = OrReason<Placement>;
-  std::optional<TileLayout> layout = type.getEffectiveLayout();
-  if (!layout)
-    return R::failure("a tile without a layout");
-  Placement p;
-  p.shape.assign(type.getShape().begin(), type.getShape().end());
-  p.threads = layout->usesAxis(Axis::tid_in_wg) ||
-                      layout->usesAxis(Axis::wid_in_wg)
-                  ? 128
-              : layout->usesAxis(Axis::laneid) ? 32
-                                               : 1;
-  p.registers = layout->cosize(Axis::m);
-  p.element.assign(p.threads * p.registers, -1);
-  for (int64_t e = 0; e < layout->size(); ++e)
-    for (int64_t rep = 0; rep < layout->replicaCount(); ++rep) {
-      AxisAddress a = layout->apply(e, rep);
-      int64_t t = p.threads == 1 ? 0 : threadInGroup(a);
-      int64_t r = tile::at(a, Axis::m);
-      if (t < 0 || t >= p.threads || r < 0 || r >= p.registers)
-        return R::failure("an element outside the tile's registers");
-      p.element[t * p.registers + r] = e;
-      p.reg[{e, t}] = r;
-    }
-  return p;
-}
 
 int64_t groupOf(std::initializer_list<const Placement *> tiles) {
   int64_t threads = 1;
@@ -612,18 +547,6 @@ Status checkConvert(ConvertOp op, ValueRange lowered,
     }
   }
   return Status::success();
-}
-
-template <typename OpT>
-dispatch::CheckFn checkOf(Status (*check)(OpT, ValueRange,
-                                          ArrayRef<Operation *>),
-                          StringRef variant) {
-  return [check, variant = variant.str()](
-             Operation *op, ValueRange lowered, ArrayRef<Operation *> emitted,
-             const dispatch::DispatchContext &) -> LogicalResult {
-    return lowering_check::reportOn(op, variant,
-                                    check(cast<OpT>(op), lowered, emitted));
-  };
 }
 
 } // namespace

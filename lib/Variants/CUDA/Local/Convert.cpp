@@ -66,15 +66,21 @@ Verdict supportedConversion(ConvertOp op, const DispatchContext &context) {
   return Verdict::success();
 }
 
-OrReason<ConvertPlan> planConvertOp(ConvertOp op, const DispatchContext &) {
-  using R = OrReason<ConvertPlan>;
+/// `plan(source table, result table)`, or why a table cannot be built.
+template <typename PlanT, typename Planner>
+OrReason<PlanT> withTables(ConvertOp op, Planner plan) {
+  using R = OrReason<PlanT>;
   OrReason<RegisterTable> source = tableOf(op.getSource().getType());
   if (!source)
     return R::failure("source: " + source.reason());
   OrReason<RegisterTable> result = tableOf(op.getResult().getType());
   if (!result)
     return R::failure("result: " + result.reason());
-  return planRegisterConvert(*source, *result);
+  return plan(*source, *result);
+}
+
+OrReason<ConvertPlan> planConvertOp(ConvertOp op, const DispatchContext &) {
+  return withTables<ConvertPlan>(op, planRegisterConvert);
 }
 
 /// One float converted to `to` (round to nearest even; bf16 <-> f16
@@ -202,14 +208,7 @@ Verdict elementAtMost32Bit(ConvertOp op, const DispatchContext &) {
 
 OrReason<ShuffleConvertPlan> planShuffleConvertOp(ConvertOp op,
                                                   const DispatchContext &) {
-  using R = OrReason<ShuffleConvertPlan>;
-  OrReason<RegisterTable> source = tableOf(op.getSource().getType());
-  if (!source)
-    return R::failure("source: " + source.reason());
-  OrReason<RegisterTable> result = tableOf(op.getResult().getType());
-  if (!result)
-    return R::failure("result: " + result.reason());
-  return planShuffleConvert(*source, *result);
+  return withTables<ShuffleConvertPlan>(op, planShuffleConvert);
 }
 
 /// `v` (a register of the source, at most 32 bits) as lane `lane` holds
