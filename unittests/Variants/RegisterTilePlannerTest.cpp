@@ -208,6 +208,30 @@ TEST(ReducePlannerTest, AccumulatorRowsReduceOverTheQuad) {
   }
 }
 
+TEST(ReducePlannerTest, TwoInstructionAccumulatorRowsReduceOverTheQuad) {
+  // M = 128 in one warpgroup (two m64 instructions, 32 registers each):
+  // row 64i + 16w + 8h + q in register 32i + 4j + 2h + e.
+  std::mt19937 rng(8);
+  RegisterTable s = table(TileLayout({reg(2, 32), tid(4, 32), reg(2, 2),
+                                      tid(8, 4), reg(8, 4), tid(4, 1),
+                                      reg(2, 1)}),
+                          {128, 64});
+  RegisterTable m = table(TileLayout({reg(2, 2), tid(4, 32), reg(2, 1),
+                                      tid(8, 4), reg(1, 0)},
+                                     {tid(4, 1)}),
+                          {128, 1});
+  OrReason<ReducePlan> plan = planReduce(s, m, {1}, true);
+  ASSERT_TRUE(plan) << plan.reason();
+  EXPECT_EQ(plan->rows.size(), 4u);
+  expectReduceComputes(*plan, s, m, {1}, rng);
+  // The broadcast map back onto the accumulator reads register 2i + h.
+  OrReason<MapPlan> map = planMap(s, {s, m});
+  ASSERT_TRUE(map) << map.reason();
+  for (const MapPlan::Element &e : map->elements)
+    EXPECT_EQ(e.inputRegisters[1],
+              2 * (e.outputRegister / 32) + (e.outputRegister / 2) % 2);
+}
+
 TEST(ReducePlannerTest, RowPerThreadIsInThread) {
   // tcgen05.ld 32x32b: thread t holds row t, column j in register j.
   std::mt19937 rng(3);
