@@ -16,6 +16,7 @@
 #include "LocalAccess.h"
 #include "LocalCommon.h"
 
+#include "../TargetPredicate.h"
 #include "tile/Dispatch/VariantDecl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,12 +45,12 @@ Verdict tensorMemorySource(LoadOp op, const DispatchContext &) {
                           "in " + stringifyMemoryScope(scope).str());
 }
 
+/// The chip table says which chips have tcgen05 (Target/CUDA/Chips.h).
 Verdict tcgen05Target(LoadOp, const DispatchContext &context) {
-  if (context.target.sm >= 100 && context.target.archSpecific)
+  if (context.target.info.support(cuda::InstructionFamily::Tcgen05))
     return Verdict::success();
-  return Verdict::failure("tcgen05.ld needs an sm_100-family chip with its "
-                          "arch-specific features, not " +
-                          context.target.chip);
+  return Verdict::failure(needsOneOf("tcgen05.ld", context.target,
+                                     cuda::InstructionFamily::Tcgen05));
 }
 
 OrReason<LocalAccessPlan> planVectorLoad(LoadOp op, const DispatchContext &) {
@@ -160,14 +161,19 @@ LogicalResult emitTcgen05Load(LoadOp op, const TmemLoadPlan &plan,
 } // namespace
 
 void tile::local::registerLoadVariants(VariantRegistry &registry) {
-  registerVariant(registry, VariantDecl<LoadOp, TmemLoadPlan>{
-                                "tcgen05_ld",
-                                kLoadTcgen05Priority,
-                                {{"tmem_source", tensorMemorySource},
-                                 {"tcgen05_target", tcgen05Target}},
-                                planTcgen05Load,
-                                /*prepare=*/nullptr,
-                                emitTcgen05Load});
+  VariantDecl<LoadOp, TmemLoadPlan> tcgen05Ld{
+      "tcgen05_ld",
+      kLoadTcgen05Priority,
+      {{"tmem_source", tensorMemorySource}, {"tcgen05_target", tcgen05Target}},
+      planTcgen05Load,
+      /*prepare=*/nullptr,
+      emitTcgen05Load};
+  // The target check picks the PTX version from it.
+  tcgen05Ld.families = [](LoadOp) {
+    return SmallVector<cuda::InstructionFamily, 2>{
+        cuda::InstructionFamily::Tcgen05};
+  };
+  registerVariant(registry, std::move(tcgen05Ld));
   registerVariant(registry, VariantDecl<LoadOp, LocalAccessPlan>{
                                 "vector",
                                 kLoadVectorPriority,
