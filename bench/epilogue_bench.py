@@ -31,7 +31,8 @@ HERE = Path(__file__).resolve().parent
 DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
 sys.path.insert(0, str(DEVICE / "python"))
 import tile_mlir  # noqa: E402
-from gemm_bench import timed  # noqa: E402  (CUDA-event timing of a batch)
+# The family's persistent grid and CUDA-event timing of a batch.
+from gemm_bench import launch, timed  # noqa: E402
 
 TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}
 CHECK_SHAPES = [  # M, N, K: tile multiples and not
@@ -77,12 +78,6 @@ def activation(name, y):
     if name == "bias_silu":
         return torch.nn.functional.silu(y)
     return y
-
-
-def launch(kernel, case, args, sms):
-    m, n = args[-1].shape
-    tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-    kernel(*args, grid=(min(sms, tiles),))
 
 
 def check(module, cases, names):
