@@ -105,10 +105,7 @@ void Thread::run(Operation *op, int64_t tid) {
           op)) {
     if (auto v = in(0))
       set(*v);
-    // A register moved through a cast stays the register.
-    if (auto r = reg(op->getOperand(0)))
-      regs[op->getResult(0)] = *r;
-    return;
+    return; // integer casts do not carry a register's value
   }
   if (auto gep = dyn_cast<LLVM::GEPOp>(op)) {
     if (gep.getBase() == local)
@@ -139,12 +136,18 @@ void Thread::run(Operation *op, int64_t tid) {
     return;
   }
   if (isa<LLVM::FPExtOp, LLVM::BitcastOp>(op) && op->getNumResults() == 1) {
-    if (auto r = reg(op->getOperand(0)))
+    Type from = op->getOperand(0).getType(), to = op->getResult(0).getType();
+    bool sameBits = !isa<LLVM::BitcastOp>(op) ||
+                    (from.isIntOrFloat() && to.isIntOrFloat() &&
+                     from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth());
+    if (auto r = reg(op->getOperand(0)); r && sameBits)
       regs[op->getResult(0)] = *r;
     // A vector's lanes travel through casts (stmatrix takes a packed pair
     // as one 32-bit word).
-    if (auto it = vectors.find(op->getOperand(0)); it != vectors.end())
-      vectors[op->getResult(0)] = it->second;
+    if (auto it = vectors.find(op->getOperand(0)); it != vectors.end()) {
+      auto lanes = it->second; // a copy: inserting may rehash the map
+      vectors[op->getResult(0)] = std::move(lanes);
+    }
     return;
   }
   if (isa<LLVM::FPTruncOp>(op)) {
@@ -206,17 +209,23 @@ Region regionOf(BufferType memory, ArrayRef<int64_t> staticOffsets,
                 ValueRange loweredDynamic, ArrayRef<int64_t> localShape) {
   Region region;
   const size_t lead = memory.getRank() - localShape.size();
+  // One value per SSA value (it may index several dims): 1 where the
+  // region fits every dim it indexes with it, else 0.
   size_t next = 0;
   for (auto [d, offset] : llvm::enumerate(staticOffsets)) {
-    if (!ShapedType::isDynamic(offset)) {
-      region.offsets.push_back(offset);
+    if (!ShapedType::isDynamic(offset))
       continue;
-    }
     int64_t size = d < lead ? 1 : localShape[d - lead];
-    int64_t value = memory.getShape()[d] - size >= 1 ? 1 : 0;
-    region.bound[loweredDynamic[next++]] = value;
-    region.offsets.push_back(value);
+    bool fits = memory.getShape()[d] - size >= 1;
+    auto [it, inserted] = region.bound.insert({loweredDynamic[next++], 1});
+    if (!fits)
+      it->second = 0;
   }
+  next = 0;
+  for (int64_t offset : staticOffsets)
+    region.offsets.push_back(ShapedType::isDynamic(offset)
+                                 ? region.bound[loweredDynamic[next++]]
+                                 : offset);
   return region;
 }
 
@@ -267,10 +276,11 @@ Status compareThread(int64_t t, const Placement &local,
 
 Status record(std::map<int64_t, int64_t> &addressOf, RegisterValue value,
               int64_t address, int64_t t, int maxRoundings) {
-  if (value.roundings > maxRoundings)
+  if (value.roundings != maxRoundings)
     return Status::failure("thread " + std::to_string(t) + "'s register " +
                            std::to_string(value.reg) + " is rounded " +
-                           std::to_string(value.roundings) + " times");
+                           std::to_string(value.roundings) + " times, not " +
+                           std::to_string(maxRoundings));
   if (!addressOf.emplace(value.reg, address).second)
     return Status::failure("thread " + std::to_string(t) + "'s register " +
                            std::to_string(value.reg) +
@@ -278,7 +288,28 @@ Status record(std::map<int64_t, int64_t> &addressOf, RegisterValue value,
   return Status::success();
 }
 
-int roundingsAllowed(Type from, Type to) { return from == to ? 0 : 1; }
+/// The roundings a float conversion from `from` to `to` makes (the
+/// emitters' convertFloat): none when equal or wider, one otherwise (bf16
+/// <-> f16 through an exact widening to f32).
+int roundingsAllowed(Type from, Type to) {
+  if (from == to)
+    return 0;
+  return to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth() ? 0 : 1;
+}
+
+/// Why a stored or loaded memory access has the wrong element type, or "".
+std::string accessTypeProblem(Type accessed, Type memoryElement) {
+  Type element = accessed;
+  if (auto vector = dyn_cast<VectorType>(accessed))
+    element = vector.getElementType();
+  Type want = registerStorageType(memoryElement);
+  if (element == want)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "an access of " << accessed << " where the memory holds " << want;
+  return text;
+}
 
 //===----------------------------------------------------------------------===//
 // tile.store
@@ -311,6 +342,10 @@ Status checkStore(StoreOp op, ValueRange lowered,
       for (int64_t l = 0; l < 32; ++l)
         lanes[l].run(op2, warp + l);
       if (auto store = dyn_cast<LLVM::StoreOp>(op2)) {
+        if (std::string why = accessTypeProblem(store.getValue().getType(),
+                                                dst.getElementType());
+            !why.empty())
+          return Status::failure(why);
         for (int64_t l = 0; l < 32; ++l) {
           Thread &th = lanes[l];
           auto address = th.get(store.getAddr());
@@ -422,9 +457,14 @@ Status checkLoad(LoadOp op, ValueRange lowered,
     DenseMap<Value, int64_t> loadedAt;
     DenseMap<Value, SmallVector<int64_t, 8>> lanesAt;
     std::map<int64_t, int64_t> addressOf;
+    bool loadsWaited = true;
     for (Operation *op2 : emitted) {
       th.run(op2, t);
       if (auto load = dyn_cast<LLVM::LoadOp>(op2)) {
+        if (std::string why =
+                accessTypeProblem(load.getType(), src.getElementType());
+            !why.empty())
+          return Status::failure(why);
         auto address = th.get(load.getAddr());
         if (!address)
           return Status::failure("a load's address is not read back");
@@ -446,7 +486,13 @@ Status checkLoad(LoadOp op, ValueRange lowered,
           loadedAt[extract.getResult()] = it->second[*k];
         continue;
       }
+      if (auto wait = dyn_cast<NVVM::Tcgen05WaitOp>(op2)) {
+        if (wait.getKind() == NVVM::Tcgen05WaitKind::LOAD)
+          loadsWaited = true;
+        continue;
+      }
       if (auto ld = dyn_cast<NVVM::Tcgen05LdOp>(op2)) {
+        loadsWaited = false;
         auto address = th.get(ld.getTmemAddr());
         if (!address)
           return Status::failure("a tcgen05.ld address is not read back");
@@ -465,8 +511,10 @@ Status checkLoad(LoadOp op, ValueRange lowered,
       }
       if (isa<LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::BitcastOp>(op2)) {
         auto it = loadedAt.find(op2->getOperand(0));
-        if (it != loadedAt.end())
-          loadedAt[op2->getResult(0)] = it->second;
+        if (it != loadedAt.end()) {
+          int64_t address = it->second; // inserting may rehash the map
+          loadedAt[op2->getResult(0)] = address;
+        }
         continue;
       }
       if (auto store = dyn_cast<LLVM::StoreOp>(op2)) {
@@ -476,6 +524,9 @@ Status checkLoad(LoadOp op, ValueRange lowered,
         if (!gep || gep.getBase() != dstTile || raw.size() != 2 || raw[1] < 0)
           return Status::failure("the lowering stores somewhere other than a "
                                  "register of the tile");
+        if (tmem && !loadsWaited)
+          return Status::failure("a register is written from tensor memory "
+                                 "before tcgen05.wait::ld");
         auto it = loadedAt.find(store.getValue());
         if (it == loadedAt.end())
           return Status::failure("register " + std::to_string(raw[1]) +
