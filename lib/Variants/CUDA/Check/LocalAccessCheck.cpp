@@ -425,6 +425,57 @@ Status checkStore(StoreOp op, ValueRange lowered,
 // tile.load
 //===----------------------------------------------------------------------===//
 
+/// Where each value a tile.load's emitted code read from memory came from:
+/// a byte address (global, shared) or lane << 16 | column (tensor memory),
+/// per vector lane for vector values.
+struct Reads {
+  DenseMap<Value, int64_t> at;
+  DenseMap<Value, SmallVector<int64_t, 8>> lanes;
+};
+
+/// Records a memory load or a tcgen05.ld of thread `t`; `handled` is set
+/// when `op` is one.
+Status recordRead(Operation *op, const Thread &th, int64_t t, int64_t bytes,
+                  Type memoryElement, Reads &reads, bool &handled) {
+  handled = true;
+  if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+    if (std::string why = accessTypeProblem(load.getType(), memoryElement);
+        !why.empty())
+      return Status::failure(why);
+    auto address = th.get(load.getAddr());
+    if (!address)
+      return Status::failure("a load's address is not read back");
+    if (auto vector = dyn_cast<VectorType>(load.getType())) {
+      SmallVector<int64_t, 8> at;
+      for (int64_t k = 0; k < vector.getNumElements(); ++k)
+        at.push_back(*address + k * bytes);
+      reads.lanes[load.getResult()] = at;
+    } else {
+      reads.at[load.getResult()] = *address;
+    }
+    return Status::success();
+  }
+  if (auto ld = dyn_cast<NVVM::Tcgen05LdOp>(op)) {
+    auto address = th.get(ld.getTmemAddr());
+    if (!address)
+      return Status::failure("a tcgen05.ld address is not read back");
+    // 32x32b: warp lane i reads lane base + i, element j column base + j.
+    int64_t lane = (*address >> 16) + t % 32, column = *address & 0xffff;
+    auto vector = dyn_cast<VectorType>(ld.getResult().getType());
+    int64_t n = vector ? vector.getNumElements() : 1;
+    SmallVector<int64_t, 8> at;
+    for (int64_t j = 0; j < n; ++j)
+      at.push_back((lane << 16) | (column + j));
+    if (vector)
+      reads.lanes[ld.getResult()] = at;
+    else
+      reads.at[ld.getResult()] = at.front();
+    return Status::success();
+  }
+  handled = false;
+  return Status::success();
+}
+
 Status checkLoad(LoadOp op, ValueRange lowered,
                  ArrayRef<Operation *> emitted) {
   BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
@@ -453,31 +504,13 @@ Status checkLoad(LoadOp op, ValueRange lowered,
     th.ints[lowered[0]] = 0;
     for (auto [v, x] : region.bound)
       th.ints[v] = x;
-    // Per loaded value: its address (vector loads: per lane).
-    DenseMap<Value, int64_t> loadedAt;
-    DenseMap<Value, SmallVector<int64_t, 8>> lanesAt;
+    Reads reads;
+    DenseMap<Value, int64_t> &loadedAt = reads.at;
+    DenseMap<Value, SmallVector<int64_t, 8>> &lanesAt = reads.lanes;
     std::map<int64_t, int64_t> addressOf;
     bool loadsWaited = true;
     for (Operation *op2 : emitted) {
       th.run(op2, t);
-      if (auto load = dyn_cast<LLVM::LoadOp>(op2)) {
-        if (std::string why =
-                accessTypeProblem(load.getType(), src.getElementType());
-            !why.empty())
-          return Status::failure(why);
-        auto address = th.get(load.getAddr());
-        if (!address)
-          return Status::failure("a load's address is not read back");
-        if (auto vector = dyn_cast<VectorType>(load.getType())) {
-          SmallVector<int64_t, 8> at;
-          for (int64_t k = 0; k < vector.getNumElements(); ++k)
-            at.push_back(*address + k * bytes);
-          lanesAt[load.getResult()] = at;
-        } else {
-          loadedAt[load.getResult()] = *address;
-        }
-        continue;
-      }
       if (auto extract = dyn_cast<LLVM::ExtractElementOp>(op2)) {
         auto it = lanesAt.find(extract.getVector());
         auto k = th.get(extract.getPosition());
@@ -491,24 +524,15 @@ Status checkLoad(LoadOp op, ValueRange lowered,
           loadsWaited = true;
         continue;
       }
-      if (auto ld = dyn_cast<NVVM::Tcgen05LdOp>(op2)) {
+      bool handled = false;
+      if (Status st = recordRead(op2, th, t, bytes, src.getElementType(),
+                                 reads, handled);
+          !st)
+        return st;
+      if (isa<NVVM::Tcgen05LdOp>(op2))
         loadsWaited = false;
-        auto address = th.get(ld.getTmemAddr());
-        if (!address)
-          return Status::failure("a tcgen05.ld address is not read back");
-        // 32x32b: warp lane i reads lane base + i, element j column base + j.
-        int64_t lane = (*address >> 16) + t % 32, column = *address & 0xffff;
-        auto vector = dyn_cast<VectorType>(ld.getResult().getType());
-        int64_t n = vector ? vector.getNumElements() : 1;
-        SmallVector<int64_t, 8> at;
-        for (int64_t j = 0; j < n; ++j)
-          at.push_back((lane << 16) | (column + j));
-        if (vector)
-          lanesAt[ld.getResult()] = at;
-        else
-          loadedAt[ld.getResult()] = at.front();
+      if (handled)
         continue;
-      }
       if (isa<LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::BitcastOp>(op2)) {
         auto it = loadedAt.find(op2->getOperand(0));
         if (it != loadedAt.end()) {
