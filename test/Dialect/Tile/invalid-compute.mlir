@@ -182,3 +182,14 @@ func.func @tf32_map() {
   }
   return
 }
+
+// -----
+
+// Sub-byte elements are packed in memory: a register's store moves bytes.
+!t = !tile.buffer<32x8xf4E2M1FN, local, #tile.layout<S[(32,8):(1@laneid,1)]>>
+func.func @fp4_store(%g: !tile.buffer<32x8xf4E2M1FN, global>) {
+  %a = tile.alloc_local : !t
+  // expected-error @+1 {{elements of 4 bits are packed in memory; a register tile's loads and stores move whole bytes}}
+  tile.store %a to %g[0, 0] : !t to !tile.buffer<32x8xf4E2M1FN, global>
+  return
+}

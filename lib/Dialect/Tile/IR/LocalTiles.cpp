@@ -101,6 +101,13 @@ static int64_t dimOffset(ArrayRef<Iter> iters, int64_t x) {
 OrReason<LocalAccessPlan> planLocalAccess(BufferType src, BufferType dst,
                                           ArrayRef<int64_t> staticOffsets) {
   using R = OrReason<LocalAccessPlan>;
+  // Sub-byte elements are packed in memory; a register's access moves at
+  // least a byte.
+  for (BufferType t : {src, dst})
+    if (t.getElementBits() < 8)
+      return R::failure("elements of " + std::to_string(t.getElementBits()) +
+                        " bits are packed in memory; a register tile's "
+                        "loads and stores move whole bytes");
   std::optional<TileLayout> layout = dst.getEffectiveLayout();
   if (!layout || !dst.hasStaticShape())
     return R::failure("the region's buffer has no static layout");
