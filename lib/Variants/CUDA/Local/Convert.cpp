@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LocalAccess.h"
 #include "LocalCommon.h"
 
 #include "tile/Dispatch/VariantDecl.h"
@@ -83,25 +84,8 @@ OrReason<ConvertPlan> planConvertOp(ConvertOp op, const DispatchContext &) {
   return withTables<ConvertPlan>(op, planRegisterConvert);
 }
 
-/// One float converted to `to` (round to nearest even; bf16 <-> f16
-/// through f32).
-Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  unsigned fromBits = from.getIntOrFloatBitWidth(),
-           toBits = to.getIntOrFloatBitWidth();
-  if (fromBits == toBits) {
-    v = LLVM::FPExtOp::create(b, loc, b.getF32Type(), v);
-    return LLVM::FPTruncOp::create(b, loc, to, v);
-  }
-  if (fromBits > toBits)
-    return LLVM::FPTruncOp::create(b, loc, to, v);
-  return LLVM::FPExtOp::create(b, loc, to, v);
-}
-
 Value toF32(OpBuilder &b, Location loc, Value v) {
-  return convertScalar(b, loc, v, b.getF32Type());
+  return convertFloat(b, loc, v, b.getF32Type());
 }
 
 /// Two f32 values converted by one packed cvt, as the two result-typed
@@ -176,7 +160,7 @@ void storeConverted(ConvertOp op, ArrayRef<std::pair<int64_t, Value>> moves,
                                             rewriter.getF32FloatAttr(0));
       v = convertPair(rewriter, loc, v, zero, to).first;
     } else if (from != to) {
-      v = convertScalar(rewriter, loc, v, to);
+      v = convertFloat(rewriter, loc, v, to);
     }
     result.store(rewriter, loc, v, r);
   }
