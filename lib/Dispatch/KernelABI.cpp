@@ -11,6 +11,9 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace tile::dispatch;
@@ -80,4 +83,72 @@ unsigned tile::dispatch::loweredParamIndex(FunctionType signature,
   for (unsigned i = 0; i < sourceIndex; ++i)
     index += loweredParamParts(signature.getInput(i)).size();
   return index;
+}
+
+/// base + (-base mod alignment) + offset, where base is the extern segment
+/// (`extern __shared__ char __tile_dynamic_shared[]`). It is declared
+/// 16-byte aligned, what the driver guarantees: a larger declared alignment
+/// would let LLVM fold the rounding away.
+FailureOr<Value> tile::dispatch::dynamicSegmentAddress(OpBuilder &b,
+                                                       Location loc,
+                                                       Operation *within,
+                                                       int64_t offset) {
+  auto kernel = within->getParentOfType<FunctionOpInterface>();
+  auto alignmentAttr =
+      kernel ? kernel->getAttrOfType<IntegerAttr>(kDynamicSharedAlignmentAttr)
+             : IntegerAttr();
+  if (!alignmentAttr)
+    return within->emitError()
+           << "no dynamic shared segment in the enclosing kernel; run "
+              "--tile-assign-shared-offsets first";
+  Operation *table = SymbolTable::getNearestSymbolTable(within);
+  if (!table)
+    return within->emitError() << "no enclosing symbol table";
+  MLIRContext *ctx = b.getContext();
+  unsigned shared = unsigned(NVVM::NVVMMemorySpace::Shared);
+  Operation *segment = SymbolTable::lookupSymbolIn(table, kDynamicSharedSymbol);
+  if (segment && !isa<LLVM::GlobalOp>(segment))
+    return within->emitError() << "@" << kDynamicSharedSymbol
+                               << " names something other than the dynamic "
+                                  "shared segment";
+  if (!segment) {
+    OpBuilder::InsertionGuard guard(b);
+    Operation *owner = within;
+    while (owner->getParentOp() != table)
+      owner = owner->getParentOp();
+    b.setInsertionPoint(owner);
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
+        /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedSymbol,
+        /*value=*/Attribute(), cuda::kDynamicSharedBaseAlignment, shared);
+  }
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, shared);
+  Value base =
+      LLVM::AddressOfOp::create(b, loc, ptrType, kDynamicSharedSymbol);
+  int64_t alignment = alignmentAttr.getInt();
+  if (alignment > cuda::kDynamicSharedBaseAlignment) {
+    // Shared addresses fit in 32 bits; only the low ones matter here.
+    Type i32 = b.getI32Type();
+    Value address = LLVM::PtrToIntOp::create(b, loc, i32, base);
+    Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
+    Value mask = LLVM::ConstantOp::create(b, loc, i32, alignment - 1);
+    Value negated = LLVM::SubOp::create(b, loc, zero, address);
+    Value padding = LLVM::AndOp::create(b, loc, negated, mask);
+    base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{padding});
+  }
+  if (offset == 0)
+    return base;
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)})
+      .getResult();
+}
+
+FailureOr<Value> tile::dispatch::sharedScratchAddress(OpBuilder &b,
+                                                      Operation *op) {
+  auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr);
+  if (!offset)
+    return op->emitError() << "no shared scratch was placed for this op; run "
+                              "--tile-assign-shared-offsets first";
+  return dynamicSegmentAddress(b, op->getLoc(), op, offset.getInt());
 }

@@ -2,16 +2,36 @@
 // rule.
 // RUN: tile-opt %s --tile-select-variants -split-input-file -verify-diagnostics
 
-// The row maximum held only in registers of other threads than the rows'.
+// A column sum spans the warps: it needs the scratch, which needs a known
+// block of whole warpgroups.
 !acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
 !cols = !tile.buffer<1x16xf32, local, #tile.layout<S[(1,2,4,2):(0,2,1@tid_in_wg,1)] + R[32:4@tid_in_wg]>>
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @k() kernel {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 96, 1, 1>} {
     %s = tile.alloc_local : !acc
     %c = tile.alloc_local : !cols
-    // expected-error @+3 {{no variant of tile.reduce can implement this op on sm_90a}}
-    // expected-note @+2 {{in_thread (priority 30): declined — }}
-    // expected-note @+1 {{warp_shuffle (priority 20): declined — output element (0,0) (register 0) in thread 0: its row is spread over the warps of the warpgroup (threads 0, 4, 8, 12, ...); combining warps needs shared memory}}
+    // expected-error @+4 {{no variant of tile.reduce can implement this op on sm_90a}}
+    // expected-note @+3 {{in_thread (priority 30): declined — }}
+    // expected-note @+2 {{warp_shuffle (priority 20): declined — output element (0,0) (register 0) in thread 0: its row is spread over the warps of the warpgroup (threads 0, 4, 8, 12, ...); combining warps needs shared memory}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel whose known_block_size is whole warpgroups along x (y = z = 1): each warpgroup gets its own scratch and barrier}}
+    tile.reduce <add> %s dims [0] into %c : !acc into !cols
+    gpu.return
+  }
+}
+
+// -----
+
+// Nine warpgroups would need more named barriers than the scratch has.
+!acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!cols = !tile.buffer<1x16xf32, local, #tile.layout<S[(1,2,4,2):(0,2,1@tid_in_wg,1)] + R[32:4@tid_in_wg]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 1152, 1, 1>} {
+    %s = tile.alloc_local : !acc
+    %c = tile.alloc_local : !cols
+    // expected-error @+4 {{no variant of tile.reduce can implement this op on sm_90a}}
+    // expected-note @+3 {{in_thread (priority 30): declined — }}
+    // expected-note @+2 {{warp_shuffle (priority 20): declined — }}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — 9 warpgroups; named barriers 8-15 serve 8 at most}}
     tile.reduce <add> %s dims [0] into %c : !acc into !cols
     gpu.return
   }
@@ -26,9 +46,10 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
   gpu.func @k() kernel {
     %s = tile.alloc_local : !acc
     %m = tile.alloc_local : !rows
-    // expected-error @+3 {{no variant of tile.reduce can implement this op on sm_90a}}
-    // expected-note @+2 {{in_thread (priority 30): declined — }}
-    // expected-note @+1 {{warp_shuffle (priority 20): rejected: element_32_bit — shfl.sync moves 32-bit words; the elements are f16 (reduce f32 or i32 across lanes)}}
+    // expected-error @+4 {{no variant of tile.reduce can implement this op on sm_90a}}
+    // expected-note @+3 {{in_thread (priority 30): declined — }}
+    // expected-note @+2 {{warp_shuffle (priority 20): rejected: element_32_bit — shfl.sync moves 32-bit words; the elements are f16 (reduce f32 or i32 across lanes)}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: element_32_bit}}
     tile.reduce <max> %s dims [1] into %m : !acc into !rows
     gpu.return
   }

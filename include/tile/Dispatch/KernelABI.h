@@ -22,6 +22,7 @@
 #ifndef TILE_DISPATCH_KERNELABI_H
 #define TILE_DISPATCH_KERNELABI_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
 
@@ -51,6 +52,29 @@ constexpr llvm::StringLiteral kDynamicSharedAlignmentAttr =
 /// The extern shared array the dynamic segment is addressed through
 /// (`extern __shared__ char __tile_dynamic_shared[]`).
 constexpr llvm::StringLiteral kDynamicSharedSymbol = "__tile_dynamic_shared";
+
+/// The byte offset in the dynamic segment of the shared scratch an op's
+/// variant uses (Variant::sharedScratch), recorded on the op by
+/// --tile-assign-shared-offsets.
+constexpr llvm::StringLiteral kScratchOffsetAttr = "tile.scratch_offset";
+/// The named barriers (bar.sync id, count) emitted code synchronizing a
+/// warpgroup through the scratch uses: id kScratchBarrierFirstId + the
+/// warpgroup's index in the CTA. Ids below it are left to kernels.
+constexpr int64_t kScratchBarrierFirstId = 8;
+
+/// The shared address `offset` bytes into the dynamic segment of the
+/// kernel enclosing `within`: the extern segment (declared in the nearest
+/// symbol table on first use) rounded up to the kernel's
+/// tile.dynamic_shared_alignment. Fails (reporting on `within`) outside a
+/// kernel with a segment.
+mlir::FailureOr<mlir::Value> dynamicSegmentAddress(mlir::OpBuilder &b,
+                                                   mlir::Location loc,
+                                                   mlir::Operation *within,
+                                                   int64_t offset);
+
+/// The address of the shared scratch placed for `op` (kScratchOffsetAttr).
+mlir::FailureOr<mlir::Value> sharedScratchAddress(mlir::OpBuilder &b,
+                                                  mlir::Operation *op);
 
 class KernelABI {
 public:

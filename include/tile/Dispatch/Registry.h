@@ -115,6 +115,12 @@ using CheckFn = std::function<llvm::LogicalResult(
     mlir::Operation *op, mlir::ValueRange loweredOperands,
     llvm::ArrayRef<mlir::Operation *> emitted, const DispatchContext &)>;
 
+/// Bytes of shared scratch an op needs, placed by
+/// --tile-assign-shared-offsets at the end of its kernel's dynamic segment
+/// (the offset recorded on the op, KernelABI.h).
+using SharedScratchFn =
+    std::function<int64_t(mlir::Operation *, const AnyPlan &)>;
+
 using FamiliesFn =
     std::function<llvm::SmallVector<cuda::InstructionFamily, 2>(
         mlir::Operation *)>;
@@ -143,6 +149,10 @@ struct Variant {
   EmitFn emit;
   /// Optional: the translation validation of `emit`'s output.
   CheckFn check;
+  /// Optional: the shared scratch the emitted code uses. The scratch is
+  /// shared by every such op of the kernel, so an emitter must leave it
+  /// free (a barrier after its last read) for the next one.
+  SharedScratchFn sharedScratch;
 };
 
 class VariantRegistry {

@@ -55,6 +55,8 @@ template <typename OpT, typename PlanT> struct VariantDecl {
   /// Optional: the instruction families the op is emitted as.
   std::function<llvm::SmallVector<cuda::InstructionFamily, 2>(OpT)> families;
   std::string family = kCudaFamily.str();
+  /// Optional: bytes of shared scratch the emitted code uses (Registry.h).
+  std::function<int64_t(OpT, const PlanT &)> sharedScratch;
 };
 
 /// The type-erased form of `decl`.
@@ -90,6 +92,12 @@ Variant eraseVariant(VariantDecl<OpT, PlanT> decl) {
   if (decl.families)
     v.families = [families = std::move(decl.families)](mlir::Operation *op) {
       return families(llvm::cast<OpT>(op));
+    };
+  if (decl.sharedScratch)
+    v.sharedScratch = [scratch = std::move(decl.sharedScratch)](
+                          mlir::Operation *op, const AnyPlan &plan) {
+      return scratch(llvm::cast<OpT>(op),
+                     *static_cast<const PlanT *>(plan.get()));
     };
   if (decl.emit)
     v.emit = [emit = std::move(decl.emit)](

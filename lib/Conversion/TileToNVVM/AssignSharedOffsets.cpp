@@ -42,6 +42,9 @@ using namespace tile;
 
 namespace {
 
+/// Scratch words are read and written 16 bytes at a time at most.
+constexpr int64_t kScratchAlignment = 16;
+
 /// One thing a kernel keeps in shared memory, as the budget error lists it.
 struct SharedUse {
   std::string name;
@@ -94,6 +97,49 @@ struct AssignSharedOffsetsPass
     : public tile::impl::TileAssignSharedOffsetsBase<AssignSharedOffsetsPass> {
   using TileAssignSharedOffsetsBase::TileAssignSharedOffsetsBase;
 
+  /// One scratch region after the buffers, as large as the largest need
+  /// among the kernel's ops (they use it one at a time, each leaving it
+  /// free behind a barrier); its offset recorded on each op that needs it.
+  /// The end of the segment, or none when no op needs scratch.
+  std::optional<int64_t> placeScratch(gpu::GPUFuncOp kernel, int64_t end,
+                                      SmallVectorImpl<SharedUse> &uses) {
+    SmallVector<std::pair<Operation *, int64_t>> needs;
+    int64_t bytes = 0;
+    kernel.walk([&](DispatchOpInterface op) {
+      op->removeAttr(dispatch::kScratchOffsetAttr);
+      std::optional<StringRef> name = op.getSelectedVariant();
+      if (!name)
+        return;
+      std::optional<dispatch::DispatchContext> context =
+          dispatch::dispatchContextFor(op, chip);
+      if (!context)
+        return;
+      const dispatch::Variant *variant = dispatch::findVariant(
+          op->getName().getStringRef(), context->family, *name);
+      if (!variant || !variant->sharedScratch || !variant->plan)
+        return;
+      OrReason<dispatch::AnyPlan> plan = variant->plan(op, *context);
+      if (!plan)
+        return; // lowering reports the planner's reason
+      int64_t need = variant->sharedScratch(op, *plan);
+      if (need <= 0)
+        return;
+      needs.push_back({op, need});
+      bytes = std::max(bytes, need);
+    });
+    if (needs.empty())
+      return std::nullopt;
+    int64_t offset = llvm::alignTo(end, kScratchAlignment);
+    Builder b(kernel.getContext());
+    for (auto [op, need] : needs)
+      op->setAttr(dispatch::kScratchOffsetAttr, b.getI64IntegerAttr(offset));
+    uses.push_back({"scratch of " + std::to_string(needs.size()) +
+                        " register-tile op" + (needs.size() > 1 ? "s" : ""),
+                    bytes, kScratchAlignment, needs.front().first->getLoc(),
+                    offset});
+    return offset + bytes;
+  }
+
   /// Places the kernel's buffers in IR order, each at the first multiple of
   /// its alignment, and records the segment on the kernel.
   void placeBuffers(gpu::GPUFuncOp kernel, AsmState &names,
@@ -112,6 +158,11 @@ struct AssignSharedOffsetsPass
                       alloc.getAllocationBytes(), align, alloc.getLoc(),
                       offset});
     });
+    if (std::optional<int64_t> scratchEnd = placeScratch(kernel, end, uses)) {
+      end = *scratchEnd;
+      alignment = std::max(alignment, kScratchAlignment);
+      any = true;
+    }
     if (!any) {
       kernel->removeAttr(dispatch::kDynamicSharedBytesAttr);
       kernel->removeAttr(dispatch::kDynamicSharedAlignmentAttr);

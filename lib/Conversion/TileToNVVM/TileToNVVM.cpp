@@ -102,58 +102,13 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
     return success();
   }
 
-  /// base + (-base mod alignment) + offset, where base is the extern
-  /// segment (`extern __shared__ char __tile_dynamic_shared[]`). It is
-  /// declared 16-byte aligned, what the driver guarantees: a larger
-  /// declared alignment would let LLVM fold the rounding away.
-  static LogicalResult lowerDynamic(AllocSharedOp op, Operation *table,
+  static LogicalResult lowerDynamic(AllocSharedOp op, Operation *,
                                     ConversionPatternRewriter &rewriter) {
-    MLIRContext *ctx = op.getContext();
-    Location loc = op.getLoc();
-    auto kernel = op->getParentOfType<FunctionOpInterface>();
-    auto alignmentAttr = kernel ? kernel->getAttrOfType<IntegerAttr>(
-                                      kDynamicSharedAlignmentAttr)
-                                : IntegerAttr();
-    if (!alignmentAttr)
-      return rewriter.notifyMatchFailure(op, "no segment alignment");
-    Operation *segment = SymbolTable::lookupSymbolIn(table, kDynamicSharedSymbol);
-    if (segment && !isa<LLVM::GlobalOp>(segment))
-      return op.emitError() << "@" << kDynamicSharedSymbol
-                            << " names something other than the dynamic "
-                               "shared segment";
-    if (!segment) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(ownerIn(table, op));
-      LLVM::GlobalOp::create(
-          rewriter, loc, LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
-          /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedSymbol,
-          /*value=*/Attribute(), cuda::kDynamicSharedBaseAlignment,
-          unsigned(NVVMMemorySpace::Shared));
-    }
-    auto ptrType =
-        LLVM::LLVMPointerType::get(ctx, unsigned(NVVMMemorySpace::Shared));
-    Value base = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
-                                           kDynamicSharedSymbol);
-    int64_t alignment = alignmentAttr.getInt();
-    if (alignment > cuda::kDynamicSharedBaseAlignment) {
-      // Shared addresses fit in 32 bits; only the low ones matter here.
-      Type i32 = rewriter.getI32Type();
-      Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, base);
-      Value zero = LLVM::ConstantOp::create(rewriter, loc, i32, 0);
-      Value mask = LLVM::ConstantOp::create(rewriter, loc, i32, alignment - 1);
-      Value negated = LLVM::SubOp::create(rewriter, loc, zero, address);
-      Value padding = LLVM::AndOp::create(rewriter, loc, negated, mask);
-      base = LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
-                                 base, ArrayRef<LLVM::GEPArg>{padding});
-    }
-    int64_t offset = static_cast<int64_t>(*op.getOffset());
-    if (offset == 0) {
-      rewriter.replaceOp(op, base);
-      return success();
-    }
-    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-        op, ptrType, rewriter.getI8Type(), base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+    FailureOr<Value> address = dynamicSegmentAddress(
+        rewriter, op.getLoc(), op, static_cast<int64_t>(*op.getOffset()));
+    if (failed(address))
+      return failure();
+    rewriter.replaceOp(op, *address);
     return success();
   }
 };

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Local/LocalCommon.h"
+#include "LocalCheckHelpers.h"
 #include "LocalPlacement.h"
 #include "LoweringCheck.h"
 
@@ -50,115 +51,6 @@ int64_t groupOf(std::initializer_list<const Placement *> tiles) {
   for (const Placement *p : tiles)
     threads = std::max(threads, p->threads);
   return threads;
-}
-
-//===----------------------------------------------------------------------===//
-// Reading the emitted ops
-//===----------------------------------------------------------------------===//
-
-/// (lowered tile, constant register) of a constant GEP into a local tile.
-std::optional<std::pair<Value, int64_t>> registerAt(Value address) {
-  auto gep = address.getDefiningOp<LLVM::GEPOp>();
-  if (!gep)
-    return std::nullopt;
-  ArrayRef<int32_t> raw = gep.getRawConstantIndices();
-  if (raw.size() != 2 || raw[0] != 0 || raw[1] < 0 ||
-      raw[1] == LLVM::GEPOp::kDynamicIndex)
-    return std::nullopt;
-  return std::make_pair(gep.getBase(), int64_t(raw[1]));
-}
-
-/// The (tile, register) a value was loaded from.
-std::optional<std::pair<Value, int64_t>> loadedFrom(Value v) {
-  auto load = v.getDefiningOp<LLVM::LoadOp>();
-  return load ? registerAt(load.getAddr()) : std::nullopt;
-}
-
-/// Every register store into `tile`, by register; an error for a store
-/// elsewhere or one register stored twice.
-OrReason<std::map<int64_t, Value>> storesInto(Value tile,
-                                              ArrayRef<Operation *> emitted,
-                                              size_t expected) {
-  using R = OrReason<std::map<int64_t, Value>>;
-  std::map<int64_t, Value> out;
-  for (Operation *op : emitted) {
-    auto store = dyn_cast<LLVM::StoreOp>(op);
-    if (!store)
-      continue;
-    auto at = registerAt(store.getAddr());
-    if (!at || at->first != tile)
-      return R::failure("the lowering stores somewhere other than a register "
-                        "of the result tile");
-    if (!out.emplace(at->second, store.getValue()).second)
-      return R::failure("register " + std::to_string(at->second) +
-                        " of the result is stored twice");
-  }
-  if (out.size() != expected)
-    return R::failure("the lowering stores " + std::to_string(out.size()) +
-                      " registers; the result holds " +
-                      std::to_string(expected));
-  return out;
-}
-
-/// An integer computed from tid.x with constants and integer arithmetic
-/// (LLVM or arith, any width, index included), for thread `t`.
-std::optional<int64_t> evaluateForThread(Value v, int64_t t) {
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  if (isa<NVVM::ThreadIdXOp>(def))
-    return t;
-  if (auto c = dyn_cast<LLVM::ConstantOp>(def)) {
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      return i.getInt();
-    return std::nullopt;
-  }
-  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      return i.getInt();
-    return std::nullopt;
-  }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, LLVM::ZExtOp>(def))
-    return evaluateForThread(def->getOperand(0), t);
-  if (def->getNumOperands() != 2)
-    return std::nullopt;
-  std::optional<int64_t> a = evaluateForThread(def->getOperand(0), t);
-  std::optional<int64_t> b = evaluateForThread(def->getOperand(1), t);
-  // Thread indices, lanes and coordinates are small non-negative numbers.
-  if (!a || !b || *a < 0 || *b < 0 || *a >= (int64_t(1) << 40) ||
-      *b >= (int64_t(1) << 40))
-    return std::nullopt;
-  if (isa<LLVM::LShrOp, arith::ShRUIOp>(def) && *b >= 63)
-    return std::nullopt;
-  if (isa<LLVM::AndOp, arith::AndIOp>(def))
-    return *a & *b;
-  if (isa<LLVM::XOrOp, arith::XOrIOp>(def))
-    return *a ^ *b;
-  if (isa<LLVM::OrOp, arith::OrIOp>(def))
-    return *a | *b;
-  if (isa<LLVM::LShrOp, arith::ShRUIOp>(def))
-    return *a >> *b;
-  if (isa<LLVM::MulOp, arith::MulIOp>(def))
-    return *a * *b;
-  if (isa<LLVM::AddOp, arith::AddIOp>(def))
-    return *a + *b;
-  if (isa<arith::RemUIOp>(def) && *b > 0)
-    return *a % *b;
-  return std::nullopt;
-}
-
-std::optional<int64_t> constantOf(Value v) { return evaluateForThread(v, 0); }
-
-/// A full-warp shfl.sync (all lanes, clamp 31) of kind idx or bfly.
-bool isFullWarpShuffle(NVVM::ShflOp shfl) {
-  if (shfl.getKind() != NVVM::ShflKind::idx &&
-      shfl.getKind() != NVVM::ShflKind::bfly)
-    return false;
-  auto members = shfl.getThreadMask().getDefiningOp<LLVM::ConstantOp>();
-  auto membersAttr =
-      members ? dyn_cast<IntegerAttr>(members.getValue()) : IntegerAttr();
-  return membersAttr && membersAttr.getInt() == -1 &&
-         constantOf(shfl.getMaskAndClamp()) == 0x1f;
 }
 
 //===----------------------------------------------------------------------===//
@@ -276,26 +168,6 @@ Status checkMap(MapOp op, ValueRange lowered, ArrayRef<Operation *> emitted) {
 
 /// Terms of a reduction value: (lane xor, register) with multiplicity.
 using Terms = std::multiset<std::pair<int64_t, int64_t>>;
-
-bool isCombineOf(Operation *def, ReduceKind kind, Type type) {
-  bool isFloat = isa<FloatType>(type);
-  switch (kind) {
-  case ReduceKind::add:
-    return isFloat ? isa<LLVM::FAddOp>(def) : isa<LLVM::AddOp>(def);
-  case ReduceKind::max:
-    return isFloat ? isa<LLVM::MaxNumOp>(def) : isa<LLVM::SMaxOp>(def);
-  case ReduceKind::min:
-    return isFloat ? isa<LLVM::MinNumOp>(def) : isa<LLVM::SMinOp>(def);
-  case ReduceKind::and_:
-    return isa<LLVM::AndOp>(def);
-  case ReduceKind::or_:
-    return isa<LLVM::OrOp>(def);
-  case ReduceKind::xor_:
-    return isa<LLVM::XOrOp>(def);
-  default:
-    return false;
-  }
-}
 
 OrReason<Terms> termsOf(Value v, Value source, ReduceKind kind,
                         DenseMap<Value, Terms> &memo) {
@@ -550,6 +422,154 @@ Status checkConvert(ConvertOp op, ValueRange lowered,
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Reading the emitted ops
+//===----------------------------------------------------------------------===//
+
+/// (lowered tile, constant register) of a constant GEP into a local tile.
+std::optional<std::pair<Value, int64_t>>
+tile::lowering_check::registerAt(Value address) {
+  auto gep = address.getDefiningOp<LLVM::GEPOp>();
+  if (!gep)
+    return std::nullopt;
+  ArrayRef<int32_t> raw = gep.getRawConstantIndices();
+  if (raw.size() != 2 || raw[0] != 0 || raw[1] < 0 ||
+      raw[1] == LLVM::GEPOp::kDynamicIndex)
+    return std::nullopt;
+  return std::make_pair(gep.getBase(), int64_t(raw[1]));
+}
+
+/// The (tile, register) a value was loaded from.
+std::optional<std::pair<Value, int64_t>>
+tile::lowering_check::loadedFrom(Value v) {
+  auto load = v.getDefiningOp<LLVM::LoadOp>();
+  return load ? registerAt(load.getAddr()) : std::nullopt;
+}
+
+/// Every register store into `tile`, by register; an error for a store
+/// elsewhere or one register stored twice.
+OrReason<std::map<int64_t, Value>>
+tile::lowering_check::storesInto(Value tile, ArrayRef<Operation *> emitted,
+                                 size_t expected) {
+  using R = OrReason<std::map<int64_t, Value>>;
+  std::map<int64_t, Value> out;
+  for (Operation *op : emitted) {
+    auto store = dyn_cast<LLVM::StoreOp>(op);
+    if (!store)
+      continue;
+    auto at = registerAt(store.getAddr());
+    if (!at || at->first != tile)
+      return R::failure("the lowering stores somewhere other than a register "
+                        "of the result tile");
+    if (!out.emplace(at->second, store.getValue()).second)
+      return R::failure("register " + std::to_string(at->second) +
+                        " of the result is stored twice");
+  }
+  if (out.size() != expected)
+    return R::failure("the lowering stores " + std::to_string(out.size()) +
+                      " registers; the result holds " +
+                      std::to_string(expected));
+  return out;
+}
+
+std::optional<int64_t> tile::lowering_check::evaluateForThread(Value v,
+                                                              int64_t t) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<NVVM::ThreadIdXOp>(def))
+    return t;
+  if (auto c = dyn_cast<LLVM::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt();
+    return std::nullopt;
+  }
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt();
+    return std::nullopt;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, LLVM::ZExtOp>(def))
+    return evaluateForThread(def->getOperand(0), t);
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> a = evaluateForThread(def->getOperand(0), t);
+  std::optional<int64_t> b = evaluateForThread(def->getOperand(1), t);
+  // Thread indices, lanes and coordinates are small non-negative numbers.
+  if (!a || !b || *a < 0 || *b < 0 || *a >= (int64_t(1) << 40) ||
+      *b >= (int64_t(1) << 40))
+    return std::nullopt;
+  if (isa<LLVM::LShrOp, arith::ShRUIOp>(def) && *b >= 63)
+    return std::nullopt;
+  if (isa<LLVM::AndOp, arith::AndIOp>(def))
+    return *a & *b;
+  if (isa<LLVM::XOrOp, arith::XOrIOp>(def))
+    return *a ^ *b;
+  if (isa<LLVM::OrOp, arith::OrIOp>(def))
+    return *a | *b;
+  if (isa<LLVM::LShrOp, arith::ShRUIOp>(def))
+    return *a >> *b;
+  if (isa<LLVM::MulOp, arith::MulIOp>(def))
+    return *a * *b;
+  if (isa<LLVM::AddOp, arith::AddIOp>(def))
+    return *a + *b;
+  if (isa<arith::RemUIOp>(def) && *b > 0)
+    return *a % *b;
+  if (auto cmp = dyn_cast<LLVM::ICmpOp>(def)) {
+    switch (cmp.getPredicate()) {
+    case LLVM::ICmpPredicate::eq:
+      return *a == *b;
+    case LLVM::ICmpPredicate::ne:
+      return *a != *b;
+    case LLVM::ICmpPredicate::ult:
+    case LLVM::ICmpPredicate::slt:
+      return *a < *b;
+    case LLVM::ICmpPredicate::uge:
+    case LLVM::ICmpPredicate::sge:
+      return *a >= *b;
+    default:
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> tile::lowering_check::constantOf(Value v) {
+  return evaluateForThread(v, 0);
+}
+
+/// A full-warp shfl.sync (all lanes, clamp 31) of kind idx or bfly.
+bool tile::lowering_check::isFullWarpShuffle(NVVM::ShflOp shfl) {
+  if (shfl.getKind() != NVVM::ShflKind::idx &&
+      shfl.getKind() != NVVM::ShflKind::bfly)
+    return false;
+  auto members = shfl.getThreadMask().getDefiningOp<LLVM::ConstantOp>();
+  auto membersAttr =
+      members ? dyn_cast<IntegerAttr>(members.getValue()) : IntegerAttr();
+  return membersAttr && membersAttr.getInt() == -1 &&
+         constantOf(shfl.getMaskAndClamp()) == 0x1f;
+}
+
+bool tile::lowering_check::isCombineOf(Operation *def, ReduceKind kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case ReduceKind::add:
+    return isFloat ? isa<LLVM::FAddOp>(def) : isa<LLVM::AddOp>(def);
+  case ReduceKind::max:
+    return isFloat ? isa<LLVM::MaxNumOp>(def) : isa<LLVM::SMaxOp>(def);
+  case ReduceKind::min:
+    return isFloat ? isa<LLVM::MinNumOp>(def) : isa<LLVM::SMinOp>(def);
+  case ReduceKind::and_:
+    return isa<LLVM::AndOp>(def);
+  case ReduceKind::or_:
+    return isa<LLVM::OrOp>(def);
+  case ReduceKind::xor_:
+    return isa<LLVM::XOrOp>(def);
+  default:
+    return false;
+  }
+}
 
 void tile::local::registerLocalComputeChecks(dispatch::VariantRegistry &registry) {
   using dispatch::kCudaFamily;

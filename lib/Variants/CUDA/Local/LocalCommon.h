@@ -21,6 +21,7 @@ namespace tile::local {
 constexpr int kMapRegistersPriority = 10;
 constexpr int kReduceInThreadPriority = 30;
 constexpr int kReduceWarpShufflePriority = 20;
+constexpr int kReduceSharedMemoryPriority = 10;
 constexpr int kConvertRegistersPriority = 30;
 constexpr int kConvertWarpShufflePriority = 20;
 constexpr int kStoreStMatrixPriority = 20;
@@ -63,6 +64,9 @@ void registerReduceVariants(dispatch::VariantRegistry &registry);
 void registerConvertVariants(dispatch::VariantRegistry &registry);
 /// The translation validation of the three (Check/LocalComputeCheck.cpp).
 void registerLocalComputeChecks(dispatch::VariantRegistry &registry);
+/// The translation validation of tile.reduce's shared_memory variant
+/// (Check/ReduceAcrossWarpsCheck.cpp).
+void registerReduceAcrossWarpsCheck(dispatch::VariantRegistry &registry);
 /// The translation validation of tile.store / tile.load
 /// (Check/LocalAccessCheck.cpp).
 void registerLocalAccessChecks(dispatch::VariantRegistry &registry);

@@ -9,14 +9,22 @@
 // a pairwise tree, then (warp_shuffle) one `shfl.sync.bfly` and combine per
 // lane bit the row spans, so every lane of the row ends with the whole
 // reduction. in_thread wins where it applies (no shuffle at all).
+// shared_memory takes rows spanning the warps of a warpgroup: one lane per
+// warp and row writes the warp's partial to the kernel's shared scratch,
+// the warpgroup meets at a named barrier, and every thread of the row
+// combines the warps' partials in the same order (so every replica holds
+// the same bits); a second barrier frees the scratch for the next op.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LocalCommon.h"
 
+#include "tile/Dispatch/KernelABI.h"
 #include "tile/Dispatch/VariantDecl.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tile;
@@ -25,7 +33,8 @@ using namespace tile::local;
 
 namespace {
 
-OrReason<ReducePlan> planReduceOp(ReduceOp op, bool allowLanes) {
+OrReason<ReducePlan> planReduceOp(ReduceOp op, bool allowLanes,
+                                  bool allowWarps = false) {
   using R = OrReason<ReducePlan>;
   OrReason<RegisterTable> input = tableOf(op.getInput().getType());
   if (!input)
@@ -33,7 +42,7 @@ OrReason<ReducePlan> planReduceOp(ReduceOp op, bool allowLanes) {
   OrReason<RegisterTable> output = tableOf(op.getOutput().getType());
   if (!output)
     return R::failure("output: " + output.reason());
-  return planReduce(*input, *output, op.getDims(), allowLanes);
+  return planReduce(*input, *output, op.getDims(), allowLanes, allowWarps);
 }
 
 /// a `kind` b (floats: maxNum / minNum; integers signed).
@@ -60,45 +69,207 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
   }
 }
 
+/// The values combined as a pairwise tree: fewer dependent steps, and a
+/// better float sum.
+Value combineTree(OpBuilder &b, Location loc, ReduceKind kind,
+                  SmallVector<Value, 8> values) {
+  while (values.size() > 1) {
+    SmallVector<Value, 8> next;
+    for (size_t i = 0; i + 1 < values.size(); i += 2)
+      next.push_back(combine(b, loc, kind, values[i], values[i + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
+/// A row's partial in this thread: its registers, then the lane
+/// butterfly.
+Value rowPartial(ReduceOp op, const ReducePlan &plan, const ReducePlan::Row &row,
+                 const LocalTileAccess &input, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  SmallVector<Value, 8> values;
+  for (int64_t r : row.inputRegisters)
+    values.push_back(input.load(b, loc, r));
+  Value v = combineTree(b, loc, op.getKind(), std::move(values));
+  if (plan.laneMasks.empty())
+    return v;
+  Value all = constant(-1), clamp = constant(0x1f);
+  for (int64_t mask : plan.laneMasks) {
+    Value other =
+        NVVM::ShflOp::create(b, loc, v.getType(), all, v, constant(mask),
+                             clamp, NVVM::ShflKind::bfly, UnitAttr());
+    v = combine(b, loc, op.getKind(), v, other);
+  }
+  return v;
+}
+
 LogicalResult emitReduce(ReduceOp op, const ReducePlan &plan,
                          ValueRange lowered, const DispatchContext &,
                          RewriterBase &rewriter) {
-  Location loc = op.getLoc();
   LocalTileAccess input(lowered[0], op.getInput().getType());
   LocalTileAccess output(lowered[1], op.getOutput().getType());
-  ReduceKind kind = op.getKind();
+  for (const ReducePlan::Row &row : plan.rows)
+    output.store(rewriter, op.getLoc(),
+                 rowPartial(op, plan, row, input, rewriter),
+                 row.outputRegister);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// shared_memory: rows spanning warps
+//===----------------------------------------------------------------------===//
+
+/// The x extent of the enclosing kernel's known block size when it is a
+/// 1-D block of whole warpgroups.
+std::optional<int64_t> warpgroupsOfBlock(Operation *op) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!kernel)
+    return std::nullopt;
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  if (!block || block->size() != 3 || (*block)[1] != 1 || (*block)[2] != 1 ||
+      (*block)[0] % 128 != 0)
+    return std::nullopt;
+  return (*block)[0] / 128;
+}
+
+constexpr int64_t kMaxScratchWarpgroups = 16 - kScratchBarrierFirstId;
+
+Verdict warpgroupBlock(ReduceOp op, const DispatchContext &) {
+  std::optional<int64_t> groups = warpgroupsOfBlock(op);
+  if (!groups)
+    return Verdict::failure(
+        "needs a kernel whose known_block_size is whole warpgroups along x "
+        "(y = z = 1): each warpgroup gets its own scratch and barrier");
+  if (*groups > kMaxScratchWarpgroups)
+    return Verdict::failure(
+        std::to_string(*groups) + " warpgroups; named barriers " +
+        std::to_string(kScratchBarrierFirstId) +
+        "-15 serve " + std::to_string(kMaxScratchWarpgroups) + " at most");
+  return Verdict::success();
+}
+
+OrReason<ReducePlan> planAcrossWarps(ReduceOp op, const DispatchContext &) {
+  OrReason<ReducePlan> plan =
+      planReduceOp(op, /*allowLanes=*/true, /*allowWarps=*/true);
+  if (plan && plan->warpMasks.empty())
+    return OrReason<ReducePlan>::failure(
+        "every row stays within a warp: no shared memory needed");
+  return plan;
+}
+
+int64_t scratchBytes(ReduceOp op, const ReducePlan &plan) {
+  return plan.scratchWords * 4 * warpgroupsOfBlock(op).value_or(1);
+}
+
+/// The sum over (bit, weight) of ((thread >> bit) & 1) * weight.
+Value weightedThreadBits(OpBuilder &b, Location loc, Value thread,
+                         ArrayRef<std::pair<int, int64_t>> bitWeights) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  Value sum = constant(0);
+  for (auto [bit, weight] : bitWeights) {
+    if (weight == 0)
+      continue;
+    Value shifted = LLVM::LShrOp::create(b, loc, thread, constant(bit));
+    Value isSet = LLVM::AndOp::create(b, loc, shifted, constant(1));
+    sum = LLVM::AddOp::create(
+        b, loc, sum, LLVM::MulOp::create(b, loc, isSet, constant(weight)));
+  }
+  return sum;
+}
+
+LogicalResult emitAcrossWarps(ReduceOp op, const ReducePlan &plan,
+                              ValueRange lowered, const DispatchContext &,
+                              RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  FailureOr<Value> scratch = sharedScratchAddress(rewriter, op);
+  if (failed(scratch))
+    return failure();
+  LocalTileAccess input(lowered[0], op.getInput().getType());
+  LocalTileAccess output(lowered[1], op.getOutput().getType());
+  SmallVector<Value> partials;
+  for (const ReducePlan::Row &row : plan.rows)
+    partials.push_back(rowPartial(op, plan, row, input, rewriter));
   Type i32 = rewriter.getI32Type();
   auto constant = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(rewriter, loc, i32,
                                     rewriter.getI32IntegerAttr(v));
   };
-  Value all, clamp;
-  if (!plan.laneMasks.empty()) {
-    all = constant(-1);
-    clamp = constant(0x1f);
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+  Value inGroup = LLVM::AndOp::create(rewriter, loc, tid, constant(127));
+  Value warpgroup = LLVM::LShrOp::create(rewriter, loc, tid, constant(7));
+  // The warpgroup's region, and this warp's index among the row's warps.
+  Value region = LLVM::MulOp::create(rewriter, loc, warpgroup,
+                                     constant(plan.scratchWords * 4));
+  SmallVector<std::pair<int, int64_t>> warpBits;
+  for (auto [i, mask] : llvm::enumerate(plan.warpMasks))
+    warpBits.push_back({llvm::Log2_64(mask), int64_t(1) << i});
+  Value warpIndex = weightedThreadBits(rewriter, loc, inGroup, warpBits);
+  auto wordAddress = [&](const ReducePlan::Row &row, Value warp) {
+    SmallVector<std::pair<int, int64_t>> keyBits;
+    for (auto [bit, step] : llvm::enumerate(row.keyThreadStep))
+      keyBits.push_back({int(bit), step * plan.warpPartials() * 4});
+    Value bytes = LLVM::AddOp::create(
+        rewriter, loc, region,
+        weightedThreadBits(rewriter, loc, inGroup, keyBits));
+    bytes = LLVM::AddOp::create(
+        rewriter, loc, bytes,
+        constant(row.keyBase * plan.warpPartials() * 4));
+    bytes = LLVM::AddOp::create(
+        rewriter, loc, bytes,
+        LLVM::MulOp::create(rewriter, loc, warp, constant(4)));
+    return LLVM::GEPOp::create(rewriter, loc, scratch->getType(),
+                               rewriter.getI8Type(), *scratch,
+                               ArrayRef<LLVM::GEPArg>{bytes});
+  };
+  // One lane per row and warp writes: the lanes of the butterfly hold the
+  // same partial.
+  int64_t laneBits = 0;
+  for (int64_t mask : plan.laneMasks)
+    laneBits |= mask;
+  Value isWriter = LLVM::ICmpOp::create(
+      rewriter, loc, LLVM::ICmpPredicate::eq,
+      LLVM::AndOp::create(rewriter, loc, inGroup, constant(laneBits)),
+      constant(0));
+  SmallVector<Value> writeAddresses;
+  for (const ReducePlan::Row &row : plan.rows)
+    writeAddresses.push_back(wordAddress(row, warpIndex));
+  auto writers = scf::IfOp::create(rewriter, loc, isWriter, /*else=*/false);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&writers.getThenRegion().front());
+    for (auto [address, v] : llvm::zip_equal(writeAddresses, partials))
+      LLVM::StoreOp::create(rewriter, loc, v, address);
   }
+  Value barrierId = LLVM::AddOp::create(rewriter, loc, warpgroup,
+                                        constant(kScratchBarrierFirstId));
+  Value participants = constant(128);
+  auto barrier = [&] {
+    NVVM::BarrierOp::create(rewriter, loc, Type(), barrierId, participants,
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  barrier();
+  Type element = partials.front().getType();
+  SmallVector<Value> results;
   for (const ReducePlan::Row &row : plan.rows) {
     SmallVector<Value, 8> values;
-    for (int64_t r : row.inputRegisters)
-      values.push_back(input.load(rewriter, loc, r));
-    // Pairwise tree: fewer dependent steps, and a better float sum.
-    while (values.size() > 1) {
-      SmallVector<Value, 8> next;
-      for (size_t i = 0; i + 1 < values.size(); i += 2)
-        next.push_back(combine(rewriter, loc, kind, values[i], values[i + 1]));
-      if (values.size() % 2)
-        next.push_back(values.back());
-      values = std::move(next);
-    }
-    Value v = values.front();
-    for (int64_t mask : plan.laneMasks) {
-      Value other = NVVM::ShflOp::create(
-          rewriter, loc, v.getType(), all, v, constant(mask), clamp,
-          NVVM::ShflKind::bfly, UnitAttr());
-      v = combine(rewriter, loc, kind, v, other);
-    }
-    output.store(rewriter, loc, v, row.outputRegister);
+    for (int64_t w = 0; w < plan.warpPartials(); ++w)
+      values.push_back(LLVM::LoadOp::create(rewriter, loc, element,
+                                            wordAddress(row, constant(w))));
+    results.push_back(
+        combineTree(rewriter, loc, op.getKind(), std::move(values)));
   }
+  barrier(); // the scratch is free for the next op
+  for (auto [row, v] : llvm::zip_equal(plan.rows, results))
+    output.store(rewriter, loc, v, row.outputRegister);
   return success();
 }
 
@@ -139,4 +310,14 @@ void tile::local::registerReduceVariants(VariantRegistry &registry) {
                       },
                       /*prepare=*/nullptr,
                       emitReduce});
+  VariantDecl<ReduceOp, ReducePlan> acrossWarps{
+      "shared_memory",
+      kReduceSharedMemoryPriority,
+      {{"element_32_bit", element32Bit},
+       {"warpgroup_block", warpgroupBlock}},
+      planAcrossWarps,
+      /*prepare=*/nullptr,
+      emitAcrossWarps};
+  acrossWarps.sharedScratch = scratchBytes;
+  registerVariant(registry, std::move(acrossWarps));
 }

@@ -204,10 +204,44 @@ OrReason<MapPlan> planMap(const RegisterTable &output,
 // tile.reduce
 //===----------------------------------------------------------------------===//
 
+/// Across warps: each row's output element as keyBase + thread-bit steps
+/// (the scratch word every thread computes from its index), and the
+/// scratch size.
+static Status affineKeys(const RegisterTable &output, ReducePlan &plan) {
+  const int64_t threads = output.threads();
+  int64_t outputElements = 1;
+  for (int64_t extent : output.shape())
+    outputElements *= extent;
+  plan.scratchWords = outputElements * plan.warpPartials();
+  for (ReducePlan::Row &row : plan.rows) {
+    int64_t r = row.outputRegister;
+    row.keyBase = output.element(0, r);
+    row.keyThreadStep.clear();
+    for (int64_t bit = 1; bit < threads; bit <<= 1)
+      row.keyThreadStep.push_back(output.element(bit, r) - row.keyBase);
+    for (int64_t t = 0; t < threads; ++t) {
+      int64_t key = row.keyBase;
+      for (size_t b = 0; b < row.keyThreadStep.size(); ++b)
+        if (t >> b & 1)
+          key += row.keyThreadStep[b];
+      if (key != output.element(t, r))
+        return Status::failure(
+            "output register " + std::to_string(r) + " holds element " +
+            coordText(output.coord(output.element(t, r))) + " in thread " +
+            std::to_string(t) +
+            ", not a sum of per-thread-bit steps: the scratch word of a "
+            "row is computed from the thread index");
+    }
+  }
+  return Status::success();
+}
+
 OrReason<ReducePlan> planReduce(const RegisterTable &input,
                                 const RegisterTable &output,
-                                ArrayRef<int64_t> dims, bool allowLanes) {
+                                ArrayRef<int64_t> dims, bool allowLanes,
+                                bool allowWarps) {
   using R = OrReason<ReducePlan>;
+  allowLanes |= allowWarps;
   const int64_t threads = groupOf(input, {output});
   const size_t rank = input.shape().size();
   SmallVector<bool, 4> reduced(rank, false);
@@ -274,7 +308,7 @@ OrReason<ReducePlan> planReduce(const RegisterTable &input,
         return R::failure(where + ": its row is spread over threads (xor " +
                           threadList(masks) +
                           "); in one thread's registers only");
-      if (spanned >= 32)
+      if (spanned >= 32 && !allowWarps)
         return R::failure(where + ": its row is spread over the warps of "
                                   "the warpgroup (threads " +
                           threadList(group) +
@@ -284,15 +318,24 @@ OrReason<ReducePlan> planReduce(const RegisterTable &input,
           return R::failure(where + ": thread " + std::to_string(u) +
                             " of its row does not hold it in register " +
                             std::to_string(r));
+      SmallVector<int64_t, 5> lanes, warps;
+      for (int64_t m : masks)
+        (m < 32 ? lanes : warps).push_back(m);
       if (first) {
-        plan.laneMasks.assign(masks.begin(), masks.end());
+        plan.laneMasks.assign(lanes.begin(), lanes.end());
+        plan.warpMasks.assign(warps.begin(), warps.end());
         first = false;
-      } else if (ArrayRef<int64_t>(masks) != ArrayRef<int64_t>(plan.laneMasks))
-        return R::failure(where + ": its row's lanes differ from another "
+      } else if (ArrayRef<int64_t>(lanes) !=
+                     ArrayRef<int64_t>(plan.laneMasks) ||
+                 ArrayRef<int64_t>(warps) != ArrayRef<int64_t>(plan.warpMasks))
+        return R::failure(where + ": its row's threads differ from another "
                                   "row's; one butterfly serves every row");
     }
     plan.rows.push_back(std::move(row));
   }
+  if (!plan.warpMasks.empty())
+    if (Status keys = affineKeys(output, plan); !keys)
+      return R::failure(keys.reason());
   return plan;
 }
 

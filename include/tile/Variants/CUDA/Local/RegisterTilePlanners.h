@@ -109,10 +109,22 @@ struct ReducePlan {
     /// The thread's input registers of the row, ascending (combined as a
     /// pairwise tree).
     llvm::SmallVector<int64_t, 8> inputRegisters;
+    /// Across warps: the row's output element (row-major) in thread t is
+    /// keyBase + the sum of keyThreadStep[b] over the set bits b of t.
+    int64_t keyBase = 0;
+    llvm::SmallVector<int64_t, 7> keyThreadStep;
   };
   llvm::SmallVector<Row> rows;
   /// Lane xor offsets of the butterfly, ascending (empty: in-thread).
   llvm::SmallVector<int64_t, 5> laneMasks;
+  /// Thread xor offsets (32, 64) of the warps a row spans; empty unless
+  /// the warps combine through shared memory.
+  llvm::SmallVector<int64_t, 2> warpMasks;
+  /// Across warps: the warpgroup's scratch, in 32-bit words: one partial
+  /// per output element and warp of its row, word
+  /// key * warpPartials() + the warp's index among them.
+  int64_t scratchWords = 0;
+  int64_t warpPartials() const { return int64_t(1) << warpMasks.size(); }
 };
 
 /// Plans the reduction of `input` along `dims` into `output` (the input's
@@ -120,11 +132,14 @@ struct ReducePlan {
 /// registers of each row; with `allowLanes`, the threads holding one row
 /// must then be the lanes reached by xor of a set of lane bits (one
 /// butterfly step per bit), every one of them holding a disjoint part of
-/// the row and the output element in the same register. Declines naming
-/// the rule otherwise (a row spread over warps needs shared memory).
+/// the row and the output element in the same register. With
+/// `allowWarps` the row may also span the warps of the warpgroup: each
+/// warp's partial goes through shared scratch, indexed by an output
+/// element affine in the thread's bits. Declines naming the rule otherwise.
 OrReason<ReducePlan> planReduce(const RegisterTable &input,
                                 const RegisterTable &output,
-                                llvm::ArrayRef<int64_t> dims, bool allowLanes);
+                                llvm::ArrayRef<int64_t> dims, bool allowLanes,
+                                bool allowWarps = false);
 
 //===----------------------------------------------------------------------===//
 // tile.convert

@@ -1,0 +1,46 @@
+//===- LocalCheckHelpers.h - reading emitted register-tile code -*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What the checks of tile.map / tile.reduce / tile.convert share: registers
+// of lowered local tiles, integers computed from tid.x, full-warp shuffles,
+// a reduction's combine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_VARIANTS_CUDA_CHECK_LOCALCHECKHELPERS_H
+#define TILE_LIB_VARIANTS_CUDA_CHECK_LOCALCHECKHELPERS_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Support/OrReason.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <map>
+
+namespace tile::lowering_check {
+
+/// (lowered tile, constant register) of a constant GEP into a local tile.
+std::optional<std::pair<mlir::Value, int64_t>> registerAt(mlir::Value address);
+/// The (tile, register) a value was loaded from.
+std::optional<std::pair<mlir::Value, int64_t>> loadedFrom(mlir::Value v);
+/// Every top-level register store into `tile`, by register; an error for a
+/// store elsewhere, one register stored twice, or not `expected` of them.
+OrReason<std::map<int64_t, mlir::Value>>
+storesInto(mlir::Value tile, llvm::ArrayRef<mlir::Operation *> emitted,
+           size_t expected);
+/// An integer computed from tid.x with constants, integer arithmetic and
+/// comparisons (LLVM or arith, any width, index included), for thread `t`.
+std::optional<int64_t> evaluateForThread(mlir::Value v, int64_t t);
+std::optional<int64_t> constantOf(mlir::Value v);
+/// A full-warp shfl.sync (all lanes, clamp 31) of kind idx or bfly.
+bool isFullWarpShuffle(mlir::NVVM::ShflOp shfl);
+/// `def` is the combine of a `kind` reduction over `type`.
+bool isCombineOf(mlir::Operation *def, ReduceKind kind, mlir::Type type);
+
+} // namespace tile::lowering_check
+
+#endif // TILE_LIB_VARIANTS_CUDA_CHECK_LOCALCHECKHELPERS_H
