@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -433,6 +434,85 @@ TEST_F(LoweringCheckTest, CatchesVectorStoreAddress) {
   });
   EXPECT_NE(errors.find("lowering check (vector): thread 0's register 0 is "
                         "accessed at byte"),
+            std::string::npos)
+      << errors;
+}
+
+} // namespace
+
+namespace {
+
+/// A column sum of a wgmma accumulator in two warpgroups: its rows span
+/// the warps, so it goes through the shared scratch.
+constexpr const char *kColumnSum = R"mlir(
+!acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!cols = !tile.buffer<1x16xf32, local, #tile.layout<S[(1,2,4,2):(0,2,1@tid_in_wg,1)] + R[32:4@tid_in_wg]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @column_sum() kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %s = tile.alloc_local : !acc
+    %c = tile.alloc_local : !cols
+    tile.reduce <add> %s dims [0] into %c : !acc into !cols
+    gpu.return
+  }
+}
+)mlir";
+
+TEST_F(LoweringCheckTest, ReduceAcrossWarpsPasses) {
+  EXPECT_EQ(lower(kColumnSum, none()), "");
+}
+
+// Without the first barrier, warps would read partials not yet written.
+TEST_F(LoweringCheckTest, CatchesReduceAcrossWarpsMissingBarrier) {
+  std::string errors = lower(kColumnSum, [](Operation *op,
+                                            SmallVectorImpl<Operation *> &ops) {
+    auto barriers = emittedOps<NVVM::BarrierOp>(ops);
+    ASSERT_EQ(barriers.size(), 2u);
+    ops.erase(llvm::find(ops, barriers.front().getOperation()));
+    barriers.front().erase();
+  });
+  EXPECT_NE(errors.find("lowering check (shared_memory): a scratch read "
+                        "outside the two barriers"),
+            std::string::npos)
+      << errors;
+}
+
+// Every lane writing: the lanes of a row collide on its warp's word.
+TEST_F(LoweringCheckTest, CatchesReduceAcrossWarpsEveryLaneWriting) {
+  std::string errors = lower(kColumnSum, [](Operation *op,
+                                            SmallVectorImpl<Operation *> &ops) {
+    auto writers = emittedOps<scf::IfOp>(ops);
+    ASSERT_EQ(writers.size(), 1u);
+    OpBuilder b(writers.front());
+    Value all = LLVM::ConstantOp::create(b, writers.front().getLoc(),
+                                         b.getI1Type(), b.getBoolAttr(true));
+    writers.front().getConditionMutable().assign(all);
+    ops.insert(llvm::find(ops, writers.front().getOperation()),
+               all.getDefiningOp());
+  });
+  EXPECT_NE(errors.find("is written by threads"), std::string::npos) << errors;
+}
+
+// A read of the wrong warp's word: one partial counted twice.
+TEST_F(LoweringCheckTest, CatchesReduceAcrossWarpsWrongWord) {
+  std::string errors = lower(kColumnSum, [](Operation *op,
+                                            SmallVectorImpl<Operation *> &ops) {
+    for (auto load : emittedOps<LLVM::LoadOp>(ops)) {
+      auto gep = load.getAddr().getDefiningOp<LLVM::GEPOp>();
+      if (!gep || gep.getDynamicIndices().empty())
+        continue;
+      OpBuilder b(gep);
+      Value four = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI32Type(),
+                                            b.getI32IntegerAttr(4));
+      Value moved = LLVM::XOrOp::create(b, gep.getLoc(),
+                                        gep.getDynamicIndices()[0], four);
+      gep.getDynamicIndicesMutable().assign(moved);
+      auto at = llvm::find(ops, gep.getOperation());
+      ops.insert(at, {four.getDefiningOp(), moved.getDefiningOp()});
+      return;
+    }
+  });
+  EXPECT_NE(errors.find("lowering check (shared_memory): output element "
+                        "(0,0) of thread 0 combines input (16,0) twice"),
             std::string::npos)
       << errors;
 }

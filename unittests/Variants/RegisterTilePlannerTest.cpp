@@ -77,6 +77,47 @@ int64_t sizeOf(llvm::ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// The shared-scratch step of a reduce plan: one writer lane per warp and
+/// row stores its partial at the word the plan's key formula names, then
+/// every thread adds the warps' words of its row.
+std::vector<int64_t> combineWarps(const ReducePlan &plan,
+                                  const ReducePlan::Row &row,
+                                  const std::vector<int64_t> &partial) {
+  const int64_t threads = partial.size();
+  int64_t laneBits = 0;
+  for (int64_t mask : plan.laneMasks)
+    laneBits |= mask;
+  auto keyOf = [&](int64_t t) {
+    int64_t key = row.keyBase;
+    for (size_t b = 0; b < row.keyThreadStep.size(); ++b)
+      if (t >> b & 1)
+        key += row.keyThreadStep[b];
+    return key;
+  };
+  std::map<int64_t, int64_t> scratch;
+  for (int64_t t = 0; t < threads; ++t) {
+    if (t & laneBits)
+      continue;
+    int64_t warp = 0;
+    for (size_t i = 0; i < plan.warpMasks.size(); ++i)
+      if (t & plan.warpMasks[i])
+        warp |= int64_t(1) << i;
+    int64_t word = keyOf(t) * plan.warpPartials() + warp;
+    EXPECT_LT(word, plan.scratchWords);
+    EXPECT_TRUE(scratch.emplace(word, partial[t]).second)
+        << "word " << word << " written twice";
+  }
+  std::vector<int64_t> combined(threads, 0);
+  for (int64_t t = 0; t < threads; ++t)
+    for (int64_t w = 0; w < plan.warpPartials(); ++w) {
+      auto it = scratch.find(keyOf(t) * plan.warpPartials() + w);
+      EXPECT_NE(it, scratch.end()) << "thread " << t << " reads an unwritten word";
+      if (it != scratch.end())
+        combined[t] += it->second;
+    }
+  return combined;
+}
+
 /// Runs a reduce plan (add) on simulated registers and compares every
 /// output register of every thread with the row sums of `data`.
 void expectReduceComputes(const ReducePlan &plan, const RegisterTable &in,
@@ -97,6 +138,8 @@ void expectReduceComputes(const ReducePlan &plan, const RegisterTable &in,
         next[t] = partial[t] + partial[t ^ mask];
       partial = next;
     }
+    if (!plan.warpMasks.empty())
+      partial = combineWarps(plan, row, partial);
     for (int64_t t = 0; t < threads; ++t)
       result[t][row.outputRegister] = partial[t];
   }
@@ -265,6 +308,7 @@ TEST(ReducePlannerTest, RefusesRowsAcrossWarpsAndWrongOwners) {
   OrReason<ReducePlan> plan = planReduce(s, cols, {0}, true);
   ASSERT_FALSE(plan);
   EXPECT_NE(plan.reason().find("warps"), std::string::npos) << plan.reason();
+  EXPECT_TRUE(planReduce(s, cols, {0}, true, /*allowWarps=*/true));
   // An output whose rows sit on other quads than the inputs'.
   RegisterTable shifted = table(
       TileLayout({tid(4, 32), reg(2, 1), tid(8, 1), reg(1, 0)}, {tid(4, 8)}),
@@ -441,6 +485,34 @@ TileLayout randomLayout(unsigned rowBits, unsigned colBits, std::mt19937 &rng,
   return TileLayout(shard, replica);
 }
 
+TEST(ReducePlannerTest, ColumnSumsCombineWarpsThroughScratch) {
+  // Columns of the m64nN accumulator span 8 lanes (xor 4, 8, 16) and the 4
+  // warps (xor 32, 64): 4 partials per output element in scratch.
+  std::mt19937 rng(11);
+  for (int64_t n : {8, 16, 64}) {
+    RegisterTable s = table(accumulator(n), {64, n});
+    RegisterTable cols = table(
+        TileLayout({reg(1, 0), reg(n / 8, 2), tid(4, 1), reg(2, 1)},
+                   {tid(32, 4)}),
+        {1, n});
+    OrReason<ReducePlan> plan = planReduce(s, cols, {0}, true, true);
+    ASSERT_TRUE(plan) << plan.reason();
+    EXPECT_EQ(plan->laneMasks, (llvm::SmallVector<int64_t, 5>{4, 8, 16}));
+    EXPECT_EQ(plan->warpMasks, (llvm::SmallVector<int64_t, 2>{32, 64}));
+    EXPECT_EQ(plan->scratchWords, n * 4);
+    expectReduceComputes(*plan, s, cols, {0}, rng);
+  }
+  // The whole tile to one scalar held by every thread.
+  RegisterTable s = table(accumulator(16), {64, 16});
+  RegisterTable all =
+      table(TileLayout({reg(1, 0), reg(1, 0)}, {tid(128, 1)}), {1, 1});
+  OrReason<ReducePlan> plan = planReduce(s, all, {0, 1}, true, true);
+  ASSERT_TRUE(plan) << plan.reason();
+  EXPECT_EQ(plan->laneMasks.size(), 5u);
+  EXPECT_EQ(plan->scratchWords, 4);
+  expectReduceComputes(*plan, s, all, {0, 1}, rng);
+}
+
 TEST(RegisterTilePlannerPropertyTest, RandomLayoutsReduceExactlyOrRefuse) {
   std::mt19937 rng(5);
   int planned = 0, refused = 0;
@@ -483,6 +555,11 @@ TEST(RegisterTilePlannerPropertyTest, RandomLayoutsReduceExactlyOrRefuse) {
       ++refused;
       EXPECT_NE(plan.reason().find("warps"), std::string::npos)
           << plan.reason();
+      // Through shared scratch, every such row reduces.
+      plan = planReduce(in, *out, {1}, true, /*allowWarps=*/true);
+      ASSERT_TRUE(plan) << plan.reason();
+      EXPECT_FALSE(plan->warpMasks.empty());
+      expectReduceComputes(*plan, in, *out, {1}, rng);
       continue;
     }
     ++planned;
