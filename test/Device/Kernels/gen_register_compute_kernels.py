@@ -4,7 +4,8 @@ gpu.module) and the case list the tests read.
 
   gen_register_compute_kernels.py OUT.mlir OUT.json
 
-Each kernel runs on one warpgroup (128 threads): it loads a tile from global
+Each kernel runs on one warpgroup (128 threads; some reductions on two,
+each computing the same): it loads a tile from global
 memory into a register tile of a given layout (tile.load), computes with
 tile.reduce / tile.map / tile.convert, and stores the results (tile.store).
 Families (the JSON lists each kernel with what the host reference needs):
@@ -52,6 +53,20 @@ LAYOUTS = [
      "S[(1,128):(0,1@tid_in_wg)]"),
 ]
 
+# Rows spanning the warps of the warpgroup (tile.reduce through the shared
+# scratch): the accumulator's columns (8 lanes x 4 warps each), and rows
+# spread over all 128 threads; the columns also with two warpgroups in the
+# block, each reducing its own copy (its own scratch and barrier).
+# (name, rows, cols, layout, reduced dim, vector layout, block threads)
+ACROSS_WARPS = [
+    ("acc64x16_cols", 64, 16, ACC.format(j=2), 0,
+     "S[(1,2,4,2):(0,2,1@tid_in_wg,1)] + R[32:4@tid_in_wg]", 128),
+    ("acc64x16_cols_2wg", 64, 16, ACC.format(j=2), 0,
+     "S[(1,2,4,2):(0,2,1@tid_in_wg,1)] + R[32:4@tid_in_wg]", 256),
+    ("spread4x128", 4, 128, "S[(4,4,32):(1,32@tid_in_wg,1@tid_in_wg)]", 1,
+     "S[(4,1):(1,0)] + R[128:1@tid_in_wg]", 128),
+]
+
 REDUCTIONS = [("f32", "add"), ("f32", "max"), ("f32", "min"), ("i32", "add"),
               ("i32", "xor"), ("i32", "max")]
 
@@ -76,11 +91,11 @@ def memref(shape, ty):
     return f"memref<{'x'.join(str(d) for d in shape)}x{ty}, 1>"
 
 
-def kernel(name, args, body):
+def kernel(name, args, body, threads=128):
     params = ", ".join(f"%{n}: {t}" for n, t in args)
     return f"""
   gpu.func @{name}({params}) kernel
-      attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
+      attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
 {body}    gpu.return
   }}
 """
@@ -101,7 +116,8 @@ def store(var, arg, shape, ty, layout):
 """
 
 
-def reduce_kernel(name, rows, cols, layout, dim, vlayout, ty, kind):
+def reduce_kernel(name, rows, cols, layout, dim, vlayout, ty, kind,
+                  threads=128):
     shape = (rows, cols)
     vshape = (rows, 1) if dim == 1 else (1, cols)
     s, v = buf(shape, ty, layout), buf(vshape, ty, vlayout)
@@ -118,7 +134,7 @@ def reduce_kernel(name, rows, cols, layout, dim, vlayout, ty, kind):
     }}
 """ + store("v", "rows", vshape, ty, vlayout) + store("d", "out", shape, ty, layout)
     return kernel(name, [("in", memref(shape, ty)), ("rows", memref(vshape, ty)),
-                         ("out", memref(shape, ty))], body)
+                         ("out", memref(shape, ty))], body, threads)
 
 
 def map_kernel(name, rows, cols, layout, op):
@@ -275,6 +291,13 @@ def main():
             name = f"reduce_{kind}_{ty}_{lname}"
             text.append(reduce_kernel(name, rows, cols, layout, dim, vlayout,
                                       ty, kind))
+            cases.append({"kernel": name, "family": "reduce", "dtype": ty,
+                          "kind": kind, "rows": rows, "cols": cols, "dim": dim})
+    for lname, rows, cols, layout, dim, vlayout, threads in ACROSS_WARPS:
+        for ty, kind in REDUCTIONS:
+            name = f"reduce_{kind}_{ty}_{lname}"
+            text.append(reduce_kernel(name, rows, cols, layout, dim, vlayout,
+                                      ty, kind, threads))
             cases.append({"kernel": name, "family": "reduce", "dtype": ty,
                           "kind": kind, "rows": rows, "cols": cols, "dim": dim})
     for lname, rows, cols, layout, _, _ in LAYOUTS[:4]:
