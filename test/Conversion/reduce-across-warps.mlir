@@ -21,11 +21,11 @@
 // CHECK-LABEL: gpu.func @column_sum
 // CHECK-SAME: tile.dynamic_shared_bytes = 8816
 // CHECK: llvm.getelementptr %{{.+}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: nvvm.read.ptx.sreg.tid.x
 // CHECK-COUNT-2: llvm.fadd
 // CHECK: nvvm.shfl.sync bfly
 // CHECK: nvvm.shfl.sync bfly
 // CHECK: nvvm.shfl.sync bfly
-// CHECK: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: scf.if
 // CHECK-COUNT-4: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier id = %[[ID:.+]] number_of_threads = %[[N:.+]]

@@ -86,9 +86,10 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
   gpu.func @k() kernel {
     %s = tile.alloc_local : !acc
     %t = tile.alloc_local : !rowt
-    // expected-error @+3 {{no variant of tile.convert can implement this op on sm_90a}}
-    // expected-note @+2 {{registers (priority 30): declined — thread 1 holds element (1,0) of the result but not of the source (held by threads 4): the data must cross threads}}
-    // expected-note @+1 {{warp_shuffle (priority 20): declined — element (8,0) of the result (thread 8, register 0) is not in source register 0 of a lane an xor of the thread's lane bits names: the register a lane sends would depend on the thread}}
+    // expected-error @+4 {{no variant of tile.convert can implement this op on sm_90a}}
+    // expected-note @+3 {{registers (priority 30): declined — thread 1 holds element (1,0) of the result but not of the source (held by threads 4): the data must cross threads}}
+    // expected-note @+2 {{warp_shuffle (priority 20): declined — element (8,0) of the result (thread 8, register 0) is not in source register 0 of a lane an xor of the thread's lane bits names: the register a lane sends would depend on the thread}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel whose known_block_size}}
     tile.convert %s to %t : !acc to !rowt
     gpu.return
   }
@@ -103,9 +104,10 @@ gpu.module @m [#nvvm.target<chip = "sm_80">] {
   gpu.func @k() kernel {
     %s = tile.alloc_local : !acc
     %q = tile.alloc_local : !q
-    // expected-error @+3 {{no variant of tile.convert can implement this op on sm_80}}
-    // expected-note @+2 {{registers (priority 30): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
-    // expected-note @+1 {{warp_shuffle (priority 20): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
+    // expected-error @+4 {{no variant of tile.convert can implement this op on sm_80}}
+    // expected-note @+3 {{registers (priority 30): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
+    // expected-note @+2 {{warp_shuffle (priority 20): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
     tile.convert %s to %q : !acc to !q
     gpu.return
   }

@@ -20,8 +20,9 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
       %d = arith.subf %x, %max : f32
       tile.yield %d : f32
     }
-    // expected-remark @+2 {{selected registers (priority 30) on sm_90a}}
-    // expected-note @+1 {{warp_shuffle (priority 20): viable, lower priority}}
+    // expected-remark @+3 {{selected registers (priority 30) on sm_90a}}
+    // expected-note @+2 {{warp_shuffle (priority 20): viable, lower priority}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block}}
     tile.convert %s to %p : !acc to !p
     gpu.return
   }

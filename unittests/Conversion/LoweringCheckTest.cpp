@@ -517,4 +517,75 @@ TEST_F(LoweringCheckTest, CatchesReduceAcrossWarpsWrongWord) {
       << errors;
 }
 
+constexpr const char *kAccumulatorToRows = R"mlir(
+!acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!rowt = !tile.buffer<64x16xbf16, local, #tile.layout<S[(64,16):(1@tid_in_wg,1)] + R[2:64@tid_in_wg]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @to_rows() kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %s = tile.alloc_local : !acc
+    %t = tile.alloc_local : !rowt
+    tile.convert %s to %t : !acc to !rowt
+    tile.convert %t to %s : !rowt to !acc
+    gpu.return
+  }
+}
+)mlir";
+
+TEST_F(LoweringCheckTest, ConvertThroughSharedPasses) {
+  EXPECT_EQ(lower(kAccumulatorToRows, none()), "");
+}
+
+// The replicas of the row layout writing too: two threads per element.
+TEST_F(LoweringCheckTest, CatchesConvertThroughSharedReplicaWriting) {
+  std::string errors =
+      lower(kAccumulatorToRows, [](Operation *op,
+                                   SmallVectorImpl<Operation *> &ops) {
+        auto convert = dyn_cast<tile::ConvertOp>(op);
+        if (!convert || convert.getSource().getType().getShape()[1] != 16 ||
+            !convert.getResult().getType().getElementType().isF32())
+          return;
+        auto writers = emittedOps<scf::IfOp>(ops);
+        ASSERT_EQ(writers.size(), 1u);
+        OpBuilder b(writers.front());
+        Value all = LLVM::ConstantOp::create(b, writers.front().getLoc(),
+                                             b.getI1Type(), b.getBoolAttr(true));
+        writers.front().getConditionMutable().assign(all);
+        ops.insert(llvm::find(ops, writers.front().getOperation()),
+                   all.getDefiningOp());
+      });
+  EXPECT_NE(errors.find("lowering check (shared_memory): scratch byte 0 is "
+                        "written by threads 0 and 64"),
+            std::string::npos)
+      << errors;
+}
+
+// A result register read from its neighbour's element.
+TEST_F(LoweringCheckTest, CatchesConvertThroughSharedWrongElement) {
+  std::string errors =
+      lower(kAccumulatorToRows, [](Operation *op,
+                                   SmallVectorImpl<Operation *> &ops) {
+        if (!isa<tile::ConvertOp>(op))
+          return;
+        for (auto load : emittedOps<LLVM::LoadOp>(ops)) {
+          auto gep = load.getAddr().getDefiningOp<LLVM::GEPOp>();
+          if (!gep || gep.getDynamicIndices().empty())
+            continue;
+          OpBuilder b(gep);
+          Value four = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI32Type(),
+                                                b.getI32IntegerAttr(4));
+          Value moved = LLVM::AddOp::create(b, gep.getLoc(),
+                                            gep.getDynamicIndices()[0], four);
+          gep.getDynamicIndicesMutable().assign(moved);
+          ops.insert(llvm::find(ops, gep.getOperation()),
+                     {four.getDefiningOp(), moved.getDefiningOp()});
+          return;
+        }
+      });
+  EXPECT_NE(errors.find("lowering check (shared_memory): result register 0 of "
+                        "thread 0 (element (0,0)) reads what thread 0 wrote, "
+                        "not its source register holding that element"),
+            std::string::npos)
+      << errors;
+}
+
 } // namespace

@@ -319,6 +319,68 @@ TEST(ReducePlannerTest, RefusesRowsAcrossWarpsAndWrongOwners) {
       << plan.reason();
 }
 
+/// Runs a shared-convert plan: the writers store their registers at the
+/// plan's element addresses (each at most once), then every thread loads its
+/// result registers; compares with `data` through the result's table.
+void expectSharedConvertMoves(const SharedConvertPlan &plan,
+                              const RegisterTable &source,
+                              const RegisterTable &result, std::mt19937 &rng) {
+  std::vector<int64_t> data = randomData(sizeOf(source.shape()), rng);
+  RegisterFile file = fill(source, data, 128);
+  auto elementOf = [](const AffineRegister &a, int64_t t) {
+    int64_t e = a.base;
+    for (size_t b = 0; b < a.threadStep.size(); ++b)
+      if (t >> b & 1)
+        e += a.threadStep[b];
+    return e;
+  };
+  std::map<int64_t, int64_t> scratch;
+  for (int64_t t = 0; t < 128; ++t) {
+    if (t & plan.replicaBits)
+      continue;
+    for (const AffineRegister &w : plan.writes) {
+      int64_t e = elementOf(w, t);
+      ASSERT_LT(e, plan.elements);
+      ASSERT_TRUE(scratch.emplace(e, file[t][w.reg]).second)
+          << "element " << e << " written twice";
+    }
+  }
+  ASSERT_EQ(plan.reads.size(), result.usedRegisters().size());
+  for (int64_t t = 0; t < 128; ++t)
+    for (const AffineRegister &r : plan.reads) {
+      auto it = scratch.find(elementOf(r, t));
+      ASSERT_NE(it, scratch.end()) << "thread " << t << " reads an unwritten element";
+      ASSERT_EQ(it->second, data[result.element(t, r.reg)])
+          << "thread " << t << " register " << r.reg;
+    }
+}
+
+TEST(SharedConvertPlannerTest, AccumulatorToRowPerThreadAndBack) {
+  std::mt19937 rng(13);
+  for (int64_t n : {16, 64}) {
+    RegisterTable acc = table(accumulator(n), {64, n});
+    RegisterTable rows =
+        table(TileLayout({tid(64, 1), reg(n, 1)}, {tid(2, 64)}), {64, n});
+    EXPECT_FALSE(planRegisterConvert(acc, rows));
+    EXPECT_FALSE(planShuffleConvert(acc, rows));
+    OrReason<SharedConvertPlan> there = planSharedConvert(acc, rows);
+    ASSERT_TRUE(there) << there.reason();
+    EXPECT_EQ(there->replicaBits, 0);
+    expectSharedConvertMoves(*there, acc, rows, rng);
+    // Back: only threads 0-63 write (64-127 hold replicas).
+    OrReason<SharedConvertPlan> back = planSharedConvert(rows, acc);
+    ASSERT_TRUE(back) << back.reason();
+    EXPECT_EQ(back->replicaBits, 64);
+    expectSharedConvertMoves(*back, rows, acc, rng);
+  }
+  // A warp's tile is written by every warp: refused.
+  RegisterTable warp = table(TileLayout({lane(32, 1), reg(4, 1)}), {32, 4});
+  OrReason<SharedConvertPlan> refused = planSharedConvert(warp, warp);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.reason().find("warpgroup"), std::string::npos)
+      << refused.reason();
+}
+
 TEST(ConvertPlannerTest, AccumulatorToRegisterAIsARenaming) {
   // The register-A fragment of m64k16 for 16-bit types is the layout of a
   // 64 x 16 accumulator: P = S converted needs no data movement.

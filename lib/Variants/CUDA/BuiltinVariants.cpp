@@ -22,6 +22,6 @@ void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
   local::registerLoadVariants(registry);
   registerBuiltinLoweringChecks(registry);
   local::registerLocalComputeChecks(registry);
-  local::registerReduceAcrossWarpsCheck(registry);
+  local::registerSharedScratchChecks(registry);
   local::registerLocalAccessChecks(registry);
 }

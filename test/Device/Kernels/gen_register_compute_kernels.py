@@ -17,8 +17,9 @@ Families (the JSON lists each kernel with what the host reference needs):
   map      D = f(S, i, j) with the element's coordinates: a causal mask
            (j > i: -inf, else 2 S + 1) and exp2
   convert  S (f32) converted to bf16, f16, e4m3 or e5m2 (satfinite) in the
-           same layout, with the registers permuted, or with lanes of each
-           warp exchanged (warp shuffles)
+           same layout, with the registers permuted, with lanes of each
+           warp exchanged (warp shuffles), or between the accumulator and
+           a row per thread (across warps: through shared memory)
   attention one FlashAttention step on a Q tile and one K/V block, all in
            registers between two wgmma: S = Q K^T (TMA-loaded bf16 tiles),
            m = rowmax S, P = exp2((S - m) scale log2 e), l = rowsum P,
@@ -315,9 +316,14 @@ def main():
     # warp_shuffle (shfl.sync.idx), as it is and converted.
     swapped = "S[(4,2,8,8,4,2):(32@tid_in_wg,2,1@tid_in_wg,4,8@tid_in_wg,1)]"
     converts.append(("acc64x64_lanes_swapped", 64, 64, ACC.format(j=8), swapped))
+    # Data crossing warps (shared_memory): the accumulator to a row per
+    # thread (replicated on the upper half of the warpgroup), and back.
+    row_per_thread = "S[(64,64):(1@tid_in_wg,1)] + R[2:64@tid_in_wg]"
+    converts.append(("acc64x64_to_rows", 64, 64, ACC.format(j=8), row_per_thread))
+    converts.append(("rows64x64_to_acc", 64, 64, row_per_thread, ACC.format(j=8)))
     for lname, rows, cols, layout, to_layout in converts:
         targets = ("bf16", "f16", "f8E4M3FN", "f8E5M2")
-        if "swapped" in lname:
+        if "swapped" in lname or "_to_" in lname:
             targets = ("f32", "bf16", "f8E4M3FN")
         for to in targets:
             name = f"convert_{to}_{lname}"

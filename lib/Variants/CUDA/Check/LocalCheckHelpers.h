@@ -41,6 +41,24 @@ bool isFullWarpShuffle(mlir::NVVM::ShflOp shfl);
 /// `def` is the combine of a `kind` reduction over `type`.
 bool isCombineOf(mlir::Operation *def, ReduceKind kind, mlir::Type type);
 
+/// Where a converted value was read (a source register, in the lane a
+/// shuffle on the way names, or a load from elsewhere: shared memory), and
+/// how many times it was rounded.
+struct ConvertSource {
+  mlir::Value tile; // null for `otherLoad`
+  int64_t reg = -1;
+  mlir::NVVM::ShflOp shuffle; // null: the thread's own register
+  int roundings = 0;
+  mlir::LLVM::LoadOp otherLoad;
+};
+
+/// The source register a converted value comes from: through exact
+/// widenings, bit casts, at most one full-warp shuffle, and rounding
+/// conversions (counted): fptrunc, a packed f16x2/bf16x2 cvt's lanes (lane 0
+/// is src_lo), an fp8x2 cvt's bytes (the low byte is b; it must be
+/// round-to-nearest, satfinite, to `fp8`).
+OrReason<ConvertSource> convertedFrom(mlir::Value v, mlir::Type resultType);
+
 } // namespace tile::lowering_check
 
 #endif // TILE_LIB_VARIANTS_CUDA_CHECK_LOCALCHECKHELPERS_H

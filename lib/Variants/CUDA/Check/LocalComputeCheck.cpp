@@ -277,97 +277,6 @@ Status checkReduce(ReduceOp op, ValueRange lowered,
 // tile.convert
 //===----------------------------------------------------------------------===//
 
-/// Where a converted value was read (a source register, in the lane a
-/// shuffle on the way names), and how many times it was rounded.
-struct ConvertSource {
-  Value tile;
-  int64_t reg;
-  NVVM::ShflOp shuffle; // null: the thread's own register
-  int roundings = 0;
-};
-
-/// The source register a converted value comes from: through exact
-/// widenings, bit casts, at most one full-warp shuffle, and rounding
-/// conversions (counted): fptrunc, a packed f16x2/bf16x2 cvt's lanes (lane 0
-/// is src_lo), an fp8x2 cvt's bytes (the low byte is b; it must be
-/// round-to-nearest, satfinite, to `fp8`).
-OrReason<ConvertSource> convertedFrom(Value v, Type resultType) {
-  using R = OrReason<ConvertSource>;
-  NVVM::ShflOp shuffle;
-  int roundings = 0;
-  for (int steps = 0; steps < 16; ++steps) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return R::failure("a value that is not computed from a register");
-    if (auto at = loadedFrom(v))
-      return ConvertSource{at->first, at->second, shuffle, roundings};
-    if (auto shfl = dyn_cast<NVVM::ShflOp>(def)) {
-      if (shuffle || !isFullWarpShuffle(shfl))
-        return R::failure("more than one shuffle, or one that is not a "
-                          "full-warp idx or bfly");
-      shuffle = shfl;
-      v = shfl.getVal();
-      continue;
-    }
-    if (isa<LLVM::FPExtOp, LLVM::BitcastOp, LLVM::ZExtOp>(def)) {
-      v = def->getOperand(0);
-      continue;
-    }
-    if (isa<LLVM::FPTruncOp>(def)) {
-      ++roundings;
-      v = def->getOperand(0);
-      continue;
-    }
-    if (auto extract = dyn_cast<LLVM::ExtractElementOp>(def)) {
-      std::optional<int64_t> lane = constantOf(extract.getPosition());
-      Operation *packed = extract.getVector().getDefiningOp();
-      if (!lane || !packed)
-        return R::failure("an element of an unknown vector");
-      if (auto bf = dyn_cast<NVVM::ConvertF32x2ToBF16x2Op>(packed)) {
-        if (bf.getRnd() != NVVM::FPRoundingMode::RN || bf.getRandomBits())
-          return R::failure("a bf16x2 cvt that is not round-to-nearest");
-        v = *lane == 0 ? bf.getSrcLo() : bf.getSrcHi();
-      } else if (auto h = dyn_cast<NVVM::ConvertF32x2ToF16x2Op>(packed)) {
-        if (h.getRnd() != NVVM::FPRoundingMode::RN || h.getRandomBits())
-          return R::failure("an f16x2 cvt that is not round-to-nearest");
-        v = *lane == 0 ? h.getSrcLo() : h.getSrcHi();
-      } else {
-        return R::failure("an element of an unknown vector");
-      }
-      ++roundings;
-      continue;
-    }
-    if (auto trunc = dyn_cast<LLVM::TruncOp>(def)) {
-      Value x = trunc.getArg();
-      if (x.getDefiningOp<NVVM::ShflOp>()) {
-        v = x; // a narrow value shuffled as a 32-bit word
-        continue;
-      }
-      bool high = false;
-      if (auto shift = x.getDefiningOp<LLVM::LShrOp>()) {
-        if (constantOf(shift.getRhs()) != 8)
-          return R::failure("a byte of an unknown word");
-        x = shift.getLhs();
-        high = true;
-      }
-      auto f8 = x.getDefiningOp<NVVM::ConvertF32x2ToF8x2Op>();
-      if (!f8)
-        return R::failure("a byte of an unknown word");
-      if (f8.getDstTy() != resultType ||
-          f8.getSat() != NVVM::SaturationMode::SATFINITE ||
-          f8.getRnd() != NVVM::FPRoundingMode::RN || f8.getRelu())
-        return R::failure("an fp8 cvt that is not round-to-nearest, "
-                          "satfinite, to the result's format");
-      ++roundings;
-      v = high ? f8.getA() : f8.getB();
-      continue;
-    }
-    return R::failure("'" + def->getName().getStringRef().str() +
-                      "', which a conversion does not use");
-  }
-  return R::failure("too long a chain of conversions");
-}
-
 Status checkConvert(ConvertOp op, ValueRange lowered,
                     ArrayRef<Operation *> emitted) {
   OrReason<Placement> source = placementOf(op.getSource().getType());
@@ -569,6 +478,91 @@ bool tile::lowering_check::isCombineOf(Operation *def, ReduceKind kind, Type typ
   default:
     return false;
   }
+}
+
+/// The source register a converted value comes from: through exact
+/// widenings, bit casts, at most one full-warp shuffle, and rounding
+/// conversions (counted): fptrunc, a packed f16x2/bf16x2 cvt's lanes (lane 0
+/// is src_lo), an fp8x2 cvt's bytes (the low byte is b; it must be
+/// round-to-nearest, satfinite, to `fp8`).
+OrReason<ConvertSource>
+tile::lowering_check::convertedFrom(Value v, Type resultType) {
+  using R = OrReason<ConvertSource>;
+  NVVM::ShflOp shuffle;
+  int roundings = 0;
+  for (int steps = 0; steps < 16; ++steps) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return R::failure("a value that is not computed from a register");
+    if (auto at = loadedFrom(v))
+      return ConvertSource{at->first, at->second, shuffle, roundings, {}};
+    if (auto load = dyn_cast<LLVM::LoadOp>(def))
+      return ConvertSource{Value(), -1, shuffle, roundings, load};
+    if (auto shfl = dyn_cast<NVVM::ShflOp>(def)) {
+      if (shuffle || !isFullWarpShuffle(shfl))
+        return R::failure("more than one shuffle, or one that is not a "
+                          "full-warp idx or bfly");
+      shuffle = shfl;
+      v = shfl.getVal();
+      continue;
+    }
+    if (isa<LLVM::FPExtOp, LLVM::BitcastOp, LLVM::ZExtOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (isa<LLVM::FPTruncOp>(def)) {
+      ++roundings;
+      v = def->getOperand(0);
+      continue;
+    }
+    if (auto extract = dyn_cast<LLVM::ExtractElementOp>(def)) {
+      std::optional<int64_t> lane = constantOf(extract.getPosition());
+      Operation *packed = extract.getVector().getDefiningOp();
+      if (!lane || !packed)
+        return R::failure("an element of an unknown vector");
+      if (auto bf = dyn_cast<NVVM::ConvertF32x2ToBF16x2Op>(packed)) {
+        if (bf.getRnd() != NVVM::FPRoundingMode::RN || bf.getRandomBits())
+          return R::failure("a bf16x2 cvt that is not round-to-nearest");
+        v = *lane == 0 ? bf.getSrcLo() : bf.getSrcHi();
+      } else if (auto h = dyn_cast<NVVM::ConvertF32x2ToF16x2Op>(packed)) {
+        if (h.getRnd() != NVVM::FPRoundingMode::RN || h.getRandomBits())
+          return R::failure("an f16x2 cvt that is not round-to-nearest");
+        v = *lane == 0 ? h.getSrcLo() : h.getSrcHi();
+      } else {
+        return R::failure("an element of an unknown vector");
+      }
+      ++roundings;
+      continue;
+    }
+    if (auto trunc = dyn_cast<LLVM::TruncOp>(def)) {
+      Value x = trunc.getArg();
+      if (x.getDefiningOp<NVVM::ShflOp>()) {
+        v = x; // a narrow value shuffled as a 32-bit word
+        continue;
+      }
+      bool high = false;
+      if (auto shift = x.getDefiningOp<LLVM::LShrOp>()) {
+        if (constantOf(shift.getRhs()) != 8)
+          return R::failure("a byte of an unknown word");
+        x = shift.getLhs();
+        high = true;
+      }
+      auto f8 = x.getDefiningOp<NVVM::ConvertF32x2ToF8x2Op>();
+      if (!f8)
+        return R::failure("a byte of an unknown word");
+      if (f8.getDstTy() != resultType ||
+          f8.getSat() != NVVM::SaturationMode::SATFINITE ||
+          f8.getRnd() != NVVM::FPRoundingMode::RN || f8.getRelu())
+        return R::failure("an fp8 cvt that is not round-to-nearest, "
+                          "satfinite, to the result's format");
+      ++roundings;
+      v = high ? f8.getA() : f8.getB();
+      continue;
+    }
+    return R::failure("'" + def->getName().getStringRef().str() +
+                      "', which a conversion does not use");
+  }
+  return R::failure("too long a chain of conversions");
 }
 
 void tile::local::registerLocalComputeChecks(dispatch::VariantRegistry &registry) {

@@ -13,16 +13,22 @@
 // promotes the registers). warp_shuffle reads each result register from
 // one source register of another lane of the warp (shfl.sync.idx, the
 // lane computed from the thread's lane bits; .bfly for a constant xor),
-// then converts the same way.
+// then converts the same way. shared_memory takes what crosses warps: each
+// source element is written once to the kernel's shared scratch (by the
+// holder without replica bits), the warpgroup meets at its named barrier,
+// every thread reads its result elements and converts them as above; a
+// second barrier frees the scratch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LocalAccess.h"
 #include "LocalCommon.h"
+#include "SharedScratch.h"
 
 #include "tile/Dispatch/VariantDecl.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tile;
@@ -268,6 +274,68 @@ LogicalResult emitShuffleConvert(ConvertOp op, const ShuffleConvertPlan &plan,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// shared_memory
+//===----------------------------------------------------------------------===//
+
+Verdict convertWarpgroupBlock(ConvertOp op, const DispatchContext &) {
+  return warpgroupBlock(op);
+}
+
+OrReason<SharedConvertPlan> planSharedConvertOp(ConvertOp op,
+                                                const DispatchContext &) {
+  return withTables<SharedConvertPlan>(op, planSharedConvert);
+}
+
+/// Bytes of one source element in the scratch (as its register holds it).
+int64_t scratchElementBytes(ConvertOp op) {
+  return registerStorageType(op.getSource().getType().getElementType())
+             .getIntOrFloatBitWidth() /
+         8;
+}
+
+int64_t convertScratchBytes(ConvertOp op, const SharedConvertPlan &plan) {
+  int64_t perWarpgroup =
+      llvm::alignTo(plan.elements * scratchElementBytes(op), 16);
+  return perWarpgroup * warpgroupsOfBlock(op).value_or(1);
+}
+
+LogicalResult emitSharedConvert(ConvertOp op, const SharedConvertPlan &plan,
+                                ValueRange lowered, const DispatchContext &,
+                                RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  const int64_t bytes = scratchElementBytes(op);
+  FailureOr<ScratchFrame> frame = ScratchFrame::begin(
+      rewriter, op, llvm::alignTo(plan.elements * bytes, 16));
+  if (failed(frame))
+    return failure();
+  LocalTileAccess source(lowered[0], op.getSource().getType());
+  LocalTileAccess result(lowered[1], op.getResult().getType());
+  SmallVector<std::pair<Value, Value>> writes; // (value, address)
+  for (const AffineRegister &w : plan.writes)
+    writes.push_back({source.load(rewriter, loc, w.reg),
+                      frame->address(w.base, w.threadStep, bytes)});
+  auto writers = scf::IfOp::create(
+      rewriter, loc, frame->noBitsOf(plan.replicaBits), /*else=*/false);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&writers.getThenRegion().front());
+    for (auto [v, address] : writes)
+      LLVM::StoreOp::create(rewriter, loc, v, address);
+  }
+  frame->barrier();
+  SmallVector<std::pair<int64_t, Value>> moves;
+  for (const AffineRegister &r : plan.reads)
+    moves.push_back(
+        {r.reg, LLVM::LoadOp::create(rewriter, loc, source.storage,
+                                     frame->address(r.base, r.threadStep,
+                                                    bytes))});
+  frame->barrier(); // the scratch is free for the next op
+  llvm::sort(moves, llvm::less_first());
+  storeConverted(op, moves, result, rewriter);
+  return success();
+}
+
 } // namespace
 
 void tile::local::registerConvertVariants(VariantRegistry &registry) {
@@ -288,4 +356,14 @@ void tile::local::registerConvertVariants(VariantRegistry &registry) {
                       planShuffleConvertOp,
                       /*prepare=*/nullptr,
                       emitShuffleConvert});
+  VariantDecl<ConvertOp, SharedConvertPlan> throughShared{
+      "shared_memory",
+      kConvertSharedMemoryPriority,
+      {{"supported_conversion", supportedConversion},
+       {"warpgroup_block", convertWarpgroupBlock}},
+      planSharedConvertOp,
+      /*prepare=*/nullptr,
+      emitSharedConvert};
+  throughShared.sharedScratch = convertScratchBytes;
+  registerVariant(registry, std::move(throughShared));
 }

@@ -24,6 +24,7 @@ constexpr int kReduceWarpShufflePriority = 20;
 constexpr int kReduceSharedMemoryPriority = 10;
 constexpr int kConvertRegistersPriority = 30;
 constexpr int kConvertWarpShufflePriority = 20;
+constexpr int kConvertSharedMemoryPriority = 10;
 constexpr int kStoreStMatrixPriority = 20;
 constexpr int kStoreVectorPriority = 10;
 constexpr int kLoadTcgen05Priority = 20;
@@ -64,9 +65,9 @@ void registerReduceVariants(dispatch::VariantRegistry &registry);
 void registerConvertVariants(dispatch::VariantRegistry &registry);
 /// The translation validation of the three (Check/LocalComputeCheck.cpp).
 void registerLocalComputeChecks(dispatch::VariantRegistry &registry);
-/// The translation validation of tile.reduce's shared_memory variant
-/// (Check/ReduceAcrossWarpsCheck.cpp).
-void registerReduceAcrossWarpsCheck(dispatch::VariantRegistry &registry);
+/// The translation validation of the shared_memory variants of tile.reduce
+/// and tile.convert (Check/SharedScratchCheck.cpp).
+void registerSharedScratchChecks(dispatch::VariantRegistry &registry);
 /// The translation validation of tile.store / tile.load
 /// (Check/LocalAccessCheck.cpp).
 void registerLocalAccessChecks(dispatch::VariantRegistry &registry);

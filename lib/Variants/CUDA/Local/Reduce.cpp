@@ -18,11 +18,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "LocalCommon.h"
+#include "SharedScratch.h"
 
-#include "tile/Dispatch/KernelABI.h"
 #include "tile/Dispatch/VariantDecl.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -125,33 +124,8 @@ LogicalResult emitReduce(ReduceOp op, const ReducePlan &plan,
 // shared_memory: rows spanning warps
 //===----------------------------------------------------------------------===//
 
-/// The x extent of the enclosing kernel's known block size when it is a
-/// 1-D block of whole warpgroups.
-std::optional<int64_t> warpgroupsOfBlock(Operation *op) {
-  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  if (!kernel)
-    return std::nullopt;
-  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
-  if (!block || block->size() != 3 || (*block)[1] != 1 || (*block)[2] != 1 ||
-      (*block)[0] % 128 != 0)
-    return std::nullopt;
-  return (*block)[0] / 128;
-}
-
-constexpr int64_t kMaxScratchWarpgroups = 16 - kScratchBarrierFirstId;
-
-Verdict warpgroupBlock(ReduceOp op, const DispatchContext &) {
-  std::optional<int64_t> groups = warpgroupsOfBlock(op);
-  if (!groups)
-    return Verdict::failure(
-        "needs a kernel whose known_block_size is whole warpgroups along x "
-        "(y = z = 1): each warpgroup gets its own scratch and barrier");
-  if (*groups > kMaxScratchWarpgroups)
-    return Verdict::failure(
-        std::to_string(*groups) + " warpgroups; named barriers " +
-        std::to_string(kScratchBarrierFirstId) +
-        "-15 serve " + std::to_string(kMaxScratchWarpgroups) + " at most");
-  return Verdict::success();
+Verdict reduceWarpgroupBlock(ReduceOp op, const DispatchContext &) {
+  return warpgroupBlock(op);
 }
 
 OrReason<ReducePlan> planAcrossWarps(ReduceOp op, const DispatchContext &) {
@@ -167,107 +141,58 @@ int64_t scratchBytes(ReduceOp op, const ReducePlan &plan) {
   return plan.scratchWords * 4 * warpgroupsOfBlock(op).value_or(1);
 }
 
-/// The sum over (bit, weight) of ((thread >> bit) & 1) * weight.
-Value weightedThreadBits(OpBuilder &b, Location loc, Value thread,
-                         ArrayRef<std::pair<int, int64_t>> bitWeights) {
-  Type i32 = b.getI32Type();
-  auto constant = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
-  };
-  Value sum = constant(0);
-  for (auto [bit, weight] : bitWeights) {
-    if (weight == 0)
-      continue;
-    Value shifted = LLVM::LShrOp::create(b, loc, thread, constant(bit));
-    Value isSet = LLVM::AndOp::create(b, loc, shifted, constant(1));
-    sum = LLVM::AddOp::create(
-        b, loc, sum, LLVM::MulOp::create(b, loc, isSet, constant(weight)));
-  }
-  return sum;
-}
-
 LogicalResult emitAcrossWarps(ReduceOp op, const ReducePlan &plan,
                               ValueRange lowered, const DispatchContext &,
                               RewriterBase &rewriter) {
   Location loc = op.getLoc();
-  FailureOr<Value> scratch = sharedScratchAddress(rewriter, op);
-  if (failed(scratch))
+  FailureOr<ScratchFrame> frame =
+      ScratchFrame::begin(rewriter, op, plan.scratchWords * 4);
+  if (failed(frame))
     return failure();
   LocalTileAccess input(lowered[0], op.getInput().getType());
   LocalTileAccess output(lowered[1], op.getOutput().getType());
   SmallVector<Value> partials;
   for (const ReducePlan::Row &row : plan.rows)
     partials.push_back(rowPartial(op, plan, row, input, rewriter));
-  Type i32 = rewriter.getI32Type();
-  auto constant = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(rewriter, loc, i32,
-                                    rewriter.getI32IntegerAttr(v));
-  };
-  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-  Value inGroup = LLVM::AndOp::create(rewriter, loc, tid, constant(127));
-  Value warpgroup = LLVM::LShrOp::create(rewriter, loc, tid, constant(7));
-  // The warpgroup's region, and this warp's index among the row's warps.
-  Value region = LLVM::MulOp::create(rewriter, loc, warpgroup,
-                                     constant(plan.scratchWords * 4));
+  // Word key * warpPartials() + the warp's index among the row's warps.
   SmallVector<std::pair<int, int64_t>> warpBits;
   for (auto [i, mask] : llvm::enumerate(plan.warpMasks))
-    warpBits.push_back({llvm::Log2_64(mask), int64_t(1) << i});
-  Value warpIndex = weightedThreadBits(rewriter, loc, inGroup, warpBits);
+    warpBits.push_back({llvm::Log2_64(mask), int64_t(4) << i});
+  Value warpByte = frame->weightedThreadBits(warpBits);
   auto wordAddress = [&](const ReducePlan::Row &row, Value warp) {
-    SmallVector<std::pair<int, int64_t>> keyBits;
-    for (auto [bit, step] : llvm::enumerate(row.keyThreadStep))
-      keyBits.push_back({int(bit), step * plan.warpPartials() * 4});
-    Value bytes = LLVM::AddOp::create(
-        rewriter, loc, region,
-        weightedThreadBits(rewriter, loc, inGroup, keyBits));
-    bytes = LLVM::AddOp::create(
-        rewriter, loc, bytes,
-        constant(row.keyBase * plan.warpPartials() * 4));
-    bytes = LLVM::AddOp::create(
-        rewriter, loc, bytes,
-        LLVM::MulOp::create(rewriter, loc, warp, constant(4)));
-    return LLVM::GEPOp::create(rewriter, loc, scratch->getType(),
-                               rewriter.getI8Type(), *scratch,
-                               ArrayRef<LLVM::GEPArg>{bytes});
+    SmallVector<int64_t, 7> steps;
+    for (int64_t step : row.keyThreadStep)
+      steps.push_back(step * plan.warpPartials());
+    return frame->address(row.keyBase * plan.warpPartials(), steps, 4, warp);
   };
+  SmallVector<Value> writeAddresses;
+  for (const ReducePlan::Row &row : plan.rows)
+    writeAddresses.push_back(wordAddress(row, warpByte));
   // One lane per row and warp writes: the lanes of the butterfly hold the
   // same partial.
   int64_t laneBits = 0;
   for (int64_t mask : plan.laneMasks)
     laneBits |= mask;
-  Value isWriter = LLVM::ICmpOp::create(
-      rewriter, loc, LLVM::ICmpPredicate::eq,
-      LLVM::AndOp::create(rewriter, loc, inGroup, constant(laneBits)),
-      constant(0));
-  SmallVector<Value> writeAddresses;
-  for (const ReducePlan::Row &row : plan.rows)
-    writeAddresses.push_back(wordAddress(row, warpIndex));
-  auto writers = scf::IfOp::create(rewriter, loc, isWriter, /*else=*/false);
+  auto writers = scf::IfOp::create(rewriter, loc, frame->noBitsOf(laneBits),
+                                   /*else=*/false);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&writers.getThenRegion().front());
     for (auto [address, v] : llvm::zip_equal(writeAddresses, partials))
       LLVM::StoreOp::create(rewriter, loc, v, address);
   }
-  Value barrierId = LLVM::AddOp::create(rewriter, loc, warpgroup,
-                                        constant(kScratchBarrierFirstId));
-  Value participants = constant(128);
-  auto barrier = [&] {
-    NVVM::BarrierOp::create(rewriter, loc, Type(), barrierId, participants,
-                            NVVM::BarrierReductionAttr(), Value());
-  };
-  barrier();
+  frame->barrier();
   Type element = partials.front().getType();
   SmallVector<Value> results;
   for (const ReducePlan::Row &row : plan.rows) {
     SmallVector<Value, 8> values;
     for (int64_t w = 0; w < plan.warpPartials(); ++w)
-      values.push_back(LLVM::LoadOp::create(rewriter, loc, element,
-                                            wordAddress(row, constant(w))));
+      values.push_back(LLVM::LoadOp::create(
+          rewriter, loc, element, wordAddress(row, frame->constant(4 * w))));
     results.push_back(
         combineTree(rewriter, loc, op.getKind(), std::move(values)));
   }
-  barrier(); // the scratch is free for the next op
+  frame->barrier(); // the scratch is free for the next op
   for (auto [row, v] : llvm::zip_equal(plan.rows, results))
     output.store(rewriter, loc, v, row.outputRegister);
   return success();
@@ -277,14 +202,10 @@ Verdict element32Bit(ReduceOp op, const DispatchContext &) {
   Type element = op.getInput().getType().getElementType();
   if (element.isF32() || element.isInteger(32))
     return Verdict::success();
+  std::string name;
+  llvm::raw_string_ostream(name) << element;
   return Verdict::failure("shfl.sync moves 32-bit words; the elements are " +
-                          [&] {
-                            std::string s;
-                            llvm::raw_string_ostream os(s);
-                            os << element;
-                            return s;
-                          }() +
-                          " (reduce f32 or i32 across lanes)");
+                          name + " (reduce f32 or i32 across lanes)");
 }
 
 } // namespace
@@ -314,7 +235,7 @@ void tile::local::registerReduceVariants(VariantRegistry &registry) {
       "shared_memory",
       kReduceSharedMemoryPriority,
       {{"element_32_bit", element32Bit},
-       {"warpgroup_block", warpgroupBlock}},
+       {"warpgroup_block", reduceWarpgroupBlock}},
       planAcrossWarps,
       /*prepare=*/nullptr,
       emitAcrossWarps};

@@ -208,30 +208,18 @@ OrReason<MapPlan> planMap(const RegisterTable &output,
 /// (the scratch word every thread computes from its index), and the
 /// scratch size.
 static Status affineKeys(const RegisterTable &output, ReducePlan &plan) {
-  const int64_t threads = output.threads();
   int64_t outputElements = 1;
   for (int64_t extent : output.shape())
     outputElements *= extent;
   plan.scratchWords = outputElements * plan.warpPartials();
   for (ReducePlan::Row &row : plan.rows) {
-    int64_t r = row.outputRegister;
-    row.keyBase = output.element(0, r);
-    row.keyThreadStep.clear();
-    for (int64_t bit = 1; bit < threads; bit <<= 1)
-      row.keyThreadStep.push_back(output.element(bit, r) - row.keyBase);
-    for (int64_t t = 0; t < threads; ++t) {
-      int64_t key = row.keyBase;
-      for (size_t b = 0; b < row.keyThreadStep.size(); ++b)
-        if (t >> b & 1)
-          key += row.keyThreadStep[b];
-      if (key != output.element(t, r))
-        return Status::failure(
-            "output register " + std::to_string(r) + " holds element " +
-            coordText(output.coord(output.element(t, r))) + " in thread " +
-            std::to_string(t) +
-            ", not a sum of per-thread-bit steps: the scratch word of a "
-            "row is computed from the thread index");
-    }
+    OrReason<AffineRegister> key = affineRegister(output, row.outputRegister);
+    if (!key)
+      return Status::failure(key.reason() +
+                             ": the scratch word of a row is computed from "
+                             "the thread index");
+    row.keyBase = key->base;
+    row.keyThreadStep = key->threadStep;
   }
   return Status::success();
 }
@@ -337,6 +325,27 @@ OrReason<ReducePlan> planReduce(const RegisterTable &input,
     if (Status keys = affineKeys(output, plan); !keys)
       return R::failure(keys.reason());
   return plan;
+}
+
+OrReason<AffineRegister> affineRegister(const RegisterTable &table,
+                                        int64_t r) {
+  AffineRegister out;
+  out.reg = r;
+  out.base = table.element(0, r);
+  for (int64_t bit = 1; bit < table.threads(); bit <<= 1)
+    out.threadStep.push_back(table.element(bit, r) - out.base);
+  for (int64_t t = 0; t < table.threads(); ++t) {
+    int64_t e = out.base;
+    for (size_t b = 0; b < out.threadStep.size(); ++b)
+      if (t >> b & 1)
+        e += out.threadStep[b];
+    if (e != table.element(t, r))
+      return OrReason<AffineRegister>::failure(
+          "register " + std::to_string(r) + " holds element " +
+          coordText(table.coord(table.element(t, r))) + " in thread " +
+          std::to_string(t) + ", not a sum of per-thread-bit steps");
+  }
+  return out;
 }
 
 //===----------------------------------------------------------------------===//
@@ -450,6 +459,59 @@ OrReason<ShuffleConvertPlan> planShuffleConvert(const RegisterTable &source,
         return refusal(t);
     }
     plan.moves.push_back(move);
+  }
+  return plan;
+}
+
+
+OrReason<SharedConvertPlan> planSharedConvert(const RegisterTable &source,
+                                              const RegisterTable &result) {
+  using R = OrReason<SharedConvertPlan>;
+  if (source.threads() != 128 || result.threads() != 128)
+    return R::failure("the tiles are not both held by a warpgroup: a warp's "
+                      "or every thread's tile would be written by each warp "
+                      "into one scratch");
+  SharedConvertPlan plan;
+  plan.elements = 1;
+  for (int64_t extent : source.shape())
+    plan.elements *= extent;
+  int64_t moving = 0; // thread bits that move some source element
+  for (int64_t r : source.usedRegisters()) {
+    OrReason<AffineRegister> write = affineRegister(source, r);
+    if (!write)
+      return R::failure("source " + write.reason());
+    for (auto [b, step] : llvm::enumerate(write->threadStep))
+      if (step != 0)
+        moving |= int64_t(1) << b;
+    plan.writes.push_back(std::move(*write));
+  }
+  plan.replicaBits = (source.threads() - 1) & ~moving;
+  // Each element written once, by a thread that holds it.
+  std::vector<int64_t> writer(plan.elements, -1);
+  for (int64_t t = 0; t < source.threads(); ++t) {
+    if (t & plan.replicaBits)
+      continue;
+    for (int64_t r : source.usedRegisters()) {
+      int64_t e = source.element(t, r);
+      if (writer[e] >= 0)
+        return R::failure("element " + coordText(source.coord(e)) +
+                          " would be written by threads " +
+                          std::to_string(writer[e]) + " and " +
+                          std::to_string(t) +
+                          ": its replicas differ by register");
+      writer[e] = t;
+    }
+  }
+  for (int64_t r : result.usedRegisters()) {
+    OrReason<AffineRegister> read = affineRegister(result, r);
+    if (!read)
+      return R::failure("result " + read.reason());
+    for (int64_t t = 0; t < result.threads(); ++t)
+      if (writer[result.element(t, r)] < 0)
+        return R::failure("no thread holds element " +
+                          coordText(result.coord(result.element(t, r))) +
+                          " of the source");
+    plan.reads.push_back(std::move(*read));
   }
   return plan;
 }

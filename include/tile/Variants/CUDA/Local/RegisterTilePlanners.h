@@ -70,6 +70,19 @@ private:
 /// `(2,0)`-style text of a coordinate, for reasons.
 std::string coordText(llvm::ArrayRef<int64_t> coord);
 
+/// Register `reg` of a table whose element (row-major) in thread t is
+/// base + the sum of threadStep[b] over the set bits b of t: what a thread
+/// computes from its index to address a shared scratch by element.
+struct AffineRegister {
+  int64_t reg = 0;
+  int64_t base = 0;
+  llvm::SmallVector<int64_t, 7> threadStep;
+};
+
+/// Register `r` of `table` as an AffineRegister, or why its element is not
+/// such a function of the thread.
+OrReason<AffineRegister> affineRegister(const RegisterTable &table, int64_t r);
+
 //===----------------------------------------------------------------------===//
 // tile.map
 //===----------------------------------------------------------------------===//
@@ -181,6 +194,25 @@ struct ShuffleConvertPlan {
 /// crossing warps needs shared memory).
 OrReason<ShuffleConvertPlan> planShuffleConvert(const RegisterTable &source,
                                                 const RegisterTable &result);
+
+struct SharedConvertPlan {
+  /// The source registers each writing thread stores, at its element.
+  llvm::SmallVector<AffineRegister> writes;
+  /// Thread bits that only replicate the source: a thread writes when
+  /// (t & replicaBits) == 0, so each element is written once.
+  int64_t replicaBits = 0;
+  /// The result registers each thread loads, from its element.
+  llvm::SmallVector<AffineRegister> reads;
+  /// Elements of the scratch, per warpgroup (the tile's).
+  int64_t elements = 0;
+};
+
+/// Plans a conversion of warpgroup tiles through shared memory: each
+/// element written once by a thread holding it, then every thread reads
+/// its result elements. Both layouts must address elements affinely in
+/// the thread bits. Declines naming the register otherwise.
+OrReason<SharedConvertPlan> planSharedConvert(const RegisterTable &source,
+                                              const RegisterTable &result);
 
 } // namespace tile::local
 

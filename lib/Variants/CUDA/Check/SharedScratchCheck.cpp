@@ -1,21 +1,24 @@
-//===- ReduceAcrossWarpsCheck.cpp - check of tile.reduce shared_memory ----===//
+//===- SharedScratchCheck.cpp - checks of the shared_memory variants ------===//
 //
 // Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The translation validation of a reduction whose rows span warps. Every
-// thread of the block (its known_block_size) is run through the emitted
-// code: the scratch writes (under their scf.if, evaluated per thread) fill
-// a model of the scratch by byte; a scratch read returns what the one
-// thread that wrote that word stored. Each output register's value is
-// then a multiset of (thread, input register) terms; as for the other
-// reductions it must cover the thread's row exactly once, from threads of
-// its own warpgroup, with only the op's combine. The order is checked
-// too: all writes, then a named barrier of the warpgroup (id
+// The translation validation of tile.reduce and tile.convert through the
+// shared scratch. Every thread of the block (its known_block_size) is run
+// through the emitted code: the scratch writes (under their scf.if,
+// evaluated per thread) fill a model of the scratch by byte; a scratch
+// read returns what the one thread that wrote that address stored. The
+// order is checked: all writes, then a named barrier of the warpgroup (id
 // kScratchBarrierFirstId + its index, 128 threads), the reads, and a
 // second barrier before anything else may use the scratch.
+//   reduce   each output register's value is a multiset of (thread, input
+//            register) terms; it must cover the thread's row exactly once,
+//            from threads of its own warpgroup, with only the op's combine;
+//   convert  each result register must be a scratch read, converted with
+//            at most one rounding, of what a thread of the warpgroup
+//            wrote: the source register holding the same element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,7 +158,8 @@ Status checkBarrier(NVVM::BarrierOp barrier, int64_t threads) {
 }
 
 /// Runs the scratch writes of every thread into the model.
-Status writeScratch(scf::IfOp writers, int64_t threads, ScratchModel &scratch) {
+Status writeScratch(scf::IfOp writers, int64_t threads, int64_t bytes,
+                    ScratchModel &scratch) {
   for (int64_t t = 0; t < threads; ++t) {
     std::optional<int64_t> taken = evaluateForThread(writers.getCondition(), t);
     if (!taken)
@@ -172,8 +176,8 @@ Status writeScratch(scf::IfOp writers, int64_t threads, ScratchModel &scratch) {
                                inner.getName().getStringRef().str() + "'");
       }
       std::optional<int64_t> byte = scratch.byteOf(store.getAddr(), t);
-      if (!byte || *byte < 0 || *byte % 4)
-        return Status::failure("a write that is not a 32-bit word of the "
+      if (!byte || *byte < 0 || *byte % bytes)
+        return Status::failure("a write that is not an element of the "
                                "scratch");
       auto [it, fresh] =
           scratch.words.insert({*byte, {t, store.getValue()}});
@@ -188,8 +192,8 @@ Status writeScratch(scf::IfOp writers, int64_t threads, ScratchModel &scratch) {
 }
 
 /// The emitted code in the required order; the scratch base and writes.
-Status checkOrder(ReduceOp op, ArrayRef<Operation *> emitted, int64_t threads,
-                  ScratchModel &scratch) {
+Status checkOrder(Operation *op, ArrayRef<Operation *> emitted,
+                  int64_t threads, int64_t bytes, ScratchModel &scratch) {
   auto offset = op->getAttrOfType<IntegerAttr>(dispatch::kScratchOffsetAttr);
   if (!offset)
     return Status::failure("no scratch was placed for the op");
@@ -227,7 +231,17 @@ Status checkOrder(ReduceOp op, ArrayRef<Operation *> emitted, int64_t threads,
       scratch.base = gep.getBase();
       break;
     }
-  return writeScratch(writers, threads, scratch);
+  return writeScratch(writers, threads, bytes, scratch);
+}
+
+/// Threads of the block of the kernel enclosing `op`.
+OrReason<int64_t> blockThreads(Operation *op) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<ArrayRef<int32_t>> block =
+      kernel ? kernel.getKnownBlockSize() : std::nullopt;
+  if (!block || block->empty())
+    return OrReason<int64_t>::failure("the kernel has no known block size");
+  return int64_t((*block)[0]);
 }
 
 Status checkReduceAcrossWarps(ReduceOp op, ValueRange lowered,
@@ -236,14 +250,12 @@ Status checkReduceAcrossWarps(ReduceOp op, ValueRange lowered,
   OrReason<Placement> output = placementOf(op.getOutput().getType());
   if (!input || !output)
     return Status::failure(!input ? input.reason() : output.reason());
-  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  std::optional<ArrayRef<int32_t>> block =
-      kernel ? kernel.getKnownBlockSize() : std::nullopt;
-  if (!block || block->empty())
-    return Status::failure("the kernel has no known block size");
-  const int64_t threads = (*block)[0];
+  OrReason<int64_t> block = blockThreads(op);
+  if (!block)
+    return Status::failure(block.reason());
+  const int64_t threads = *block;
   ScratchModel scratch;
-  if (Status ok = checkOrder(op, emitted, threads, scratch); !ok)
+  if (Status ok = checkOrder(op, emitted, threads, 4, scratch); !ok)
     return ok;
   SmallVector<int64_t> used = output->used();
   auto stores = storesInto(lowered[1], emitted, used.size());
@@ -301,10 +313,71 @@ Status checkReduceAcrossWarps(ReduceOp op, ValueRange lowered,
   return Status::success();
 }
 
+Status checkConvertThroughShared(ConvertOp op, ValueRange lowered,
+                                 ArrayRef<Operation *> emitted) {
+  OrReason<Placement> source = placementOf(op.getSource().getType());
+  OrReason<Placement> result = placementOf(op.getResult().getType());
+  if (!source || !result)
+    return Status::failure(!source ? source.reason() : result.reason());
+  OrReason<int64_t> block = blockThreads(op);
+  if (!block)
+    return Status::failure(block.reason());
+  const int64_t threads = *block;
+  Type from = op.getSource().getType().getElementType();
+  Type to = op.getResult().getType().getElementType();
+  const int64_t bytes =
+      registerStorageType(from).getIntOrFloatBitWidth() / 8;
+  ScratchModel scratch;
+  if (Status ok = checkOrder(op, emitted, threads, bytes, scratch); !ok)
+    return ok;
+  SmallVector<int64_t> used = result->used();
+  auto stores = storesInto(lowered[1], emitted, used.size());
+  if (!stores)
+    return Status::failure(stores.reason());
+  for (int64_t r : used) {
+    auto it = stores->find(r);
+    if (it == stores->end())
+      return Status::failure("result register " + std::to_string(r) +
+                             " is never stored");
+    OrReason<ConvertSource> src = convertedFrom(it->second, to);
+    if (!src || !src->otherLoad || src->shuffle)
+      return Status::failure("result register " + std::to_string(r) +
+                             " is not one scratch read, converted" +
+                             (src ? std::string() : ": " + src.reason()));
+    if (src->roundings > (from == to ? 0 : 1))
+      return Status::failure("result register " + std::to_string(r) +
+                             " is rounded " +
+                             std::to_string(src->roundings) + " times");
+    for (int64_t t = 0; t < threads; ++t) {
+      std::optional<int64_t> byte =
+          scratch.byteOf(src->otherLoad.getAddr(), t);
+      auto word = byte ? scratch.words.find(*byte) : scratch.words.end();
+      if (word == scratch.words.end())
+        return Status::failure("result register " + std::to_string(r) +
+                               " of thread " + std::to_string(t) +
+                               " reads scratch no thread wrote");
+      auto [writer, written] = word->second;
+      auto from = loadedFrom(written);
+      int64_t e = result->at(t, r);
+      if (!from || from->first != lowered[0] || writer / 128 != t / 128 ||
+          source->at(writer, from->second) != e)
+        return Status::failure(
+            "result register " + std::to_string(r) + " of thread " +
+            std::to_string(t) + " (element " + coordText(result->coord(e)) +
+            ") reads what thread " + std::to_string(writer) +
+            " wrote, not its source register holding that element");
+    }
+  }
+  return Status::success();
+}
+
 } // namespace
 
-void tile::local::registerReduceAcrossWarpsCheck(
+void tile::local::registerSharedScratchChecks(
     dispatch::VariantRegistry &registry) {
   registry.setCheck("tile.reduce", dispatch::kCudaFamily, "shared_memory",
                     checkOf<ReduceOp>(checkReduceAcrossWarps, "shared_memory"));
+  registry.setCheck(
+      "tile.convert", dispatch::kCudaFamily, "shared_memory",
+      checkOf<ConvertOp>(checkConvertThroughShared, "shared_memory"));
 }
