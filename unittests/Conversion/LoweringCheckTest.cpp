@@ -588,4 +588,34 @@ TEST_F(LoweringCheckTest, CatchesConvertThroughSharedWrongElement) {
       << errors;
 }
 
+constexpr const char *kLdMatrixLoad = R"mlir(
+!a = !tile.buffer<64x16xbf16, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!sa = !tile.buffer<64x16xbf16, shared, #tile.layout<S[(64,16):(16,1)]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %s = tile.alloc_shared : !sa
+    %r = tile.alloc_local : !a
+    tile.load %s[0, 0] to %r : !sa to !a
+    gpu.return
+  }
+}
+)mlir";
+
+TEST_F(LoweringCheckTest, LdMatrixLoadPasses) {
+  EXPECT_EQ(lower(kLdMatrixLoad, none()), "");
+}
+
+// ldmatrix.trans where the plan said row-major: every fragment transposed.
+TEST_F(LoweringCheckTest, CatchesLdMatrixTransposed) {
+  std::string errors = lower(kLdMatrixLoad, [](Operation *op,
+                                               SmallVectorImpl<Operation *> &ops) {
+    auto loads = emittedOps<NVVM::LdMatrixOp>(ops);
+    ASSERT_FALSE(loads.empty());
+    loads.front().setLayout(NVVM::MMALayout::col);
+  });
+  EXPECT_NE(errors.find("lowering check (ldmatrix): thread 0"),
+            std::string::npos)
+      << errors;
+}
+
 } // namespace

@@ -19,7 +19,8 @@ Families (the JSON lists each kernel with what the host reference needs):
   convert  S (f32) converted to bf16, f16, e4m3 or e5m2 (satfinite) in the
            same layout, with the registers permuted, with lanes of each
            warp exchanged (warp shuffles), or between the accumulator and
-           a row per thread (across warps: through shared memory)
+           a row per thread (across warps: through shared memory); and
+           through a shared tile read back by ldmatrix
   attention one FlashAttention step on a Q tile and one K/V block, all in
            registers between two wgmma: S = Q K^T (TMA-loaded bf16 tiles),
            m = rowmax S, P = exp2((S - m) scale log2 e), l = rowsum P,
@@ -166,6 +167,23 @@ def convert_kernel(name, rows, cols, layout, to, to_layout):
     s, d = buf(shape, "f32", layout), buf(shape, to, to_layout)
     body = load("s", "in", shape, "f32", layout) + f"""    %d = tile.alloc_local : {d}
     tile.convert %s to %d : {s} to {d}
+""" + store("d", "out", shape, to, to_layout)
+    return kernel(name, [("in", memref(shape, "f32")), ("out", memref(shape, to))],
+                  body)
+
+
+def ldmatrix_kernel(name, rows, cols, to, to_layout, shared_layout):
+    """S (f32) to a shared tile of `to` (a row per thread, vector stores),
+    a CTA barrier, then tile.load into `to_layout` (ldmatrix), stored."""
+    shape = (rows, cols)
+    row = f"S[({rows},{cols}):(1@tid_in_wg,1)] + R[{128 // rows}:{rows}@tid_in_wg]"
+    s, d = buf(shape, "f32", row), buf(shape, to, to_layout)
+    sh = f"!tile.buffer<{rows}x{cols}x{to}, shared, #tile.layout<{shared_layout}>>"
+    body = load("s", "in", shape, "f32", row) + f"""    %sh = tile.alloc_shared : {sh}
+    tile.store %s to %sh[0, 0] : {s} to {sh}
+    gpu.barrier
+    %d = tile.alloc_local : {d}
+    tile.load %sh[0, 0] to %d : {sh} to {d}
 """ + store("d", "out", shape, to, to_layout)
     return kernel(name, [("in", memref(shape, "f32")), ("out", memref(shape, to))],
                   body)
@@ -330,6 +348,16 @@ def main():
             text.append(convert_kernel(name, rows, cols, layout, to, to_layout))
             cases.append({"kernel": name, "family": "convert", "dtype": to,
                           "kind": "", "rows": rows, "cols": cols, "dim": 0})
+    # tile.load from shared memory by ldmatrix: the accumulator / register-A
+    # fragment, from a plain and a 128-byte-swizzled tile.
+    for lname, shared_layout in (("plain", "S[(64,64):(64,1)]"),
+                                 ("swizzled", "S[(64,64):(64,1)], swizzle<3,3,3>")):
+        for to in ("bf16", "f16"):
+            name = f"ldmatrix_{to}_acc64x64_{lname}"
+            text.append(ldmatrix_kernel(name, 64, 64, to, ACC.format(j=8),
+                                        shared_layout))
+            cases.append({"kernel": name, "family": "convert", "dtype": to,
+                          "kind": "", "rows": 64, "cols": 64, "dim": 0})
     for name, warpgroups, keys in (("attention_step_64x64", 1, 64),
                                    ("attention_step_128x128", 2, 128)):
         text.append(attention_kernel(name, warpgroups, keys, 64))

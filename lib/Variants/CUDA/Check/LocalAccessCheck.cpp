@@ -476,6 +476,133 @@ Status recordRead(Operation *op, const Thread &th, int64_t t, int64_t bytes,
   return Status::success();
 }
 
+/// What one lane of the warp knows while a tile.load's code runs.
+struct LoadLane {
+  Thread th;
+  Reads reads;
+  /// The byte addresses of the halves of an ldmatrix result's word i.
+  DenseMap<std::pair<Value, int64_t>, SmallVector<int64_t, 8>> words;
+  std::map<int64_t, int64_t> addressOf;
+  bool loadsWaited = true;
+};
+
+/// One emitted op in one lane of a tile.load's code: memory reads
+/// recorded, their values followed to the registers they are stored in.
+Status stepLoadLane(Operation *op2, LoadLane &lane, int64_t t, int64_t bytes,
+                    BufferType src, Value dstTile, bool tmem,
+                    int maxRoundings) {
+  Thread &th = lane.th;
+  DenseMap<Value, int64_t> &loadedAt = lane.reads.at;
+  DenseMap<Value, SmallVector<int64_t, 8>> &lanesAt = lane.reads.lanes;
+  if (auto extract = dyn_cast<LLVM::ExtractValueOp>(op2)) {
+    ArrayRef<int64_t> position = extract.getPosition();
+    auto it = lane.words.find({extract.getContainer(),
+                               position.size() == 1 ? position[0] : -1});
+    if (it != lane.words.end()) {
+      auto halves = it->second; // inserting may rehash the map
+      lanesAt[extract.getResult()] = halves;
+    }
+    return Status::success();
+  }
+  if (auto extract = dyn_cast<LLVM::ExtractElementOp>(op2)) {
+    auto it = lanesAt.find(extract.getVector());
+    auto k = th.get(extract.getPosition());
+    if (it != lanesAt.end() && k && *k >= 0 && *k < int64_t(it->second.size()))
+      loadedAt[extract.getResult()] = it->second[*k];
+    return Status::success();
+  }
+  if (auto wait = dyn_cast<NVVM::Tcgen05WaitOp>(op2)) {
+    if (wait.getKind() == NVVM::Tcgen05WaitKind::LOAD)
+      lane.loadsWaited = true;
+    return Status::success();
+  }
+  bool handled = false;
+  if (Status st = recordRead(op2, th, t, bytes, src.getElementType(),
+                             lane.reads, handled);
+      !st)
+    return st;
+  if (isa<NVVM::Tcgen05LdOp>(op2))
+    lane.loadsWaited = false;
+  if (handled)
+    return Status::success();
+  if (isa<LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::BitcastOp>(op2)) {
+    auto it = loadedAt.find(op2->getOperand(0));
+    if (it != loadedAt.end()) {
+      int64_t address = it->second; // inserting may rehash the map
+      loadedAt[op2->getResult(0)] = address;
+    }
+    // A packed word's halves travel through the bitcast to a pair.
+    auto pair = lanesAt.find(op2->getOperand(0));
+    if (pair != lanesAt.end()) {
+      auto halves = pair->second;
+      lanesAt[op2->getResult(0)] = halves;
+    }
+    return Status::success();
+  }
+  auto store = dyn_cast<LLVM::StoreOp>(op2);
+  if (!store)
+    return Status::success();
+  auto gep = store.getAddr().getDefiningOp<LLVM::GEPOp>();
+  ArrayRef<int32_t> raw =
+      gep ? gep.getRawConstantIndices() : ArrayRef<int32_t>();
+  if (!gep || gep.getBase() != dstTile || raw.size() != 2 || raw[1] < 0)
+    return Status::failure("the lowering stores somewhere other than a "
+                           "register of the tile");
+  if (tmem && !lane.loadsWaited)
+    return Status::failure("a register is written from tensor memory "
+                           "before tcgen05.wait::ld");
+  auto it = loadedAt.find(store.getValue());
+  if (it == loadedAt.end())
+    return Status::failure("register " + std::to_string(raw[1]) +
+                           " is not read back as a loaded element");
+  // Roundings: fptrunc between the load and the store.
+  int roundings = 0;
+  for (Value v = store.getValue(); v.getDefiningOp();) {
+    Operation *def = v.getDefiningOp();
+    if (isa<LLVM::FPTruncOp>(def))
+      ++roundings;
+    if (!isa<LLVM::FPTruncOp, LLVM::FPExtOp, LLVM::BitcastOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return record(lane.addressOf, RegisterValue{raw[1], roundings}, it->second,
+                t, maxRoundings);
+}
+
+/// ldmatrix (warp-collective, like stmatrix): lane l receives, in word i,
+/// row l / 4 of matrix i, columns 2 (l % 4) and + 1 (transposed: the
+/// roles swap), from the row addresses lanes 8i..8i+7 supply.
+Status recordLdMatrix(NVVM::LdMatrixOp ld, std::array<LoadLane, 32> &lanes,
+                      int64_t bytes) {
+  if (bytes != 2)
+    return Status::failure("ldmatrix of a source whose elements are not "
+                           "16-bit");
+  bool trans = ld.getLayout() == NVVM::MMALayout::col;
+  int64_t count = ld.getNum();
+  std::array<int64_t, 32> rowAddress{};
+  for (int64_t l = 0; l < 32; ++l) {
+    auto a = lanes[l].th.get(ld.getPtr());
+    if (!a)
+      return Status::failure("an ldmatrix row address is not read back");
+    rowAddress[l] = *a;
+  }
+  for (int64_t l = 0; l < 32; ++l)
+    for (int64_t i = 0; i < count; ++i) {
+      SmallVector<int64_t, 8> halves;
+      for (int64_t h = 0; h < 2; ++h) {
+        int64_t q = l / 4, c = 2 * (l % 4) + h;
+        halves.push_back(trans ? rowAddress[8 * i + c] + q * 2
+                               : rowAddress[8 * i + q] + c * 2);
+      }
+      // Word i: the result itself (one matrix) or its field i.
+      if (count == 1)
+        lanes[l].reads.lanes[ld.getResult()] = halves;
+      else
+        lanes[l].words[{ld.getResult(), i}] = halves;
+    }
+  return Status::success();
+}
+
 Status checkLoad(LoadOp op, ValueRange lowered,
                  ArrayRef<Operation *> emitted) {
   BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
@@ -498,84 +625,36 @@ Status checkLoad(LoadOp op, ValueRange lowered,
   const int64_t group = std::max<int64_t>(local->threads, 32);
   const int64_t bytes = std::max<int64_t>(1, src.getElementBits() / 8);
   Value dstTile = lowered.back();
-  for (int64_t t = 0; t < group; ++t) {
-    Thread th;
-    th.local = Value(); // loads here read memory; registers are written
-    th.ints[lowered[0]] = 0;
-    for (auto [v, x] : region.bound)
-      th.ints[v] = x;
-    Reads reads;
-    DenseMap<Value, int64_t> &loadedAt = reads.at;
-    DenseMap<Value, SmallVector<int64_t, 8>> &lanesAt = reads.lanes;
-    std::map<int64_t, int64_t> addressOf;
-    bool loadsWaited = true;
-    for (Operation *op2 : emitted) {
-      th.run(op2, t);
-      if (auto extract = dyn_cast<LLVM::ExtractElementOp>(op2)) {
-        auto it = lanesAt.find(extract.getVector());
-        auto k = th.get(extract.getPosition());
-        if (it != lanesAt.end() && k && *k >= 0 &&
-            *k < int64_t(it->second.size()))
-          loadedAt[extract.getResult()] = it->second[*k];
-        continue;
-      }
-      if (auto wait = dyn_cast<NVVM::Tcgen05WaitOp>(op2)) {
-        if (wait.getKind() == NVVM::Tcgen05WaitKind::LOAD)
-          loadsWaited = true;
-        continue;
-      }
-      bool handled = false;
-      if (Status st = recordRead(op2, th, t, bytes, src.getElementType(),
-                                 reads, handled);
-          !st)
-        return st;
-      if (isa<NVVM::Tcgen05LdOp>(op2))
-        loadsWaited = false;
-      if (handled)
-        continue;
-      if (isa<LLVM::FPExtOp, LLVM::FPTruncOp, LLVM::BitcastOp>(op2)) {
-        auto it = loadedAt.find(op2->getOperand(0));
-        if (it != loadedAt.end()) {
-          int64_t address = it->second; // inserting may rehash the map
-          loadedAt[op2->getResult(0)] = address;
-        }
-        continue;
-      }
-      if (auto store = dyn_cast<LLVM::StoreOp>(op2)) {
-        auto gep = store.getAddr().getDefiningOp<LLVM::GEPOp>();
-        ArrayRef<int32_t> raw =
-            gep ? gep.getRawConstantIndices() : ArrayRef<int32_t>();
-        if (!gep || gep.getBase() != dstTile || raw.size() != 2 || raw[1] < 0)
-          return Status::failure("the lowering stores somewhere other than a "
-                                 "register of the tile");
-        if (tmem && !loadsWaited)
-          return Status::failure("a register is written from tensor memory "
-                                 "before tcgen05.wait::ld");
-        auto it = loadedAt.find(store.getValue());
-        if (it == loadedAt.end())
-          return Status::failure("register " + std::to_string(raw[1]) +
-                                 " is not read back as a loaded element");
-        // Roundings: fptrunc between the load and the store.
-        int roundings = 0;
-        for (Value v = store.getValue(); v.getDefiningOp();) {
-          Operation *def = v.getDefiningOp();
-          if (isa<LLVM::FPTruncOp>(def))
-            ++roundings;
-          if (!isa<LLVM::FPTruncOp, LLVM::FPExtOp, LLVM::BitcastOp>(def))
-            break;
-          v = def->getOperand(0);
-        }
-        if (Status s = record(addressOf, RegisterValue{raw[1], roundings},
-                              it->second, t, maxRoundings);
-            !s)
-          return s;
-      }
+  // Every lane of a warp at once: ldmatrix is warp-collective.
+  for (int64_t warp = 0; warp < group; warp += 32) {
+    std::array<LoadLane, 32> lanes;
+    for (LoadLane &lane : lanes) {
+      lane.th.local = Value(); // loads here read memory; registers are written
+      lane.th.ints[lowered[0]] = 0;
+      for (auto [v, x] : region.bound)
+        lane.th.ints[v] = x;
     }
-    if (Status s = compareThread(t, *local, addressOf, [&](int64_t e) {
-          return expectedAddress(src, layout, dst.getShape(), region, e);
-        });
-        !s)
-      return s;
+    for (Operation *op2 : emitted) {
+      for (int64_t l = 0; l < 32; ++l)
+        lanes[l].th.run(op2, warp + l);
+      if (auto ld = dyn_cast<NVVM::LdMatrixOp>(op2)) {
+        if (Status st = recordLdMatrix(ld, lanes, bytes); !st)
+          return st;
+        continue;
+      }
+      for (int64_t l = 0; l < 32; ++l)
+        if (Status st = stepLoadLane(op2, lanes[l], warp + l, bytes, src,
+                                     dstTile, tmem, maxRoundings);
+            !st)
+          return st;
+    }
+    for (int64_t l = 0; l < 32 && warp + l < group; ++l)
+      if (Status s = compareThread(
+              warp + l, *local, lanes[l].addressOf, [&](int64_t e) {
+                return expectedAddress(src, layout, dst.getShape(), region, e);
+              });
+          !s)
+        return s;
   }
   return Status::success();
 }
@@ -591,6 +670,8 @@ void tile::local::registerLocalAccessChecks(
                     checkOf<StoreOp>(checkStore, "vector"));
   registry.setCheck("tile.load", kCudaFamily, "vector",
                     checkOf<LoadOp>(checkLoad, "vector"));
+  registry.setCheck("tile.load", kCudaFamily, "ldmatrix",
+                    checkOf<LoadOp>(checkLoad, "ldmatrix"));
   registry.setCheck("tile.load", kCudaFamily, "tcgen05_ld",
                     checkOf<LoadOp>(checkLoad, "tcgen05_ld"));
 }

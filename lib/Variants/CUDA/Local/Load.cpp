@@ -10,6 +10,10 @@
 // each register. `tcgen05_ld` (tensor memory): per warp one tcgen05.ld
 // 32x32b of the region's columns at lane 32 (warp % 4) (thread t reads
 // lane t), the wait, and the registers filled from its result.
+// `ldmatrix` (shared 16-bit sources, sm_75+, where the stmatrix planner
+// accepts the elements' places: ldmatrix moves the same fragments the
+// other way): per instruction the row address this lane supplies and its
+// registers unpacked from the words it receives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,9 +162,123 @@ LogicalResult emitTcgen05Load(LoadOp op, const TmemLoadPlan &plan,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ldmatrix
+//===----------------------------------------------------------------------===//
+
+struct LdMatrixLoadPlan {
+  LocalAccessPlan access;
+  stmatrix::Plan matrices;
+};
+
+Verdict sharedSource(LoadOp op, const DispatchContext &) {
+  if (op.getSrc().getType().getScope() == MemoryScope::shared)
+    return Verdict::success();
+  return Verdict::failure("ldmatrix reads shared memory; the source is in " +
+                          stringifyMemoryScope(op.getSrc().getType().getScope())
+                              .str());
+}
+
+Verdict sixteenBitSource(LoadOp op, const DispatchContext &) {
+  unsigned bits = op.getSrc().getType().getElementBits();
+  if (bits == 16)
+    return Verdict::success();
+  return Verdict::failure("ldmatrix loads 16-bit elements; the source's are " +
+                          std::to_string(bits) + "-bit");
+}
+
+Verdict ldMatrixTarget(LoadOp, const DispatchContext &context) {
+  if (context.target.sm >= 75)
+    return Verdict::success();
+  return Verdict::failure("ldmatrix needs sm_75+, not " + context.target.chip);
+}
+
+OrReason<LdMatrixLoadPlan> planLdMatrixLoad(LoadOp op,
+                                            const DispatchContext &) {
+  using R = OrReason<LdMatrixLoadPlan>;
+  BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+  OrReason<LocalAccessPlan> access =
+      planLocalAccess(dst, src, op.getSrcStaticOffsets());
+  if (!access)
+    return R::failure(access.reason());
+  OrReason<LocalThreads> threads = localThreads(*dst.getEffectiveLayout());
+  if (!threads)
+    return R::failure(threads.reason());
+  OrReason<stmatrix::Plan> matrices = stmatrix::planStMatrix(matrixRequest(
+      dst, src, op.getSrcStaticOffsets(), *access, localElements(dst),
+      threads->threads, bufferAlignment(op.getSrc(), src)));
+  if (!matrices)
+    return R::failure(matrices.reason());
+  return LdMatrixLoadPlan{*access, *matrices};
+}
+
+LogicalResult emitLdMatrix(LoadOp op, const LdMatrixLoadPlan &ldPlan,
+                           ValueRange lowered, const DispatchContext &,
+                           RewriterBase &rewriter) {
+  const stmatrix::Plan &matrices = ldPlan.matrices;
+  BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+  LocalElements local = localElements(dst);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  Type i32 = rewriter.getI32Type();
+  Type from = registerStorageType(src.getElementType());
+  Type to = registerStorageType(dst.getElementType());
+  MatrixRowAddresses rows(rewriter, loc, matrices, ldPlan.access, local,
+                          src.getRank() - dst.getRank(),
+                          op.getSrcStaticOffsets(),
+                          lowered.slice(1, op.getSrcOffsets().size()),
+                          lowered[0], from);
+  int64_t registers = dst.getEffectiveLayout()->cosize(Axis::m);
+  auto pairType = VectorType::get({2}, from);
+  for (const stmatrix::Instruction &instr : matrices.instructions) {
+    Value ptr = rows.at(instr);
+    Type result = instr.count == 1
+                      ? i32
+                      : LLVM::LLVMStructType::getLiteral(
+                            ctx, SmallVector<Type>(instr.count, i32));
+    Value loaded = NVVM::LdMatrixOp::create(
+        rewriter, loc, result, ptr, rewriter.getI32IntegerAttr(instr.count),
+        NVVM::MMALayoutAttr::get(ctx, matrices.transpose
+                                          ? NVVM::MMALayout::col
+                                          : NVVM::MMALayout::row),
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+        NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+    for (int64_t i = 0; i < instr.count; ++i) {
+      Value word = instr.count == 1
+                       ? loaded
+                       : LLVM::ExtractValueOp::create(rewriter, loc, loaded,
+                                                      ArrayRef<int64_t>{i})
+                             .getResult();
+      Value pair = LLVM::BitcastOp::create(rewriter, loc, pairType, word);
+      auto [first, second] = matrices.pairs[instr.firstPair + i];
+      const int64_t halves[2] = {first, second};
+      for (auto [k, element] : llvm::enumerate(halves)) {
+        Value half = LLVM::ExtractElementOp::create(
+            rewriter, loc, pair,
+            LLVM::ConstantOp::create(rewriter, loc, i32,
+                                     rewriter.getI32IntegerAttr(k)));
+        LLVM::StoreOp::create(
+            rewriter, loc, convertFloat(rewriter, loc, half, to),
+            localRegisterAddress(rewriter, loc, lowered.back(), to, registers,
+                                 local.elements[element].reg));
+      }
+    }
+  }
+  return success();
+}
+
 } // namespace
 
 void tile::local::registerLoadVariants(VariantRegistry &registry) {
+  registerVariant(registry, VariantDecl<LoadOp, LdMatrixLoadPlan>{
+                                "ldmatrix",
+                                kLoadLdMatrixPriority,
+                                {{"shared_source", sharedSource},
+                                 {"sixteen_bit_source", sixteenBitSource},
+                                 {"ldmatrix_target", ldMatrixTarget}},
+                                planLdMatrixLoad,
+                                /*prepare=*/nullptr,
+                                emitLdMatrix});
   VariantDecl<LoadOp, TmemLoadPlan> tcgen05Ld{
       "tcgen05_ld",
       kLoadTcgen05Priority,

@@ -146,11 +146,11 @@ Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
 /// element offsets (its digits plus the plan's constants), what the
 /// runtime base is a multiple of (the buffer's alignment, the runtime
 /// offsets' strides), the swizzle's chunk.
-stmatrix::Request stMatrixRequest(StoreOp op,
-                                         const LocalAccessPlan &plan,
-                                         const LocalElements &local,
-                                         int64_t threads, int64_t alignment) {
-  BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
+stmatrix::Request matrixRequest(BufferType src, BufferType dst,
+                                ArrayRef<int64_t> staticOffsets,
+                                const LocalAccessPlan &plan,
+                                const LocalElements &local, int64_t threads,
+                                int64_t alignment) {
   const size_t lead = dst.getRank() - src.getRank();
   stmatrix::Request req;
   req.bits = dst.getElementBits();
@@ -164,12 +164,63 @@ stmatrix::Request stMatrixRequest(StoreOp op,
       req.offset[t].push_back(digits + offset);
   }
   req.baseAlignment = std::max<int64_t>(1, alignment * 8 / req.bits);
-  for (auto [d, offset] : llvm::enumerate(op.getDstStaticOffsets()))
+  for (auto [d, offset] : llvm::enumerate(staticOffsets))
     if (ShapedType::isDynamic(offset))
       req.baseAlignment = std::gcd(req.baseAlignment, plan.runtimeStride[d]);
   req.swizzleChunk =
       plan.swizzle.isIdentity() ? 0 : int64_t(1) << plan.swizzle.base;
   return req;
+}
+
+
+MatrixRowAddresses::MatrixRowAddresses(
+    OpBuilder &b, Location loc, const stmatrix::Plan &matrices,
+    const LocalAccessPlan &plan, const LocalElements &local, size_t lead,
+    ArrayRef<int64_t> staticOffsets, ValueRange dynamicOffsets, Value memory,
+    Type element)
+    : b(b), loc(loc), plan(plan), memory(memory), element(element) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value tid = LLVM::ZExtOp::create(b, loc, i64,
+                                   NVVM::ThreadIdXOp::create(b, loc, i32));
+  Value warp = LLVM::AndOp::create(b, loc, tid, constant(~int64_t(31)));
+  Value x = LLVM::AndOp::create(b, loc, tid, constant(7));
+  Value lanePart =
+      matrices.transpose
+          ? LLVM::LShrOp::create(b, loc, x, constant(1)).getResult()
+          : LLVM::ShlOp::create(b, loc, x, constant(2)).getResult();
+  Value rowThread = LLVM::AddOp::create(b, loc, warp, lanePart);
+  base = threadBase(b, loc, plan, local, lead, staticOffsets, dynamicOffsets,
+                    rowThread);
+  // Lane bits the row constants step on, extracted once.
+  for (int bit = 0; bit < 5; ++bit) {
+    bool used = llvm::any_of(matrices.instructions, [&](const auto &instr) {
+      return instr.laneBitStep[bit] != 0;
+    });
+    if (!used)
+      continue;
+    Value shifted = LLVM::LShrOp::create(b, loc, tid, constant(bit));
+    laneBit[bit] = LLVM::AndOp::create(b, loc, shifted, constant(1));
+  }
+}
+
+Value MatrixRowAddresses::at(const stmatrix::Instruction &instr) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value offset = constant(instr.rowBase);
+  for (int bit = 0; bit < 5; ++bit)
+    if (instr.laneBitStep[bit])
+      offset = LLVM::AddOp::create(
+          b, loc, offset,
+          LLVM::MulOp::create(b, loc, laneBit[bit],
+                              constant(instr.laneBitStep[bit])));
+  if (base.offset)
+    offset = LLVM::AddOp::create(b, loc, base.offset, offset);
+  return swizzledAddress(b, loc, offset, plan.swizzle, memory, element);
 }
 
 } // namespace tile::local

@@ -73,9 +73,36 @@ mlir::Value convertFloat(mlir::OpBuilder &b, mlir::Location loc,
 /// The stmatrix request of a store (stmatrix::Request): every thread's
 /// element offsets, what the runtime base is a multiple of, the swizzle's
 /// chunk.
-stmatrix::Request stMatrixRequest(StoreOp op, const LocalAccessPlan &plan,
-                                  const LocalElements &local, int64_t threads,
-                                  int64_t alignment);
+/// The stmatrix / ldmatrix request of an access of the local tile `local`
+/// (elements `elements`) to the memory tile `memory` at `staticOffsets`.
+stmatrix::Request matrixRequest(BufferType local, BufferType memory,
+                                llvm::ArrayRef<int64_t> staticOffsets,
+                                const LocalAccessPlan &plan,
+                                const LocalElements &elements,
+                                int64_t threads, int64_t alignment);
+
+/// The row addresses a lane supplies to stmatrix / ldmatrix: its row
+/// thread's base (the warp's lane 4 (l % 8), or (l % 8) / 2 transposed)
+/// plus each instruction's lane-bit constants, swizzled like the memory.
+class MatrixRowAddresses {
+public:
+  MatrixRowAddresses(mlir::OpBuilder &b, mlir::Location loc,
+                     const stmatrix::Plan &matrices,
+                     const LocalAccessPlan &plan, const LocalElements &local,
+                     size_t lead, llvm::ArrayRef<int64_t> staticOffsets,
+                     mlir::ValueRange dynamicOffsets, mlir::Value memory,
+                     mlir::Type element);
+  mlir::Value at(const stmatrix::Instruction &instr);
+
+private:
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  const LocalAccessPlan &plan;
+  mlir::Value memory;
+  mlir::Type element;
+  ThreadBase base;
+  mlir::Value laneBit[5];
+};
 
 void registerStoreVariants(dispatch::VariantRegistry &registry);
 void registerLoadVariants(dispatch::VariantRegistry &registry);

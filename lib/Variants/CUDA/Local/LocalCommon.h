@@ -28,6 +28,7 @@ constexpr int kConvertSharedMemoryPriority = 10;
 constexpr int kStoreStMatrixPriority = 20;
 constexpr int kStoreVectorPriority = 10;
 constexpr int kLoadTcgen05Priority = 20;
+constexpr int kLoadLdMatrixPriority = 20;
 constexpr int kLoadVectorPriority = 10;
 
 /// The register table of a local buffer type (its layout over its shape).

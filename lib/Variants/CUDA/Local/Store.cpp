@@ -76,9 +76,9 @@ OrReason<StMatrixStorePlan> planStMatrixStore(StoreOp op,
   OrReason<LocalThreads> threads = localThreads(*src.getEffectiveLayout());
   if (!threads)
     return R::failure(threads.reason());
-  OrReason<stmatrix::Plan> st = stmatrix::planStMatrix(
-      stMatrixRequest(op, *access, localElements(src), threads->threads,
-                      bufferAlignment(op.getDst(), dst)));
+  OrReason<stmatrix::Plan> st = stmatrix::planStMatrix(matrixRequest(
+      src, dst, op.getDstStaticOffsets(), *access, localElements(src),
+      threads->threads, bufferAlignment(op.getDst(), dst)));
   if (!st)
     return R::failure(st.reason());
   return StMatrixStorePlan{*access, *st};
@@ -87,57 +87,22 @@ OrReason<StMatrixStorePlan> planStMatrixStore(StoreOp op,
 LogicalResult emitStMatrix(StoreOp op, const StMatrixStorePlan &stPlan,
                          ValueRange lowered, const DispatchContext &,
                          RewriterBase &rewriter) {
-const stmatrix::Plan &st = stPlan.st;
-const LocalAccessPlan &plan = stPlan.access;
-LocalElements local = localElements(op.getSrc().getType());
+  const stmatrix::Plan &st = stPlan.st;
+  const LocalAccessPlan &plan = stPlan.access;
+  LocalElements local = localElements(op.getSrc().getType());
   Location loc = op.getLoc();
   BufferType src = op.getSrc().getType(), dst = op.getDst().getType();
-  Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
-  auto constant = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(rewriter, loc, i64,
-                                    rewriter.getI64IntegerAttr(v));
-  };
-  // The row thread: the warp's lane 4 (l % 8), or (l % 8) / 2 transposed.
-  Value tid = LLVM::ZExtOp::create(
-      rewriter, loc, i64, NVVM::ThreadIdXOp::create(rewriter, loc, i32));
-  Value warp = LLVM::AndOp::create(rewriter, loc, tid, constant(~int64_t(31)));
-  Value x = LLVM::AndOp::create(rewriter, loc, tid, constant(7));
-  Value lanePart =
-      st.transpose
-          ? LLVM::LShrOp::create(rewriter, loc, x, constant(1)).getResult()
-          : LLVM::ShlOp::create(rewriter, loc, x, constant(2)).getResult();
-  Value rowThread = LLVM::AddOp::create(rewriter, loc, warp, lanePart);
-  ThreadBase base = threadBase(rewriter, loc, plan, local,
-                               dst.getRank() - src.getRank(),
-                               op.getDstStaticOffsets(),
-                               lowered.drop_front(2), rowThread);
-  // Lane bits the row constants step on, extracted once.
-  Value laneBit[5];
-  for (int b = 0; b < 5; ++b) {
-    bool used = llvm::any_of(st.instructions, [&](const auto &instr) {
-      return instr.laneBitStep[b] != 0;
-    });
-    if (!used)
-      continue;
-    Value shifted = LLVM::LShrOp::create(rewriter, loc, tid, constant(b));
-    laneBit[b] = LLVM::AndOp::create(rewriter, loc, shifted, constant(1));
-  }
+  Type i32 = rewriter.getI32Type();
   Type from = registerStorageType(src.getElementType());
   Type to = registerStorageType(dst.getElementType());
+  MatrixRowAddresses rows(rewriter, loc, st, plan, local,
+                          dst.getRank() - src.getRank(),
+                          op.getDstStaticOffsets(), lowered.drop_front(2),
+                          lowered[1], to);
   int64_t registers = src.getEffectiveLayout()->cosize(Axis::m);
   auto pairType = VectorType::get({2}, to);
   for (const stmatrix::Instruction &instr : st.instructions) {
-    Value at = constant(instr.rowBase);
-    for (int b = 0; b < 5; ++b)
-      if (instr.laneBitStep[b])
-        at = LLVM::AddOp::create(
-            rewriter, loc, at,
-            LLVM::MulOp::create(rewriter, loc, laneBit[b],
-                                constant(instr.laneBitStep[b])));
-    if (base.offset)
-      at = LLVM::AddOp::create(rewriter, loc, base.offset, at);
-    Value ptr =
-        swizzledAddress(rewriter, loc, at, plan.swizzle, lowered[1], to);
+    Value ptr = rows.at(instr);
     SmallVector<Value, 4> sources;
     for (int64_t i = 0; i < instr.count; ++i) {
       auto [first, second] = st.pairs[instr.firstPair + i];
