@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The Hopper GEMM family's fused epilogues (gen_gemm_kernels.py,
-EPILOGUE_CONFIGS: D = act(A B^T + bias), act none / ReLU / GELU-tanh /
-SiLU) on a
-GPU, against what a torch user gets instead, in the same process:
+EPILOGUE_CONFIGS: D = act(A B^T + bias) with a per-column bias, act none /
+ReLU / GELU-tanh / SiLU; D = alpha A B^T + a per-row bias; D =
+e4m3(scale A B^T), saturated) on a GPU, against what a torch user gets
+instead, in the same process:
 
   epilogue_bench.py check [KERNEL...]   correctness over edge shapes, random
                                         normal data, against a float
@@ -11,7 +12,8 @@ GPU, against what a torch user gets instead, in the same process:
                                         kernel, the same tile kernel without
                                         the epilogue, cuBLASLt's fused
                                         epilogue (torch.addmm /
-                                        torch._addmm_activation) and cuBLAS
+                                        torch._addmm_activation /
+                                        torch._scaled_mm) and cuBLAS
                                         followed by the epilogue in torch;
                                         interleaved medians
 
@@ -34,7 +36,9 @@ import tile_mlir  # noqa: E402
 # The family's persistent grid and CUDA-event timing of a batch.
 from gemm_bench import launch, timed  # noqa: E402
 
-TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}
+TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16,
+              "f8E4M3FN": torch.float8_e4m3fn}
+E4M3_MAX = 448.0
 CHECK_SHAPES = [  # M, N, K: tile multiples and not
     (256, 512, 128), (128, 256, 64), (300, 700, 200), (1000, 1000, 1000),
     (1, 4096, 4096), (4095, 4097, 4096),
@@ -61,13 +65,27 @@ def padded(rows, cols, dtype, gen):
 
 
 def operands(case, m, n, k, seed=0):
+    """A, B, the output C (NaN: every element must be written) and the
+    epilogue's extra tensors, in the kernel's argument order."""
     g = torch.Generator(device="cuda").manual_seed(seed)
     ty = TORCH_TYPE[case["dtype"]]
+    out_ty = TORCH_TYPE[case["out"]]
     a = padded(m, k, ty, g)
     b = padded(n, k, ty, g)
-    bias = torch.randn((1, n), generator=g, device="cuda").to(TORCH_TYPE[case["out"]])
-    c = padded(m, n, TORCH_TYPE[case["out"]], g).fill_(float("nan"))
-    return a, b, bias, c
+    c = padded(m, n, out_ty, g).fill_(float("nan"))
+    epilogue = case["epilogue"]
+    if epilogue == "alpha_row_bias":
+        alpha = torch.full((1, 1), 0.75, device="cuda")
+        bias = torch.randn((1, m), generator=g, device="cuda").to(out_ty)
+        extras = [alpha, bias]
+    elif epilogue == "scale_e4m3":
+        # 1.5 x the range over the product's largest magnitude: the top
+        # third of the magnitudes saturates to +-448.
+        amax = (a.float() @ b.float().t()).abs().max().item()
+        extras = [torch.full((1, 1), 1.5 * E4M3_MAX / amax, device="cuda")]
+    else:
+        extras = [torch.randn((1, n), generator=g, device="cuda").to(out_ty)]
+    return a, b, extras, c
 
 
 def activation(name, y):
@@ -80,6 +98,17 @@ def activation(name, y):
     return y
 
 
+def reference(epilogue, a, b, extras):
+    product = a.float() @ b.float().t()
+    if epilogue == "alpha_row_bias":
+        alpha, bias = extras
+        return alpha.item() * product + bias.float().t()
+    if epilogue == "scale_e4m3":
+        scaled = product * extras[0].item()
+        return scaled.clamp(-E4M3_MAX, E4M3_MAX).to(torch.float8_e4m3fn).float()
+    return activation(epilogue, product + extras[0].float())
+
+
 def check(module, cases, names):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     failed = 0
@@ -88,17 +117,32 @@ def check(module, cases, names):
             continue
         kernel = module.kernel(case["kernel"])
         for m, n, k in CHECK_SHAPES:
-            a, b, bias, c = operands(case, m, n, k)
-            launch(kernel, case, (a, b, bias, c), sms)
+            a, b, extras, c = operands(case, m, n, k)
+            launch(kernel, case, (a, b, *extras, c), sms)
             torch.cuda.synchronize()
-            ref = activation(case["epilogue"],
-                             a.float() @ b.float().t() + bias.float())
+            ref = reference(case["epilogue"], a, b, extras)
             got = c.float()
-            # bf16/f16 output (8/11-bit mantissa) of an f32 sum in another
-            # order, tanh.approx (about 2^-11 relative) for GELU.
             scale = ref.abs().max().item()
             err = (got - ref).abs()
-            bad = (err > 1e-2 * ref.abs() + 4e-3 * scale) | got.isnan()
+            if case["out"] == "f8E4M3FN":
+                # e4m3 keeps 3 mantissa bits: a sum in another order (fp8
+                # wgmma accumulates with fewer bits than f32) may round to
+                # the neighbouring value (one step: 2^-3 of the larger of
+                # the two, which may sit in the next binade), and fp8 wgmma
+                # accumulates with fewer bits than f32 (about 2^-13 of the
+                # largest product, which moves values near 0 by more than
+                # a step of theirs); elements clearly
+                # out of range must be exactly +-448 (satfinite).
+                scaled = (a.float() @ b.float().t()) * extras[0].item()
+                bad = err > (0.13 * torch.maximum(ref.abs(), got.abs())
+                             + 1e-4 * scaled.abs().max().item())
+                over = scaled.abs() > 1.0625 * E4M3_MAX  # beyond any rounding doubt
+                bad |= over & (got != scaled.sign() * E4M3_MAX)
+            else:
+                # bf16/f16 output (8/11-bit mantissa) of an f32 sum in
+                # another order, tanh.approx (about 2^-11 relative) for GELU.
+                bad = err > 1e-2 * ref.abs() + 4e-3 * scale
+            bad |= got.isnan()
             worst = err.max().item()
             status = "ok" if not bad.any() else f"FAIL ({bad.sum().item()} elements)"
             failed += bool(bad.any())
@@ -107,10 +151,40 @@ def check(module, cases, names):
     return failed
 
 
-def library_calls(epilogue, a, b, bias, out):
-    """cuBLASLt's fused epilogue (None: cuBLASLt has no SiLU epilogue), and
-    cuBLAS then the epilogue in torch."""
-    bt, vec = b.t(), bias[0]
+def library_calls(epilogue, a, b, extras, out):
+    """The library's fused epilogue (None where it has none: cuBLASLt's
+    SiLU, a bf16 GEMM with an fp8 output), and cuBLAS then the epilogue
+    in torch."""
+    bt = b.t()
+    tmp = torch.empty(out.shape, dtype=torch.bfloat16 if out.element_size() == 1
+                      else out.dtype, device="cuda")
+    if epilogue == "alpha_row_bias":
+        alpha, bias = extras[0].item(), extras[1]
+        column = bias.t()
+        # cuBLAS with beta C: the row bias broadcast into C first.
+        fused = lambda: torch.addmm(column, a, bt, alpha=alpha, out=out)
+
+        def unfused():
+            torch.matmul(a, bt, out=tmp)
+            return tmp.mul_(alpha).add_(column)
+        return fused, unfused
+    if epilogue == "scale_e4m3":
+        scale = extras[0]
+        fused = None
+        if a.dtype == torch.float8_e4m3fn:
+            one = torch.ones((), device="cuda")
+            # cuBLASLt's fp8 GEMM with a scaled, saturated e4m3 output.
+            fused = lambda: torch._scaled_mm(a, bt, one, one, scale_result=scale,
+                                             out_dtype=torch.float8_e4m3fn)
+
+        def unfused():
+            if a.dtype == torch.float8_e4m3fn:
+                product = torch._scaled_mm(a, bt, one, one, out_dtype=torch.bfloat16)
+            else:
+                product = torch.matmul(a, bt, out=tmp)
+            return (product * scale).clamp_(-E4M3_MAX, E4M3_MAX).to(out.dtype)
+        return fused, unfused
+    vec = extras[0][0]
     if epilogue == "bias":
         fused = lambda: torch.addmm(vec, a, bt, out=out)
     elif epilogue == "bias_silu":
@@ -118,7 +192,6 @@ def library_calls(epilogue, a, b, bias, out):
     else:
         gelu = epilogue == "bias_gelu"
         fused = lambda: torch._addmm_activation(vec, a, bt, use_gelu=gelu)
-    tmp = torch.empty_like(out)
 
     def unfused():
         torch.matmul(a, bt, out=tmp)
@@ -141,11 +214,14 @@ def bench(module, cases, names, rounds=7):
         fused_k = module.kernel(case["kernel"])
         plain_k = module.kernel(base)
         for m, n, k in BENCH_SHAPES:
-            a, b, bias, c = operands(case, m, n, k)
-            lib_fused, lib_unfused = library_calls(case["epilogue"], a, b, bias, c)
+            a, b, extras, c = operands(case, m, n, k)
+            lib_fused, lib_unfused = library_calls(case["epilogue"], a, b,
+                                                   extras, c)
+            c_plain = torch.empty(c.shape, dtype=TORCH_TYPE[plain_case["out"]],
+                                  device="cuda")
             calls = [
-                lambda: launch(fused_k, case, (a, b, bias, c), sms),
-                lambda: launch(plain_k, plain_case, (a, b, c), sms),
+                lambda: launch(fused_k, case, (a, b, *extras, c), sms),
+                lambda: launch(plain_k, plain_case, (a, b, c_plain), sms),
                 lib_fused or lib_unfused,
                 lib_unfused,
             ]

@@ -86,7 +86,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     the whole warpgroup. CUTLASS's sm90 pipelines release the same way; the
     PTX ISA does not state it."""
     assert not (multicast_b and b_mn), "B multicast: K-major B only"
-    assert epilogue in (None,) + tuple(EPILOGUES)
+    assert epilogue in (None,) + tuple(EPILOGUES) + SCALED_EPILOGUES
     name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
             f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}"
             f"{'_' + epilogue if epilogue else ''}")
@@ -102,9 +102,10 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     # Each consumer's half of C in 128-byte swizzled atoms: the fragment's
     # 8 rows per store land in 8 different 16-byte chunks (no bank
     # conflicts), and TMA unswizzles them on the way out.
-    c_inner = 128 // 2
+    c_inner = 128 // BYTES[out_ty]
+    c_swizzle = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
     c_t = (f"!tile.buffer<2x{wm}x{bn}x{out_ty}, shared, "
-           f"{layout((2, wm, bn // c_inner, c_inner), (wm * bn, c_inner, wm * c_inner, 1), 'swizzle<3,3,3>')}>")
+           f"{layout((2, wm, bn // c_inner, c_inner), (wm * bn, c_inner, wm * c_inner, 1), c_swizzle)}>")
     acc_t = f"!tile.buffer<{wm}x{bn}xf32, local, {accumulator(bn)}>"
     g_in = f"!tile.buffer<?x?x{ty}, global>"
     g_out = f"!tile.buffer<?x?x{out_ty}, global>"
@@ -141,9 +142,13 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     releasers = (2 if multicast_b else 8) * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
     bias_param, bias_alloc, bias_prologue, bias_epilogue = "", "", "", ""
-    if epilogue:
+    store_src, store_src_t = "%acc", acc_t
+    if epilogue in EPILOGUES:
         bias_param, bias_alloc, bias_prologue, bias_epilogue = fused_epilogue(
             epilogue, out_ty, bn, acc_t)
+    elif epilogue:
+        (bias_param, bias_alloc, bias_prologue, bias_epilogue, store_src,
+         store_src_t) = scaled_epilogue(epilogue, out_ty, wm, bn, acc_t)
     n_dim = 1 if b_mn else 0
     text = f"""
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}
@@ -159,6 +164,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     %c_bn = arith.constant {bn} : index
     %c_bk = arith.constant {bk} : index
     %c_wm = arith.constant {wm} : index
+    %c_wm1 = arith.constant {wm + 1} : index
     %c_group = arith.constant {GROUP_M} : index
     %stage_bytes = arith.constant {stage_bytes} : index
     %releasers = arith.constant {releasers} : index
@@ -242,7 +248,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
           tile.wait_group bulk, 0 {{read}}
         }}
         nvvm.barrier id = %half_i32 number_of_threads = %i32_128
-        tile.store %acc to %sc[%half, 0, 0] : {acc_t} to {c_t}
+        tile.store {store_src} to %sc[%half, 0, 0] : {store_src_t} to {c_t}
         tile.fence proxy_async
         nvvm.barrier id = %half_i32 number_of_threads = %i32_128
         scf.if %wg_leader {{
@@ -370,6 +376,100 @@ def fused_epilogue(epilogue, out_ty, bn, acc_t):
         }}
 """
     return param, alloc, prologue, code.replace("\n      %", "\n          %")
+
+
+# Scaled epilogues, with a scalar from a 1 x 1 f32 tensor:
+#   alpha_row_bias  D = alpha (A B^T) + bias, the bias per row (1 x M, in
+#                   the output type);
+#   scale_e4m3      D = e4m3(scale (A B^T)), rounded to nearest and
+#                   saturated to +-448 (cvt.rn.satfinite), the FP8
+#                   training recipes' per-tensor scaled output.
+SCALED_EPILOGUES = ("alpha_row_bias", "scale_e4m3")
+
+
+def scaled_epilogue(epilogue, out_ty, wm, bn, acc_t):
+    """The scalar (and the row bias) are loaded when the consumer starts a
+    tile (bounds-checked against M), staged through this warpgroup's
+    shared row (rows 0..wm-1: the bias, wm: the scalar) and read back as
+    tile.load of a 64 x 1 vector replicated on each row's quad and of a
+    1 x 1 tile every thread holds; tile.map applies them to the
+    accumulator. The row is rewritten only after the previous tile's
+    epilogue barriers, which follow every thread's read of it."""
+    row_t = (f"!tile.buffer<2x{wm + 1}x1xf32, shared, "
+             f"{layout((2, wm + 1, 1), (wm + 1, 1, 1))}>")
+    rows_t = (f"!tile.buffer<{wm}x1xf32, local, #tile.layout<"
+              "S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>")
+    one_t = "!tile.buffer<1x1xf32, local, #tile.layout<S[(1,1):(0,0)]>>"
+    with_bias = epilogue == "alpha_row_bias"
+    scalar = "alpha" if with_bias else "scale"
+    param = f"%{scalar}: memref<?x?xf32, 1>, "
+    if with_bias:
+        param += f"%bias: memref<?x?x{out_ty}, 1>, "
+    alloc = f"    %srow = tile.alloc_shared {{alignment = 16 : i64}} : {row_t}\n"
+    prologue = f"""        // Fused epilogue ({epilogue}): the scalar, and this warpgroup's
+        // rows of the bias, loaded now.
+        %ep_scalar = memref.load %{scalar}[%c0, %c0] : memref<?x?xf32, 1>
+"""
+    if with_bias:
+        prologue += f"""        %ep_first_row = arith.muli %half, %c_wm : index
+        %ep_m_tile = arith.addi %m0, %ep_first_row : index
+        %ep_m = arith.addi %ep_m_tile, %tid_in_wg : index
+        %ep_in_m = arith.cmpi ult, %ep_m, %M : index
+        %ep_in_tile = arith.cmpi ult, %tid_in_wg, %c_wm : index
+        %ep_inside = arith.andi %ep_in_m, %ep_in_tile : i1
+        %ep_v = scf.if %ep_inside -> (f32) {{
+          %ep_x = memref.load %bias[%c0, %ep_m] : memref<?x?x{out_ty}, 1>
+          %ep_xf = arith.extf %ep_x : {out_ty} to f32
+          scf.yield %ep_xf : f32
+        }} else {{
+          scf.yield %zero : f32
+        }}
+"""
+    held = (", the bias in the\n        // threads holding its row" if with_bias
+            else "")
+    code = f"""        // Fused epilogue ({epilogue}): through this warpgroup's shared
+        // row into registers: the scalar in every thread{held}.
+        %row_base = tile.base_address %srow : {row_t} -> !llvm.ptr<3>
+        %ep_row_first = arith.muli %half, %c_wm1 : index
+"""
+    if with_bias:
+        code += """        scf.if %ep_in_tile {
+          %ep_slot = arith.addi %ep_row_first, %tid_in_wg : index
+          %ep_slot_i32 = arith.index_cast %ep_slot : index to i32
+          %ep_at = llvm.getelementptr %row_base[%ep_slot_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %ep_v, %ep_at : f32, !llvm.ptr<3>
+        }
+"""
+    code += f"""        scf.if %wg_leader {{
+          %ep_scalar_slot = arith.addi %ep_row_first, %c_wm : index
+          %ep_scalar_i32 = arith.index_cast %ep_scalar_slot : index to i32
+          %ep_scalar_at = llvm.getelementptr %row_base[%ep_scalar_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %ep_scalar, %ep_scalar_at : f32, !llvm.ptr<3>
+        }}
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        %ep_one = tile.alloc_local : {one_t}
+        tile.load %srow[%half, {wm}, 0] to %ep_one : {row_t} to {one_t}
+"""
+    if with_bias:
+        code += f"""        %ep_rows = tile.alloc_local : {rows_t}
+        tile.load %srow[%half, 0, 0] to %ep_rows : {row_t} to {rows_t}
+        tile.map ins(%acc, %ep_rows, %ep_one : {acc_t}, {rows_t}, {one_t}) outs(%acc : {acc_t}) {{
+        ^bb0(%ep_x: f32, %ep_b: f32, %ep_s: f32, %ep_i: index, %ep_j: index):
+          %ep_y = math.fma %ep_s, %ep_x, %ep_b : f32
+          tile.yield %ep_y : f32
+        }}
+"""
+        return param, alloc, prologue, code, "%acc", acc_t
+    q_t = acc_t.replace("xf32, local", f"x{out_ty}, local")
+    code += f"""        tile.map ins(%acc, %ep_one : {acc_t}, {one_t}) outs(%acc : {acc_t}) {{
+        ^bb0(%ep_x: f32, %ep_s: f32, %ep_i: index, %ep_j: index):
+          %ep_y = arith.mulf %ep_x, %ep_s : f32
+          tile.yield %ep_y : f32
+        }}
+        %ep_q = tile.alloc_local : {q_t}
+        tile.convert %acc to %ep_q : {acc_t} to {q_t}
+"""
+    return param, alloc, prologue, code, "%ep_q", q_t
 
 
 def consumer_step(i, accumulate, release_after, multicast_b):
@@ -576,6 +676,9 @@ EPILOGUE_CONFIGS = [
     (("bf16", "bf16", False, 128, 256, 64, 3), "bias_silu"),
     (("bf16", "bf16", False, 128, 192, 64, 4), "bias_gelu"),
     (("f16", "f16", False, 128, 256, 64, 3), "bias_gelu"),
+    (("bf16", "bf16", False, 128, 256, 64, 3), "alpha_row_bias"),
+    (("bf16", "f8E4M3FN", False, 128, 256, 64, 3), "scale_e4m3"),
+    (("f8E4M3FN", "f8E4M3FN", False, 128, 256, 128, 3), "scale_e4m3"),
 ]
 
 
