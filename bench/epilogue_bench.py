@@ -125,19 +125,20 @@ def check(module, cases, names):
             scale = ref.abs().max().item()
             err = (got - ref).abs()
             if case["out"] == "f8E4M3FN":
-                # e4m3 keeps 3 mantissa bits: a sum in another order (fp8
-                # wgmma accumulates with fewer bits than f32) may round to
-                # the neighbouring value (one step: 2^-3 of the larger of
-                # the two, which may sit in the next binade), and fp8 wgmma
-                # accumulates with fewer bits than f32 (about 2^-13 of the
-                # largest product, which moves values near 0 by more than
-                # a step of theirs); elements clearly
-                # out of range must be exactly +-448 (satfinite).
-                scaled = (a.float() @ b.float().t()) * extras[0].item()
-                bad = err > (0.13 * torch.maximum(ref.abs(), got.abs())
-                             + 1e-4 * scaled.abs().max().item())
-                over = scaled.abs() > 1.0625 * E4M3_MAX  # beyond any rounding doubt
-                bad |= over & (got != scaled.sign() * E4M3_MAX)
+                # fp8 wgmma accumulates with fewer bits than f32 (partial
+                # sums keep about 14 mantissa bits), so the value rounded
+                # may differ from the f32 product; allowing 2^-10 of the
+                # sum of |a||b| (measured: 2^-12 is exceeded at K = 4096),
+                # the output must be the e4m3 rounding (monotone,
+                # saturating) of some value in that bracket.
+                s_ = extras[0].item()
+                scaled = (a.float() @ b.float().t()) * s_
+                slack = 2.0 ** -10 * (a.float().abs() @ b.float().abs().t()) * s_
+
+                def e4m3(x):
+                    x = x.clamp(-E4M3_MAX, E4M3_MAX)
+                    return x.to(torch.float8_e4m3fn).float()
+                bad = (got < e4m3(scaled - slack)) | (got > e4m3(scaled + slack))
             else:
                 # bf16/f16 output (8/11-bit mantissa) of an f32 sum in
                 # another order, tanh.approx (about 2^-11 relative) for GELU.
