@@ -2,7 +2,7 @@
 """The Hopper GEMM family's fused epilogues (gen_gemm_kernels.py,
 EPILOGUE_CONFIGS: D = act(A B^T + bias) with a per-column bias, act none /
 ReLU / GELU-tanh / SiLU; D = alpha A B^T + a per-row bias; D =
-e4m3(scale A B^T), saturated) on a GPU, against what a torch user gets
+e4m3(scale A B^T), saturated, and amax = max |A B^T|) on a GPU, against what a torch user gets
 instead, in the same process:
 
   epilogue_bench.py check [KERNEL...]   correctness over edge shapes, random
@@ -82,7 +82,9 @@ def operands(case, m, n, k, seed=0):
         # 1.5 x the range over the product's largest magnitude: the top
         # third of the magnitudes saturates to +-448.
         amax = (a.float() @ b.float().t()).abs().max().item()
-        extras = [torch.full((1, 1), 1.5 * E4M3_MAX / amax, device="cuda")]
+        # The kernel raises amax (f32 bits in an i32 tensor) from 0.
+        extras = [torch.full((1, 1), 1.5 * E4M3_MAX / amax, device="cuda"),
+                  torch.zeros((1, 1), dtype=torch.int32, device="cuda")]
     else:
         extras = [torch.randn((1, n), generator=g, device="cuda").to(out_ty)]
     return a, b, extras, c
@@ -139,6 +141,12 @@ def check(module, cases, names):
                     x = x.clamp(-E4M3_MAX, E4M3_MAX)
                     return x.to(torch.float8_e4m3fn).float()
                 bad = (got < e4m3(scaled - slack)) | (got > e4m3(scaled + slack))
+                # amax of the unscaled product, within the same bracket.
+                amax_got = extras[1].view(torch.float32).item()
+                amax_ref = scaled.abs().max().item() / s_
+                if abs(amax_got - amax_ref) > slack.max().item() / s_:
+                    print(f"  amax {amax_got} vs {amax_ref}")
+                    bad |= True
             else:
                 # bf16/f16 output (8/11-bit mantissa) of an f32 sum in
                 # another order, tanh.approx (about 2^-11 relative) for GELU.

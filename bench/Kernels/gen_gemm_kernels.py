@@ -383,7 +383,11 @@ def fused_epilogue(epilogue, out_ty, bn, acc_t):
 #                   the output type);
 #   scale_e4m3      D = e4m3(scale (A B^T)), rounded to nearest and
 #                   saturated to +-448 (cvt.rn.satfinite), the FP8
-#                   training recipes' per-tensor scaled output.
+#                   training recipes' per-tensor scaled output, and
+#                   amax = max |A B^T| (before the scale) raised atomically
+#                   in a 1 x 1 tensor (f32 bits as i32: non-negative floats
+#                   order like their bits), as the recipes' next scale
+#                   needs.
 SCALED_EPILOGUES = ("alpha_row_bias", "scale_e4m3")
 
 
@@ -405,7 +409,14 @@ def scaled_epilogue(epilogue, out_ty, wm, bn, acc_t):
     param = f"%{scalar}: memref<?x?xf32, 1>, "
     if with_bias:
         param += f"%bias: memref<?x?x{out_ty}, 1>, "
+    else:
+        param += "%amax: memref<?x?xi32, 1>, "
     alloc = f"    %srow = tile.alloc_shared {{alignment = 16 : i64}} : {row_t}\n"
+    amax_t = (f"!tile.buffer<2x2x1xf32, shared, {layout((2, 2, 1), (2, 1, 1))}>")
+    whole_t = ("!tile.buffer<1x1xf32, local, "
+               "#tile.layout<S[(1,1):(0,0)] + R[128:1@tid_in_wg]>>")
+    if not with_bias:
+        alloc += f"    %samax = tile.alloc_shared {{alignment = 16 : i64}} : {amax_t}\n"
     prologue = f"""        // Fused epilogue ({epilogue}): the scalar, and this warpgroup's
         // rows of the bias, loaded now.
         %ep_scalar = memref.load %{scalar}[%c0, %c0] : memref<?x?xf32, 1>
@@ -461,7 +472,30 @@ def scaled_epilogue(epilogue, out_ty, wm, bn, acc_t):
 """
         return param, alloc, prologue, code, "%acc", acc_t
     q_t = acc_t.replace("xf32, local", f"x{out_ty}, local")
-    code += f"""        tile.map ins(%acc, %ep_one : {acc_t}, {one_t}) outs(%acc : {acc_t}) {{
+    code += f"""        // amax: the largest and smallest accumulator element of the
+        // warpgroup (in registers, across the quad's lanes, across the
+        // warps through the scratch), one thread raising the tensor's.
+        %ep_hi = tile.alloc_local : {whole_t}
+        %ep_lo = tile.alloc_local : {whole_t}
+        tile.reduce <max> %acc dims [0, 1] into %ep_hi : {acc_t} into {whole_t}
+        tile.reduce <min> %acc dims [0, 1] into %ep_lo : {acc_t} into {whole_t}
+        tile.store %ep_hi to %samax[%half, 0, 0] : {whole_t} to {amax_t}
+        tile.store %ep_lo to %samax[%half, 1, 0] : {whole_t} to {amax_t}
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        scf.if %wg_leader {{
+          %ep_amax_row = tile.base_address %samax : {amax_t} -> !llvm.ptr<3>
+          %ep_pair = arith.muli %half, %c2 : index
+          %ep_pair_i32 = arith.index_cast %ep_pair : index to i32
+          %ep_hi_at = llvm.getelementptr %ep_amax_row[%ep_pair_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %ep_lo_at = llvm.getelementptr %ep_hi_at[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+          %ep_hi_v = llvm.load %ep_hi_at : !llvm.ptr<3> -> f32
+          %ep_lo_v = llvm.load %ep_lo_at : !llvm.ptr<3> -> f32
+          %ep_neg_lo = arith.negf %ep_lo_v : f32
+          %ep_abs = arith.maximumf %ep_hi_v, %ep_neg_lo : f32
+          %ep_bits = arith.bitcast %ep_abs : f32 to i32
+          %ep_old = memref.atomic_rmw maxs %ep_bits, %amax[%c0, %c0] : (i32, memref<?x?xi32, 1>) -> i32
+        }}
+        tile.map ins(%acc, %ep_one : {acc_t}, {one_t}) outs(%acc : {acc_t}) {{
         ^bb0(%ep_x: f32, %ep_s: f32, %ep_i: index, %ep_j: index):
           %ep_y = arith.mulf %ep_x, %ep_s : f32
           tile.yield %ep_y : f32
