@@ -13,7 +13,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     // expected-error @+4 {{no variant of tile.reduce can implement this op on sm_90a}}
     // expected-note @+3 {{in_thread (priority 30): declined — }}
     // expected-note @+2 {{warp_shuffle (priority 20): declined — output element (0,0) (register 0) in thread 0: its row is spread over the warps of the warpgroup (threads 0, 4, 8, 12, ...); combining warps needs shared memory}}
-    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel whose known_block_size is whole warpgroups along x (y = z = 1): each warpgroup gets its own scratch and barrier}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel (gpu.func ... kernel) whose known_block_size is whole warpgroups along x (y = z = 1): each warpgroup gets its own scratch and barrier}}
     tile.reduce <add> %s dims [0] into %c : !acc into !cols
     gpu.return
   }
@@ -89,7 +89,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     // expected-error @+4 {{no variant of tile.convert can implement this op on sm_90a}}
     // expected-note @+3 {{registers (priority 30): declined — thread 1 holds element (1,0) of the result but not of the source (held by threads 4): the data must cross threads}}
     // expected-note @+2 {{warp_shuffle (priority 20): declined — element (8,0) of the result (thread 8, register 0) is not in source register 0 of a lane an xor of the thread's lane bits names: the register a lane sends would depend on the thread}}
-    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel whose known_block_size}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel (gpu.func ... kernel) whose known_block_size}}
     tile.convert %s to %t : !acc to !rowt
     gpu.return
   }
@@ -109,6 +109,24 @@ gpu.module @m [#nvvm.target<chip = "sm_80">] {
     // expected-note @+2 {{warp_shuffle (priority 20): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
     // expected-note @+1 {{shared_memory (priority 10): rejected: supported_conversion — cvt to f8E4M3FN needs sm_89+, not sm_80}}
     tile.convert %s to %q : !acc to !q
+    gpu.return
+  }
+}
+
+// -----
+
+// A device function has no dynamic segment to hold the scratch.
+!acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!cols = !tile.buffer<1x16xf32, local, #tile.layout<S[(1,2,4,2):(0,2,1@tid_in_wg,1)] + R[32:4@tid_in_wg]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @helper() attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %s = tile.alloc_local : !acc
+    %c = tile.alloc_local : !cols
+    // expected-error @+4 {{no variant of tile.reduce can implement this op on sm_90a}}
+    // expected-note @+3 {{in_thread (priority 30): declined — }}
+    // expected-note @+2 {{warp_shuffle (priority 20): declined — }}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel (gpu.func ... kernel)}}
+    tile.reduce <add> %s dims [0] into %c : !acc into !cols
     gpu.return
   }
 }

@@ -12,7 +12,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %p = tile.alloc_local : !p
     // expected-remark @+3 {{selected warp_shuffle (priority 20) on sm_90a}}
     // expected-note @+2 {{in_thread (priority 30): declined — output element (0,0) (register 0) in thread 0: its row is spread over threads (xor 1, 2); in one thread's registers only}}
-    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel whose known_block_size is whole warpgroups along x (y = z = 1): each warpgroup gets its own scratch and barrier}}
+    // expected-note @+1 {{shared_memory (priority 10): rejected: warpgroup_block — needs a kernel (gpu.func ... kernel) whose known_block_size is whole warpgroups along x (y = z = 1): each warpgroup gets its own scratch and barrier}}
     tile.reduce <max> %s dims [1] into %m : !acc into !rows
     // expected-remark @+1 {{selected registers (priority 10) on sm_90a}}
     tile.map ins(%s, %m : !acc, !rows) outs(%s : !acc) {

@@ -23,8 +23,10 @@ constexpr int64_t kMaxScratchWarpgroups = 16 - dispatch::kScratchBarrierFirstId;
 } // namespace
 
 std::optional<int64_t> tile::local::warpgroupsOfBlock(Operation *op) {
+  // The scratch lives in a kernel's dynamic segment: a device function has
+  // none.
   auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  if (!kernel)
+  if (!kernel || !kernel.isKernel())
     return std::nullopt;
   std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
   if (!block || block->size() != 3 || (*block)[1] != 1 || (*block)[2] != 1 ||
@@ -38,8 +40,9 @@ dispatch::Verdict tile::local::warpgroupBlock(Operation *op) {
   std::optional<int64_t> groups = warpgroupsOfBlock(op);
   if (!groups)
     return Verdict::failure(
-        "needs a kernel whose known_block_size is whole warpgroups along x "
-        "(y = z = 1): each warpgroup gets its own scratch and barrier");
+        "needs a kernel (gpu.func ... kernel) whose known_block_size is "
+        "whole warpgroups along x (y = z = 1): each warpgroup gets its own "
+        "scratch and barrier");
   if (*groups > kMaxScratchWarpgroups)
     return Verdict::failure(
         std::to_string(*groups) + " warpgroups; named barriers " +
