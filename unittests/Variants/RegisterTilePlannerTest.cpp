@@ -681,3 +681,34 @@ TEST(RegisterTilePlannerPropertyTest, RandomConvertsMoveTheRightElements) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(RegisterTilePlannerPropertyTest, RandomLayoutsConvertThroughShared) {
+  // Any two warpgroup layouts of one tile (random, possibly with replicas):
+  // the shared-memory plan moves every element once, to every thread that
+  // holds it in the result.
+  std::mt19937 rng(17);
+  int planned = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    unsigned threadBits = 5 + rng() % 3; // replicated when below 7
+    TileLayout a = randomLayout(4, 5, rng, threadBits);
+    if (threadBits < 7)
+      a = TileLayout(llvm::SmallVector<Iter>(a.shard()),
+                     {tid(int64_t(1) << (7 - threadBits),
+                          int64_t(1) << threadBits)});
+    TileLayout b = randomLayout(4, 5, rng);
+    OrReason<RegisterTable> ta = RegisterTable::build(a, {16, 32});
+    ASSERT_TRUE(ta) << ta.reason();
+    RegisterTable tb = table(b, {16, 32});
+    OrReason<SharedConvertPlan> plan = planSharedConvert(*ta, tb);
+    ASSERT_TRUE(plan) << plan.reason();
+    EXPECT_EQ(plan->replicaBits,
+              threadBits < 7 ? 127 & ~((int64_t(1) << threadBits) - 1) : 0);
+    expectSharedConvertMoves(*plan, *ta, tb, rng);
+    ++planned;
+  }
+  EXPECT_EQ(planned, 200);
+}
+
+} // namespace
