@@ -53,9 +53,12 @@ protected:
   /// empty when the check passed.
   std::string lower(const std::string &name, Mutation mutate) {
     std::string errors;
+    remarks.clear();
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error)
         errors += d.str() + "\n";
+      if (d.getSeverity() == DiagnosticSeverity::Remark)
+        remarks += d.str() + "\n";
       return success();
     });
     OwningOpRef<ModuleOp> module =
@@ -78,6 +81,8 @@ protected:
   }
 
   MLIRContext context;
+  /// The remarks of the last lower().
+  std::string remarks;
 };
 
 /// Every op of type T among the emitted ops and inside them.
@@ -616,6 +621,38 @@ TEST_F(LoweringCheckTest, CatchesLdMatrixTransposed) {
   EXPECT_NE(errors.find("lowering check (ldmatrix): thread 0"),
             std::string::npos)
       << errors;
+}
+
+// A variant registered without a check (as another compiler may): under
+// the check its output is lowered with a remark naming it, not refused.
+TEST_F(LoweringCheckTest, VariantWithoutCheckIsARemark) {
+  tile::dispatch::Variant unchecked;
+  unchecked.opName = "tile.reduce";
+  unchecked.family = "cuda";
+  unchecked.name = "unchecked_for_test";
+  unchecked.priority = -100; // never chosen unless named
+  unchecked.emit = [](Operation *, const tile::dispatch::AnyPlan &,
+                      ValueRange, const tile::dispatch::DispatchContext &,
+                      RewriterBase &) { return success(); };
+  tile::dispatch::VariantRegistry::global().registerVariant(unchecked);
+  EXPECT_EQ(lower(R"mlir(
+!acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!rows = !tile.buffer<64x1xf32, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %s = tile.alloc_local : !acc
+    %m = tile.alloc_local : !rows
+    tile.reduce <max> %s dims [1] into %m {dispatch = "unchecked_for_test"} : !acc into !rows
+    gpu.return
+  }
+}
+)mlir",
+                  none()),
+            "");
+  EXPECT_NE(remarks.find("variant 'unchecked_for_test' registers no check of "
+                         "its emitted IR"),
+            std::string::npos)
+      << remarks;
 }
 
 } // namespace
