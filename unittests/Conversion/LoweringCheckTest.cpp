@@ -655,4 +655,54 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
       << remarks;
 }
 
+// Every scratch write moved one warpgroup region further: the last
+// warpgroup's writes fall outside the bytes reserved for the op.
+TEST_F(LoweringCheckTest, CatchesReduceAcrossWarpsWriteOutsideScratch) {
+  std::string errors = lower(kColumnSum, [](Operation *op,
+                                            SmallVectorImpl<Operation *> &ops) {
+    auto writers = emittedOps<scf::IfOp>(ops);
+    ASSERT_EQ(writers.size(), 1u);
+    for (Operation &inner : writers.front().getThenRegion().front()) {
+      auto store = dyn_cast<LLVM::StoreOp>(inner);
+      if (!store)
+        continue;
+      auto gep = store.getAddr().getDefiningOp<LLVM::GEPOp>();
+      ASSERT_TRUE(gep && !gep.getDynamicIndices().empty());
+      OpBuilder b(gep);
+      // 16 outputs x 4 warps x 4 bytes: one warpgroup's region.
+      Value region = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI32Type(),
+                                              b.getI32IntegerAttr(256));
+      Value moved = LLVM::AddOp::create(b, gep.getLoc(),
+                                        gep.getDynamicIndices()[0], region);
+      gep.getDynamicIndicesMutable().assign(moved);
+      ops.insert(llvm::find(ops, gep.getOperation()),
+                 {region.getDefiningOp(), moved.getDefiningOp()});
+    }
+  });
+  EXPECT_NE(errors.find("outside the 512 bytes reserved for the op"),
+            std::string::npos)
+      << errors;
+}
+
+// An ldmatrix row address 2 bytes off its 16-byte row.
+TEST_F(LoweringCheckTest, CatchesLdMatrixMisalignedRow) {
+  std::string errors = lower(kLdMatrixLoad, [](Operation *op,
+                                               SmallVectorImpl<Operation *> &ops) {
+    auto loads = emittedOps<NVVM::LdMatrixOp>(ops);
+    ASSERT_FALSE(loads.empty());
+    OpBuilder b(loads.front());
+    Location loc = loads.front().getLoc();
+    Value moved = LLVM::GEPOp::create(
+        b, loc, loads.front().getPtr().getType(), b.getI8Type(),
+        loads.front().getPtr(), ArrayRef<LLVM::GEPArg>{2});
+    loads.front().getPtrMutable().assign(moved);
+    ops.insert(llvm::find(ops, loads.front().getOperation()),
+               moved.getDefiningOp());
+  });
+  EXPECT_NE(errors.find("lowering check (ldmatrix): lane 0 supplies an "
+                        "ldmatrix row address that is not 16-byte aligned"),
+            std::string::npos)
+      << errors;
+}
+
 } // namespace

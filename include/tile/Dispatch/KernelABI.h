@@ -57,6 +57,9 @@ constexpr llvm::StringLiteral kDynamicSharedSymbol = "__tile_dynamic_shared";
 /// variant uses (Variant::sharedScratch), recorded on the op by
 /// --tile-assign-shared-offsets.
 constexpr llvm::StringLiteral kScratchOffsetAttr = "tile.scratch_offset";
+/// The bytes reserved there (what the variant asked for): each op has its
+/// own region.
+constexpr llvm::StringLiteral kScratchBytesAttr = "tile.scratch_bytes";
 /// The named barriers (bar.sync id, count) emitted code synchronizing a
 /// warpgroup through the scratch uses: id kScratchBarrierFirstId + the
 /// warpgroup's index in the CTA. Ids below it are left to kernels.

@@ -116,8 +116,8 @@ using CheckFn = std::function<llvm::LogicalResult(
     llvm::ArrayRef<mlir::Operation *> emitted, const DispatchContext &)>;
 
 /// Bytes of shared scratch an op needs, placed by
-/// --tile-assign-shared-offsets at the end of its kernel's dynamic segment
-/// (the offset recorded on the op, KernelABI.h).
+/// --tile-assign-shared-offsets after its kernel's buffers (the offset and
+/// size recorded on the op, KernelABI.h).
 using SharedScratchFn =
     std::function<int64_t(mlir::Operation *, const AnyPlan &)>;
 
@@ -149,9 +149,10 @@ struct Variant {
   EmitFn emit;
   /// Optional: the translation validation of `emit`'s output.
   CheckFn check;
-  /// Optional: the shared scratch the emitted code uses. The scratch is
-  /// shared by every such op of the kernel, so an emitter must leave it
-  /// free (a barrier after its last read) for the next one.
+  /// Optional: the shared scratch the emitted code uses, in bytes: a
+  /// region of the kernel's dynamic segment of its own. The op may run
+  /// again (in a loop), so an emitter must leave it free (a barrier after
+  /// its last read) before its next writes.
   SharedScratchFn sharedScratch;
 };
 

@@ -97,16 +97,17 @@ struct AssignSharedOffsetsPass
     : public tile::impl::TileAssignSharedOffsetsBase<AssignSharedOffsetsPass> {
   using TileAssignSharedOffsetsBase::TileAssignSharedOffsetsBase;
 
-  /// One scratch region after the buffers, as large as the largest need
-  /// among the kernel's ops (they use it one at a time, each leaving it
-  /// free behind a barrier); its offset recorded on each op that needs it.
-  /// The end of the segment, or none when no op needs scratch.
+  /// A scratch region per op that needs one, after the buffers, its offset
+  /// and size recorded on the op. Regions are not shared between ops: the
+  /// warpgroups of a kernel synchronize only within themselves, so one
+  /// may run an op while another still runs the previous one. The end of
+  /// the segment, or none when no op needs scratch.
   std::optional<int64_t> placeScratch(gpu::GPUFuncOp kernel, int64_t end,
                                       SmallVectorImpl<SharedUse> &uses) {
-    SmallVector<std::pair<Operation *, int64_t>> needs;
-    int64_t bytes = 0;
+    bool any = false;
     kernel.walk([&](DispatchOpInterface op) {
       op->removeAttr(dispatch::kScratchOffsetAttr);
+      op->removeAttr(dispatch::kScratchBytesAttr);
       std::optional<StringRef> name = op.getSelectedVariant();
       if (!name)
         return;
@@ -124,20 +125,17 @@ struct AssignSharedOffsetsPass
       int64_t need = variant->sharedScratch(op, *plan);
       if (need <= 0)
         return;
-      needs.push_back({op, need});
-      bytes = std::max(bytes, need);
-    });
-    if (needs.empty())
-      return std::nullopt;
-    int64_t offset = llvm::alignTo(end, kScratchAlignment);
-    Builder b(kernel.getContext());
-    for (auto [op, need] : needs)
+      int64_t offset = llvm::alignTo(end, kScratchAlignment);
+      Builder b(kernel.getContext());
       op->setAttr(dispatch::kScratchOffsetAttr, b.getI64IntegerAttr(offset));
-    uses.push_back({"scratch of " + std::to_string(needs.size()) +
-                        " register-tile op" + (needs.size() > 1 ? "s" : ""),
-                    bytes, kScratchAlignment, needs.front().first->getLoc(),
-                    offset});
-    return offset + bytes;
+      op->setAttr(dispatch::kScratchBytesAttr, b.getI64IntegerAttr(need));
+      uses.push_back({"scratch of " + op->getName().getStringRef().str() +
+                          " (" + variant->name + ")",
+                      need, kScratchAlignment, op->getLoc(), offset});
+      end = offset + need;
+      any = true;
+    });
+    return any ? std::optional<int64_t>(end) : std::nullopt;
   }
 
   /// Places the kernel's buffers in IR order, each at the first multiple of
@@ -158,7 +156,8 @@ struct AssignSharedOffsetsPass
                       alloc.getAllocationBytes(), align, alloc.getLoc(),
                       offset});
     });
-    if (std::optional<int64_t> scratchEnd = placeScratch(kernel, end, uses)) {
+    if (std::optional<int64_t> scratchEnd =
+            placeScratch(kernel, end, uses)) {
       end = *scratchEnd;
       alignment = std::max(alignment, kScratchAlignment);
       any = true;

@@ -577,6 +577,9 @@ Status recordLdMatrix(NVVM::LdMatrixOp ld, std::array<LoadLane, 32> &lanes,
   if (bytes != 2)
     return Status::failure("ldmatrix of a source whose elements are not "
                            "16-bit");
+  if (ld.getShape().getM() != 8 || ld.getShape().getN() != 8 ||
+      ld.getEltType() != NVVM::LdStMatrixEltType::B16)
+    return Status::failure("an ldmatrix that is not m8n8 b16");
   bool trans = ld.getLayout() == NVVM::MMALayout::col;
   int64_t count = ld.getNum();
   std::array<int64_t, 32> rowAddress{};
@@ -584,6 +587,13 @@ Status recordLdMatrix(NVVM::LdMatrixOp ld, std::array<LoadLane, 32> &lanes,
     auto a = lanes[l].th.get(ld.getPtr());
     if (!a)
       return Status::failure("an ldmatrix row address is not read back");
+    // Rows are 16 bytes; the buffer and the region's bound offsets are
+    // placed at multiples of 16 here, so a misaligned row is the emitter's.
+    if (*a % 16)
+      return Status::failure("lane " + std::to_string(l) +
+                             " supplies an ldmatrix row address that is not "
+                             "16-byte aligned (byte " + std::to_string(*a) +
+                             ")");
     rowAddress[l] = *a;
   }
   for (int64_t l = 0; l < 32; ++l)

@@ -46,6 +46,8 @@ using ThreadTerms = std::multiset<std::pair<int64_t, int64_t>>;
 
 struct ScratchModel {
   Value base;
+  /// The bytes reserved for the op (every write must fall inside).
+  int64_t size = 0;
   /// byte -> (writing thread, value written)
   std::map<int64_t, std::pair<int64_t, Value>> words;
 
@@ -179,6 +181,12 @@ Status writeScratch(scf::IfOp writers, int64_t threads, int64_t bytes,
       if (!byte || *byte < 0 || *byte % bytes)
         return Status::failure("a write that is not an element of the "
                                "scratch");
+      if (*byte + bytes > scratch.size)
+        return Status::failure("thread " + std::to_string(t) +
+                               " writes scratch byte " +
+                               std::to_string(*byte) + ", outside the " +
+                               std::to_string(scratch.size) +
+                               " bytes reserved for the op");
       auto [it, fresh] =
           scratch.words.insert({*byte, {t, store.getValue()}});
       if (!fresh)
@@ -195,8 +203,12 @@ Status writeScratch(scf::IfOp writers, int64_t threads, int64_t bytes,
 Status checkOrder(Operation *op, ArrayRef<Operation *> emitted,
                   int64_t threads, int64_t bytes, ScratchModel &scratch) {
   auto offset = op->getAttrOfType<IntegerAttr>(dispatch::kScratchOffsetAttr);
-  if (!offset)
+  auto size = op->getAttrOfType<IntegerAttr>(dispatch::kScratchBytesAttr);
+  if (!offset || !size)
     return Status::failure("no scratch was placed for the op");
+  if (bytes <= 0)
+    return Status::failure("scratch elements of less than a byte");
+  scratch.size = size.getInt();
   scf::IfOp writers;
   SmallVector<size_t, 2> barriers;
   for (auto [i, emittedOp] : llvm::enumerate(emitted)) {

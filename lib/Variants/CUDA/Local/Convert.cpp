@@ -282,6 +282,16 @@ Verdict convertWarpgroupBlock(ConvertOp op, const DispatchContext &) {
   return warpgroupBlock(op);
 }
 
+/// The scratch holds elements at byte addresses.
+Verdict wholeByteElements(ConvertOp op, const DispatchContext &) {
+  Type storage =
+      registerStorageType(op.getSource().getType().getElementType());
+  if (storage.getIntOrFloatBitWidth() % 8 == 0)
+    return Verdict::success();
+  return Verdict::failure("the scratch stores whole bytes; the elements are " +
+                          typeName(storage));
+}
+
 OrReason<SharedConvertPlan> planSharedConvertOp(ConvertOp op,
                                                 const DispatchContext &) {
   return withTables<SharedConvertPlan>(op, planSharedConvert);
@@ -360,6 +370,7 @@ void tile::local::registerConvertVariants(VariantRegistry &registry) {
       "shared_memory",
       kConvertSharedMemoryPriority,
       {{"supported_conversion", supportedConversion},
+       {"whole_byte_elements", wholeByteElements},
        {"warpgroup_block", convertWarpgroupBlock}},
       planSharedConvertOp,
       /*prepare=*/nullptr,
