@@ -94,6 +94,23 @@ SmallVector<T> emittedOps(ArrayRef<Operation *> emitted) {
   return out;
 }
 
+/// Replaces `gep`'s dynamic index i by `OpT(i, delta)` (an add or xor of a
+/// constant of i's type), the new ops recorded in `ops` before `gep`: the
+/// check reads the emitted ops in program order.
+template <typename OpT>
+void moveDynamicIndex(LLVM::GEPOp gep, int64_t delta,
+                      SmallVectorImpl<Operation *> &ops) {
+  OpBuilder b(gep);
+  Value index = gep.getDynamicIndices()[0];
+  Value constant = LLVM::ConstantOp::create(
+      b, gep.getLoc(), index.getType(),
+      b.getIntegerAttr(index.getType(), delta));
+  Value moved = OpT::create(b, gep.getLoc(), index, constant);
+  gep.getDynamicIndicesMutable().assign(moved);
+  ops.insert(llvm::find(ops, gep.getOperation()),
+             {constant.getDefiningOp(), moved.getDefiningOp()});
+}
+
 /// `value`'s constant changed by `delta` (the constant an emitter built).
 void bump(Value value, int64_t delta) {
   auto cst = value.getDefiningOp<arith::ConstantOp>();
@@ -425,15 +442,7 @@ TEST_F(LoweringCheckTest, CatchesVectorStoreAddress) {
       if (gep.getRawConstantIndices().size() != 1 ||
           gep.getDynamicIndices().empty())
         continue;
-      OpBuilder b(gep);
-      Value one = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI64Type(),
-                                           b.getI64IntegerAttr(1));
-      Value moved = LLVM::AddOp::create(b, gep.getLoc(),
-                                        gep.getDynamicIndices()[0], one);
-      gep.getDynamicIndicesMutable().assign(moved);
-      // The check reads the emitted ops in program order.
-      auto at = llvm::find(ops, gep.getOperation());
-      ops.insert(at, {one.getDefiningOp(), moved.getDefiningOp()});
+      moveDynamicIndex<LLVM::AddOp>(gep, 1, ops);
       return;
     }
   });
@@ -505,14 +514,7 @@ TEST_F(LoweringCheckTest, CatchesReduceAcrossWarpsWrongWord) {
       auto gep = load.getAddr().getDefiningOp<LLVM::GEPOp>();
       if (!gep || gep.getDynamicIndices().empty())
         continue;
-      OpBuilder b(gep);
-      Value four = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI32Type(),
-                                            b.getI32IntegerAttr(4));
-      Value moved = LLVM::XOrOp::create(b, gep.getLoc(),
-                                        gep.getDynamicIndices()[0], four);
-      gep.getDynamicIndicesMutable().assign(moved);
-      auto at = llvm::find(ops, gep.getOperation());
-      ops.insert(at, {four.getDefiningOp(), moved.getDefiningOp()});
+      moveDynamicIndex<LLVM::XOrOp>(gep, 4, ops);
       return;
     }
   });
@@ -575,14 +577,7 @@ TEST_F(LoweringCheckTest, CatchesConvertThroughSharedWrongElement) {
           auto gep = load.getAddr().getDefiningOp<LLVM::GEPOp>();
           if (!gep || gep.getDynamicIndices().empty())
             continue;
-          OpBuilder b(gep);
-          Value four = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI32Type(),
-                                                b.getI32IntegerAttr(4));
-          Value moved = LLVM::AddOp::create(b, gep.getLoc(),
-                                            gep.getDynamicIndices()[0], four);
-          gep.getDynamicIndicesMutable().assign(moved);
-          ops.insert(llvm::find(ops, gep.getOperation()),
-                     {four.getDefiningOp(), moved.getDefiningOp()});
+          moveDynamicIndex<LLVM::AddOp>(gep, 4, ops);
           return;
         }
       });
@@ -668,15 +663,8 @@ TEST_F(LoweringCheckTest, CatchesReduceAcrossWarpsWriteOutsideScratch) {
         continue;
       auto gep = store.getAddr().getDefiningOp<LLVM::GEPOp>();
       ASSERT_TRUE(gep && !gep.getDynamicIndices().empty());
-      OpBuilder b(gep);
       // 16 outputs x 4 warps x 4 bytes: one warpgroup's region.
-      Value region = LLVM::ConstantOp::create(b, gep.getLoc(), b.getI32Type(),
-                                              b.getI32IntegerAttr(256));
-      Value moved = LLVM::AddOp::create(b, gep.getLoc(),
-                                        gep.getDynamicIndices()[0], region);
-      gep.getDynamicIndicesMutable().assign(moved);
-      ops.insert(llvm::find(ops, gep.getOperation()),
-                 {region.getDefiningOp(), moved.getDefiningOp()});
+      moveDynamicIndex<LLVM::AddOp>(gep, 256, ops);
     }
   });
   EXPECT_NE(errors.find("outside the 512 bytes reserved for the op"),

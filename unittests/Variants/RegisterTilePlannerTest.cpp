@@ -87,13 +87,6 @@ std::vector<int64_t> combineWarps(const ReducePlan &plan,
   int64_t laneBits = 0;
   for (int64_t mask : plan.laneMasks)
     laneBits |= mask;
-  auto keyOf = [&](int64_t t) {
-    int64_t key = row.keyBase;
-    for (size_t b = 0; b < row.keyThreadStep.size(); ++b)
-      if (t >> b & 1)
-        key += row.keyThreadStep[b];
-    return key;
-  };
   std::map<int64_t, int64_t> scratch;
   for (int64_t t = 0; t < threads; ++t) {
     if (t & laneBits)
@@ -102,7 +95,7 @@ std::vector<int64_t> combineWarps(const ReducePlan &plan,
     for (size_t i = 0; i < plan.warpMasks.size(); ++i)
       if (t & plan.warpMasks[i])
         warp |= int64_t(1) << i;
-    int64_t word = keyOf(t) * plan.warpPartials() + warp;
+    int64_t word = row.key.elementOf(t) * plan.warpPartials() + warp;
     EXPECT_LT(word, plan.scratchWords);
     EXPECT_TRUE(scratch.emplace(word, partial[t]).second)
         << "word " << word << " written twice";
@@ -110,7 +103,7 @@ std::vector<int64_t> combineWarps(const ReducePlan &plan,
   std::vector<int64_t> combined(threads, 0);
   for (int64_t t = 0; t < threads; ++t)
     for (int64_t w = 0; w < plan.warpPartials(); ++w) {
-      auto it = scratch.find(keyOf(t) * plan.warpPartials() + w);
+      auto it = scratch.find(row.key.elementOf(t) * plan.warpPartials() + w);
       EXPECT_NE(it, scratch.end()) << "thread " << t << " reads an unwritten word";
       if (it != scratch.end())
         combined[t] += it->second;
@@ -327,19 +320,12 @@ void expectSharedConvertMoves(const SharedConvertPlan &plan,
                               const RegisterTable &result, std::mt19937 &rng) {
   std::vector<int64_t> data = randomData(sizeOf(source.shape()), rng);
   RegisterFile file = fill(source, data, 128);
-  auto elementOf = [](const AffineRegister &a, int64_t t) {
-    int64_t e = a.base;
-    for (size_t b = 0; b < a.threadStep.size(); ++b)
-      if (t >> b & 1)
-        e += a.threadStep[b];
-    return e;
-  };
   std::map<int64_t, int64_t> scratch;
   for (int64_t t = 0; t < 128; ++t) {
     if (t & plan.replicaBits)
       continue;
     for (const AffineRegister &w : plan.writes) {
-      int64_t e = elementOf(w, t);
+      int64_t e = w.elementOf(t);
       ASSERT_LT(e, plan.elements);
       ASSERT_TRUE(scratch.emplace(e, file[t][w.reg]).second)
           << "element " << e << " written twice";
@@ -348,7 +334,7 @@ void expectSharedConvertMoves(const SharedConvertPlan &plan,
   ASSERT_EQ(plan.reads.size(), result.usedRegisters().size());
   for (int64_t t = 0; t < 128; ++t)
     for (const AffineRegister &r : plan.reads) {
-      auto it = scratch.find(elementOf(r, t));
+      auto it = scratch.find(r.elementOf(t));
       ASSERT_NE(it, scratch.end()) << "thread " << t << " reads an unwritten element";
       ASSERT_EQ(it->second, data[result.element(t, r.reg)])
           << "thread " << t << " register " << r.reg;

@@ -14,6 +14,8 @@
 #ifndef TILE_LIB_VARIANTS_CUDA_CHECK_LOCALCHECKHELPERS_H
 #define TILE_LIB_VARIANTS_CUDA_CHECK_LOCALCHECKHELPERS_H
 
+#include "LocalPlacement.h"
+
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Support/OrReason.h"
 
@@ -58,6 +60,26 @@ struct ConvertSource {
 /// is src_lo), an fp8x2 cvt's bytes (the low byte is b; it must be
 /// round-to-nearest, satfinite, to `fp8`).
 OrReason<ConvertSource> convertedFrom(mlir::Value v, mlir::Type resultType);
+
+/// The rows a reduction combines: which input dims it reduces and how
+/// many elements a row has.
+struct ReducedRows {
+  llvm::SmallVector<bool, 4> reduced;
+  int64_t rowSize = 1;
+  explicit ReducedRows(ReduceOp op);
+};
+
+/// Output element `key` of thread `t` combines `terms` ((thread, input
+/// register) pairs): each must hold an element of the key's row in `t`'s
+/// warpgroup, none twice, the whole row.
+Status checkRowCovered(const Placement &input, const Placement &output,
+                       const ReducedRows &rows, int64_t t, int64_t key,
+                       llvm::ArrayRef<std::pair<int64_t, int64_t>> terms);
+
+/// A converted result register is rounded at most once (not at all for
+/// the same type).
+Status checkRoundings(int64_t reg, int roundings, mlir::Type from,
+                      mlir::Type to);
 
 } // namespace tile::lowering_check
 

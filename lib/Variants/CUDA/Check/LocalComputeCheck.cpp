@@ -221,13 +221,7 @@ Status checkReduce(ReduceOp op, ValueRange lowered,
   if (!stores)
     return Status::failure(stores.reason());
   const int64_t threads = groupOf({&*input, &*output});
-  const size_t rank = op.getInput().getType().getRank();
-  SmallVector<bool, 4> reduced(rank, false);
-  int64_t rowSize = 1;
-  for (int64_t d : op.getDims()) {
-    reduced[d] = true;
-    rowSize *= op.getInput().getType().getShape()[d];
-  }
+  ReducedRows rows(op);
   DenseMap<Value, Terms> memo;
   for (int64_t r : used) {
     auto it = stores->find(r);
@@ -240,34 +234,13 @@ Status checkReduce(ReduceOp op, ValueRange lowered,
       return Status::failure("output register " + std::to_string(r) +
                              " combines " + terms.reason());
     for (int64_t t = 0; t < threads; ++t) {
-      int64_t key = output->at(t, r);
-      std::set<int64_t> covered;
-      for (auto [lane, reg] : *terms) {
-        int64_t u = t ^ lane;
-        int64_t e = input->at(u, reg);
-        SmallVector<int64_t, 4> c = input->coord(e);
-        for (size_t d = 0; d < rank; ++d)
-          if (reduced[d])
-            c[d] = 0;
-        if (e < 0 || output->flat(c) != key)
-          return Status::failure(
-              "output element " + coordText(output->coord(key)) +
-              " of thread " + std::to_string(t) + " combines register " +
-              std::to_string(reg) + " of thread " + std::to_string(u) +
-              ", which holds no element of its row");
-        if (!covered.insert(e).second)
-          return Status::failure("output element " +
-                                 coordText(output->coord(key)) +
-                                 " of thread " + std::to_string(t) +
-                                 " combines input " +
-                                 coordText(input->coord(e)) + " twice");
-      }
-      if (int64_t(covered.size()) != rowSize)
-        return Status::failure("output element " +
-                               coordText(output->coord(key)) + " of thread " +
-                               std::to_string(t) + " combines " +
-                               std::to_string(covered.size()) + " of its row's " +
-                               std::to_string(rowSize) + " elements");
+      SmallVector<std::pair<int64_t, int64_t>> held;
+      for (auto [lane, reg] : *terms)
+        held.push_back({t ^ lane, reg});
+      if (Status ok = checkRowCovered(*input, *output, rows, t,
+                                      output->at(t, r), held);
+          !ok)
+        return ok;
     }
   }
   return Status::success();
@@ -300,10 +273,8 @@ Status checkConvert(ConvertOp op, ValueRange lowered,
       return Status::failure("result register " + std::to_string(r) +
                              " is not one source register, converted" +
                              (src ? std::string() : ": " + src.reason()));
-    if (src->roundings > (from == to ? 0 : 1))
-      return Status::failure("result register " + std::to_string(r) +
-                             " is rounded " +
-                             std::to_string(src->roundings) + " times");
+    if (Status ok = checkRoundings(r, src->roundings, from, to); !ok)
+      return ok;
     for (int64_t t = 0; t < threads; ++t) {
       int64_t e = result->at(t, r);
       int64_t holder = t;
@@ -563,6 +534,56 @@ tile::lowering_check::convertedFrom(Value v, Type resultType) {
                       "', which a conversion does not use");
   }
   return R::failure("too long a chain of conversions");
+}
+
+tile::lowering_check::ReducedRows::ReducedRows(ReduceOp op)
+    : reduced(op.getInput().getType().getRank(), false) {
+  for (int64_t d : op.getDims()) {
+    reduced[d] = true;
+    rowSize *= op.getInput().getType().getShape()[d];
+  }
+}
+
+Status tile::lowering_check::checkRowCovered(
+    const Placement &input, const Placement &output, const ReducedRows &rows,
+    int64_t t, int64_t key, ArrayRef<std::pair<int64_t, int64_t>> terms) {
+  std::string where =
+      "output element " + coordText(output.coord(key)) + " of thread " +
+      std::to_string(t);
+  std::set<int64_t> covered;
+  for (auto [u, reg] : terms) {
+    int64_t e = u / 128 == t / 128 ? input.at(u, reg) : -1;
+    bool inRow = e >= 0;
+    if (inRow) {
+      SmallVector<int64_t, 4> c = input.coord(e);
+      for (size_t d = 0; d < c.size(); ++d)
+        if (rows.reduced[d])
+          c[d] = 0;
+      inRow = output.flat(c) == key;
+    }
+    if (!inRow)
+      return Status::failure(where + " combines register " +
+                             std::to_string(reg) + " of thread " +
+                             std::to_string(u) +
+                             ", which holds no element of its row");
+    if (!covered.insert(e).second)
+      return Status::failure(where + " combines input " +
+                             coordText(input.coord(e)) + " twice");
+  }
+  if (int64_t(covered.size()) != rows.rowSize)
+    return Status::failure(where + " combines " +
+                           std::to_string(covered.size()) + " of its row's " +
+                           std::to_string(rows.rowSize) + " elements");
+  return Status::success();
+}
+
+Status tile::lowering_check::checkRoundings(int64_t reg, int roundings,
+                                            Type from, Type to) {
+  if (roundings <= (from == to ? 0 : 1))
+    return Status::success();
+  return Status::failure("result register " + std::to_string(reg) +
+                         " is rounded " + std::to_string(roundings) +
+                         " times");
 }
 
 void tile::local::registerLocalComputeChecks(dispatch::VariantRegistry &registry) {

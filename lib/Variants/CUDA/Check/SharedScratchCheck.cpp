@@ -273,13 +273,7 @@ Status checkReduceAcrossWarps(ReduceOp op, ValueRange lowered,
   auto stores = storesInto(lowered[1], emitted, used.size());
   if (!stores)
     return Status::failure(stores.reason());
-  const size_t rank = op.getInput().getType().getRank();
-  SmallVector<bool, 4> reduced(rank, false);
-  int64_t rowSize = 1;
-  for (int64_t d : op.getDims()) {
-    reduced[d] = true;
-    rowSize *= op.getInput().getType().getShape()[d];
-  }
+  ReducedRows rows(op);
   AcrossWarpsReader reader(op, lowered[0], scratch);
   for (int64_t r : used) {
     auto it = stores->find(r);
@@ -292,34 +286,12 @@ Status checkReduceAcrossWarps(ReduceOp op, ValueRange lowered,
         return Status::failure("output register " + std::to_string(r) +
                                " of thread " + std::to_string(t) +
                                " combines " + terms.reason());
-      int64_t key = output->at(t, r);
-      std::set<int64_t> covered;
-      for (auto [u, reg] : *terms) {
-        int64_t e = u / 128 == t / 128 ? input->at(u, reg) : -1;
-        SmallVector<int64_t, 4> c = input->coord(std::max<int64_t>(e, 0));
-        for (size_t d = 0; d < rank; ++d)
-          if (reduced[d])
-            c[d] = 0;
-        if (e < 0 || output->flat(c) != key)
-          return Status::failure(
-              "output element " + coordText(output->coord(key)) +
-              " of thread " + std::to_string(t) + " combines register " +
-              std::to_string(reg) + " of thread " + std::to_string(u) +
-              ", which holds no element of its row");
-        if (!covered.insert(e).second)
-          return Status::failure("output element " +
-                                 coordText(output->coord(key)) +
-                                 " of thread " + std::to_string(t) +
-                                 " combines input " +
-                                 coordText(input->coord(e)) + " twice");
-      }
-      if (int64_t(covered.size()) != rowSize)
-        return Status::failure("output element " +
-                               coordText(output->coord(key)) + " of thread " +
-                               std::to_string(t) + " combines " +
-                               std::to_string(covered.size()) +
-                               " of its row's " + std::to_string(rowSize) +
-                               " elements");
+      SmallVector<std::pair<int64_t, int64_t>> held(terms->begin(),
+                                                    terms->end());
+      if (Status ok = checkRowCovered(*input, *output, rows, t,
+                                      output->at(t, r), held);
+          !ok)
+        return ok;
     }
   }
   return Status::success();
@@ -356,10 +328,8 @@ Status checkConvertThroughShared(ConvertOp op, ValueRange lowered,
       return Status::failure("result register " + std::to_string(r) +
                              " is not one scratch read, converted" +
                              (src ? std::string() : ": " + src.reason()));
-    if (src->roundings > (from == to ? 0 : 1))
-      return Status::failure("result register " + std::to_string(r) +
-                             " is rounded " +
-                             std::to_string(src->roundings) + " times");
+    if (Status ok = checkRoundings(r, src->roundings, from, to); !ok)
+      return ok;
     for (int64_t t = 0; t < threads; ++t) {
       std::optional<int64_t> byte =
           scratch.byteOf(src->otherLoad.getAddr(), t);

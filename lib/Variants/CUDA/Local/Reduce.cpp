@@ -161,9 +161,9 @@ LogicalResult emitAcrossWarps(ReduceOp op, const ReducePlan &plan,
   Value warpByte = frame->weightedThreadBits(warpBits);
   auto wordAddress = [&](const ReducePlan::Row &row, Value warp) {
     SmallVector<int64_t, 7> steps;
-    for (int64_t step : row.keyThreadStep)
+    for (int64_t step : row.key.threadStep)
       steps.push_back(step * plan.warpPartials());
-    return frame->address(row.keyBase * plan.warpPartials(), steps, 4, warp);
+    return frame->address(row.key.base * plan.warpPartials(), steps, 4, warp);
   };
   SmallVector<Value> writeAddresses;
   for (const ReducePlan::Row &row : plan.rows)

@@ -204,7 +204,7 @@ OrReason<MapPlan> planMap(const RegisterTable &output,
 // tile.reduce
 //===----------------------------------------------------------------------===//
 
-/// Across warps: each row's output element as keyBase + thread-bit steps
+/// Across warps: each row's output element as a base plus thread-bit steps
 /// (the scratch word every thread computes from its index), and the
 /// scratch size.
 static Status affineKeys(const RegisterTable &output, ReducePlan &plan) {
@@ -218,8 +218,7 @@ static Status affineKeys(const RegisterTable &output, ReducePlan &plan) {
       return Status::failure(key.reason() +
                              ": the scratch word of a row is computed from "
                              "the thread index");
-    row.keyBase = key->base;
-    row.keyThreadStep = key->threadStep;
+    row.key = std::move(*key);
   }
   return Status::success();
 }
@@ -335,11 +334,7 @@ OrReason<AffineRegister> affineRegister(const RegisterTable &table,
   for (int64_t bit = 1; bit < table.threads(); bit <<= 1)
     out.threadStep.push_back(table.element(bit, r) - out.base);
   for (int64_t t = 0; t < table.threads(); ++t) {
-    int64_t e = out.base;
-    for (size_t b = 0; b < out.threadStep.size(); ++b)
-      if (t >> b & 1)
-        e += out.threadStep[b];
-    if (e != table.element(t, r))
+    if (out.elementOf(t) != table.element(t, r))
       return OrReason<AffineRegister>::failure(
           "register " + std::to_string(r) + " holds element " +
           coordText(table.coord(table.element(t, r))) + " in thread " +

@@ -77,6 +77,15 @@ struct AffineRegister {
   int64_t reg = 0;
   int64_t base = 0;
   llvm::SmallVector<int64_t, 7> threadStep;
+
+  /// The element thread `t` holds.
+  int64_t elementOf(int64_t t) const {
+    int64_t e = base;
+    for (size_t b = 0; b < threadStep.size(); ++b)
+      if (t >> b & 1)
+        e += threadStep[b];
+    return e;
+  }
 };
 
 /// Register `r` of `table` as an AffineRegister, or why its element is not
@@ -122,10 +131,8 @@ struct ReducePlan {
     /// The thread's input registers of the row, ascending (combined as a
     /// pairwise tree).
     llvm::SmallVector<int64_t, 8> inputRegisters;
-    /// Across warps: the row's output element (row-major) in thread t is
-    /// keyBase + the sum of keyThreadStep[b] over the set bits b of t.
-    int64_t keyBase = 0;
-    llvm::SmallVector<int64_t, 7> keyThreadStep;
+    /// Across warps: the row's output element (row-major) per thread.
+    AffineRegister key;
   };
   llvm::SmallVector<Row> rows;
   /// Lane xor offsets of the butterfly, ascending (empty: in-thread).
