@@ -21,10 +21,17 @@ Needs build/device/ (kernels/gemm.sm_90a.*, python/tile_mlir) and torch.
 TILE_DEVICE_DIR names the folder (default: build/device beside this
 repository).
 """
+import sys
+
+MODES = ('check', 'bench')
+if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] not in MODES:
+    # Before torch is imported: --help works on any machine.
+    print(__doc__)
+    sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
+
 import json
 import os
 import statistics
-import sys
 from pathlib import Path
 
 import torch

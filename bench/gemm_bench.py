@@ -18,10 +18,17 @@ Needs build/device/ (kernels/gemm.sm_90a.*, kernels/gemm_sm100.sm_100a.*,
 python/tile_mlir with the self-contained runtime) and torch. TILE_DEVICE_DIR
 names the folder (default: build/device next to this script's repository).
 """
+import sys
+
+MODES = ('check', 'bench', 'profile', 'clocks')
+if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] not in MODES:
+    # Before torch is imported: --help works on any machine.
+    print(__doc__)
+    sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
+
 import json
 import os
 import statistics
-import sys
 from pathlib import Path
 
 import torch

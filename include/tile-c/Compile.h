@@ -33,6 +33,10 @@ typedef struct TileCompileOptions {
   /// kernels alone (false: the short kernel pipeline, see
   /// tile::LLVMPipeline).
   bool defaultLLVMPipeline;
+  /// Keep every remark in the diagnostics (the kernel checks' "not
+  /// proven" notes among them); without it and `explain`, only errors and
+  /// warnings are kept.
+  bool remarks;
 } TileCompileOptions;
 
 /// The outcome of one compilation; owns its strings.

@@ -26,6 +26,7 @@ tile::CompileOptions optionsOf(TileCompileOptions options) {
   out.explain = options.explain;
   out.check = options.check;
   out.cubin = options.cubin;
+  out.remarks = options.remarks;
   out.llvmPipeline = options.defaultLLVMPipeline ? tile::LLVMPipeline::Default
                                                  : tile::LLVMPipeline::Kernel;
   return out;

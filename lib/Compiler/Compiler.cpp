@@ -274,6 +274,12 @@ void printDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
     os << note.getLocation() << ": note: " << note.str() << "\n";
 }
 
+/// A remark the caller did not ask for (neither `explain` nor `remarks`).
+bool isUnwantedRemark(const Diagnostic &diag, const CompileOptions &options) {
+  return diag.getSeverity() == DiagnosticSeverity::Remark &&
+         !options.explain && !options.remarks;
+}
+
 /// Time spent in the selection half of the tile passes (everything before
 /// the shared-memory placement), accumulated per run.
 struct SelectionTimer : public PassInstrumentation {
@@ -381,6 +387,10 @@ CompileResult Compiler::compileSource(StringRef source,
   sourceMgr->AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), SMLoc());
   SourceMgrDiagnosticHandler handler(*sourceMgr, &impl->context, diagnostics);
+  // Registered last, asked first: swallows the remarks nobody asked for.
+  ScopedDiagnosticHandler quiet(&impl->context, [&](Diagnostic &diag) {
+    return success(isUnwantedRemark(diag, options));
+  });
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(*sourceMgr, &impl->context);
   double parse = millisecondsSince(start);
@@ -397,7 +407,8 @@ CompileResult Compiler::compileModule(ModuleOp module,
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   ScopedDiagnosticHandler handler(&impl->context, [&](Diagnostic &diag) {
-    printDiagnostic(diag, os);
+    if (!isUnwantedRemark(diag, options))
+      printDiagnostic(diag, os);
     return success();
   });
   CompileResult result = impl->compile(module, options, /*verified=*/false);

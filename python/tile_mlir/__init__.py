@@ -61,7 +61,8 @@ class _StringRef(ctypes.Structure):
 class _CompileOptions(ctypes.Structure):
     _fields_ = [("chip", ctypes.c_char_p), ("explain", ctypes.c_bool),
                 ("check", ctypes.c_bool), ("cubin", ctypes.c_bool),
-                ("default_llvm_pipeline", ctypes.c_bool)]
+                ("default_llvm_pipeline", ctypes.c_bool),
+                ("remarks", ctypes.c_bool)]
 
 
 class _KernelArg(ctypes.Structure):
@@ -173,18 +174,21 @@ class Compiled:
 
 def compile(source: str, chip: Optional[str] = None, *,
             explain: bool = False, check: bool = False,
-            cubin: bool = False, llvm_pipeline: str = "kernel") -> Compiled:
+            cubin: bool = False, llvm_pipeline: str = "kernel",
+            remarks: bool = False) -> Compiled:
     """Compiles one gpu.module of tile IR for `chip` (None: the module's
     #nvvm.target chip, else sm_100a); raises CompileError with MLIR's
     diagnostics when it does not compile. `llvm_pipeline`: "kernel" (a
     short LLVM pipeline for modules of kernels alone) or "default" (LLVM's
-    default<On>, as gpu-module-to-binary runs it)."""
+    default<On>, as gpu-module-to-binary runs it). Remarks are kept with
+    `explain` or `remarks` (every remark, the kernel checks' "not proven"
+    notes among them); otherwise only errors and warnings."""
     if llvm_pipeline not in ("kernel", "default"):
         raise ValueError(f"llvm_pipeline is 'kernel' or 'default', not {llvm_pipeline!r}")
     lib = _library()
     text = source.encode()
     options = _CompileOptions((chip or "").encode(), explain, check, cubin,
-                              llvm_pipeline == "default")
+                              llvm_pipeline == "default", remarks)
     ref = lib.tileCompileSource(_StringRef(ctypes.cast(ctypes.c_char_p(text),
                                                        ctypes.c_void_p),
                                            len(text)), options)

@@ -19,7 +19,7 @@ gpu.module @dsmem_sm90 [#nvvm.target<chip = "sm_90">] {
 // -----
 
 // Nothing needs more than the chip's first version; existing features stay.
-// CHECK: remark: PTX ISA 8.6 for sm_100a: the lowest sm_100a has
+// CHECK: remark: PTX ISA 8.6 for sm_100a: the lowest version that supports sm_100a (no op here needs a later one)
 // CHECK: gpu.module @plain_sm100a [#nvvm.target<chip = "sm_100a", features = "+ptx86,+fast">]
 gpu.module @plain_sm100a [#nvvm.target<chip = "sm_100a", features = "+fast">] {
   gpu.func @k() kernel {

@@ -7,7 +7,7 @@
 //
 //   tile-compile kernel.mlir -o kernel.ptx [--chip CHIP]
 //       [--cubin kernel.cubin] [--manifest kernel.json] [--explain]
-//       [--check] [--lowered kernel.lowered.mlir]
+//       [--remarks] [--check] [--lowered kernel.lowered.mlir]
 //
 // Runs --tile-to-nvvm on the one gpu.module of the input, writes the launch
 // manifest, emits PTX through the LLVM NVPTX backend (gpu-module-to-binary
@@ -59,6 +59,12 @@ static cl::opt<bool>
                      "the others lost"),
             cl::init(false), cl::cat(category));
 static cl::opt<bool>
+    remarks("remarks",
+            cl::desc("print every remark (the kernel checks' \"not proven\" "
+                     "notes among them); without it or --explain, only "
+                     "errors and warnings are printed"),
+            cl::init(false), cl::cat(category));
+static cl::opt<bool>
     check("check",
           cl::desc("translation validation: read the emitted NVVM IR back, "
                    "run it through the PTX model and compare every element "
@@ -100,6 +106,7 @@ int compile() {
   options.chip = chipOption;
   options.explain = explain;
   options.check = check;
+  options.remarks = remarks;
   options.llvmPipeline = llvmPipeline;
   options.cubin = !cubinPath.empty();
   options.keepLowered = !loweredPath.empty();

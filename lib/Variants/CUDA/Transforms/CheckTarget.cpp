@@ -208,7 +208,8 @@ struct CheckTargetPass
       if (decisive)
         remark << familyName(decisive->family) << " needs it";
       else
-        remark << "the lowest " << chip->name << " has";
+        remark << "the lowest version that supports " << chip->name
+               << " (no op here needs a later one)";
       if (decisive)
         remark.attachNote(decisive->op->getLoc()) << "this op";
     }
