@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
 #include "LoweringCheck.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"

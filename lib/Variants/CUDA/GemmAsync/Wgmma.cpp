@@ -28,7 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
 #include "../TargetPredicate.h"
 #include "../Tcgen05Emit.h"
 

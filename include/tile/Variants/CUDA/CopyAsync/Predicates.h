@@ -1,12 +1,20 @@
-//===- Predicates.h - predicates the copy_async variants share --*- C++ -*-===//
+//===- Predicates.h - what copy and MMA variants share ----------*- C++ -*-===//
 //
 // Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
+//
+// Public: the built-in variants use these, and so may a variant another
+// compiler registers (docs/Design.md, "Adding a variant from another
+// compiler"): a named `single_thread` predicate, the direction text of a
+// reason, and the planner's view of a region (leading indexed dims folded
+// into the layout).
+//
+//===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
-#define TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
+#ifndef TILE_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
+#define TILE_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/VariantDecl.h"
@@ -114,4 +122,4 @@ gemmRegionSides(GemmAsyncOp op, llvm::StringRef dynamicOffsetReason) {
 
 } // namespace tile::copy_async
 
-#endif // TILE_LIB_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
+#endif // TILE_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
