@@ -73,6 +73,24 @@ def test_a_wgmma_gemm_matches_torch():
     assert torch.equal(c, 1000 + a.float() @ b.float().t())
 
 
+def readme_python_block(index):
+    """The README's index-th ```python block, with build/device/ pointing
+    at this run's device folder."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "test" / "Docs"))
+    import readme_blocks
+    code = readme_blocks.blocks((root / "README.md").read_text(), "python")[index]
+    return code.replace("build/device/", str(KERNELS.parent) + "/")
+
+
+def test_the_readme_hello_kernel_runs_as_written():
+    skip_without_gpu()
+    # The README's second Python block: launch the hello kernel (compiled to
+    # build/device/kernels/hello.sm_90a by the device suite's build) on torch
+    # tensors and compare with torch; it raises if the result differs.
+    exec(compile(readme_python_block(1), "README.md", "exec"), {})
+
+
 def expect_refused(call, text):
     try:
         call()

@@ -104,6 +104,16 @@ def test_explain_gives_a_remark_per_tile_op():
     assert len(selected) == 2, compiled.remarks
 
 
+def test_remarks_only_when_asked_for():
+    # A runtime byte count: the kernel check cannot prove the accounting.
+    source = (ROOT / "test" / "Compile" / "remarks-on-request.mlir").read_text()
+    quiet = tile_mlir.compile(source, chip="sm_90a")
+    assert quiet.remarks == [] and quiet.diagnostics == ""
+    loud = tile_mlir.compile(source, chip="sm_90a", remarks=True)
+    assert any("not proven" in r for r in loud.remarks), loud.remarks
+    assert not any("selected tma" in r for r in loud.remarks)
+
+
 def test_an_error_is_an_exception_with_the_diagnostic():
     source = """
 gpu.module @k [#nvvm.target<chip = "sm_90a">] {
