@@ -16,6 +16,10 @@
 //     whole rows and columns (the tile edges near both ends, the first and
 //     last, random ones). These take seconds each; the sanitizer runs of
 //     scripts/device-run leave them out.
+// examples/hopper_gemm.mlir, the family's 128 x 256 x 64 3-stage bf16 TN
+// kernel written by hand (kernels/hopper_gemm.sm_90a), runs through the
+// same host code on the same shapes (instances Example/...), plus
+// 1000 x 1000 x 1000.
 // The family is sm_90a code (wgmma): on other devices the tests skip.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +29,7 @@
 
 #include "gtest/gtest.h"
 
+#include <map>
 #include <optional>
 
 using namespace tile::runtime;
@@ -45,7 +50,26 @@ struct GemmEnvironment {
     return environment;
   }
 
+  /// The family's module for "gemm"; else kernels/<name>.sm_90a.{cubin,json}
+  /// (an example's), loaded on first use.
+  llvm::Expected<const Module &> moduleNamed(const std::string &name) {
+    if (name == "gemm")
+      return *module;
+    auto it = examples.find(name);
+    if (it == examples.end()) {
+      llvm::Expected<Module> m =
+          Module::load(kernelPath(name + ".sm_90a.cubin"),
+                       kernelPath(name + ".sm_90a.json"));
+      if (!m)
+        return m.takeError();
+      it = examples.emplace(name, std::move(*m)).first;
+    }
+    return it->second;
+  }
+
 private:
+  std::map<std::string, Module> examples;
+
   GemmEnvironment() {
     llvm::Expected<Device> d = Device::open(0);
     if (!d) {
@@ -80,6 +104,8 @@ std::vector<GemmCase> familyCases() {
 struct GemmTestCase {
   GemmCase kernel;
   GemmShape shape;
+  /// The module holding the kernel (GemmEnvironment::moduleNamed).
+  std::string module = "gemm";
 };
 
 void PrintTo(const GemmTestCase &c, std::ostream *os) {
@@ -94,6 +120,22 @@ std::vector<GemmTestCase> testCases(llvm::ArrayRef<GemmShape> shapes) {
   return out;
 }
 
+/// examples/hopper_gemm.mlir's kernel: gemm_bf16_tn_128x256x64_s3's
+/// arguments, tile and grid rule, so the family's host code runs it.
+std::vector<GemmTestCase> exampleCases(llvm::ArrayRef<GemmShape> shapes) {
+  GemmCase example;
+  example.kernel = "hopper_gemm";
+  example.dtype = example.out = "bf16";
+  example.bm = 128;
+  example.bn = 256;
+  example.bk = 64;
+  example.stages = 3;
+  std::vector<GemmTestCase> out;
+  for (const GemmShape &s : shapes)
+    out.push_back({example, s, "hopper_gemm"});
+  return out;
+}
+
 std::string testName(const ::testing::TestParamInfo<GemmTestCase> &info) {
   return info.param.kernel.kernel + "_" + info.param.shape.str();
 }
@@ -101,7 +143,9 @@ std::string testName(const ::testing::TestParamInfo<GemmTestCase> &info) {
 /// Runs the case and compares with the host reference.
 void runAndCheck(const GemmTestCase &c, bool sampled) {
   GemmEnvironment &env = GemmEnvironment::get();
-  llvm::Expected<Kernel> kernel = env.module->kernel(c.kernel.kernel);
+  llvm::Expected<const Module &> module = env.moduleNamed(c.module);
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  llvm::Expected<Kernel> kernel = module->kernel(c.kernel.kernel);
   ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
   llvm::Expected<GemmOperands> ops = GemmOperands::create(
       c.kernel, c.shape, uint64_t(c.shape.m * 31 + c.shape.n * 7 + c.shape.k));
@@ -154,6 +198,16 @@ INSTANTIATE_TEST_SUITE_P(Family, HopperGemm,
                          ::testing::ValuesIn(testCases(smallShapes)),
                          testName);
 
+// The hand-written example: the same shapes, and a square one that is no
+// multiple of the tile in M, N or K.
+std::vector<GemmTestCase> exampleSmallCases() {
+  std::vector<GemmShape> shapes(std::begin(smallShapes), std::end(smallShapes));
+  shapes.push_back({1000, 1000, 1000});
+  return exampleCases(shapes);
+}
+INSTANTIATE_TEST_SUITE_P(Example, HopperGemm,
+                         ::testing::ValuesIn(exampleSmallCases()), testName);
+
 class HopperGemmLarge : public ::testing::TestWithParam<GemmTestCase> {};
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HopperGemmLarge);
 
@@ -165,6 +219,9 @@ TEST_P(HopperGemmLarge, MatchesTheHostReferenceOnSampledRowsAndColumns) {
 const GemmShape largeShapes[] = {{4095, 4097, 4096}, {8192, 8192, 128}};
 INSTANTIATE_TEST_SUITE_P(Family, HopperGemmLarge,
                          ::testing::ValuesIn(testCases(largeShapes)),
+                         testName);
+INSTANTIATE_TEST_SUITE_P(Example, HopperGemmLarge,
+                         ::testing::ValuesIn(exampleCases(largeShapes)),
                          testName);
 
 } // namespace
