@@ -10,6 +10,7 @@
 // CHECK-DAG: TileOps.td example 3: ok
 // CHECK-DAG: TileOps.td example 4: ok
 // CHECK-DAG: TileOps.td example 5: ok
+// CHECK-DAG: TileOps.td example 6: ok
 // CHECK-DAG: TileLocalOps.td example 0: ok
 // CHECK-DAG: TileLocalOps.td example 1: ok
 // CHECK-DAG: TileLocalOps.td example 2: ok
@@ -25,4 +26,4 @@
 // CHECK-DAG: TileSyncOps.td example 4: ok
 // CHECK-DAG: TileSyncOps.td example 5: ok
 // CHECK-DAG: TileSyncOps.td example 6: ok
-// CHECK: 25 examples checked, 0 failed
+// CHECK: 26 examples checked, 0 failed

@@ -51,8 +51,10 @@ def TileAssignSharedOffsets : Pass<"tile-assign-shared-offsets"> {
 def TileLowerVariants : Pass<"tile-lower-variants"> {
   let summary = "lower every tile op through its selected variant's emitter";
   let description = [{
-    Rewrites each `tile.copy_async` / `tile.gemm_async` with the emitter of
-    the variant `--tile-select-variants` recorded in its `variant` attribute,
+    Rewrites each dispatched op (`tile.copy_async`, `tile.gemm_async`,
+    `tile.load`, `tile.store`, `tile.map`, `tile.reduce`, `tile.convert`)
+    with the emitter of the variant `--tile-select-variants` recorded in
+    its `variant` attribute,
     and lowers the buffer ops: `tile.alloc_shared` with an `offset` (a
     kernel's buffer, placed by `--tile-assign-shared-offsets`) becomes the
     address of the extern dynamic shared segment `__tile_dynamic_shared`,

@@ -20,9 +20,12 @@ def Tile_Dialect : Dialect {
     The `tile` dialect describes whole tiles of data with explicit layouts
     (`#tile.layout`) living in a memory scope (`!tile.buffer`), and the
     asynchronous operations that move them (TMA, DSMEM bulk copies,
-    `tcgen05.cp`) or multiply them on the tensor cores (`tcgen05.mma`).
-    Lowering picks one hardware variant per op through a dispatch registry and
-    emits NVVM dialect ops.
+    `tcgen05.cp`) or multiply them on the tensor cores (`wgmma.mma_async`
+    on sm_90a, accumulating in registers; `tcgen05.mma` on sm_100a,
+    accumulating in tensor memory). Register-resident (`local`) tiles are
+    filled, loaded, stored, mapped elementwise, reduced and converted
+    between layouts. Lowering picks one hardware variant per op through a
+    dispatch registry and emits NVVM dialect ops.
 
     mbarriers are upstream's (`nvgpu.mbarrier.*`); the tile dialect adds
     what upstream lacks around the async ops: tensor-memory allocation,

@@ -290,20 +290,43 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
     Multiplies the `M x K` region of `a` by the `K x N` region of `b` into
     the `M x N` region of `c` (`sizes = [M, N, K]`). `transpose_a` says the
     region of `a` is stored `K x M`; `transpose_b` that the region of `b` is
-    `N x K` (the K-major B operand of tcgen05). `c` lives in tensor memory,
-    `b` in shared memory, `a` in shared or tensor memory. A buffer of rank
-    above 2 is indexed in its leading dims (`%a[%stage, 0, 0]`: one stage
-    of a ring, the index static or an SSA value), as for copy_async.
+    `N x K` (a K-major B). A buffer of rank above 2 is indexed in its
+    leading dims (`%a[%stage, 0, 0]`: one stage of a ring, the index static
+    or an SSA value), as for copy_async.
+
+    Where the operands live decides the instruction. The verifier accepts
+    C in tensor memory or in registers (a `local` tile), A in shared
+    memory, tensor memory or registers, B in shared memory only; dispatch
+    then needs one of:
+    - variant `tcgen05` (`tcgen05.mma`, sm_100a and sm_101a): C in tensor
+      memory, A in shared or tensor memory (the tensor-memory buffers made
+      by `tile.tmem_buffer`), B in shared memory; `exec thread` or
+      `exec warp`. A and B f16, bf16, tf32 (f32 tiles), fp8 (e4m3, e5m2,
+      mixable), 8-bit integers, or fp4 (e2m1) with block scaling; C f32,
+      f16 or, for integers, i32.
+    - variant `wgmma` (`wgmma.mma_async`, sm_90a): C in registers (a
+      `local` tile whose layout is the wgmma accumulator fragment over the
+      128 threads of a warpgroup), A in shared memory or registers (a
+      `local` tile with the A-fragment layout: K-major, constant offsets),
+      B in shared memory; `exec warpgroup`. A and B f16, bf16, tf32 (f32
+      tiles), e4m3 or e5m2; C f32 or f16 (bf16 and tf32 into f32 only);
+      MN-major operands (`transpose_a`, or B without `transpose_b`) only
+      with 16-bit elements.
+
+    Other placements (C in registers with A in tensor memory, C in tensor
+    memory with A in registers) verify, but no variant implements them:
+    `--tile-select-variants` reports each variant's reason.
 
     `accumulate(%p)` adds into `c` when `%p` is true (C += A @ B); without
-    it the op overwrites (C = A @ B). Block-scaled kinds take scale factors
-    `sfa`/`sfb` in tensor memory, `[M, K / vec]` and `[N, K / vec]` (vec =
-    32, or 16 for ue4m3 fp4 scales). `cta_group` (1 or 2) selects single- or
-    two-CTA MMAs; with 2, `sizes` are the pair's and each CTA's regions hold
-    its half: `M/2 x K` of A, `N/2` columns of B, `M/2 x N` of C.
+    it the op overwrites (C = A @ B). Block-scaled kinds (tcgen05 only)
+    take scale factors `sfa`/`sfb` in tensor memory, `[M, K / vec]` and
+    `[N, K / vec]` (vec = 32, or 16 for ue4m3 fp4 scales). `cta_group`
+    (1 or 2, tcgen05 only) selects single- or two-CTA MMAs; with 2, `sizes`
+    are the pair's and each CTA's regions hold its half: `M/2 x K` of A,
+    `N/2` columns of B, `M/2 x N` of C.
 
-    Instruction config (the tcgen05 variant; each refused, naming the rule,
-    where the hardware has no such form):
+    Instruction config (tcgen05 only: wgmma refuses all of them; each
+    refused, naming the rule, where the hardware has no such form):
     - `weight_stationary`: `tcgen05.mma.ws` (cta_group 1; M 32, 64 or 128;
       N 64, 128 or 256; no block scaling);
     - `instruction_shape = array<i64: M, N>`: the MMA instruction tile
@@ -313,21 +336,43 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [
       `use`) and, with `.ws`, `collector_buffer` (0..3, B's buffer
       `b0`..`b3`): the collector-buffer use of an op that issues one MMA.
 
-    `exec thread` issues from the executing thread; `exec warp` from the
-    lane `elect.sync` picks. The issuer does not wait: completion is
-    observed through `tcgen05.commit` issued by the same thread (for exec
-    warp, under the same `elect.sync`) after the MMAs.
+    Issue and completion. tcgen05: `exec thread` issues from the executing
+    thread, `exec warp` from the lane `elect.sync` picks. The issuer does
+    not wait: completion is observed through `tcgen05.commit`
+    (`tile.mma_commit`) issued by the same thread (for exec warp, under the
+    same `elect.sync`) after the MMAs. wgmma: the 128 threads of the
+    warpgroup issue it together and nothing waits for it; the program
+    closes the group with `tile.commit_group wgmma` and waits with
+    `tile.wait_group wgmma, N`, and reads C (or rewrites a register A)
+    only after that wait.
 
-    Example:
+    Example (tcgen05: C in tensor memory; A and B, stored N x K, K-major
+    with the 128-byte swizzle; selects `tcgen05` on sm_100a):
 
     ```mlir
-    func.func @mma(%a: !tile.buffer<128x64xf16, shared>,
-                   %b: !tile.buffer<128x64xf16, shared>,
-                   %c: !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>) {
+    !A = !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+    !C = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+    func.func @mma(%a: !A, %b: !A, %c: !C) {
       tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [128, 128, 64]
-          exec thread {transpose_b}
-          : !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>,
-            !tile.buffer<128x64xf16, shared>, !tile.buffer<128x64xf16, shared>
+          exec thread {transpose_b} : !C, !A, !A
+      return
+    }
+    ```
+
+    Example (wgmma: C in the registers of a warpgroup, thread
+    t = 32w + 4q + r holding row 16w + 8h + q, column 8j + 2r + e in
+    register 4j + 2h + e; selects `wgmma` on sm_90a):
+
+    ```mlir
+    !S = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+    !Acc = !tile.buffer<64x64xf32, local,
+        #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+    func.func @wgmma(%a: !S, %b: !S) {
+      %c = tile.alloc_local : !Acc
+      tile.gemm_async %c[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 64]
+          exec warpgroup {transpose_b} : !Acc, !S, !S
+      tile.commit_group wgmma
+      tile.wait_group wgmma, 0
       return
     }
     ```

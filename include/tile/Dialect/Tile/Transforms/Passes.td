@@ -13,7 +13,9 @@ include "mlir/Pass/PassBase.td"
 def TileSelectVariants : Pass<"tile-select-variants"> {
   let summary = "choose a hardware variant for every tile op";
   let description = [{
-    For every `tile.copy_async` and `tile.gemm_async`, evaluates every
+    For every dispatched op (those with `DispatchOpInterface`:
+    `tile.copy_async`, `tile.gemm_async`, `tile.load`, `tile.store`,
+    `tile.map`, `tile.reduce`, `tile.convert`), evaluates every
     predicate of every registered variant for the target (the chip of the
     enclosing `#nvvm.target`, else the `chip` option, else sm_100a) and
     records the highest-priority variant that passes as the op's `variant`
