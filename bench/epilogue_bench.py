@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Hopper GEMM family's fused epilogues (gen_gemm_kernels.py,
 EPILOGUE_CONFIGS: D = act(A B^T + bias) with a per-column bias, act none /
-ReLU / GELU-tanh / SiLU; D = alpha A B^T + a per-row bias; D =
+ReLU / GELU-tanh / SiLU; D = alpha A B^T + a per-row bias; D = alpha A B^T + beta C; D =
 e4m3(scale A B^T), saturated, and amax = max |A B^T|) on a GPU, against what a torch user gets
 instead, in the same process:
 
@@ -81,7 +81,10 @@ def operands(case, m, n, k, seed=0):
     b = padded(n, k, ty, g)
     c = padded(m, n, out_ty, g).fill_(float("nan"))
     epilogue = case["epilogue"]
-    if epilogue == "alpha_row_bias":
+    if epilogue == "alpha_beta_c":
+        alpha_beta = torch.tensor([[0.75, -1.25]], device="cuda")
+        extras = [alpha_beta, padded(m, n, out_ty, g)]
+    elif epilogue == "alpha_row_bias":
         alpha = torch.full((1, 1), 0.75, device="cuda")
         bias = torch.randn((1, m), generator=g, device="cuda").to(out_ty)
         extras = [alpha, bias]
@@ -109,6 +112,9 @@ def activation(name, y):
 
 def reference(epilogue, a, b, extras):
     product = a.float() @ b.float().t()
+    if epilogue == "alpha_beta_c":
+        (alpha, beta), source = extras[0][0].tolist(), extras[1]
+        return alpha * product + beta * source.float()
     if epilogue == "alpha_row_bias":
         alpha, bias = extras
         return alpha.item() * product + bias.float().t()
@@ -174,8 +180,16 @@ def library_calls(epilogue, a, b, extras, out):
     bt = b.t()
     tmp = torch.empty(out.shape, dtype=torch.bfloat16 if out.element_size() == 1
                       else out.dtype, device="cuda")
+    if epilogue == "alpha_beta_c":
+        (alpha, beta), source = extras[0][0].tolist(), extras[1]
+        # cuBLAS's D = alpha A B^T + beta C (C is read, D written apart).
+        fused = lambda: torch.addmm(source, a, bt, beta=beta, alpha=alpha, out=out)
+
+        def unfused():
+            torch.matmul(a, bt, out=tmp)
+            return tmp.mul_(alpha).add_(source, alpha=beta)
+        return fused, unfused
     if epilogue == "alpha_row_bias":
-        alpha, bias = extras[0].item(), extras[1]
         column = bias.t()
         # cuBLAS with beta C: the row bias broadcast into C first.
         fused = lambda: torch.addmm(column, a, bt, alpha=alpha, out=out)

@@ -86,7 +86,8 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     the whole warpgroup. CUTLASS's sm90 pipelines release the same way; the
     PTX ISA does not state it."""
     assert not (multicast_b and b_mn), "B multicast: K-major B only"
-    assert epilogue in (None,) + tuple(EPILOGUES) + SCALED_EPILOGUES
+    assert epilogue in (None,) + tuple(EPILOGUES) + SCALED_EPILOGUES + (
+        SOURCE_EPILOGUE,)
     name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
             f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}"
             f"{'_' + epilogue if epilogue else ''}")
@@ -142,8 +143,12 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     releasers = (2 if multicast_b else 8) * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
     bias_param, bias_alloc, bias_prologue, bias_epilogue = "", "", "", ""
-    store_src, store_src_t = "%acc", acc_t
-    if epilogue in EPILOGUES:
+    store_src, store_src_t, extra_init = "%acc", acc_t, ""
+    if epilogue == SOURCE_EPILOGUE:
+        (bias_param, bias_alloc, extra_init, bias_prologue,
+         bias_epilogue) = source_epilogue(out_ty, wm, bn, acc_t, c_t, g_out,
+                                          m_out)
+    elif epilogue in EPILOGUES:
         bias_param, bias_alloc, bias_prologue, bias_epilogue = fused_epilogue(
             epilogue, out_ty, bn, acc_t)
     elif epilogue:
@@ -188,7 +193,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
         nvgpu.mbarrier.init %full[%s], %c1 : !ring
         nvgpu.mbarrier.init %empty[%s], %releasers : !ring
       }}
-      tile.fence mbarrier_init
+{extra_init}      tile.fence mbarrier_init
     }}
 {setup(multicast_b, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
@@ -506,6 +511,67 @@ def scaled_epilogue(epilogue, out_ty, wm, bn, acc_t):
     return param, alloc, prologue, code, "%ep_q", q_t
 
 
+# D = alpha (A B^T) + beta C, C a source tensor in the output type and
+# (alpha, beta) a 1 x 2 f32 tensor: cuBLAS's GEMM with beta.
+SOURCE_EPILOGUE = "alpha_beta_c"
+
+
+def source_epilogue(out_ty, wm, bn, acc_t, c_t, g_out, m_out):
+    """The source tile comes in by TMA into this warpgroup's half of the
+    output staging tile, issued when the consumer starts the tile (its
+    latency hides under the K loop) once the previous tile's TMA store has
+    read the staging tile, and completes on the warpgroup's own mbarrier
+    (one phase per tile: the wait's parity is the tile's count mod 2).
+    The epilogue reads it into registers in the accumulator's layout
+    (ldmatrix: the same elements each thread later stores, so the in-place
+    rewrite by stmatrix needs no barrier between the two), and tile.map
+    computes alpha x + beta c in f32."""
+    src_t = acc_t.replace("xf32, local", f"x{out_ty}, local")
+    bars_t = ("!nvgpu.mbarrier.group<memorySpace = "
+              "#gpu.address_space<workgroup>, num_barriers = 2>")
+    tile_bytes = wm * bn * BYTES[out_ty]
+    param = (f"%alpha_beta: memref<?x?xf32, 1>, "
+             f"%c_source: memref<?x?x{out_ty}, 1>, ")
+    alloc = (f"    %gsrc = tile.from_memref %c_source : {m_out} -> {g_out}\n"
+             f"    %src_full = nvgpu.mbarrier.create -> {bars_t}\n")
+    init = (f"      nvgpu.mbarrier.init %src_full[%c0], %c1 : {bars_t}\n"
+            f"      nvgpu.mbarrier.init %src_full[%c1], %c1 : {bars_t}\n")
+    prologue = f"""        // Fused epilogue (alpha_beta_c): this tile's source C into the
+        // staging tile, by TMA, now.
+        %ep_src_bytes = arith.constant {tile_bytes} : index
+        %ep_row = arith.muli %half, %c_wm : index
+        %ep_m_half = arith.addi %m0, %ep_row : index
+        scf.if %wg_leader {{
+          tile.wait_group bulk, 0 {{read}}
+          nvgpu.mbarrier.arrive.expect_tx %src_full[%half], %ep_src_bytes : {bars_t}
+          tile.copy_async %gsrc[%ep_m_half, %n0] to %sc[%half, 0, 0] sizes [{wm}, {bn}] exec thread
+              mbar(%src_full[%half] : {bars_t}) : {g_out} to {c_t}
+        }}
+"""
+    code = f"""        // Fused epilogue (alpha_beta_c): the source tile, in registers
+        // laid out as the accumulator, then alpha x + beta c. (Nothing of
+        // it is computed before the K loop: live across it, it would take
+        // registers the accumulator needs.)
+        %ep_alpha = memref.load %alpha_beta[%c0, %c0] : memref<?x?xf32, 1>
+        %ep_beta = memref.load %alpha_beta[%c0, %c1] : memref<?x?xf32, 1>
+        %ep_walked = arith.subi %t, %first_tile : index
+        %ep_count = arith.divui %ep_walked, %ctas : index
+        %ep_count_bit = arith.andi %ep_count, %c1 : index
+        %ep_parity = arith.cmpi eq, %ep_count_bit, %c1 : index
+        nvgpu.mbarrier.try_wait.parity %src_full[%half], %ep_parity, %ticks : {bars_t}
+        %ep_src = tile.alloc_local : {src_t}
+        tile.load %sc[%half, 0, 0] to %ep_src : {c_t} to {src_t}
+        tile.map ins(%acc, %ep_src : {acc_t}, {src_t}) outs(%acc : {acc_t}) {{
+        ^bb0(%ep_x: f32, %ep_c: {out_ty}, %ep_i: index, %ep_j: index):
+          %ep_cf = arith.extf %ep_c : {out_ty} to f32
+          %ep_bc = arith.mulf %ep_beta, %ep_cf : f32
+          %ep_y = math.fma %ep_alpha, %ep_x, %ep_bc : f32
+          tile.yield %ep_y : f32
+        }}
+"""
+    return param, alloc, init, prologue, code
+
+
 def consumer_step(i, accumulate, release_after, multicast_b):
     """One K step of a consumer: wait for the stage of ring slot `i`, issue
     its MMA, keep one wgmma group in flight; once the previous group has
@@ -711,6 +777,10 @@ EPILOGUE_CONFIGS = [
     (("bf16", "bf16", False, 128, 192, 64, 4), "bias_gelu"),
     (("f16", "f16", False, 128, 256, 64, 3), "bias_gelu"),
     (("bf16", "bf16", False, 128, 256, 64, 3), "alpha_row_bias"),
+    # The source tile in registers beside a 128 x 256 accumulator spills
+    # (ldmatrix addresses on top of 192 data registers): 128 x 192 tiles.
+    (("bf16", "bf16", False, 128, 192, 64, 4), "alpha_beta_c"),
+    (("f16", "f16", False, 128, 192, 64, 4), "alpha_beta_c"),
     (("bf16", "f8E4M3FN", False, 128, 256, 64, 3), "scale_e4m3"),
     (("f8E4M3FN", "f8E4M3FN", False, 128, 256, 128, 3), "scale_e4m3"),
 ]
