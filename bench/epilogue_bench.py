@@ -17,7 +17,9 @@ instead, in the same process:
                                         followed by the epilogue in torch;
                                         interleaved medians
 
-Needs build/device/ (kernels/gemm.sm_90a.*, python/tile_mlir) and torch.
+TILE_CHECK_SHAPES=MxNxK,... replaces the check's shapes (small ones for
+compute-sanitizer). Needs build/device/ (kernels/gemm.sm_90a.*,
+python/tile_mlir) and torch.
 TILE_DEVICE_DIR names the folder (default: build/device beside this
 repository).
 """
@@ -50,6 +52,9 @@ CHECK_SHAPES = [  # M, N, K: tile multiples and not
     (256, 512, 128), (128, 256, 64), (300, 700, 200), (1000, 1000, 1000),
     (1, 4096, 4096), (4095, 4097, 4096),
 ]
+if os.environ.get("TILE_CHECK_SHAPES"):  # e.g. "256x512x128,300x700x200"
+    CHECK_SHAPES = [tuple(map(int, s.split("x")))
+                    for s in os.environ["TILE_CHECK_SHAPES"].split(",")]
 BENCH_SHAPES = [
     (8192, 8192, 8192), (4096, 4096, 4096), (8192, 28672, 4096),
     (8192, 4096, 14336), (4096, 6144, 4096),

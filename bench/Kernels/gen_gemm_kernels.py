@@ -143,9 +143,9 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     releasers = (2 if multicast_b else 8) * cluster
     gemm_attr = "" if b_mn else " {transpose_b}"
     bias_param, bias_alloc, bias_prologue, bias_epilogue = "", "", "", ""
-    store_src, store_src_t, extra_init = "%acc", acc_t, ""
+    store_src, store_src_t, extra_init, after_first_step = "%acc", acc_t, "", ""
     if epilogue == SOURCE_EPILOGUE:
-        (bias_param, bias_alloc, extra_init, bias_prologue,
+        (bias_param, bias_alloc, extra_init, after_first_step,
          bias_epilogue) = source_epilogue(out_ty, wm, bn, acc_t, c_t, g_out,
                                           m_out)
     elif epilogue in EPILOGUES:
@@ -235,7 +235,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
         // owns, and ptxas would serialize); the others accumulate.
 {consumer_step("%it0", "false", None, multicast_b)}
         %it_next = arith.addi %it0, %c1 : index
-        %it1 = scf.for %kt = %c1 to %k_tiles step %c1 iter_args(%i = %it_next) -> (index) {{
+{after_first_step}        %it1 = scf.for %kt = %c1 to %k_tiles step %c1 iter_args(%i = %it_next) -> (index) {{
 {consumer_step("%i", "true", "%i", multicast_b)}
           %next = arith.addi %i, %c1 : index
           scf.yield %next : index
@@ -518,9 +518,10 @@ SOURCE_EPILOGUE = "alpha_beta_c"
 
 def source_epilogue(out_ty, wm, bn, acc_t, c_t, g_out, m_out):
     """The source tile comes in by TMA into this warpgroup's half of the
-    output staging tile, issued when the consumer starts the tile (its
-    latency hides under the K loop) once the previous tile's TMA store has
-    read the staging tile, and completes on the warpgroup's own mbarrier
+    output staging tile, issued after the tile's first K step (its latency
+    hides under the rest of the K loop; issued before it, the wait for the
+    previous tile's TMA store to read the staging tile holds up the
+    warpgroup's first wgmma: 1-3 points slower on an H200), and completes on the warpgroup's own mbarrier
     (one phase per tile: the wait's parity is the tile's count mod 2).
     The epilogue reads it into registers in the accumulator's layout
     (ldmatrix: the same elements each thread later stores, so the in-place
@@ -537,7 +538,7 @@ def source_epilogue(out_ty, wm, bn, acc_t, c_t, g_out, m_out):
     init = (f"      nvgpu.mbarrier.init %src_full[%c0], %c1 : {bars_t}\n"
             f"      nvgpu.mbarrier.init %src_full[%c1], %c1 : {bars_t}\n")
     prologue = f"""        // Fused epilogue (alpha_beta_c): this tile's source C into the
-        // staging tile, by TMA, now.
+        // staging tile, by TMA, once the previous tile's store has read it.
         %ep_src_bytes = arith.constant {tile_bytes} : index
         %ep_row = arith.muli %half, %c_wm : index
         %ep_m_half = arith.addi %m0, %ep_row : index

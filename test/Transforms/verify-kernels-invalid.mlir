@@ -15,7 +15,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %sb = tile.alloc_shared : !s
     // expected-error @+1 {{announces 32766 bytes on this mbarrier but the copies completing on it in this phase bring 32768 bytes: the phase can complete before all the data lands}}
     nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
-    // expected-note @+1 {{completes 16384 bytes (128x64xf16 region of 8192 elements)}}
+    // expected-note @+1 {{completes 16384 bytes (a 128x64xf16 region)}}
     tile.copy_async %a[0, 0] to %sa[0, 0] sizes [128, 64] exec thread
         mbar(%bars[%c0] : !bars) : !g to !s
     // expected-note @+1 {{completes 16384 bytes}}

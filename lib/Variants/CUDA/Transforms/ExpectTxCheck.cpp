@@ -64,11 +64,12 @@ struct Event {
   std::string why;              ///< why `bytes` is unknown
 };
 
-std::string bufferText(BufferType type) {
+/// `128x64xf16`: the copy's region (static sizes, whatever the buffers').
+std::string regionText(CopyAsyncOp copy) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  llvm::interleave(type.getShape(), os, "x");
-  os << "x" << type.getElementType();
+  llvm::interleave(copy.getSizes(), os, "x");
+  os << "x" << copy.getSrcType().getElementType();
   return text;
 }
 
@@ -255,13 +256,9 @@ void reportPhase(ArrayRef<Event *> events, bool &failed) {
     if (e->kind != EventKind::Complete)
       continue;
     auto copy = cast<CopyAsyncOp>(e->op);
-    int64_t elements = 1;
-    for (int64_t size : copy.getSizes())
-      elements *= size;
     diag.attachNote(e->op->getLoc())
-        << "completes " << *e->bytes << " bytes ("
-        << bufferText(copy.getSrcType()) << " region of " << elements
-        << " elements)";
+        << "completes " << *e->bytes << " bytes (a " << regionText(copy)
+        << " region)";
   }
   if (!firstComplete)
     diag.attachNote() << "no copy_async completes on this mbarrier";
