@@ -18,7 +18,8 @@ instead, in the same process:
                                         interleaved medians
 
 TILE_CHECK_SHAPES=MxNxK,... replaces the check's shapes (small ones for
-compute-sanitizer). Needs build/device/ (kernels/gemm.sm_90a.*,
+compute-sanitizer); TILE_CTAS=N launches N persistent CTAs (or clusters'
+worth) instead of one per SM, so that each walks several tiles. Needs build/device/ (kernels/gemm.sm_90a.*,
 python/tile_mlir) and torch.
 TILE_DEVICE_DIR names the folder (default: build/device beside this
 repository).
@@ -131,6 +132,10 @@ def reference(epilogue, a, b, extras):
 
 def check(module, cases, names):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
+    # TILE_CTAS=2: two persistent CTAs, each walking many tiles (staging
+    # buffers, barrier phases and the ring carried from tile to tile), on
+    # the small shapes a sanitizer can afford.
+    sms = int(os.environ.get("TILE_CTAS", sms))
     failed = 0
     for case in cases:
         if names and case["kernel"] not in names:
@@ -195,6 +200,7 @@ def library_calls(epilogue, a, b, extras, out):
             return tmp.mul_(alpha).add_(source, alpha=beta)
         return fused, unfused
     if epilogue == "alpha_row_bias":
+        alpha, bias = extras[0].item(), extras[1]
         column = bias.t()
         # cuBLAS with beta C: the row bias broadcast into C first.
         fused = lambda: torch.addmm(column, a, bt, alpha=alpha, out=out)

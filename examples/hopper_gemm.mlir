@@ -6,7 +6,8 @@
 //
 // M, N and K are runtime sizes (read off the memrefs), not multiples of
 // anything: TMA fills loads past the matrix edge with zeros and clips
-// stores, so edge tiles need no code of their own.
+// stores, so edge tiles need no code of their own. K must be at least 1:
+// the first K step is peeled (it overwrites the accumulator).
 //
 // This is gemm_bf16_tn_128x256x64_s3 of the GEMM family
 // (bench/Kernels/gen_gemm_kernels.py) laid out for a reader: the same

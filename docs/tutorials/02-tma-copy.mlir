@@ -38,6 +38,8 @@
 // MANIFEST: "global_arg": 1,
 
 // WRONG-BYTES: error: announces 8192 bytes on this mbarrier but the copies completing on it in this phase bring 16384 bytes
+// The note names the copy's region (the tensor's own sizes are runtime ones).
+// WRONG-BYTES: note: completes 16384 bytes (a 64x128xf16 region)
 
 !tensor_t = !tile.buffer<?x?xf16, global>
 // 64 rows x 128 columns: two 64-column atoms of the 128-byte swizzle, one

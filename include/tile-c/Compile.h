@@ -33,8 +33,8 @@ typedef struct TileCompileOptions {
   /// kernels alone (false: the short kernel pipeline, see
   /// tile::LLVMPipeline).
   bool defaultLLVMPipeline;
-  /// Keep every remark in the diagnostics (the kernel checks' "not
-  /// proven" notes among them); without it and `explain`, only errors and
+  /// Keep the remarks the checks make (the kernel checks' "not proven"
+  /// notes); `explain` adds dispatch's. Without either, only errors and
   /// warnings are kept.
   bool remarks;
 } TileCompileOptions;
@@ -57,7 +57,8 @@ MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetChip(TileCompileResultRef r
 MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetPtx(TileCompileResultRef result);
 /// The launch manifest (JSON).
 MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetManifest(TileCompileResultRef result);
-/// Every diagnostic (errors, notes, remarks), one per line with its location.
+/// The diagnostics, one per line with its location: errors, warnings and
+/// their notes, and remarks when `explain` or `remarks` asked for them.
 MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetDiagnostics(TileCompileResultRef result);
 /// The cubin bytes (empty unless asked for).
 MLIR_CAPI_EXPORTED MlirStringRef tileCompileResultGetCubin(TileCompileResultRef result);

@@ -152,6 +152,9 @@ class Compiled:
         if self.cubin:
             with open(prefix + ".cubin", "wb") as f:
                 f.write(self.cubin)
+        elif os.path.exists(prefix + ".cubin"):
+            # An older cubin beside the new PTX would be loaded in its place.
+            os.remove(prefix + ".cubin")
 
     @staticmethod
     def load(prefix: str) -> "Compiled":
@@ -180,9 +183,10 @@ def compile(source: str, chip: Optional[str] = None, *,
     #nvvm.target chip, else sm_100a); raises CompileError with MLIR's
     diagnostics when it does not compile. `llvm_pipeline`: "kernel" (a
     short LLVM pipeline for modules of kernels alone) or "default" (LLVM's
-    default<On>, as gpu-module-to-binary runs it). Remarks are kept with
-    `explain` or `remarks` (every remark, the kernel checks' "not proven"
-    notes among them); otherwise only errors and warnings."""
+    default<On>, as gpu-module-to-binary runs it). `remarks` keeps the
+    remarks the checks make (the kernel checks' "not proven" notes),
+    `explain` adds dispatch's; otherwise only errors and warnings are
+    kept."""
     if llvm_pipeline not in ("kernel", "default"):
         raise ValueError(f"llvm_pipeline is 'kernel' or 'default', not {llvm_pipeline!r}")
     lib = _library()

@@ -23,7 +23,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/BuiltinVariants.h"
-#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

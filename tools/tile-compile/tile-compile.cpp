@@ -60,9 +60,9 @@ static cl::opt<bool>
             cl::init(false), cl::cat(category));
 static cl::opt<bool>
     remarks("remarks",
-            cl::desc("print every remark (the kernel checks' \"not proven\" "
-                     "notes among them); without it or --explain, only "
-                     "errors and warnings are printed"),
+            cl::desc("print the remarks the checks make (what the kernel "
+                     "checks could not prove); --explain adds dispatch's. "
+                     "Without either, only errors and warnings are printed"),
             cl::init(false), cl::cat(category));
 static cl::opt<bool>
     check("check",

@@ -53,12 +53,12 @@ protected:
   /// empty when the check passed.
   std::string lower(const std::string &name, Mutation mutate) {
     std::string errors;
-    remarks.clear();
+    warnings.clear();
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error)
         errors += d.str() + "\n";
-      if (d.getSeverity() == DiagnosticSeverity::Remark)
-        remarks += d.str() + "\n";
+      if (d.getSeverity() == DiagnosticSeverity::Warning)
+        warnings += d.str() + "\n";
       return success();
     });
     OwningOpRef<ModuleOp> module =
@@ -81,8 +81,8 @@ protected:
   }
 
   MLIRContext context;
-  /// The remarks of the last lower().
-  std::string remarks;
+  /// The warnings of the last lower().
+  std::string warnings;
 };
 
 /// Every op of type T among the emitted ops and inside them.
@@ -620,8 +620,8 @@ TEST_F(LoweringCheckTest, CatchesLdMatrixTransposed) {
 }
 
 // A variant registered without a check (as another compiler may): under
-// the check its output is lowered with a remark naming it, not refused.
-TEST_F(LoweringCheckTest, VariantWithoutCheckIsARemark) {
+// the check its output is lowered with a warning naming it, not refused.
+TEST_F(LoweringCheckTest, VariantWithoutCheckIsAWarning) {
   tile::dispatch::Variant unchecked;
   unchecked.opName = "tile.reduce";
   unchecked.family = "cuda";
@@ -645,10 +645,10 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 )mlir",
                   none()),
             "");
-  EXPECT_NE(remarks.find("variant 'unchecked_for_test' registers no check of "
-                         "its emitted IR"),
+  EXPECT_NE(warnings.find("variant 'unchecked_for_test' registers no check "
+                          "of its emitted IR"),
             std::string::npos)
-      << remarks;
+      << warnings;
 }
 
 // Every scratch write moved one warpgroup region further: the last

@@ -48,9 +48,9 @@ struct CompileOptions {
   bool explain = false;
   /// Translation validation of the lowering.
   bool check = false;
-  /// Keep every remark in `CompileResult::diagnostics` (the kernel
-  /// verifier's "not proven", a variant that registers no check). Without
-  /// it and without `explain` remarks are dropped: errors and warnings only.
+  /// Keep the remarks the checks make in `CompileResult::diagnostics` (the
+  /// kernel verifier's "not proven"); `explain` adds dispatch's. Without
+  /// either, remarks are dropped: errors and warnings only.
   bool remarks = false;
   /// Also assemble the PTX with ptxas into `CompileResult::cubin`.
   bool cubin = false;

@@ -382,8 +382,9 @@ struct DispatchOpLowering
       check->beforeCheck(op, emitted);
     if (!work.variant->check) {
       // A variant from another compiler may come without one: its output
-      // is lowered, and said to be unproven, not refused.
-      op->emitRemark() << "lowering check: variant '" << work.variant->name
+      // is lowered, not refused, with a warning (the check was asked for,
+      // so a quiet tool still says what it could not prove).
+      op->emitWarning() << "lowering check: variant '" << work.variant->name
                        << "' registers no check of its emitted IR (see "
                           "VariantRegistry::setCheck): not proven";
       return;

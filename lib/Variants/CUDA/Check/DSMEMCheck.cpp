@@ -19,7 +19,7 @@
 
 #include "LoweringCheck.h"
 
-#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 

@@ -19,11 +19,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
 #include "LoweringCheck.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/KernelABI.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../TargetPredicate.h"
-#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/VariantDecl.h"

@@ -23,7 +23,7 @@
 #include "../Tcgen05Common.h"
 #include "../Tcgen05Emit.h"
 #include "../TargetPredicate.h"
-#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/VariantDecl.h"

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 #include "../Tcgen05Common.h"
 #include "../Tcgen05Emit.h"
 #include "../TargetPredicate.h"

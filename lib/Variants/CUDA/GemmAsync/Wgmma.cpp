@@ -28,7 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Variants/CUDA/CopyAsync/Predicates.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 #include "../TargetPredicate.h"
 #include "../Tcgen05Emit.h"
 

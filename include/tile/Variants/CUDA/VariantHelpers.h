@@ -1,4 +1,4 @@
-//===- Predicates.h - what copy and MMA variants share ----------*- C++ -*-===//
+//===- VariantHelpers.h - what copy and MMA variants share -----*- C++ -*-===//
 //
 // Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
-#define TILE_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
+#ifndef TILE_VARIANTS_CUDA_VARIANTHELPERS_H
+#define TILE_VARIANTS_CUDA_VARIANTHELPERS_H
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/VariantDecl.h"
@@ -122,4 +122,4 @@ gemmRegionSides(GemmAsyncOp op, llvm::StringRef dynamicOffsetReason) {
 
 } // namespace tile::copy_async
 
-#endif // TILE_VARIANTS_CUDA_COPYASYNC_PREDICATES_H
+#endif // TILE_VARIANTS_CUDA_VARIANTHELPERS_H
