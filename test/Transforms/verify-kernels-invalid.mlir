@@ -253,3 +253,69 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<128x64xf16, global>
+!s = !tile.buffer<128x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// Multicast halves by cluster rank with CTA 1's half 32 rows short: each
+// CTA receives 8192 + 4096 bytes of the 16384 it announces.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @multicast_half_short(%a: !g) kernel
+      attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %both = arith.constant 3 : i16
+    %bytes = arith.constant 16384 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    %rank_i32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank_i32 : i32 to index
+    %first = arith.cmpi eq, %rank, %c0 : index
+    // expected-error @+1 {{on CTA 0 of the cluster of 2, this mbarrier's phase announces 16384 bytes but the copies completing on it bring 12288 bytes: a wait on it never returns}}
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+    scf.if %first {
+      // expected-note @+1 {{completes 8192 bytes on CTA 0 when CTA 0 issues it}}
+      tile.copy_async %a[0, 0] to %s[0, 0] sizes [64, 64] exec thread
+          mbar(%bars[%c0] : !bars) cta_mask(%both) : !g to !s
+    } else {
+      // expected-note @+1 {{completes 4096 bytes on CTA 0 when CTA 1 issues it}}
+      tile.copy_async %a[64, 0] to %s[64, 0] sizes [32, 64] exec thread
+          mbar(%bars[%c0] : !bars) cta_mask(%both) : !g to !s
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!g = !tile.buffer<128x64xf16, global>
+!s = !tile.buffer<128x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// Without multicast each CTA receives only its own copy: CTA 1 announces
+// the 16384 bytes of CTA 0's branch but loads 8192.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @per_rank_own_copy_short(%a: !g) kernel
+      attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %bytes = arith.constant 16384 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %i1 = arith.constant 1 : i32
+    %second = arith.cmpi eq, %rank, %i1 : i32
+    // expected-error @+1 {{on CTA 1 of the cluster of 2, this mbarrier's phase announces 16384 bytes but the copies completing on it bring 8192 bytes: a wait on it never returns}}
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+    scf.if %second {
+      // expected-note @+1 {{completes 8192 bytes on CTA 1 when CTA 1 issues it}}
+      tile.copy_async %a[0, 0] to %s[0, 0] sizes [64, 64] exec thread
+          mbar(%bars[%c0] : !bars) : !g to !s
+    } else {
+      tile.copy_async %a[0, 0] to %s[0, 0] sizes [128, 64] exec thread
+          mbar(%bars[%c0] : !bars) : !g to !s
+    }
+    gpu.return
+  }
+}

@@ -122,8 +122,43 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 !s = !tile.buffer<128x64xf16, shared>
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
 
-// A copy on each branch of one scf.if: one of them runs, so the bytes of
-// the two are not added up (a remark: paths are not compared).
+// Multicast halves by cluster rank (as the GEMM family loads B): CTA 0
+// loads rows 0..63 and CTA 1 rows 64..127, each into both CTAs. The check
+// adds the bytes up per CTA of the declared cluster: 8192 from each rank
+// reach each CTA, 16384 announced on each. Proven, so no remark.
+// CHECK-LABEL: gpu.func @multicast_halves_by_rank
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @multicast_halves_by_rank(%a: !g) kernel
+      attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %i0 = arith.constant 0 : i32
+    %both = arith.constant 3 : i16
+    %bytes = arith.constant 16384 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    %rank_i32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank_i32 : i32 to index
+    %first = arith.cmpi eq, %rank, %c0 : index
+    nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+    scf.if %first {
+      tile.copy_async %a[0, 0] to %s[0, 0] sizes [64, 64] exec thread
+          mbar(%bars[%c0] : !bars) cta_mask(%both) : !g to !s
+    } else {
+      tile.copy_async %a[64, 0] to %s[64, 0] sizes [64, 64] exec thread
+          mbar(%bars[%c0] : !bars) cta_mask(%both) : !g to !s
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!g = !tile.buffer<128x64xf16, global>
+!s = !tile.buffer<128x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// A copy on each branch of one scf.if on a runtime flag: one of them runs,
+// so the bytes of the two are not added up (a remark).
 // CHECK-LABEL: gpu.func @either_branch
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @either_branch(%a: !g, %full: i1) kernel {
@@ -133,7 +168,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %s = tile.alloc_shared : !s
     nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
     scf.if %full {
-      // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: its announcements or copies sit on different branches of one scf.if (the bytes of each path are not compared)}}
+      // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: its announcements or copies sit on different branches of one scf.if, and its bytes per CTA are not added up: a branch condition is not a function of the cluster rank alone}}
       tile.copy_async %a[0, 0] to %s[0, 0] sizes [128, 64] exec thread
           mbar(%bars[%c0] : !bars) : !g to !s
     } else {

@@ -17,6 +17,7 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -62,6 +63,12 @@ struct Event {
   EventKind kind;
   std::optional<int64_t> bytes; ///< none: not a constant
   std::string why;              ///< why `bytes` is unknown
+  /// The bytes one issue moves (a copy's region, an announcement's count),
+  /// before multicast or loop repetition; none when not a constant.
+  std::optional<int64_t> issueBytes;
+  /// How often the event repeats within its phase (loops inside the one
+  /// holding every event of the barrier).
+  int64_t repeats = 1;
 };
 
 /// `128x64xf16`: the copy's region (static sizes, whatever the buffers').
@@ -114,6 +121,7 @@ Event completionOf(CopyAsyncOp copy) {
   for (int64_t size : copy.getSizes())
     elements *= size;
   int64_t bytes = elements * copy.getSrcType().getElementBits() / 8;
+  event.issueBytes = bytes;
   if (copy.getCtaMask()) {
     std::optional<int64_t> mask = constantOf(copy.getCtaMask());
     if (!mask) {
@@ -185,27 +193,245 @@ SmallVector<std::pair<Operation *, Region *>> branchesOf(Operation *op) {
   return out;
 }
 
-/// Two events on different branches of one scf.if never both run.
-bool exclusive(Operation *a, Operation *b) {
+/// The scf.if with `a` and `b` on different branches (on one CTA they
+/// never both run), or null.
+Operation *separatingIf(Operation *a, Operation *b) {
   for (auto [ifA, branchA] : branchesOf(a))
     for (auto [ifB, branchB] : branchesOf(b))
       if (ifA == ifB && branchA != branchB)
-        return true;
-  return false;
+        return ifA;
+  return nullptr;
 }
 
-void reportPhase(ArrayRef<Event *> events, bool &failed) {
+/// The cluster a kernel declares (`known_cluster_size`): its CTA count (0:
+/// none declared) and whether it is one-dimensional (then
+/// `gpu.cluster_block_id x` is the rank).
+struct Cluster {
+  int64_t size = 0;
+  bool linear = false;
+};
+
+Cluster clusterOf(FunctionOpInterface function) {
+  Cluster cluster;
+  auto kernel = dyn_cast<gpu::GPUFuncOp>(function.getOperation());
+  if (!kernel)
+    return cluster;
+  std::optional<ArrayRef<int32_t>> dims = kernel.getKnownClusterSize();
+  if (!dims || dims->size() != 3)
+    return cluster;
+  cluster.size = int64_t((*dims)[0]) * (*dims)[1] * (*dims)[2];
+  cluster.linear = (*dims)[1] == 1 && (*dims)[2] == 1;
+  return cluster;
+}
+
+/// `value` on the CTA of cluster rank `rank`: constants, the rank, and
+/// integer arithmetic and comparisons over them; none for anything else
+/// (thread ids, loads, loop indices).
+std::optional<int64_t> valueOnRank(Value value, int64_t rank,
+                                   const Cluster &cluster, int depth = 0) {
+  if (depth > 16)
+    return std::nullopt;
+  if (std::optional<int64_t> c = constantOf(value))
+    return c;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (def->getName().getStringRef() == "nvvm.read.ptx.sreg.cluster.ctarank")
+    return rank;
+  if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(def)) {
+    if (cluster.linear && id.getDimension() == gpu::Dimension::x)
+      return rank;
+    return std::nullopt;
+  }
+  auto operand = [&](unsigned i) {
+    return valueOnRank(def->getOperand(i), rank, cluster, depth + 1);
+  };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+          arith::ExtSIOp, arith::TruncIOp>(def))
+    return operand(0);
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> a = operand(0), b = operand(1);
+  if (!a || !b)
+    return std::nullopt;
+  uint64_t ua = uint64_t(*a), ub = uint64_t(*b);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+    using P = arith::CmpIPredicate;
+    switch (cmp.getPredicate()) {
+    case P::eq: return *a == *b;
+    case P::ne: return *a != *b;
+    case P::slt: return *a < *b;
+    case P::sle: return *a <= *b;
+    case P::sgt: return *a > *b;
+    case P::sge: return *a >= *b;
+    case P::ult: return ua < ub;
+    case P::ule: return ua <= ub;
+    case P::ugt: return ua > ub;
+    case P::uge: return ua >= ub;
+    }
+    return std::nullopt;
+  }
+  if (isa<arith::AddIOp>(def))
+    return *a + *b;
+  if (isa<arith::SubIOp>(def))
+    return *a - *b;
+  if (isa<arith::MulIOp>(def))
+    return *a * *b;
+  if (isa<arith::AndIOp>(def))
+    return *a & *b;
+  if (isa<arith::OrIOp>(def))
+    return *a | *b;
+  if (isa<arith::XOrIOp>(def))
+    return *a ^ *b;
+  if (isa<arith::RemUIOp>(def) && ub != 0)
+    return int64_t(ua % ub);
+  if (isa<arith::DivUIOp>(def) && ub != 0)
+    return int64_t(ua / ub);
+  return std::nullopt;
+}
+
+/// Whether `op` runs on the CTA of rank `rank`: every scf.if around it
+/// whose condition is a function of the rank takes the branch holding it.
+/// Other conditions count as taken, as everywhere in this check, except
+/// the `splitting` ones (events on both branches): none when one of those
+/// does not depend on the rank alone.
+std::optional<bool> runsOnRank(Operation *op, int64_t rank,
+                               const Cluster &cluster,
+                               const DenseSet<Operation *> &splitting) {
+  for (auto [at, region] : branchesOf(op)) {
+    auto ifOp = cast<scf::IfOp>(at);
+    std::optional<int64_t> taken =
+        valueOnRank(ifOp.getCondition(), rank, cluster);
+    if (!taken) {
+      if (splitting.contains(at))
+        return std::nullopt;
+      continue;
+    }
+    if (region != (*taken ? &ifOp.getThenRegion() : &ifOp.getElseRegion()))
+      return false;
+  }
+  return true;
+}
+
+/// The phase's bytes on every CTA of the cluster, when the branches that
+/// separate its events depend on the cluster rank alone (one CTA loads
+/// half a multicast tile, its peer the other): announced on CTA r along
+/// r's own branches; completing on r from every CTA q whose branches issue
+/// a copy delivering to r (its multicast mask holds r, or q = r). Returns
+/// false, changing nothing but `why`, when that cannot be decided.
+bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
+                  const DenseSet<Operation *> &splitting, bool &failed,
+                  std::string &why) {
+  if (cluster.size < 1 || cluster.size > 16) {
+    bool rankDependent = llvm::any_of(splitting, [](Operation *ifOp) {
+      return readsClusterRank(cast<scf::IfOp>(ifOp).getCondition());
+    });
+    why = rankDependent
+              ? "the kernel declares no known_cluster_size of at most 16 CTAs"
+              : "a branch condition is not a function of the cluster rank "
+                "alone";
+    return false;
+  }
+  SmallVector<SmallVector<bool>> runs(events.size());
+  SmallVector<int64_t> perIssue(events.size(), 0);
+  for (auto [i, e] : llvm::enumerate(events)) {
+    if (e->kind == EventKind::Wait)
+      continue;
+    if (!e->issueBytes || e->repeats < 0 ||
+        llvm::MulOverflow(*e->issueBytes, e->repeats, perIssue[i])) {
+      why = "a byte count or a loop trip count is not a constant";
+      return false;
+    }
+    auto copy = dyn_cast<CopyAsyncOp>(e->op);
+    if (copy && copy.getMbarCta()) {
+      why = "a copy with mbar_cta completes on another CTA's barrier";
+      return false;
+    }
+    if (copy && copy.getCtaMask() && !constantOf(copy.getCtaMask())) {
+      why = "a multicast copy's cta_mask is not a constant";
+      return false;
+    }
+    if (!copy && e->kind == EventKind::Complete) {
+      why = e->why;
+      return false;
+    }
+    for (int64_t r = 0; r < cluster.size; ++r) {
+      std::optional<bool> on = runsOnRank(e->op, r, cluster, splitting);
+      if (!on) {
+        why = "a branch condition is not a function of the cluster rank "
+              "alone";
+        return false;
+      }
+      runs[i].push_back(*on);
+    }
+  }
+  auto delivers = [&](CopyAsyncOp copy, int64_t from, int64_t to) {
+    if (!copy.getCtaMask())
+      return from == to;
+    return ((*constantOf(copy.getCtaMask()) >> to) & 1) != 0;
+  };
+  for (int64_t r = 0; r < cluster.size; ++r) {
+    int64_t announced = 0, completing = 0;
+    Operation *firstAnnounce = nullptr;
+    for (auto [i, e] : llvm::enumerate(events)) {
+      if (e->kind == EventKind::Announce && runs[i][r]) {
+        announced += perIssue[i];
+        firstAnnounce = firstAnnounce ? firstAnnounce : e->op;
+      } else if (e->kind == EventKind::Complete) {
+        for (int64_t q = 0; q < cluster.size; ++q)
+          if (runs[i][q] && delivers(cast<CopyAsyncOp>(e->op), q, r))
+            completing += perIssue[i];
+      }
+    }
+    if (announced == completing)
+      continue;
+    failed = true;
+    Operation *anchor = firstAnnounce ? firstAnnounce : events.front()->op;
+    InFlightDiagnostic diag = anchor->emitError();
+    diag << "on CTA " << r << " of the cluster of " << cluster.size
+         << ", this mbarrier's phase announces " << announced
+         << " bytes but the copies completing on it bring " << completing
+         << " bytes"
+         << (announced > completing
+                 ? ": a wait on it never returns"
+                 : ": the phase can complete before all the data lands");
+    for (auto [i, e] : llvm::enumerate(events)) {
+      if (e->kind != EventKind::Complete)
+        continue;
+      for (int64_t q = 0; q < cluster.size; ++q)
+        if (runs[i][q] && delivers(cast<CopyAsyncOp>(e->op), q, r))
+          diag.attachNote(e->op->getLoc())
+              << "completes " << perIssue[i] << " bytes on CTA " << r
+              << " when CTA " << q << " issues it";
+    }
+    return true;
+  }
+  return true;
+}
+
+void reportPhase(ArrayRef<Event *> events, const Cluster &cluster,
+                 bool &failed) {
+  DenseSet<Operation *> splitting;
+  Event *firstSplit = nullptr;
   for (size_t i = 0; i < events.size(); ++i)
     for (size_t j = i + 1; j < events.size(); ++j)
       if (events[i]->kind != EventKind::Wait &&
-          events[j]->kind != EventKind::Wait &&
-          exclusive(events[i]->op, events[j]->op)) {
-        events[i]->op->emitRemark()
-            << "expect-tx accounting of this mbarrier not proven: its "
-               "announcements or copies sit on different branches of one "
-               "scf.if (the bytes of each path are not compared)";
-        return;
-      }
+          events[j]->kind != EventKind::Wait)
+        if (Operation *ifOp = separatingIf(events[i]->op, events[j]->op)) {
+          splitting.insert(ifOp);
+          firstSplit = firstSplit ? firstSplit : events[i];
+        }
+  if (firstSplit) {
+    std::string why;
+    if (provePerRank(events, cluster, splitting, failed, why))
+      return;
+    firstSplit->op->emitRemark()
+        << "expect-tx accounting of this mbarrier not proven: its "
+           "announcements or copies sit on different branches of one "
+           "scf.if, and its bytes per CTA are not added up: "
+        << why;
+    return;
+  }
   Event *firstAnnounce = nullptr, *firstComplete = nullptr;
   int64_t announced = 0, completing = 0;
   for (Event *e : events) {
@@ -266,7 +492,8 @@ void reportPhase(ArrayRef<Event *> events, bool &failed) {
 
 /// Every event's repeat count inside the innermost loop holding them all,
 /// then the phases split by the waits at that level.
-void checkBarrier(SmallVectorImpl<Event> &events, bool &failed) {
+void checkBarrier(SmallVectorImpl<Event> &events, const Cluster &cluster,
+                  bool &failed) {
   if (llvm::none_of(events,
                     [](const Event &e) { return e.kind != EventKind::Wait; }))
     return;
@@ -287,18 +514,22 @@ void checkBarrier(SmallVectorImpl<Event> &events, bool &failed) {
         phaseMarkers.push_back(e.op);
       continue;
     }
-    for (size_t level = common; level < chain.size() && e.bytes; ++level) {
+    for (size_t level = common; level < chain.size(); ++level) {
       std::optional<int64_t> trips = tripCount(chain[level]);
       int64_t repeated = 0;
-      if (!trips) {
+      if (e.bytes && !trips) {
         e.bytes.reset();
         e.why = "it is inside a loop without a constant trip count that "
                 "the other operations on the barrier are not in";
-      } else if (llvm::MulOverflow(*e.bytes, *trips, repeated)) {
+      } else if (e.bytes && llvm::MulOverflow(*e.bytes, *trips, repeated)) {
         e.bytes.reset();
         e.why = "its bytes times its loop's trip count overflow 64 bits";
-      } else {
+      } else if (e.bytes) {
         e.bytes = repeated;
+      }
+      if (!trips || llvm::MulOverflow(e.repeats, *trips, e.repeats)) {
+        e.repeats = -1; // unknown
+        break;
       }
     }
   }
@@ -309,7 +540,7 @@ void checkBarrier(SmallVectorImpl<Event> &events, bool &failed) {
     phases[phase].push_back(&e);
   }
   for (auto &[phase, phaseEvents] : phases)
-    reportPhase(phaseEvents, failed);
+    reportPhase(phaseEvents, cluster, failed);
 }
 
 } // namespace
@@ -325,6 +556,7 @@ LogicalResult tile::kernel_checks::checkExpectTx(FunctionOpInterface function) {
   };
   auto announce = [&](Operation *op, Value count) {
     Event e{op, EventKind::Announce, constantOf(count), ""};
+    e.issueBytes = e.bytes;
     if (!e.bytes)
       e.why = "its byte count is not a constant";
     return e;
@@ -390,7 +622,7 @@ LogicalResult tile::kernel_checks::checkExpectTx(FunctionOpInterface function) {
              "announce or complete on it";
       continue;
     }
-    checkBarrier(events, failed);
+    checkBarrier(events, clusterOf(function), failed);
   }
   return mlir::failure(failed);
 }

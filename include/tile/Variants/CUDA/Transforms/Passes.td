@@ -29,9 +29,13 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       compared within the innermost loop holding them all (inner loops
       with constant trip counts multiply); a wait on the barrier that
       precedes later events in program order starts a new phase. Events on
-      different branches of one `scf.if`, and a barrier announced or
-      completed only on one side in a function with calls or nvgpu TMA
-      copies, get a remark (not proven) rather than a verdict.
+      different branches of one `scf.if` whose condition is a function of
+      the cluster rank, in a kernel with a `known_cluster_size`, are added
+      up per CTA (each rank's branches decided; a CTA receives its own
+      copies and every multicast whose mask holds it). Other branch
+      conditions, and a barrier announced or completed only on one side in
+      a function with calls or nvgpu TMA copies, get a remark (not proven)
+      rather than a verdict.
     - **async-proxy fences.** A `copy_async` or `gemm_async` that reads a
       shared buffer threads wrote with ordinary stores (through
       `tile.base_address`) since the last `tile.fence proxy_async`; and a
