@@ -132,6 +132,15 @@ int main(void) {
         "the TMA copy compiles with LLVM's default pipeline too");
   tileCompileResultDestroy(result);
 
+  /* Dispatch's remarks with explain (python/tests checks the remarks of
+     the kernel checks, kept only with `remarks`, through this API). */
+  TileCompileOptions explained = options;
+  explained.explain = true;
+  result = tileCompileSource(mlirStringRefCreateFromCString(kTmaCopy), explained);
+  CHECK(contains(tileCompileResultGetDiagnostics(result), "remark: selected tma"),
+        "explain keeps dispatch's remarks");
+  tileCompileResultDestroy(result);
+
   /* A bad module: its diagnostics, no PTX. */
   result = tileCompileSource(
       mlirStringRefCreateFromCString(
