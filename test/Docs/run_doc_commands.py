@@ -56,8 +56,9 @@ def main():
                 where = f"{os.path.relpath(page, args.root)}:{line}"
                 if marker == "skip":
                     continue
-                code = code.replace("build/bin/", args.bin.rstrip("/") + "/")
+                # Scratch first: the tools' own path may lie under /tmp.
                 code = code.replace("/tmp/", scratch + "/")
+                code = code.replace("build/bin/", args.bin.rstrip("/") + "/")
                 run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", code],
                                      cwd=args.root, capture_output=True, text=True)
                 ran += 1
