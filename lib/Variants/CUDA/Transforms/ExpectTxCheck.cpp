@@ -217,7 +217,8 @@ Cluster clusterOf(FunctionOpInterface function) {
   if (!kernel)
     return cluster;
   std::optional<ArrayRef<int32_t>> dims = kernel.getKnownClusterSize();
-  if (!dims || dims->size() != 3)
+  if (!dims || dims->size() != 3 ||
+      llvm::any_of(*dims, [](int32_t d) { return d < 1 || d > 16; }))
     return cluster;
   cluster.size = int64_t((*dims)[0]) * (*dims)[1] * (*dims)[2];
   cluster.linear = (*dims)[1] == 1 && (*dims)[2] == 1;
@@ -271,12 +272,16 @@ std::optional<int64_t> valueOnRank(Value value, int64_t rank,
     }
     return std::nullopt;
   }
+  int64_t result = 0;
   if (isa<arith::AddIOp>(def))
-    return *a + *b;
+    return llvm::AddOverflow(*a, *b, result) ? std::nullopt
+                                              : std::optional<int64_t>(result);
   if (isa<arith::SubIOp>(def))
-    return *a - *b;
+    return llvm::SubOverflow(*a, *b, result) ? std::nullopt
+                                              : std::optional<int64_t>(result);
   if (isa<arith::MulIOp>(def))
-    return *a * *b;
+    return llvm::MulOverflow(*a, *b, result) ? std::nullopt
+                                              : std::optional<int64_t>(result);
   if (isa<arith::AndIOp>(def))
     return *a & *b;
   if (isa<arith::OrIOp>(def))
