@@ -378,15 +378,20 @@ bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
   for (int64_t r = 0; r < cluster.size; ++r) {
     int64_t announced = 0, completing = 0;
     Operation *firstAnnounce = nullptr;
+    bool overflow = false;
     for (auto [i, e] : llvm::enumerate(events)) {
       if (e->kind == EventKind::Announce && runs[i][r]) {
-        announced += perIssue[i];
+        overflow |= llvm::AddOverflow(announced, perIssue[i], announced);
         firstAnnounce = firstAnnounce ? firstAnnounce : e->op;
       } else if (e->kind == EventKind::Complete) {
         for (int64_t q = 0; q < cluster.size; ++q)
           if (runs[i][q] && delivers(cast<CopyAsyncOp>(e->op), q, r))
-            completing += perIssue[i];
+            overflow |= llvm::AddOverflow(completing, perIssue[i], completing);
       }
+    }
+    if (overflow) {
+      why = "a byte count is negative or the sum overflows 64 bits";
+      return false;
     }
     if (announced == completing)
       continue;
