@@ -24,6 +24,10 @@ mlir::LogicalResult checkExpectTx(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkAsyncProxy(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkTensorMemory(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkWgmmaRegisters(mlir::FunctionOpInterface function);
+/// Simulates the kernel's barrier protocol (PipelineSimulation.cpp);
+/// `remarks`: say when a kernel is outside the model.
+mlir::LogicalResult checkPipelines(mlir::FunctionOpInterface function,
+                                   bool remarks);
 
 /// Visits the ops of `block` in program order with a `State` per path:
 /// both branches of an `scf.if` from the state before it (merged after),

@@ -20,6 +20,8 @@ namespace {
 
 struct VerifyKernelsPass
     : public tile::impl::TileVerifyKernelsBase<VerifyKernelsPass> {
+  using TileVerifyKernelsBase::TileVerifyKernelsBase;
+
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](FunctionOpInterface function) {
@@ -30,6 +32,9 @@ struct VerifyKernelsPass
             kernel_checks::checkWgmmaRegisters})
         if (mlir::failed(check(function)))
           failed = true;
+      if (mlir::failed(
+              kernel_checks::checkPipelines(function, simulationRemarks)))
+        failed = true;
     });
     if (failed)
       signalPassFailure();

@@ -60,12 +60,41 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       and `::2` tcgen05 instructions, and a commit tracks only the work of
       its own group: every tcgen05 operation (tile ops and hand-written
       `nvvm.tcgen05.*`) must use the function's first one's.
+    - **pipeline simulation.** A kernel with a `known_block_size`, one CTA
+      per cluster, mbarrier groups and async copies or MMAs is executed:
+      warp by warp with lane masks, integers only (thread ids, loop
+      counters, stage and phase arithmetic), every dynamic `memref.dim`
+      a sample size (200, then 330), one CTA of a grid of one, warps run
+      first to last and last to first, copies completing only when no
+      warp can move. The mbarriers, named barriers, wgmma and bulk
+      groups follow the PTX model; what goes wrong on the way is an
+      error naming the threads, the barrier, its phase and the op that
+      raced: a wait that passes on a phase its thread already saw or
+      skips one (parity not flipped, wrong stage); a shared box read
+      while the copy filling it is in flight or by a thread that did not
+      wait for the copy's phase; a box overwritten while a wgmma or a
+      TMA store may still read it or a copy into it is pending; a TMA
+      copy on a barrier no `tile.fence mbarrier_init` fenced, a barrier
+      used before a barrier published its init, a stage index outside
+      its group, a thread exiting with a TMA store in flight; a deadlock
+      (wrong arrival or init counts, a wait on the phase not yet due),
+      reported with every waiting thread and what each barrier's phase
+      still expects. Kernels outside the model (tensor memory,
+      clusters, calls, branches or barrier indices computed from memory
+      or integer arguments) are not simulated; `simulation-remarks` says
+      which and why.
 
     Shared-memory size is checked where buffers are placed.
 
     Example: the first pass of `--tile-to-nvvm`; `tile-opt
     --tile-verify-kernels` on its own.
   }];
+  let options = [
+    Option<"simulationRemarks", "simulation-remarks", "bool",
+           /*default=*/"false",
+           "remark on each kernel the pipeline simulation does not cover, "
+           "and why">
+  ];
 }
 
 def TileCheckTarget : Pass<"tile-check-target"> {

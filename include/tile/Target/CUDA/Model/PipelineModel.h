@@ -1,0 +1,173 @@
+//===- PipelineModel.h - mbarriers, async groups and shared hazards -*- C++ -*-===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The synchronization half of the PTX-semantics model: what a CTA's
+// mbarriers, named barriers and asynchronous units do, step by step, so a
+// kernel's barrier protocol can be executed on sample sizes and its
+// mistakes observed rather than guessed. Written from the PTX ISA's
+// definitions, MLIR-free; the caller (an interpreter of the kernel's IR)
+// says which thread does what, the model answers whether a wait passes and
+// records what went wrong.
+//
+//  - mbarrier: `init(count)` starts phase 0 expecting `count` arrivals and
+//    no transaction bytes. A phase completes when every expected arrival
+//    came and the tx-count is back at zero; the next phase expects `count`
+//    again. `try_wait.parity(p)` passes once the phase of parity p has
+//    completed: while the current (incomplete) phase has parity != p. A
+//    fresh barrier therefore passes parity 1 at once.
+//  - Asynchronous completions (a TMA load's bytes) happen at a time the
+//    program does not control: the model delivers them only when no thread
+//    can move (`completeOldest`), the latest a slow copy engine could.
+//  - wgmma and bulk (TMA store) groups: an op joins its thread's open
+//    group; `commit` closes it; `wait(N)` retires all but the newest N
+//    committed groups. wgmmas retire only there, the latest they may.
+//  - Named barriers (`bar.sync id, count`): complete when `count` threads
+//    arrived.
+//
+// Findings: a shared box overwritten while an async reader may still read
+// it or a copy into it is pending; a box read before the copy into it
+// completed, or by a thread that did not wait for the barrier phase the
+// copy completed on; a wait that observes a phase it already observed or
+// skips one (parity not flipped, wrong stage); more transaction bytes than
+// announced; a TMA copy on a barrier whose init was not fenced, or a
+// barrier used before the init is visible; a stage index out of range; a
+// thread that exits with a TMA store still reading shared memory;
+// deadlock (every thread waits and nothing is in flight), with the state
+// of every barrier waited on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TARGET_CUDA_MODEL_PIPELINEMODEL_H
+#define TILE_TARGET_CUDA_MODEL_PIPELINEMODEL_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tile::cuda::model {
+
+/// The op that did something, for diagnostics: opaque to the model.
+using OpTag = const void *;
+
+/// An mbarrier: entry `index` of barrier group `group`.
+struct BarrierRef {
+  int64_t group = 0;
+  int64_t index = 0;
+  bool operator<(const BarrierRef &o) const {
+    return group != o.group ? group < o.group : index < o.index;
+  }
+  bool operator==(const BarrierRef &o) const {
+    return group == o.group && index == o.index;
+  }
+};
+
+/// A box of a shared buffer in its logical coordinates: [lo, hi) per dim.
+struct SharedBox {
+  int64_t buffer = 0;
+  llvm::SmallVector<int64_t, 4> lo, hi;
+  bool overlaps(const SharedBox &other) const;
+};
+
+enum class AsyncGroupKind { Wgmma, Bulk };
+
+struct Finding {
+  std::string message;
+  OpTag op = nullptr;
+  /// Other ops involved, each with what it did.
+  llvm::SmallVector<std::pair<OpTag, std::string>, 4> notes;
+};
+
+class PipelineModel {
+public:
+  /// `threads`: the CTA's threads; `groupSizes[g]`: barriers in group g.
+  PipelineModel(int64_t threads, std::vector<int64_t> groupSizes);
+  ~PipelineModel();
+
+  /// Names threads and barriers in messages (set by the caller).
+  std::vector<std::string> groupNames;
+  static std::string threadName(int64_t thread);
+
+  // -- mbarriers (every call by one thread) ------------------------------
+  void init(int64_t thread, BarrierRef barrier, int64_t count, OpTag op);
+  void fenceInit(int64_t thread);
+  void arrive(int64_t thread, BarrierRef barrier, int64_t count, OpTag op);
+  void expectTx(int64_t thread, BarrierRef barrier, int64_t bytes, OpTag op);
+  /// Whether `try_wait.parity(parity)` would pass now (an uninitialized
+  /// barrier: true, so that `tryWait` reports it).
+  bool wouldPass(BarrierRef barrier, bool parity) const;
+  /// Whether `try_wait.parity(parity)` passes now; a pass is recorded as
+  /// the thread observing the phase it saw complete.
+  bool tryWait(int64_t thread, BarrierRef barrier, bool parity, OpTag op);
+
+  // -- named and CTA barriers -------------------------------------------
+  /// Arrives at barrier `id` expecting `count` threads; id -1 with count
+  /// -1 is the CTA barrier (every thread that has not exited). Returns the
+  /// generation to wait for.
+  int64_t barArrive(int64_t thread, int64_t id, int64_t count, OpTag op);
+  bool barPassed(int64_t id, int64_t generation) const;
+
+  // -- shared memory and asynchronous units -----------------------------
+  /// A TMA load into `box`, completing `bytes` on `barrier`.
+  void copyIntoShared(int64_t thread, const SharedBox &box, BarrierRef barrier,
+                      int64_t bytes, OpTag op);
+  /// An asynchronous read of `box` joining `threads`' open group of `kind`
+  /// (a wgmma operand: the warp's threads; a TMA store: one thread).
+  void asyncRead(llvm::ArrayRef<int64_t> threads, AsyncGroupKind kind,
+                 const SharedBox &box, OpTag op);
+  void commitGroup(int64_t thread, AsyncGroupKind kind);
+  void waitGroup(int64_t thread, AsyncGroupKind kind, int64_t pending);
+  /// Ordinary (synchronous) accesses by `thread` (one per warp suffices).
+  void readShared(int64_t thread, const SharedBox &box, OpTag op);
+  void writeShared(int64_t thread, const SharedBox &box, OpTag op);
+
+  void exitThread(int64_t thread, OpTag op);
+  /// Delivers the oldest pending asynchronous completion; false if none.
+  bool completeOldest();
+
+  /// Call when no thread can move and nothing is pending: reports the
+  /// waits (`blocked`: thread, op, barrier or named-barrier description).
+  struct BlockedWait {
+    int64_t thread;
+    OpTag op;
+    std::optional<BarrierRef> barrier;
+    int64_t namedBarrier = -1;
+    bool parity = false; ///< an mbarrier wait's
+  };
+  void reportDeadlock(llvm::ArrayRef<BlockedWait> blocked);
+
+  /// A stage index outside its group, an unsupported use: the caller's.
+  void report(Finding finding);
+
+  bool failed() const { return !findings.empty(); }
+  /// Changes whenever a wait may have become passable (a phase or a
+  /// barrier generation completed): a blocked thread need not poll before.
+  uint64_t epoch() const;
+  const std::vector<Finding> &getFindings() const { return findings; }
+
+  std::string barrierName(BarrierRef barrier) const;
+  /// "phase 3 (0 of 8 arrivals, 0 of 49152 bytes outstanding)".
+  std::string barrierState(BarrierRef barrier) const;
+
+  /// The state, opaque here (public so the implementation's helpers see it).
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+  std::vector<Finding> findings;
+};
+
+} // namespace tile::cuda::model
+
+#endif // TILE_TARGET_CUDA_MODEL_PIPELINEMODEL_H

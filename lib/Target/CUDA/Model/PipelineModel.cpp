@@ -1,0 +1,580 @@
+//===- PipelineModel.cpp - mbarriers, async groups and shared hazards -----===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Target/CUDA/Model/PipelineModel.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tile::cuda::model;
+
+bool SharedBox::overlaps(const SharedBox &other) const {
+  if (buffer != other.buffer)
+    return false;
+  for (size_t d = 0; d < lo.size() && d < other.lo.size(); ++d)
+    if (hi[d] <= other.lo[d] || other.hi[d] <= lo[d])
+      return false;
+  return true;
+}
+
+namespace {
+
+struct Barrier {
+  bool initialized = false;
+  int64_t count = 0;
+  int64_t pending = 0;   ///< arrivals the current phase still expects
+  int64_t tx = 0;        ///< transaction bytes outstanding (may go < 0)
+  int64_t completed = 0; ///< phases completed since init
+  int64_t initThread = -1;
+  const void *initOp = nullptr;
+  bool fenced = false;
+};
+
+/// A write into shared memory: a TMA load (pending until delivered, then
+/// completed in `phase` of `barrier`) or an ordinary store.
+struct Write {
+  SharedBox box;
+  const void *op;
+  int64_t thread;
+  bool pending;
+  std::optional<BarrierRef> barrier;
+  int64_t phase = -1;
+  int64_t bytes = 0;
+};
+
+struct AsyncReadEntry {
+  SharedBox box;
+  const void *op;
+  AsyncGroupKind kind;
+  llvm::BitVector owners; ///< threads that have not retired it
+  int64_t firstOwner = 0;
+};
+using EntryPtr = std::shared_ptr<AsyncReadEntry>;
+
+struct ThreadGroups {
+  std::vector<EntryPtr> open;
+  std::deque<std::vector<EntryPtr>> committed;
+};
+
+struct NamedBarrier {
+  int64_t generation = 0;
+  int64_t expected = 0; ///< 0: no generation started
+  std::vector<int64_t> arrived;
+  const void *firstOp = nullptr;
+};
+
+} // namespace
+
+struct PipelineModel::Impl {
+  int64_t threads;
+  int64_t live;
+  std::vector<int64_t> groupSizes;
+  std::vector<std::vector<Barrier>> barriers;
+  std::vector<bool> exited;
+  /// Barriers numbered across groups.
+  std::vector<int64_t> firstOfGroup;
+  int64_t flat(BarrierRef ref) const {
+    return firstOfGroup[ref.group] + ref.index;
+  }
+  /// (thread, barrier) -> the last phase the thread saw complete.
+  llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> observed;
+  /// Barriers whose init each thread may rely on.
+  std::vector<llvm::BitVector> visible;
+  std::vector<Write> writes;
+  std::deque<size_t> pendingWrites; ///< indices into `writes`, oldest first
+  std::vector<EntryPtr> reads;      ///< async reads, live while owned
+  std::vector<ThreadGroups> groups; ///< [thread * 2 + kind]
+  ThreadGroups &groupsOf(int64_t thread, AsyncGroupKind kind) {
+    return groups[thread * 2 + int(kind)];
+  }
+  std::map<int64_t, NamedBarrier> named;
+  uint64_t epoch = 0;
+
+  Barrier &at(BarrierRef ref) { return barriers[ref.group][ref.index]; }
+  const Barrier &at(BarrierRef ref) const {
+    return barriers[ref.group][ref.index];
+  }
+};
+
+PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes)
+    : impl(std::make_unique<Impl>()) {
+  impl->threads = threads;
+  impl->live = threads;
+  impl->groupSizes = groupSizes;
+  int64_t total = 0;
+  for (int64_t size : groupSizes) {
+    impl->barriers.emplace_back(size);
+    impl->firstOfGroup.push_back(total);
+    total += size;
+  }
+  impl->exited.assign(threads, false);
+  impl->visible.assign(threads, llvm::BitVector(total));
+  impl->groups.resize(threads * 2);
+}
+
+PipelineModel::~PipelineModel() = default;
+
+std::string PipelineModel::threadName(int64_t thread) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "thread " << thread << " (warpgroup " << thread / 128 << ", warp "
+     << thread / 32 << ", lane " << thread % 32 << ")";
+  return text;
+}
+
+std::string PipelineModel::barrierName(BarrierRef barrier) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "mbarrier " << barrier.index << " of ";
+  if (barrier.group < int64_t(groupNames.size()))
+    os << groupNames[barrier.group];
+  else
+    os << "group " << barrier.group;
+  return text;
+}
+
+std::string PipelineModel::barrierState(BarrierRef barrier) const {
+  const Barrier &b = impl->at(barrier);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!b.initialized)
+    return "never initialized";
+  os << "phase " << b.completed << " has " << b.count - b.pending << " of "
+     << b.count << " arrivals";
+  if (b.tx > 0)
+    os << " and waits for " << b.tx << " more bytes";
+  else if (b.tx < 0)
+    os << " and received " << -b.tx
+       << " bytes more than announced (its tx-count cannot reach 0)";
+  return text;
+}
+
+void PipelineModel::report(Finding finding) {
+  findings.push_back(std::move(finding));
+}
+
+void PipelineModel::init(int64_t thread, BarrierRef barrier, int64_t count,
+                         OpTag op) {
+  Barrier &b = impl->at(barrier);
+  b = Barrier();
+  b.initialized = true;
+  b.count = b.pending = count;
+  b.initThread = thread;
+  b.initOp = op;
+  impl->visible[thread].set(impl->flat(barrier));
+  if (count < 1 || count > (int64_t(1) << 20) - 1)
+    report({barrierName(barrier) + " initialized with " +
+                std::to_string(count) +
+                " expected arrivals (PTX allows 1 to 2^20 - 1)",
+            op});
+}
+
+void PipelineModel::fenceInit(int64_t thread) {
+  for (auto &group : impl->barriers)
+    for (Barrier &b : group)
+      if (b.initThread == thread)
+        b.fenced = true;
+}
+
+/// Whether `thread` may use `barrier` (initialized, and its init published
+/// to the thread by a barrier both took part in); reports otherwise.
+static bool checkUsable(PipelineModel &model, PipelineModel::Impl &impl,
+                        int64_t thread, BarrierRef barrier, OpTag op,
+                        const char *what) {
+  const auto &b = impl.at(barrier);
+  if (!b.initialized) {
+    model.report({PipelineModel::threadName(thread) + " " + what +
+                      " " + model.barrierName(barrier) +
+                      " before any thread initialized it",
+                  op});
+    return false;
+  }
+  if (!impl.visible[thread].test(impl.flat(barrier))) {
+    Finding finding{PipelineModel::threadName(thread) + " " + what +
+                        " " + model.barrierName(barrier) +
+                        " before a barrier (gpu.barrier or a named barrier "
+                        "with the initializing thread) made its "
+                        "initialization visible",
+                    op};
+    finding.notes.push_back({b.initOp, "initialized here by " +
+                                           PipelineModel::threadName(
+                                               b.initThread)});
+    model.report(std::move(finding));
+    return false;
+  }
+  return true;
+}
+
+static void completeIfDone(PipelineModel::Impl &impl, Barrier &b) {
+  if (b.pending == 0 && b.tx == 0) {
+    ++impl.epoch;
+    ++b.completed;
+    b.pending = b.count;
+  }
+}
+
+void PipelineModel::arrive(int64_t thread, BarrierRef barrier, int64_t count,
+                           OpTag op) {
+  if (!checkUsable(*this, *impl, thread, barrier, op, "arrives on"))
+    return;
+  Barrier &b = impl->at(barrier);
+  // Arrivals beyond the phase's expectation count towards the next phase
+  // (the hardware's pending count would underflow; no program wants it).
+  for (int64_t i = 0; i < count; ++i) {
+    --b.pending;
+    completeIfDone(*impl, b);
+    if (b.pending < 0)
+      b.pending = b.count - 1;
+  }
+}
+
+void PipelineModel::expectTx(int64_t thread, BarrierRef barrier,
+                             int64_t bytes, OpTag op) {
+  if (!checkUsable(*this, *impl, thread, barrier, op, "announces bytes on"))
+    return;
+  impl->at(barrier).tx += bytes;
+}
+
+bool PipelineModel::wouldPass(BarrierRef barrier, bool parity) const {
+  const Barrier &b = impl->at(barrier);
+  return !b.initialized || (b.completed & 1) != int64_t(parity);
+}
+
+bool PipelineModel::tryWait(int64_t thread, BarrierRef barrier, bool parity,
+                            OpTag op) {
+  if (!checkUsable(*this, *impl, thread, barrier, op, "waits on"))
+    return true;
+  const Barrier &b = impl->at(barrier);
+  if ((b.completed & 1) == int64_t(parity))
+    return false;
+  int64_t seen = b.completed - 1;
+  auto [it, first] =
+      impl->observed.insert({{thread, impl->flat(barrier)}, seen});
+  if (!first) {
+    int64_t before = it->second;
+    it->second = seen;
+    if (seen == before)
+      report({threadName(thread) + " waits on " + barrierName(barrier) +
+                  " with parity " + std::to_string(parity) +
+                  " and passes on phase " + std::to_string(seen) +
+                  ", which it already waited for: the parity did not flip "
+                  "(or the stage is wrong) and the data is not the new "
+                  "phase's",
+              op});
+    else if (seen > before + 1)
+      report({threadName(thread) + " waits on " + barrierName(barrier) +
+                  " with parity " + std::to_string(parity) +
+                  " and passes on phase " + std::to_string(seen) +
+                  ", but the last phase it waited for was " +
+                  std::to_string(before) + ": phase " +
+                  std::to_string(before + 1) +
+                  " went by unobserved (wrong parity or stage)",
+              op});
+  }
+  return true;
+}
+
+/// Ends a barrier generation once every expected thread arrived; then
+/// everything each participant saw initialized is seen by all.
+static void completeIfAllArrived(PipelineModel::Impl &impl, NamedBarrier &bar) {
+  if (bar.arrived.empty() || int64_t(bar.arrived.size()) < bar.expected)
+    return;
+  llvm::BitVector all(impl.visible.front().size());
+  for (int64_t t : bar.arrived)
+    all |= impl.visible[t];
+  for (int64_t t : bar.arrived)
+    impl.visible[t] = all;
+  bar.arrived.clear();
+  ++bar.generation;
+  ++impl.epoch;
+}
+
+int64_t PipelineModel::barArrive(int64_t thread, int64_t id, int64_t count,
+                                 OpTag op) {
+  NamedBarrier &bar = impl->named[id];
+  int64_t expected = count < 0 ? impl->live : count;
+  if (bar.arrived.empty()) {
+    bar.expected = expected;
+    bar.firstOp = op;
+  } else if (count >= 0 && bar.expected != expected) {
+    Finding finding{threadName(thread) + " arrives at named barrier " +
+                        std::to_string(id) + " expecting " +
+                        std::to_string(expected) + " threads, where others "
+                        "expect " + std::to_string(bar.expected),
+                    op};
+    finding.notes.push_back({bar.firstOp, "the first arrival of this "
+                                          "generation"});
+    report(std::move(finding));
+  }
+  bar.arrived.push_back(thread);
+  int64_t generation = bar.generation;
+  completeIfAllArrived(*impl, bar);
+  return generation;
+}
+
+uint64_t PipelineModel::epoch() const { return impl->epoch; }
+
+bool PipelineModel::barPassed(int64_t id, int64_t generation) const {
+  auto it = impl->named.find(id);
+  return it != impl->named.end() && it->second.generation > generation;
+}
+
+static std::string boxText(const SharedBox &box) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  for (size_t d = 0; d < box.lo.size(); ++d) {
+    if (d)
+      os << ", ";
+    if (box.hi[d] == box.lo[d] + 1)
+      os << box.lo[d];
+    else
+      os << box.lo[d] << ".." << box.hi[d] - 1;
+  }
+  os << "]";
+  return text;
+}
+
+/// Reports a write of `box` while an async read or a pending copy overlaps.
+static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
+                       int64_t thread, const SharedBox &box, OpTag op,
+                       const char *what) {
+  for (const EntryPtr &read : impl.reads)
+    if (read->owners.any() && read->box.overlaps(box)) {
+      Finding finding{
+          PipelineModel::threadName(thread) + " " + what + " shared " +
+              boxText(box) + " while " +
+              (read->kind == AsyncGroupKind::Wgmma ? "a wgmma" : "a TMA store") +
+              " issued by " + PipelineModel::threadName(read->firstOwner) +
+              " may still read " + boxText(read->box) + " (its group has not "
+              "been retired by tile.wait_group " +
+              (read->kind == AsyncGroupKind::Wgmma ? "wgmma" : "bulk") +
+              " in that thread, nor released to this one)",
+          op};
+      finding.notes.push_back({read->op, "the reader"});
+      model.report(std::move(finding));
+      return;
+    }
+  for (size_t index : impl.pendingWrites) {
+    const Write &w = impl.writes[index];
+    if (w.box.overlaps(box)) {
+      Finding finding{PipelineModel::threadName(thread) + " " + what +
+                          " shared " + boxText(box) +
+                          " while an earlier copy into " + boxText(w.box) +
+                          " has not completed",
+                      op};
+      finding.notes.push_back({w.op, "the earlier copy, issued by " +
+                                         PipelineModel::threadName(w.thread)});
+      model.report(std::move(finding));
+      return;
+    }
+  }
+}
+
+/// The latest write overlapping `box`, if any.
+static const Write *latestWrite(const PipelineModel::Impl &impl,
+                                const SharedBox &box) {
+  for (auto it = impl.writes.rbegin(); it != impl.writes.rend(); ++it)
+    if (it->box.overlaps(box))
+      return &*it;
+  return nullptr;
+}
+
+/// Reports a read of `box` by `threads` racing with the copy that fills it.
+static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
+                      llvm::ArrayRef<int64_t> threads, const SharedBox &box,
+                      OpTag op) {
+  const Write *w = latestWrite(impl, box);
+  if (!w)
+    return;
+  if (w->pending) {
+    Finding finding{PipelineModel::threadName(threads.front()) +
+                        " reads shared " + boxText(box) +
+                        " while the copy into " + boxText(w->box) +
+                        " (completing on " + model.barrierName(*w->barrier) +
+                        ") has not completed",
+                    op};
+    finding.notes.push_back({w->op, "the copy, issued by " +
+                                        PipelineModel::threadName(w->thread)});
+    model.report(std::move(finding));
+    return;
+  }
+  if (!w->barrier)
+    return;
+  for (int64_t thread : threads) {
+    auto seen = impl.observed.find({thread, impl.flat(*w->barrier)});
+    if (seen != impl.observed.end() && seen->second >= w->phase)
+      continue;
+    Finding finding{
+        PipelineModel::threadName(thread) + " reads shared " + boxText(box) +
+            ", which a copy filled in phase " + std::to_string(w->phase) +
+            " of " + model.barrierName(*w->barrier) +
+            ", without having waited for that phase (the last it waited "
+            "for: " +
+            (seen == impl.observed.end() ? std::string("none")
+                                         : std::to_string(seen->second)) +
+            ")",
+        op};
+    finding.notes.push_back({w->op, "the copy"});
+    model.report(std::move(finding));
+    return;
+  }
+}
+
+/// Keeps the write list short: a write supersedes earlier completed writes
+/// of the same box.
+static void addWrite(PipelineModel::Impl &impl, Write write) {
+  llvm::erase_if(impl.writes, [&](const Write &w) {
+    return !w.pending && w.box.buffer == write.box.buffer &&
+           w.box.lo == write.box.lo && w.box.hi == write.box.hi;
+  });
+  impl.pendingWrites.clear();
+  impl.writes.push_back(std::move(write));
+  for (size_t i = 0; i < impl.writes.size(); ++i)
+    if (impl.writes[i].pending)
+      impl.pendingWrites.push_back(i);
+}
+
+void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
+                                   BarrierRef barrier, int64_t bytes,
+                                   OpTag op) {
+  if (!checkUsable(*this, *impl, thread, barrier, op,
+                   "issues a copy completing on"))
+    return;
+  const Barrier &b = impl->at(barrier);
+  if (!b.fenced) {
+    Finding finding{threadName(thread) + " issues a TMA copy completing on " +
+                        barrierName(barrier) +
+                        ", whose initialization no `tile.fence "
+                        "mbarrier_init` made visible to the async proxy",
+                    op};
+    finding.notes.push_back({b.initOp, "initialized here"});
+    report(std::move(finding));
+    return;
+  }
+  checkWrite(*this, *impl, thread, box, op, "copies into");
+  addWrite(*impl, {box, op, thread, true, barrier, -1, bytes});
+}
+
+void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
+                              AsyncGroupKind kind, const SharedBox &box,
+                              OpTag op) {
+  checkRead(*this, *impl, threads, box, op);
+  if (failed())
+    return;
+  auto entry = std::make_shared<AsyncReadEntry>();
+  entry->box = box;
+  entry->op = op;
+  entry->kind = kind;
+  entry->owners.resize(impl->threads);
+  for (int64_t t : threads)
+    entry->owners.set(t);
+  entry->firstOwner = threads.front();
+  impl->reads.push_back(entry);
+  for (int64_t t : threads)
+    impl->groupsOf(t, kind).open.push_back(entry);
+}
+
+void PipelineModel::commitGroup(int64_t thread, AsyncGroupKind kind) {
+  ThreadGroups &g = impl->groupsOf(thread, kind);
+  g.committed.push_back(std::move(g.open));
+  g.open.clear();
+}
+
+void PipelineModel::waitGroup(int64_t thread, AsyncGroupKind kind,
+                              int64_t pending) {
+  ThreadGroups &g = impl->groupsOf(thread, kind);
+  bool retired = false;
+  while (int64_t(g.committed.size()) > std::max<int64_t>(pending, 0)) {
+    for (const EntryPtr &entry : g.committed.front()) {
+      entry->owners.reset(thread);
+      retired |= entry->owners.none();
+    }
+    g.committed.pop_front();
+  }
+  if (retired)
+    llvm::erase_if(impl->reads,
+                   [](const EntryPtr &e) { return e->owners.none(); });
+}
+
+void PipelineModel::readShared(int64_t thread, const SharedBox &box,
+                               OpTag op) {
+  int64_t threads[] = {thread};
+  checkRead(*this, *impl, threads, box, op);
+}
+
+void PipelineModel::writeShared(int64_t thread, const SharedBox &box,
+                                OpTag op) {
+  checkWrite(*this, *impl, thread, box, op, "writes");
+  if (!failed())
+    addWrite(*impl, {box, op, thread, false, std::nullopt, -1, 0});
+}
+
+void PipelineModel::exitThread(int64_t thread, OpTag op) {
+  if (impl->exited[thread])
+    return;
+  for (const EntryPtr &entry : impl->reads)
+    if (entry->kind == AsyncGroupKind::Bulk && entry->owners.test(thread)) {
+      Finding finding{threadName(thread) +
+                          " exits while its TMA store may still read shared " +
+                          boxText(entry->box) +
+                          " (no tile.wait_group bulk retired it)",
+                      op};
+      finding.notes.push_back({entry->op, "the store"});
+      report(std::move(finding));
+      break;
+    }
+  impl->exited[thread] = true;
+  --impl->live;
+  // The CTA barrier no longer expects this thread.
+  auto cta = impl->named.find(-1);
+  if (cta != impl->named.end() && !cta->second.arrived.empty()) {
+    cta->second.expected = impl->live;
+    completeIfAllArrived(*impl, cta->second);
+  }
+}
+
+bool PipelineModel::completeOldest() {
+  if (impl->pendingWrites.empty())
+    return false;
+  Write &w = impl->writes[impl->pendingWrites.front()];
+  impl->pendingWrites.pop_front();
+  w.pending = false;
+  Barrier &b = impl->at(*w.barrier);
+  w.phase = b.completed;
+  b.tx -= w.bytes;
+  completeIfDone(*impl, b);
+  return true;
+}
+
+void PipelineModel::reportDeadlock(llvm::ArrayRef<BlockedWait> blocked) {
+  if (blocked.empty())
+    return;
+  auto describe = [&](const BlockedWait &wait) {
+    std::string text = threadName(wait.thread) + " waits ";
+    if (wait.barrier)
+      text += "for parity " + std::to_string(wait.parity) + " on " +
+              barrierName(*wait.barrier) + ": " + barrierState(*wait.barrier);
+    else if (wait.namedBarrier == -1)
+      text += "at a CTA barrier";
+    else
+      text += "at named barrier " + std::to_string(wait.namedBarrier);
+    return text;
+  };
+  Finding finding{"the kernel deadlocks: every thread waits and no copy is "
+                  "in flight; " +
+                      describe(blocked.front()),
+                  blocked.front().op};
+  std::set<OpTag> noted;
+  noted.insert(blocked.front().op);
+  for (const BlockedWait &wait : blocked.drop_front())
+    if (noted.insert(wait.op).second)
+      finding.notes.push_back({wait.op, describe(wait)});
+  report(std::move(finding));
+}

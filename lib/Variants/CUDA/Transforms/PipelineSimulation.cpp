@@ -1,0 +1,1049 @@
+//===- PipelineSimulation.cpp - run a kernel's barrier protocol ------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Executes a kernel's control flow and synchronization, one CTA, warp by
+// warp with SIMT masks, on sample problem sizes, against the PTX model of
+// mbarriers, named barriers and asynchronous units (PipelineModel.h). What
+// the roles of a warp-specialized kernel do to each other is then observed,
+// not matched by SSA names: a consumer waiting on the wrong parity passes on
+// a phase it already saw or reads a stage whose copy is still in flight; a
+// producer that skips the empty barrier overwrites a stage a wgmma still
+// reads; a wrong arrival count or init count deadlocks, and the report says
+// which barriers every thread waits on and what each phase still expects.
+//
+// Only integers are computed (thread ids, loop counters, stage and phase
+// arithmetic); memory contents are not. Every dynamic `memref.dim` takes a
+// sample size (two are tried: short K loops and ring wraps both happen;
+// integer kernel arguments stay unknown), the grid is one CTA (block 0 of
+// 1), and the
+// copy engines deliver as late as possible: only when no warp can move.
+// A kernel this model does not cover (no known_block_size, clusters,
+// tensor memory, branches on loaded data, calls, unstructured control
+// flow) is skipped; `--tile-verify-kernels` still runs its other checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelChecks.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Target/CUDA/Model/PipelineModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+#include <array>
+
+using namespace mlir;
+using namespace tile;
+namespace model = tile::cuda::model;
+
+namespace {
+
+constexpr int kLanes = 32;
+using Mask = uint32_t;
+
+/// A value in each lane of a warp; `known` says which lanes hold one.
+struct LaneValues {
+  Mask known = 0;
+  /// Every lane holds lane[0] (and `known` is every lane): most values
+  /// (loop counters, stages, sizes) are computed once.
+  bool uniform = false;
+  std::array<int64_t, kLanes> lane{};
+};
+
+/// Where a warp is in a region: the op to run next and the lanes running.
+struct Frame {
+  Operation *owner; ///< scf.for, scf.if or the function
+  Block *block;
+  Block::iterator next;
+  Mask mask;
+  /// scf.for: the uniform trip, or per lane when the bounds differ
+  /// between lanes (a loop from the thread id); lanes leave as they finish.
+  int64_t iv = 0, ub = 0, step = 0;
+  bool perLane = false;
+  std::array<int64_t, 32> ivs{}, ubs{}, steps{};
+  Mask elseMask = 0;                ///< scf.if: lanes the else still runs
+};
+
+struct Warp {
+  int64_t id = 0;
+  Mask alive = 0;
+  SmallVector<Frame, 8> frames;
+  DenseMap<Value, LaneValues> values;
+  /// A named/CTA barrier this warp arrived at: (id, generation).
+  std::optional<std::pair<int64_t, int64_t>> arrivedAt;
+  /// What the warp waits for when it cannot move.
+  Operation *blockedOp = nullptr;
+  std::optional<model::BarrierRef> blockedBarrier;
+  int64_t blockedLane = 0;
+  bool blockedParity = false;
+  uint64_t blockedEpoch = 0;
+  bool done = false;
+};
+
+enum class StepResult { Next, Blocked, Stop };
+
+unsigned widthOf(Type type) {
+  if (type.isIndex())
+    return 64;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth();
+  return 0;
+}
+
+int64_t signExtend(int64_t x, unsigned width) {
+  if (width >= 64)
+    return x;
+  uint64_t m = uint64_t(1) << (width - 1);
+  uint64_t v = uint64_t(x) & ((uint64_t(1) << width) - 1);
+  return int64_t((v ^ m) - m);
+}
+
+uint64_t zeroExtend(int64_t x, unsigned width) {
+  return width >= 64 ? uint64_t(x) : uint64_t(x) & ((uint64_t(1) << width) - 1);
+}
+
+class Simulation {
+public:
+  Simulation(gpu::GPUFuncOp kernel, int64_t blockSize,
+             std::array<int64_t, 3> blockDims, int64_t sample, bool reverse,
+             const DenseMap<Value, int64_t> &groups,
+             const std::vector<int64_t> &groupSizes,
+             const std::vector<std::string> &groupNames,
+             const DenseMap<Value, int64_t> &buffers)
+      : kernel(kernel), blockSize(blockSize), blockDims(blockDims),
+        sample(sample), reverse(reverse), groups(groups), buffers(buffers),
+        machine(blockSize, groupSizes) {
+    machine.groupNames = groupNames;
+  }
+
+  /// Runs to completion, a finding, a deadlock or a construct the model
+  /// does not cover (then `skipped` says which).
+  void run();
+
+  model::PipelineModel machine;
+  std::string skipped;
+  Operation *skippedAt = nullptr;
+
+private:
+  gpu::GPUFuncOp kernel;
+  int64_t blockSize;
+  std::array<int64_t, 3> blockDims;
+  int64_t sample;
+  bool reverse;
+  const DenseMap<Value, int64_t> &groups;
+  const DenseMap<Value, int64_t> &buffers;
+  std::vector<Warp> warps;
+  int64_t steps = 0;
+
+  bool stopped() const { return !skipped.empty() || machine.failed(); }
+  StepResult skip(Operation *op, const Twine &why) {
+    if (skipped.empty()) {
+      skipped = why.str();
+      skippedAt = op;
+    }
+    return StepResult::Stop;
+  }
+
+  int64_t threadOf(const Warp &warp, int lane) const {
+    return warp.id * kLanes + lane;
+  }
+  static SmallVector<int, kLanes> lanesOf(Mask mask) {
+    SmallVector<int, kLanes> lanes;
+    for (int l = 0; l < kLanes; ++l)
+      if (mask & (Mask(1) << l))
+        lanes.push_back(l);
+    return lanes;
+  }
+
+  const LaneValues &valueOf(Warp &warp, Value value);
+  /// The value in every lane of `mask`, or none if some lane lacks it.
+  bool known(Warp &warp, Value value, Mask mask, LaneValues &out) {
+    out = valueOf(warp, value);
+    return (out.known & mask) == mask;
+  }
+  std::optional<int64_t> uniform(Warp &warp, Value value, Mask mask);
+  void setUniform(Warp &warp, Value value, int64_t v, Mask mask);
+
+  bool runWarp(Warp &warp);
+  StepResult step(Warp &warp, Frame &frame, Operation &op);
+  StepResult stepYield(Warp &warp, Operation &op);
+  StepResult stepIf(Warp &warp, Frame &frame, scf::IfOp ifOp);
+  StepResult stepFor(Warp &warp, Frame &frame, scf::ForOp forOp);
+  void setInductionVariable(Warp &warp, Frame &frame);
+  void evalArith(Warp &warp, Operation &op, Mask mask);
+  StepResult stepSync(Warp &warp, Frame &frame, Operation &op);
+  StepResult stepTile(Warp &warp, Frame &frame, Operation &op);
+
+  std::optional<model::BarrierRef> barrierOf(Warp &warp, Operation *op,
+                                             Value group, Value index,
+                                             int lane);
+  std::optional<model::SharedBox> boxOf(Warp &warp, Operation *op, Value buffer,
+                                        OperandRange dynamic,
+                                        ArrayRef<int64_t> staticOffsets,
+                                        ArrayRef<int64_t> sizes, int lane);
+};
+
+const LaneValues &Simulation::valueOf(Warp &warp, Value value) {
+  // Unknown until computed: integer kernel arguments too (a byte count or
+  // an expert count is no sample size).
+  static const LaneValues unknown;
+  auto it = warp.values.find(value);
+  return it != warp.values.end() ? it->second : unknown;
+}
+
+std::optional<int64_t> Simulation::uniform(Warp &warp, Value value,
+                                           Mask mask) {
+  LaneValues v;
+  if (!mask || !known(warp, value, mask, v))
+    return std::nullopt;
+  SmallVector<int, kLanes> lanes = lanesOf(mask);
+  for (int l : lanes)
+    if (v.lane[l] != v.lane[lanes.front()])
+      return std::nullopt;
+  return v.lane[lanes.front()];
+}
+
+/// Lanes outside `mask` never read the value (SSA dominance): it is set in
+/// all of them.
+void Simulation::setUniform(Warp &warp, Value value, int64_t v, Mask mask) {
+  LaneValues &out = warp.values[value];
+  unsigned width = widthOf(value.getType());
+  out.lane.fill(signExtend(v, width ? width : 64));
+  out.known = ~Mask(0);
+  out.uniform = true;
+}
+
+/// Integer arithmetic, per lane; results in lanes whose operands are
+/// unknown (or that divide by zero) stay unknown.
+void Simulation::evalArith(Warp &warp, Operation &op, Mask mask) {
+  if (op.getNumResults() != 1)
+    return;
+  Value result = op.getResult(0);
+  unsigned width = widthOf(result.getType());
+  LaneValues out;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()); attr && width) {
+      out.known = ~Mask(0);
+      out.uniform = true;
+      out.lane.fill(signExtend(attr.getValue().getSExtValue(), width));
+    }
+    warp.values[result] = out;
+    return;
+  }
+  if (!width || op.getNumOperands() == 0 ||
+      !llvm::all_of(op.getOperandTypes(),
+                    [](Type t) { return widthOf(t) != 0; })) {
+    warp.values[result] = out;
+    return;
+  }
+  // Pointers into the map: nothing is inserted before `out` is stored.
+  SmallVector<const LaneValues *, 3> in;
+  Mask have = mask;
+  for (Value operand : op.getOperands()) {
+    in.push_back(&valueOf(warp, operand));
+    have &= in.back()->known;
+  }
+  unsigned w0 = widthOf(op.getOperand(0).getType());
+  auto compute = [&](int l) -> std::optional<int64_t> {
+    int64_t a = in[0]->lane[l];
+    int64_t b = in.size() > 1 ? in[1]->lane[l] : 0;
+    uint64_t ua = zeroExtend(a, w0), ub = zeroExtend(b, w0);
+    std::optional<int64_t> r;
+    if (isa<arith::AddIOp>(op)) r = a + b;
+    else if (isa<arith::SubIOp>(op)) r = a - b;
+    else if (isa<arith::MulIOp>(op)) r = a * b;
+    else if (isa<arith::DivUIOp>(op)) { if (ub) r = int64_t(ua / ub); }
+    else if (isa<arith::RemUIOp>(op)) { if (ub) r = int64_t(ua % ub); }
+    else if (isa<arith::CeilDivUIOp>(op)) { if (ub) r = int64_t((ua + ub - 1) / ub); }
+    else if (isa<arith::DivSIOp>(op)) { if (b) r = a / b; }
+    else if (isa<arith::RemSIOp>(op)) { if (b) r = a % b; }
+    else if (isa<arith::CeilDivSIOp>(op)) { if (b) r = (a / b) + ((a % b != 0) && ((a < 0) == (b < 0))); }
+    else if (isa<arith::FloorDivSIOp>(op)) { if (b) r = (a / b) - ((a % b != 0) && ((a < 0) != (b < 0))); }
+    else if (isa<arith::MinUIOp>(op)) r = ua < ub ? a : b;
+    else if (isa<arith::MaxUIOp>(op)) r = ua > ub ? a : b;
+    else if (isa<arith::MinSIOp>(op)) r = std::min(a, b);
+    else if (isa<arith::MaxSIOp>(op)) r = std::max(a, b);
+    else if (isa<arith::AndIOp>(op)) r = a & b;
+    else if (isa<arith::OrIOp>(op)) r = a | b;
+    else if (isa<arith::XOrIOp>(op)) r = a ^ b;
+    else if (isa<arith::ShLIOp>(op)) { if (ub < w0) r = int64_t(ua << ub); }
+    else if (isa<arith::ShRUIOp>(op)) { if (ub < w0) r = int64_t(ua >> ub); }
+    else if (isa<arith::ShRSIOp>(op)) { if (ub < w0) r = a >> ub; }
+    else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) r = a;
+    else if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op)) r = int64_t(ua);
+    else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      bool c = false;
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq: c = a == b; break;
+      case arith::CmpIPredicate::ne: c = a != b; break;
+      case arith::CmpIPredicate::slt: c = a < b; break;
+      case arith::CmpIPredicate::sle: c = a <= b; break;
+      case arith::CmpIPredicate::sgt: c = a > b; break;
+      case arith::CmpIPredicate::sge: c = a >= b; break;
+      case arith::CmpIPredicate::ult: c = ua < ub; break;
+      case arith::CmpIPredicate::ule: c = ua <= ub; break;
+      case arith::CmpIPredicate::ugt: c = ua > ub; break;
+      case arith::CmpIPredicate::uge: c = ua >= ub; break;
+      }
+      r = c;
+    } else if (isa<arith::SelectOp>(op)) {
+      r = a ? b : in[2]->lane[l];
+    }
+    return r;
+  };
+  if (llvm::all_of(in, [](const LaneValues *v) { return v->uniform; })) {
+    if (std::optional<int64_t> r = compute(0)) {
+      out.lane.fill(signExtend(*r, width));
+      out.known = ~Mask(0);
+      out.uniform = true;
+    }
+  } else {
+    for (int l : lanesOf(have))
+      if (std::optional<int64_t> r = compute(l)) {
+        out.lane[l] = signExtend(*r, width);
+        out.known |= Mask(1) << l;
+      }
+  }
+  warp.values[result] = out;
+}
+
+std::optional<model::BarrierRef>
+Simulation::barrierOf(Warp &warp, Operation *op, Value group, Value index,
+                      int lane) {
+  auto it = groups.find(group);
+  if (it == groups.end()) {
+    skip(op, "an mbarrier that is not an nvgpu.mbarrier.create group of "
+             "this kernel");
+    return std::nullopt;
+  }
+  LaneValues v = valueOf(warp, index);
+  if (!(v.known & (Mask(1) << lane))) {
+    skip(op, "an mbarrier index that is not an integer function of thread "
+             "ids, loop counters and sizes");
+    return std::nullopt;
+  }
+  int64_t entries =
+      cast<nvgpu::MBarrierGroupType>(group.getType()).getNumBarriers();
+  int64_t i = v.lane[lane];
+  if (i < 0 || i >= entries) {
+    machine.report({model::PipelineModel::threadName(threadOf(warp, lane)) +
+                        " uses mbarrier " + std::to_string(i) +
+                        " of a group of " + std::to_string(entries) +
+                        " (a stage index out of range)",
+                    op});
+    return std::nullopt;
+  }
+  return model::BarrierRef{it->second, i};
+}
+
+std::optional<model::SharedBox>
+Simulation::boxOf(Warp &warp, Operation *op, Value buffer, OperandRange dynamic,
+                  ArrayRef<int64_t> staticOffsets, ArrayRef<int64_t> sizes,
+                  int lane) {
+  auto it = buffers.find(buffer);
+  if (it == buffers.end()) {
+    skip(op, "a shared buffer that is not a tile.alloc_shared of this "
+             "kernel");
+    return std::nullopt;
+  }
+  model::SharedBox box;
+  box.buffer = it->second;
+  size_t lead = staticOffsets.size() - sizes.size();
+  auto dyn = dynamic.begin();
+  for (size_t d = 0; d < staticOffsets.size(); ++d) {
+    int64_t offset = staticOffsets[d];
+    if (ShapedType::isDynamic(offset)) {
+      LaneValues v = valueOf(warp, *dyn++);
+      if (!(v.known & (Mask(1) << lane))) {
+        skip(op, "a shared-buffer offset that is not an integer function "
+                 "of thread ids, loop counters and sizes");
+        return std::nullopt;
+      }
+      offset = v.lane[lane];
+    }
+    box.lo.push_back(offset);
+    box.hi.push_back(offset + (d < lead ? 1 : sizes[d - lead]));
+  }
+  return box;
+}
+
+StepResult Simulation::stepIf(Warp &warp, Frame &frame, scf::IfOp ifOp) {
+  LaneValues cond;
+  if (!known(warp, ifOp.getCondition(), frame.mask, cond))
+    return skip(ifOp, "a branch on a value that is not an integer function "
+                      "of thread ids, loop counters and sizes");
+  Mask thenMask = 0;
+  for (int l : lanesOf(frame.mask))
+    if (cond.lane[l])
+      thenMask |= Mask(1) << l;
+  Mask elseMask = ifOp.getElseRegion().empty() ? 0 : frame.mask & ~thenMask;
+  for (Value result : ifOp.getResults()) {
+    warp.values[result].known &= ~frame.mask;
+    warp.values[result].uniform = false;
+  }
+  if (!thenMask && !elseMask) {
+    ++frame.next;
+    return StepResult::Next;
+  }
+  Frame inner;
+  inner.owner = ifOp;
+  if (thenMask) {
+    inner.block = &ifOp.getThenRegion().front();
+    inner.mask = thenMask;
+    inner.elseMask = elseMask;
+  } else {
+    inner.block = &ifOp.getElseRegion().front();
+    inner.mask = elseMask;
+  }
+  inner.next = inner.block->begin();
+  warp.frames.push_back(inner);
+  return StepResult::Next;
+}
+
+StepResult Simulation::stepFor(Warp &warp, Frame &frame, scf::ForOp forOp) {
+  Block *body = forOp.getBody();
+  Frame inner;
+  inner.owner = forOp;
+  inner.block = body;
+  inner.next = body->begin();
+  std::optional<int64_t> lb = uniform(warp, forOp.getLowerBound(), frame.mask);
+  std::optional<int64_t> ub = uniform(warp, forOp.getUpperBound(), frame.mask);
+  std::optional<int64_t> st = uniform(warp, forOp.getStep(), frame.mask);
+  if (lb && ub && st && *st > 0) {
+    inner.mask = *lb < *ub ? frame.mask : 0;
+    inner.iv = *lb;
+    inner.ub = *ub;
+    inner.step = *st;
+  } else {
+    LaneValues lbs, ubs, steps;
+    if (!known(warp, forOp.getLowerBound(), frame.mask, lbs) ||
+        !known(warp, forOp.getUpperBound(), frame.mask, ubs) ||
+        !known(warp, forOp.getStep(), frame.mask, steps))
+      return skip(forOp, "a loop whose bounds are not integer functions of "
+                         "thread ids, loop counters and sizes");
+    inner.perLane = true;
+    inner.mask = 0;
+    for (int l : lanesOf(frame.mask)) {
+      if (steps.lane[l] <= 0)
+        return skip(forOp, "a loop with a step that is not positive");
+      inner.ivs[l] = lbs.lane[l];
+      inner.ubs[l] = ubs.lane[l];
+      inner.steps[l] = steps.lane[l];
+      if (lbs.lane[l] < ubs.lane[l])
+        inner.mask |= Mask(1) << l;
+    }
+  }
+  // Lanes that run no trip get the initial values now.
+  Mask zeroTrip = frame.mask & ~inner.mask;
+  for (auto [result, init] :
+       llvm::zip(forOp.getResults(), forOp.getInitArgs())) {
+    LaneValues v = valueOf(warp, init);
+    LaneValues &out = warp.values[result];
+    out.uniform = false;
+    out.known &= ~frame.mask;
+    for (int l : lanesOf(zeroTrip & v.known)) {
+      out.lane[l] = v.lane[l];
+      out.known |= Mask(1) << l;
+    }
+  }
+  if (!inner.mask) {
+    ++frame.next;
+    return StepResult::Next;
+  }
+  for (auto [arg, init] :
+       llvm::zip(body->getArguments().drop_front(), forOp.getInitArgs()))
+    warp.values[arg] = valueOf(warp, init);
+  warp.frames.push_back(inner);
+  setInductionVariable(warp, warp.frames.back());
+  return StepResult::Next;
+}
+
+void Simulation::setInductionVariable(Warp &warp, Frame &frame) {
+  Value iv = cast<scf::ForOp>(frame.owner).getInductionVar();
+  if (!frame.perLane)
+    return setUniform(warp, iv, frame.iv, frame.mask);
+  LaneValues &out = warp.values[iv];
+  out.uniform = false;
+  out.known = frame.mask;
+  for (int l : lanesOf(frame.mask))
+    out.lane[l] = frame.ivs[l];
+}
+
+StepResult Simulation::stepYield(Warp &warp, Operation &op) {
+  Frame &frame = warp.frames.back();
+  SmallVector<LaneValues, 4> yielded;
+  for (Value v : op.getOperands())
+    yielded.push_back(valueOf(warp, v));
+  if (auto forOp = dyn_cast<scf::ForOp>(frame.owner)) {
+    // Lanes past their bound leave with this trip's values.
+    Mask finished = 0;
+    if (frame.perLane) {
+      for (int l : lanesOf(frame.mask)) {
+        frame.ivs[l] += frame.steps[l];
+        if (frame.ivs[l] >= frame.ubs[l])
+          finished |= Mask(1) << l;
+      }
+    } else {
+      frame.iv += frame.step;
+      if (frame.iv >= frame.ub)
+        finished = frame.mask;
+    }
+    for (auto [result, v] : llvm::zip(forOp.getResults(), yielded)) {
+      LaneValues &out = warp.values[result];
+      if (finished == frame.mask && frame.mask == warp.frames[warp.frames.size() - 2].mask) {
+        out = v;
+        continue;
+      }
+      out.uniform = false;
+      for (int l : lanesOf(finished)) {
+        out.lane[l] = v.lane[l];
+        if (v.known & (Mask(1) << l))
+          out.known |= Mask(1) << l;
+        else
+          out.known &= ~(Mask(1) << l);
+      }
+    }
+    frame.mask &= ~finished;
+    if (frame.mask) {
+      Block *body = forOp.getBody();
+      for (auto [arg, v] : llvm::zip(body->getArguments().drop_front(), yielded))
+        warp.values[arg] = v;
+      setInductionVariable(warp, frame);
+      frame.next = body->begin();
+      return StepResult::Next;
+    }
+    warp.frames.pop_back();
+    ++warp.frames.back().next;
+    return StepResult::Next;
+  }
+  auto ifOp = cast<scf::IfOp>(frame.owner);
+  for (auto [result, v] : llvm::zip(ifOp.getResults(), yielded)) {
+    LaneValues &out = warp.values[result];
+    out.uniform = false;
+    for (int l : lanesOf(frame.mask & v.known)) {
+      out.lane[l] = v.lane[l];
+      out.known |= Mask(1) << l;
+    }
+  }
+  if (frame.elseMask) {
+    frame.block = &ifOp.getElseRegion().front();
+    frame.next = frame.block->begin();
+    frame.mask = frame.elseMask;
+    frame.elseMask = 0;
+    return StepResult::Next;
+  }
+  warp.frames.pop_back();
+  ++warp.frames.back().next;
+  return StepResult::Next;
+}
+
+/// mbarriers, named barriers and the CTA barrier.
+StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
+  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+  auto predicateHolds = [&](Value predicate, int lane) {
+    if (!predicate)
+      return true;
+    LaneValues p = valueOf(warp, predicate);
+    return (p.known & (Mask(1) << lane)) && p.lane[lane];
+  };
+  if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+    LaneValues count = valueOf(warp, init.getCount());
+    for (int l : lanes) {
+      if (!predicateHolds(init.getPredicate(), l))
+        continue;
+      std::optional<model::BarrierRef> b =
+          barrierOf(warp, &op, init.getBarriers(), init.getMbarId(), l);
+      if (!b || !(count.known & (Mask(1) << l)))
+        return stopped() ? StepResult::Stop
+                         : skip(&op, "an mbarrier init count that is not "
+                                     "known");
+      machine.init(threadOf(warp, l), *b, count.lane[l], &op);
+    }
+    return StepResult::Next;
+  }
+  if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(op)) {
+    for (int l : lanes) {
+      std::optional<model::BarrierRef> b =
+          barrierOf(warp, &op, arrive.getBarriers(), arrive.getMbarId(), l);
+      if (!b)
+        return StepResult::Stop;
+      machine.arrive(threadOf(warp, l), *b, 1, &op);
+    }
+    return StepResult::Next;
+  }
+  if (auto arrive = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
+    LaneValues bytes = valueOf(warp, arrive.getTxcount());
+    for (int l : lanes) {
+      if (!predicateHolds(arrive.getPredicate(), l))
+        continue;
+      std::optional<model::BarrierRef> b =
+          barrierOf(warp, &op, arrive.getBarriers(), arrive.getMbarId(), l);
+      if (!b)
+        return StepResult::Stop;
+      if (!(bytes.known & (Mask(1) << l)))
+        return skip(&op, "a transaction byte count that is not known");
+      machine.expectTx(threadOf(warp, l), *b, bytes.lane[l], &op);
+      machine.arrive(threadOf(warp, l), *b, 1, &op);
+    }
+    return StepResult::Next;
+  }
+  if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+    LaneValues parity = valueOf(warp, wait.getPhaseParity());
+    SmallVector<model::BarrierRef, kLanes> refs;
+    for (int l : lanes) {
+      std::optional<model::BarrierRef> b =
+          barrierOf(warp, &op, wait.getBarriers(), wait.getMbarId(), l);
+      if (!b)
+        return StepResult::Stop;
+      if (!(parity.known & (Mask(1) << l)))
+        return skip(&op, "a wait parity that is not an integer function of "
+                         "thread ids, loop counters and sizes");
+      refs.push_back(*b);
+      if (!machine.wouldPass(*b, parity.lane[l] & 1)) {
+        warp.blockedOp = &op;
+        warp.blockedBarrier = *b;
+        warp.blockedLane = l;
+        warp.blockedParity = parity.lane[l] & 1;
+        return StepResult::Blocked;
+      }
+    }
+    for (auto [l, b] : llvm::zip(lanes, refs))
+      machine.tryWait(threadOf(warp, l), b, parity.lane[l] & 1, &op);
+    return StepResult::Next;
+  }
+  // bar.sync: a named barrier (id, thread count) or the CTA's.
+  int64_t id = -1, count = -1;
+  if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
+    if (op.getNumResults())
+      return skip(&op, "a barrier reduction");
+    if (bar.getBarrierId()) {
+      std::optional<int64_t> v = uniform(warp, bar.getBarrierId(), frame.mask);
+      if (!v)
+        return skip(&op, "a named barrier id that differs between lanes or "
+                         "is not known");
+      id = *v;
+    }
+    if (bar.getNumberOfThreads()) {
+      std::optional<int64_t> v =
+          uniform(warp, bar.getNumberOfThreads(), frame.mask);
+      if (!v)
+        return skip(&op, "a named barrier thread count that is not known");
+      count = *v;
+      if (id < 0)
+        id = 0;
+    }
+    if (id == 0 && count < 0)
+      id = -1;
+  }
+  if (!warp.arrivedAt) {
+    int64_t generation = 0;
+    for (int l : lanes)
+      generation = machine.barArrive(threadOf(warp, l), id, count, &op);
+    warp.arrivedAt = {id, generation};
+  }
+  if (!machine.barPassed(warp.arrivedAt->first, warp.arrivedAt->second)) {
+    warp.blockedOp = &op;
+    warp.blockedBarrier.reset();
+    warp.blockedLane = lanes.front();
+    return StepResult::Blocked;
+  }
+  warp.arrivedAt.reset();
+  return StepResult::Next;
+}
+
+StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
+  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+  if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+    MemoryScope from = copy.getSrcType().getScope();
+    MemoryScope to = copy.getDstType().getScope();
+    if (copy.getExec() != ExecScope::thread || copy.getCtaMask() ||
+        copy.getRemoteCta() || copy.getMbarCta())
+      return skip(&op, "a cooperative or cluster copy");
+    int64_t elements = 1;
+    for (int64_t size : copy.getSizes())
+      elements *= size;
+    int64_t bytes = elements * copy.getSrcType().getElementBits() / 8;
+    for (int l : lanes) {
+      int64_t thread = threadOf(warp, l);
+      if (from == MemoryScope::global && to == MemoryScope::shared) {
+        if (!copy.getMbar() || !copy.getMbarIndex())
+          return skip(&op, "a copy into shared memory that completes on no "
+                           "mbarrier group entry");
+        std::optional<model::BarrierRef> b = barrierOf(
+            warp, &op, copy.getMbar(), copy.getMbarIndex(), l);
+        std::optional<model::SharedBox> box =
+            b ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
+                      copy.getDstStaticOffsets(), copy.getSizes(), l)
+              : std::nullopt;
+        if (!box)
+          return StepResult::Stop;
+        machine.copyIntoShared(thread, *box, *b, bytes, &op);
+      } else if (from == MemoryScope::shared && to == MemoryScope::global) {
+        std::optional<model::SharedBox> box =
+            boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
+                  copy.getSrcStaticOffsets(), copy.getSizes(), l);
+        if (!box)
+          return StepResult::Stop;
+        int64_t threads[] = {thread};
+        machine.asyncRead(threads, model::AsyncGroupKind::Bulk, *box, &op);
+      } else {
+        return skip(&op, "a copy between these memories");
+      }
+      if (machine.failed())
+        return StepResult::Stop;
+    }
+    return StepResult::Next;
+  }
+  if (auto gemm = dyn_cast<GemmAsyncOp>(op)) {
+    if (gemm.getExec() != ExecScope::warpgroup)
+      return skip(&op, "a tcgen05 MMA");
+    ArrayRef<int64_t> mnk = gemm.getSizes();
+    SmallVector<int64_t> threads;
+    for (int l : lanes)
+      threads.push_back(threadOf(warp, l));
+    auto read = [&](Value buffer, OperandRange dynamic,
+                    ArrayRef<int64_t> offsets, SmallVector<int64_t> extents) {
+      if (cast<BufferType>(buffer.getType()).getScope() != MemoryScope::shared)
+        return true;
+      std::optional<model::SharedBox> box =
+          boxOf(warp, &op, buffer, dynamic, offsets, extents, lanes.front());
+      if (!box)
+        return false;
+      machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, *box, &op);
+      return !machine.failed();
+    };
+    SmallVector<int64_t> a = gemm.getTransposeA()
+                                 ? SmallVector<int64_t>{mnk[2], mnk[0]}
+                                 : SmallVector<int64_t>{mnk[0], mnk[2]};
+    SmallVector<int64_t> b = gemm.getTransposeB()
+                                 ? SmallVector<int64_t>{mnk[1], mnk[2]}
+                                 : SmallVector<int64_t>{mnk[2], mnk[1]};
+    if (!read(gemm.getA(), gemm.getAOffsets(), gemm.getAStaticOffsets(), a) ||
+        !read(gemm.getB(), gemm.getBOffsets(), gemm.getBStaticOffsets(), b))
+      return StepResult::Stop;
+    return StepResult::Next;
+  }
+  if (auto commit = dyn_cast<CommitGroupOp>(op)) {
+    auto kind = commit.getGroup() == AsyncGroup::bulk
+                    ? model::AsyncGroupKind::Bulk
+                    : model::AsyncGroupKind::Wgmma;
+    for (int l : lanes)
+      machine.commitGroup(threadOf(warp, l), kind);
+    return StepResult::Next;
+  }
+  if (auto wait = dyn_cast<WaitGroupOp>(op)) {
+    auto kind = wait.getGroup() == AsyncGroup::bulk
+                    ? model::AsyncGroupKind::Bulk
+                    : model::AsyncGroupKind::Wgmma;
+    for (int l : lanes)
+      machine.waitGroup(threadOf(warp, l), kind, wait.getPending());
+    return StepResult::Next;
+  }
+  if (auto fence = dyn_cast<FenceOp>(op)) {
+    if (fence.getKind() == FenceKind::mbarrier_init)
+      for (int l : lanes)
+        machine.fenceInit(threadOf(warp, l));
+    return StepResult::Next;
+  }
+  if (auto store = dyn_cast<StoreOp>(op)) {
+    if (store.getDst().getType().getScope() != MemoryScope::shared)
+      return StepResult::Next;
+    std::optional<model::SharedBox> box = boxOf(
+        warp, &op, store.getDst(), store.getDstOffsets(),
+        store.getDstStaticOffsets(), store.getSrc().getType().getShape(),
+        lanes.front());
+    if (!box)
+      return StepResult::Stop;
+    machine.writeShared(threadOf(warp, lanes.front()), *box, &op);
+    return machine.failed() ? StepResult::Stop : StepResult::Next;
+  }
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    if (load.getSrc().getType().getScope() != MemoryScope::shared)
+      return StepResult::Next;
+    std::optional<model::SharedBox> box = boxOf(
+        warp, &op, load.getSrc(), load.getSrcOffsets(),
+        load.getSrcStaticOffsets(), load.getDst().getType().getShape(),
+        lanes.front());
+    if (!box)
+      return StepResult::Stop;
+    machine.readShared(threadOf(warp, lanes.front()), *box, &op);
+    return machine.failed() ? StepResult::Stop : StepResult::Next;
+  }
+  if (isa<TmemAllocOp, TmemDeallocOp, MmaCommitOp, MBarrierArriveRemoteOp>(op))
+    return skip(&op, "tensor memory or a cluster peer's mbarrier");
+  return StepResult::Next;
+}
+
+StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return stepIf(warp, frame, ifOp);
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return stepFor(warp, frame, forOp);
+  if (isa<scf::YieldOp>(op))
+    return stepYield(warp, op);
+  if (isa<gpu::ReturnOp>(op)) {
+    for (int l : lanesOf(frame.mask))
+      machine.exitThread(threadOf(warp, l), &op);
+    warp.done = true;
+    return StepResult::Stop;
+  }
+  Dialect *dialect = op.getDialect();
+  StringRef name = op.getName().getStringRef();
+  if (isa_and_nonnull<arith::ArithDialect>(dialect)) {
+    evalArith(warp, op, frame.mask);
+    ++frame.next;
+    return StepResult::Next;
+  }
+  // Sample values: one CTA of one, sizes of `sample`.
+  std::optional<int64_t> special;
+  if (auto tid = dyn_cast<gpu::ThreadIdOp>(op)) {
+    LaneValues &out = warp.values[tid.getResult()];
+    out.known = frame.mask;
+    out.uniform = false;
+    for (int l : lanesOf(frame.mask)) {
+      int64_t t = threadOf(warp, l);
+      int64_t x = t % blockDims[0], y = t / blockDims[0] % blockDims[1],
+              z = t / (blockDims[0] * blockDims[1]);
+      out.lane[l] = tid.getDimension() == gpu::Dimension::x   ? x
+                    : tid.getDimension() == gpu::Dimension::y ? y
+                                                              : z;
+    }
+    ++frame.next;
+    return StepResult::Next;
+  }
+  if (isa<gpu::LaneIdOp>(op) || name == "nvvm.read.ptx.sreg.laneid") {
+    LaneValues &out = warp.values[op.getResult(0)];
+    out.known = frame.mask;
+    out.uniform = false;
+    for (int l : lanesOf(frame.mask))
+      out.lane[l] = l;
+    ++frame.next;
+    return StepResult::Next;
+  }
+  if (name == "nvvm.read.ptx.sreg.tid.x" && blockDims[1] == 1 &&
+      blockDims[2] == 1) {
+    LaneValues &out = warp.values[op.getResult(0)];
+    out.known = frame.mask;
+    out.uniform = false;
+    for (int l : lanesOf(frame.mask))
+      out.lane[l] = threadOf(warp, l);
+    ++frame.next;
+    return StepResult::Next;
+  }
+  if (isa<NVVM::ElectSyncOp>(op)) {
+    SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+    LaneValues &out = warp.values[op.getResult(0)];
+    out.known = frame.mask;
+    out.uniform = false;
+    for (int l : lanes)
+      out.lane[l] = l == lanes.front() ? -1 : 0;
+    ++frame.next;
+    return StepResult::Next;
+  }
+  if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+    special = blockDims[int(dim.getDimension())];
+  else if (isa<gpu::BlockIdOp>(op) || name.starts_with("nvvm.read.ptx.sreg.ctaid"))
+    special = 0;
+  else if (isa<gpu::GridDimOp>(op) || name.starts_with("nvvm.read.ptx.sreg.nctaid"))
+    special = 1;
+  else if (auto dim = dyn_cast<memref::DimOp>(op)) {
+    auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    special = type && index && *index < type.getRank() &&
+                      !type.isDynamicDim(*index)
+                  ? type.getDimSize(*index)
+                  : sample;
+  }
+  if (special) {
+    setUniform(warp, op.getResult(0), *special, frame.mask);
+    ++frame.next;
+    return StepResult::Next;
+  }
+  // What the model does not follow.
+  if (isa<scf::WhileOp, scf::IndexSwitchOp, scf::ExecuteRegionOp,
+          scf::ParallelOp, scf::ForallOp>(op) ||
+      isa<CallOpInterface>(op) || op.getNumSuccessors() ||
+      name.starts_with("llvm.inline_asm") || name.contains("mbarrier") ||
+      name.starts_with("nvvm.cp.async") || name.starts_with("nvvm.wgmma") ||
+      name.starts_with("nvvm.tcgen05") || name.starts_with("nvvm.cluster") ||
+      name.starts_with("nvgpu.tma") || name.starts_with("nvgpu.warpgroup") ||
+      name.starts_with("gpu.cluster") || name == "nvvm.barrier.arrive") {
+    if (!isa<nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
+             nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
+             nvgpu::MBarrierCreateOp, MBarrierArriveRemoteOp>(op))
+      return skip(&op, "`" + name + "`");
+  }
+  StepResult result = StepResult::Next;
+  if (isa<nvgpu::NVGPUDialect>(dialect) || isa<NVVM::BarrierOp>(op) ||
+      isa<gpu::BarrierOp>(op) || name == "nvvm.barrier0")
+    result = isa<nvgpu::MBarrierCreateOp>(op) ? StepResult::Next
+                                              : stepSync(warp, frame, op);
+  else if (isa_and_nonnull<TileDialect>(dialect))
+    result = stepTile(warp, frame, op);
+  if (result == StepResult::Next) {
+    // Results of anything else are unknown values.
+    for (Value v : op.getResults()) {
+      warp.values[v].known = 0;
+      warp.values[v].uniform = false;
+    }
+    ++frame.next;
+  }
+  if (machine.failed())
+    return StepResult::Stop;
+  return result;
+}
+
+/// Runs `warp` until it blocks or finishes; true if it made progress.
+bool Simulation::runWarp(Warp &warp) {
+  bool progressed = false;
+  if (warp.blockedOp && warp.blockedEpoch == machine.epoch())
+    return false;
+  while (!warp.done && !stopped()) {
+    if (++steps > 4'000'000) {
+      skip(kernel, "more than 4 million steps at the sample sizes");
+      return progressed;
+    }
+    Frame &frame = warp.frames.back();
+    StepResult result = step(warp, frame, *frame.next);
+    if (result == StepResult::Blocked) {
+      warp.blockedEpoch = machine.epoch();
+      return progressed;
+    }
+    warp.blockedOp = nullptr;
+    progressed = true;
+    if (result == StepResult::Stop)
+      return progressed;
+  }
+  return progressed;
+}
+
+void Simulation::run() {
+  int64_t numWarps = (blockSize + kLanes - 1) / kLanes;
+  warps.resize(numWarps);
+  for (int64_t w = 0; w < numWarps; ++w) {
+    Warp &warp = warps[w];
+    warp.id = w;
+    int64_t lanes = std::min<int64_t>(kLanes, blockSize - w * kLanes);
+    warp.alive = lanes == kLanes ? ~Mask(0) : (Mask(1) << lanes) - 1;
+    Block &entry = kernel.getBody().front();
+    warp.frames.push_back({kernel, &entry, entry.begin(), warp.alive});
+  }
+  while (!stopped()) {
+    bool progressed = false, allDone = true;
+    for (int64_t i = 0; i < numWarps && !stopped(); ++i) {
+      Warp &warp = warps[reverse ? numWarps - 1 - i : i];
+      if (warp.done)
+        continue;
+      progressed |= runWarp(warp);
+      allDone &= warp.done;
+    }
+    if (stopped())
+      return;
+    if (allDone && llvm::all_of(warps, [](const Warp &w) { return w.done; })) {
+      while (machine.completeOldest()) {
+      }
+      return;
+    }
+    if (progressed || machine.completeOldest())
+      continue;
+    SmallVector<model::PipelineModel::BlockedWait> blocked;
+    for (const Warp &warp : warps)
+      if (!warp.done && warp.blockedOp)
+        blocked.push_back({threadOf(warp, warp.blockedLane), warp.blockedOp,
+                           warp.blockedBarrier,
+                           warp.arrivedAt ? warp.arrivedAt->first : -1,
+                           warp.blockedParity});
+    machine.reportDeadlock(blocked);
+    return;
+  }
+}
+
+} // namespace
+
+LogicalResult
+tile::kernel_checks::checkPipelines(FunctionOpInterface function,
+                                    bool remarks) {
+  auto kernel = dyn_cast<gpu::GPUFuncOp>(function.getOperation());
+  if (!kernel || !kernel.isKernel() || kernel.getBody().empty() ||
+      !kernel.getBody().hasOneBlock())
+    return success();
+  auto notSimulated = [&](const Twine &why) {
+    if (remarks)
+      kernel->emitRemark() << "pipeline simulation of @" << kernel.getName()
+                           << " not run: " << why;
+    return success();
+  };
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  if (!block || block->size() != 3)
+    return notSimulated("no known_block_size");
+  std::array<int64_t, 3> dims = {(*block)[0], (*block)[1], (*block)[2]};
+  int64_t threads = dims[0] * dims[1] * dims[2];
+  if (threads < 1 || threads > 1024)
+    return notSimulated("a block of more than 1024 threads");
+  if (std::optional<ArrayRef<int32_t>> cluster = kernel.getKnownClusterSize();
+      cluster && llvm::any_of(*cluster, [](int32_t d) { return d != 1; }))
+    return notSimulated("a cluster of several CTAs");
+
+  // The kernel's mbarrier groups and shared buffers, numbered.
+  DenseMap<Value, int64_t> groups, buffers;
+  std::vector<int64_t> groupSizes;
+  std::vector<std::string> groupNames;
+  bool any = false;
+  kernel.walk([&](Operation *op) {
+    if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
+      groups[create.getBarriers()] = groupSizes.size();
+      groupSizes.push_back(create.getBarriers().getType().getNumBarriers());
+      std::string name = "the mbarrier group";
+      if (auto loc = dyn_cast<FileLineColLoc>(create.getLoc()))
+        name += " created on line " + std::to_string(loc.getLine());
+      groupNames.push_back(name);
+    } else if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
+      buffers[alloc.getResult()] = buffers.size();
+    } else if (isa<CopyAsyncOp, GemmAsyncOp>(op)) {
+      any = true;
+    }
+  });
+  if (!any || groups.empty())
+    return notSimulated("no mbarrier group and async copy or MMA");
+
+  // Short K loops and wrapping rings; warps in both orders (a producer
+  // running ahead, consumers running ahead).
+  for (int64_t sample : {200, 330})
+    for (bool reverse : {false, true}) {
+      Simulation sim(kernel, threads, dims, sample, reverse, groups,
+                     groupSizes, groupNames, buffers);
+      sim.run();
+      // A kernel outside the model keeps the other checks' verdicts.
+      if (!sim.skipped.empty()) {
+        if (remarks)
+          (sim.skippedAt ? sim.skippedAt : kernel.getOperation())
+                  ->emitRemark()
+              << "pipeline simulation of @" << kernel.getName()
+              << " stopped here: " << sim.skipped;
+        return success();
+      }
+      if (!sim.machine.failed())
+        continue;
+      const model::Finding &finding = sim.machine.getFindings().front();
+      auto *op = static_cast<Operation *>(const_cast<void *>(finding.op));
+      InFlightDiagnostic diag = op->emitError()
+                                << finding.message << " [pipeline simulation, "
+                                << "sizes " << sample << ", warps run "
+                                << (reverse ? "last to first" : "first to last")
+                                << "]";
+      for (const auto &[other, what] : finding.notes)
+        diag.attachNote(
+            static_cast<Operation *>(const_cast<void *>(other))->getLoc())
+            << what;
+      return failure();
+    }
+  return success();
+}
