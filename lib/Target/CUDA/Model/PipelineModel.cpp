@@ -118,6 +118,8 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes)
   impl->groups.resize(threads * 2);
 }
 
+PipelineModel::PipelineModel(PipelineModel &&) = default;
+PipelineModel &PipelineModel::operator=(PipelineModel &&) = default;
 PipelineModel::~PipelineModel() = default;
 
 std::string PipelineModel::threadName(int64_t thread) {
@@ -558,9 +560,18 @@ void PipelineModel::reportDeadlock(llvm::ArrayRef<BlockedWait> blocked) {
     return;
   auto describe = [&](const BlockedWait &wait) {
     std::string text = threadName(wait.thread) + " waits ";
-    if (wait.barrier)
+    if (wait.barrier) {
       text += "for parity " + std::to_string(wait.parity) + " on " +
               barrierName(*wait.barrier) + ": " + barrierState(*wait.barrier);
+      // Phases completing faster than their waiter: too many arrivals.
+      auto seen = impl->observed.find({wait.thread, impl->flat(*wait.barrier)});
+      const Barrier &b = impl->at(*wait.barrier);
+      if (seen != impl->observed.end() && b.completed > seen->second + 2)
+        text += "; " + std::to_string(b.completed - seen->second - 1) +
+                " phases completed since this thread last waited on it "
+                "(phase " + std::to_string(seen->second) +
+                "): more arrivals per phase than its init count?";
+    }
     else if (wait.namedBarrier == -1)
       text += "at a CTA barrier";
     else

@@ -93,6 +93,8 @@ class PipelineModel {
 public:
   /// `threads`: the CTA's threads; `groupSizes[g]`: barriers in group g.
   PipelineModel(int64_t threads, std::vector<int64_t> groupSizes);
+  PipelineModel(PipelineModel &&);
+  PipelineModel &operator=(PipelineModel &&);
   ~PipelineModel();
 
   /// Names threads and barriers in messages (set by the caller).

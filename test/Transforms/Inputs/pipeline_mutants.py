@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Prints examples/hopper_gemm.mlir with one named change: a pipeline bug a
+kernel author makes (the simulation in --tile-verify-kernels must report it)
+or an equivalent rewrite (it must not). Each change must apply exactly as
+many times as listed, so a test notices when the example moves on."""
+import sys
+
+# name: [(old, new, times)]
+MUTANTS = {
+    # -- bugs --
+    "stale-parity": [(
+        "%loaded_parity = arith.cmpi ne, %round_bit, %c0 : index",
+        "%loaded_parity = arith.cmpi ne, %c0, %c0 : index", 1)],
+    "producer-skips-empty-wait": [(
+        "nvgpu.mbarrier.try_wait.parity %empty_barrier[%s], %free_parity, %ticks : !ring",
+        "", 1)],
+    "producer-parity-inverted": [(
+        "%free_parity = arith.cmpi eq, %round_bit, %c0 : index",
+        "%free_parity = arith.cmpi ne, %round_bit, %c0 : index", 1)],
+    "release-before-retire": [(
+        "tile.wait_group wgmma, 1\n", "tile.wait_group wgmma, 2\n", 2)],
+    "commit-before-mma": [(
+        """          tile.gemm_async %acc[0, 0], %a_ring[%a_tile, 0, 0], %b_ring[%s, 0, 0]
+              sizes [64, 256, 64] exec warpgroup accumulate(%true) {transpose_b}
+              : !acc, !a_ring, !b_ring
+          tile.commit_group wgmma
+""", """          tile.commit_group wgmma
+          tile.gemm_async %acc[0, 0], %a_ring[%a_tile, 0, 0], %b_ring[%s, 0, 0]
+              sizes [64, 256, 64] exec warpgroup accumulate(%true) {transpose_b}
+              : !acc, !a_ring, !b_ring
+""", 1)],
+    "init-count-too-high": [(
+        "%consumer_warps = arith.constant 8 : index",
+        "%consumer_warps = arith.constant 9 : index", 1)],
+    "whole-warp-arrives": [(
+        "%releaser = arith.cmpi eq, %lane, %c0 : index",
+        "%releaser = arith.cmpi ult, %lane, %c32 : index", 1)],
+    "wrong-stage": [(
+        "%a_pair = arith.muli %s, %c2 : index",
+        "%s_next = arith.addi %s, %c1 : index\n"
+        "          %s_wrong = arith.remui %s_next, %stages : index\n"
+        "          %a_pair = arith.muli %s_wrong, %c2 : index", 1)],
+    "no-fence-after-init": [("      tile.fence mbarrier_init\n", "", 1)],
+    "no-barrier-after-init": [(
+        "      tile.fence mbarrier_init\n    }\n    gpu.barrier\n",
+        "      tile.fence mbarrier_init\n    }\n", 1)],
+    "store-tile-rewritten-under-tma-store": [(
+        "          tile.wait_group bulk, 0 {read}\n", "", 1)],
+    "exit-with-tma-store-in-flight": [(
+        "        tile.wait_group bulk, 0\n", "", 1)],
+    "stage-index-out-of-range": [(
+        "%s = arith.remui %pos, %stages : index\n            %round",
+        "%s = arith.remui %pos, %c4 : index\n            %round", 1),
+        ("%c32 = arith.constant 32 : index",
+         "%c32 = arith.constant 32 : index\n    %c4 = arith.constant 4 : index", 1)],
+    # -- equivalent rewrites --
+    "stage-recomputed": [(
+        "%s = arith.remui %pos, %stages : index\n          %round = arith.divui %pos, %stages : index",
+        "%round = arith.divui %pos, %stages : index\n"
+        "          %whole = arith.muli %round, %stages : index\n"
+        "          %s = arith.subi %pos, %whole : index", 1)],
+    "guard-spelled-differently": [(
+        "%releaser = arith.cmpi eq, %lane, %c0 : index",
+        "%releaser = arith.cmpi ult, %lane, %c1 : index", 1),
+        ("%cta_leader = arith.cmpi eq, %tid, %c0 : index",
+         "%cta_leader = arith.cmpi sle, %tid, %c0 : index", 1)],
+    "parity-by-truncation": [(
+        "%loaded_parity = arith.cmpi ne, %round_bit, %c0 : index",
+        "%loaded_parity = arith.index_castui %round_bit : index to i1", 1)],
+}
+
+
+def main():
+    path, name = sys.argv[1], sys.argv[2]
+    text = open(path).read()
+    for old, new, times in MUTANTS[name]:
+        found = text.count(old)
+        if found != times:
+            sys.exit(f"{name}: {old!r} occurs {found} times, expected {times}")
+        text = text.replace(old, new)
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+//===- PipelineModelTest.cpp - the mbarrier / async-group model -----------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Target/CUDA/Model/PipelineModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace tile::cuda::model;
+
+namespace {
+
+// Distinct tags standing for ops.
+const int opInit = 0, opArrive = 0, opWait = 0, opCopy = 0, opRead = 0,
+          opWrite = 0, opExit = 0, opBar = 0;
+
+SharedBox box(int64_t buffer, int64_t stage, int64_t rows = 64) {
+  SharedBox b;
+  b.buffer = buffer;
+  b.lo = {stage, 0};
+  b.hi = {stage + 1, rows};
+  return b;
+}
+
+/// One barrier group of `n`, initialized by thread 0 with `count`, fenced
+/// and published to `threads` threads through the CTA barrier.
+PipelineModel ready(int64_t threads, int64_t n, int64_t count) {
+  PipelineModel model(threads, {n});
+  for (int64_t i = 0; i < n; ++i)
+    model.init(0, {0, i}, count, &opInit);
+  model.fenceInit(0);
+  for (int64_t t = 0; t < threads; ++t)
+    model.barArrive(t, -1, -1, &opBar);
+  return model;
+}
+
+TEST(PipelineModelTest, BoxesOverlapPerDim) {
+  EXPECT_TRUE(box(0, 1).overlaps(box(0, 1)));
+  EXPECT_FALSE(box(0, 1).overlaps(box(0, 2)));
+  EXPECT_FALSE(box(0, 1).overlaps(box(1, 1)));
+  SharedBox top = box(0, 0, 32), whole = box(0, 0, 64);
+  top.lo[1] = 32;
+  top.hi[1] = 64;
+  EXPECT_TRUE(top.overlaps(whole));
+}
+
+TEST(PipelineModelTest, FreshBarrierPassesParityOneOnly) {
+  PipelineModel model = ready(1, 1, 2);
+  EXPECT_TRUE(model.wouldPass({0, 0}, true));
+  EXPECT_FALSE(model.wouldPass({0, 0}, false));
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  EXPECT_FALSE(model.wouldPass({0, 0}, false)) << "1 of 2 arrivals";
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  EXPECT_TRUE(model.wouldPass({0, 0}, false)) << "phase 0 completed";
+  EXPECT_FALSE(model.wouldPass({0, 0}, true)) << "phase 1 is current";
+  EXPECT_FALSE(model.failed());
+}
+
+TEST(PipelineModelTest, TransactionBytesHoldThePhase) {
+  PipelineModel model = ready(1, 1, 1);
+  model.expectTx(0, {0, 0}, 4096, &opArrive);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 4096, &opCopy);
+  EXPECT_FALSE(model.wouldPass({0, 0}, false)) << "bytes outstanding";
+  EXPECT_EQ(model.barrierState({0, 0}),
+            "phase 0 has 1 of 1 arrivals and waits for 4096 more bytes");
+  EXPECT_TRUE(model.completeOldest());
+  EXPECT_FALSE(model.completeOldest());
+  EXPECT_TRUE(model.wouldPass({0, 0}, false));
+  EXPECT_FALSE(model.failed());
+}
+
+TEST(PipelineModelTest, WaitingTwiceOnOnePhaseIsStale) {
+  PipelineModel model = ready(1, 1, 1);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
+  EXPECT_FALSE(model.failed());
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find(
+                "passes on phase 0, which it already waited for"),
+            std::string::npos)
+      << model.getFindings()[0].message;
+}
+
+TEST(PipelineModelTest, SkippingAPhaseIsReported) {
+  PipelineModel model = ready(1, 1, 1);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait)); // phase 0
+  model.arrive(0, {0, 0}, 1, &opArrive);                 // phase 1
+  model.arrive(0, {0, 0}, 1, &opArrive);                 // phase 2
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait)); // sees phase 2
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("phase 1 went by unobserved"),
+            std::string::npos);
+}
+
+TEST(PipelineModelTest, ConsecutivePhasesAreFine) {
+  PipelineModel model = ready(2, 1, 1);
+  // Producer (thread 0) waits on a fresh "empty" barrier with parity 1,
+  // then on each release; the releases come from thread 1.
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, true, &opWait)); // phase -1
+  for (int round = 0; round < 4; ++round) {
+    EXPECT_FALSE(model.wouldPass({0, 0}, round & 1));
+    model.arrive(1, {0, 0}, 1, &opArrive);
+    EXPECT_TRUE(model.tryWait(0, {0, 0}, round & 1, &opWait));
+  }
+  EXPECT_FALSE(model.failed());
+}
+
+TEST(PipelineModelTest, OverwritingUnderAWgmmaIsARace) {
+  PipelineModel model = ready(2, 1, 1);
+  int64_t readers[] = {1};
+  model.asyncRead(readers, AsyncGroupKind::Wgmma, box(0, 0), &opRead);
+  model.commitGroup(1, AsyncGroupKind::Wgmma);
+  model.waitGroup(1, AsyncGroupKind::Wgmma, 1); // still in flight
+  model.copyIntoShared(0, box(0, 1), {0, 0}, 128, &opCopy);
+  EXPECT_FALSE(model.failed()) << "another stage";
+  model.completeOldest();
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  ASSERT_TRUE(model.failed());
+  const Finding &f = model.getFindings()[0];
+  EXPECT_NE(f.message.find("while a wgmma issued by thread 1"),
+            std::string::npos)
+      << f.message;
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_EQ(f.notes[0].first, &opRead);
+}
+
+TEST(PipelineModelTest, RetiredWgmmaFreesItsOperands) {
+  PipelineModel model = ready(2, 1, 1);
+  int64_t readers[] = {1};
+  model.asyncRead(readers, AsyncGroupKind::Wgmma, box(0, 0), &opRead);
+  model.waitGroup(1, AsyncGroupKind::Wgmma, 0);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  EXPECT_TRUE(model.failed()) << "an uncommitted wgmma is not retired";
+  PipelineModel again = ready(2, 1, 1);
+  again.asyncRead(readers, AsyncGroupKind::Wgmma, box(0, 0), &opRead);
+  again.commitGroup(1, AsyncGroupKind::Wgmma);
+  again.waitGroup(1, AsyncGroupKind::Wgmma, 0);
+  again.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  EXPECT_FALSE(again.failed());
+}
+
+TEST(PipelineModelTest, ReadingBeforeTheCopyCompletesIsARace) {
+  PipelineModel model = ready(2, 1, 1);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  model.readShared(1, box(0, 0), &opRead);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("has not completed"),
+            std::string::npos);
+}
+
+TEST(PipelineModelTest, ReadingWithoutWaitingForThePhaseIsARace) {
+  PipelineModel model = ready(2, 1, 1);
+  model.expectTx(0, {0, 0}, 128, &opArrive);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  model.completeOldest();
+  model.readShared(1, box(0, 0), &opRead);
+  ASSERT_TRUE(model.failed()) << "completed, but thread 1 never waited";
+  PipelineModel waited = ready(2, 1, 1);
+  waited.expectTx(0, {0, 0}, 128, &opArrive);
+  waited.arrive(0, {0, 0}, 1, &opArrive);
+  waited.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  waited.completeOldest();
+  EXPECT_TRUE(waited.tryWait(1, {0, 0}, false, &opWait));
+  waited.readShared(1, box(0, 0), &opRead);
+  EXPECT_FALSE(waited.failed());
+}
+
+TEST(PipelineModelTest, TmaCopyNeedsAFencedInit) {
+  PipelineModel model(1, {1});
+  model.init(0, {0, 0}, 1, &opInit);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("tile.fence mbarrier_init"),
+            std::string::npos);
+}
+
+TEST(PipelineModelTest, InitIsVisibleOnlyAfterABarrier) {
+  PipelineModel model(64, {1});
+  model.init(0, {0, 0}, 1, &opInit);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  EXPECT_FALSE(model.failed()) << "the initializing thread itself";
+  model.arrive(40, {0, 0}, 1, &opArrive);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("before a barrier"),
+            std::string::npos);
+
+  PipelineModel published(64, {1});
+  published.init(0, {0, 0}, 1, &opInit);
+  int64_t generation = 0;
+  for (int64_t t = 0; t < 64; ++t) {
+    EXPECT_FALSE(published.barPassed(-1, 0));
+    generation = published.barArrive(t, -1, -1, &opBar);
+  }
+  EXPECT_TRUE(published.barPassed(-1, generation));
+  published.arrive(40, {0, 0}, 1, &opArrive);
+  EXPECT_FALSE(published.failed());
+}
+
+TEST(PipelineModelTest, NamedBarrierCountsMustAgree) {
+  PipelineModel model(256, {});
+  model.barArrive(0, 1, 128, &opBar);
+  model.barArrive(1, 1, 256, &opBar);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("expecting 256 threads"),
+            std::string::npos);
+}
+
+TEST(PipelineModelTest, ExitingUnderATmaStoreIsReported) {
+  PipelineModel model = ready(1, 1, 1);
+  int64_t store[] = {0};
+  model.asyncRead(store, AsyncGroupKind::Bulk, box(0, 0), &opRead);
+  model.commitGroup(0, AsyncGroupKind::Bulk);
+  model.exitThread(0, &opExit);
+  ASSERT_TRUE(model.failed());
+  EXPECT_EQ(model.getFindings()[0].op, &opExit);
+
+  PipelineModel waited = ready(1, 1, 1);
+  waited.asyncRead(store, AsyncGroupKind::Bulk, box(0, 0), &opRead);
+  waited.commitGroup(0, AsyncGroupKind::Bulk);
+  waited.waitGroup(0, AsyncGroupKind::Bulk, 0);
+  waited.exitThread(0, &opExit);
+  EXPECT_FALSE(waited.failed());
+}
+
+TEST(PipelineModelTest, CtaBarrierStopsWaitingForExitedThreads) {
+  PipelineModel model(2, {});
+  int64_t generation = model.barArrive(0, -1, -1, &opBar);
+  EXPECT_FALSE(model.barPassed(-1, generation));
+  model.exitThread(1, &opExit);
+  EXPECT_TRUE(model.barPassed(-1, generation));
+}
+
+TEST(PipelineModelTest, DeadlockNamesEveryWait) {
+  PipelineModel model = ready(2, 2, 1);
+  model.reportDeadlock({{0, &opWait, BarrierRef{0, 1}, -1, false},
+                        {1, &opBar, std::nullopt, 3, false}});
+  ASSERT_TRUE(model.failed());
+  const Finding &f = model.getFindings()[0];
+  EXPECT_NE(f.message.find("waits for parity 0 on mbarrier 1 of group 0: "
+                           "phase 0 has 0 of 1 arrivals"),
+            std::string::npos)
+      << f.message;
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_NE(f.notes[0].second.find("at named barrier 3"), std::string::npos);
+}
+
+TEST(PipelineModelTest, InitCountOutOfRange) {
+  PipelineModel model(1, {1});
+  model.init(0, {0, 0}, 0, &opInit);
+  EXPECT_TRUE(model.failed());
+}
+
+} // namespace
