@@ -9,46 +9,67 @@
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir parity-by-truncation | tile-opt --tile-verify-kernels -o /dev/null 2>&1 | count 0
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir stale-parity | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=STALE
-// STALE: :281:11: error: thread 128 (warpgroup 1, warp 4, lane 0) waits on mbarrier 0 of the mbarrier group created on line 135 with parity 0 and passes on phase 0, which it already waited for: the parity did not flip
+// STALE: :281:11: error: thread 128 (warpgroup 1, warp 4, lane 0) waits on mbarrier 0 of the mbarrier group on line 135 with parity 0 and passes on phase 0, which it already waited for: the parity did not flip
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir producer-skips-empty-wait | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEMPTY
-// NOEMPTY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into shared [0, 0..63, 0..63] while an earlier copy into [0, 0..63, 0..63] has not completed
+// NOEMPTY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while an earlier copy into [0, 0..63, 0..63] of the shared buffer on line 127 has not completed
 // NOEMPTY: note: the earlier copy, issued by thread 0
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir producer-parity-inverted | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=INVERTED
-// INVERTED: error: the kernel deadlocks: every thread waits and no copy is in flight; thread 0 (warpgroup 0, warp 0, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group created on line 136: phase 0 has 0 of 8 arrivals
-// INVERTED: note: thread 128 (warpgroup 1, warp 4, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group created on line 135: phase 0 has 0 of 1 arrivals
+// INVERTED: error: the kernel deadlocks: every thread waits and no copy is in flight; thread 0 (warpgroup 0, warp 0, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group on line 136: phase 0 has 0 of 8 arrivals
+// INVERTED: note: thread 128 (warpgroup 1, warp 4, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group on line 135: phase 0 has 0 of 1 arrivals
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir release-before-retire | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=EARLY
-// EARLY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into shared [0, 0..63, 0..63] while a wgmma issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read [0, 0..63, 0..63]
+// EARLY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read [0, 0..63, 0..63] of the shared buffer on line 127
 // EARLY: note: the reader
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir commit-before-mma | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMMIT
-// COMMIT: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into shared [2, 0..63, 0..63] while a wgmma issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read
+// COMMIT: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [2, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir init-count-too-high | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=INIT
-// INIT: error: the kernel deadlocks: {{.*}} thread 0 (warpgroup 0, warp 0, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group created on line 136: phase 0 has 8 of 9 arrivals
+// INIT: error: the kernel deadlocks: {{.*}} thread 0 (warpgroup 0, warp 0, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group on line 136: phase 0 has 8 of 9 arrivals
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir whole-warp-arrives | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARP
 // WARP: error: the kernel deadlocks: {{.*}} phase 32 has 0 of 8 arrivals; 32 phases completed since this thread last waited on it (phase -1): more arrivals per phase than its init count?
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir wrong-stage | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGE
-// STAGE: error: thread 128 (warpgroup 1, warp 4, lane 0) reads shared [4, 0..63, 0..63] while the copy into [4, 0..63, 0..63] (completing on mbarrier 2 of the mbarrier group created on line 135) has not completed
+// STAGE: error: thread 128 (warpgroup 1, warp 4, lane 0) reads [4, 0..63, 0..63] of the shared buffer on line 127 while the copy into [4, 0..63, 0..63] of the shared buffer on line 127 (completing on mbarrier 2 of the mbarrier group on line 135) has not completed
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir no-fence-after-init | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=FENCE
-// FENCE: error: thread 0 (warpgroup 0, warp 0, lane 0) issues a TMA copy completing on mbarrier 0 of the mbarrier group created on line 135, whose initialization no `tile.fence mbarrier_init` made visible to the async proxy
+// FENCE: error: thread 0 (warpgroup 0, warp 0, lane 0) issues a TMA copy completing on mbarrier 0 of the mbarrier group on line 135, whose initialization no `tile.fence mbarrier_init` made visible to the async proxy
 // FENCE: note: initialized here
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir no-barrier-after-init | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=PUBLISH
-// PUBLISH: error: thread 128 (warpgroup 1, warp 4, lane 0) waits on mbarrier 0 of the mbarrier group created on line 135 before a barrier (gpu.barrier or a named barrier with the initializing thread) made its initialization visible
+// PUBLISH: error: thread 128 (warpgroup 1, warp 4, lane 0) waits on mbarrier 0 of the mbarrier group on line 135 before a barrier (gpu.barrier or a named barrier with the initializing thread) made its initialization visible
 // PUBLISH: note: initialized here by thread 0
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir store-tile-rewritten-under-tma-store | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=STORE
-// STORE: error: thread {{[0-9]+}} (warpgroup 1, warp {{[0-9]}}, lane 0) writes shared [0, 0..63, 0..255] while a TMA store issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read [0, 0..63, 0..255]
+// STORE: error: thread {{[0-9]+}} (warpgroup 1, warp {{[0-9]}}, lane 0) writes [0, 0..63, 0..255] of the shared buffer on line 129 while a TMA store issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read [0, 0..63, 0..255] of the shared buffer on line 129
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir exit-with-tma-store-in-flight | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXIT
-// EXIT: error: thread 128 (warpgroup 1, warp 4, lane 0) exits while its TMA store may still read shared [0, 0..63, 0..255] (no tile.wait_group bulk retired it)
+// EXIT: error: thread 128 (warpgroup 1, warp 4, lane 0) exits while its TMA store may still read [0, 0..63, 0..255] of the shared buffer on line 129 (no tile.wait_group bulk retired it)
 // EXIT: note: the store
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir stage-index-out-of-range | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE: error: thread 0 (warpgroup 0, warp 0, lane 0) uses mbarrier 3 of a group of 3 (a stage index out of range)
+//
+// The Blackwell family (tcgen05 MMAs into tensor memory, completed by
+// tcgen05.commit): every single-CTA kernel of it, changed alike.
+// RUN: %python %tile_src_root/bench/Kernels/gen_gemm_sm100_kernels.py %t.sm100.mlir
+// RUN: tile-opt --tile-verify-kernels %t.sm100.mlir -o /dev/null
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.sm100.mlir sm100-mma-skips-full | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=MMAFULL
+// MMAFULL-COUNT-6: error: thread 32 (warpgroup 0, warp 1, lane 0) reads [0, {{.*}}] of the shared buffer on line {{[0-9]+}} while the copy into [0, {{.*}}] of the shared buffer on line {{[0-9]+}} (completing on mbarrier 0 of the mbarrier group on line {{[0-9]+}}) has not completed
+// MMAFULL-NOT: error
+//
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.sm100.mlir sm100-stage-never-released | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=RELEASE
+// RELEASE-COUNT-6: error: the kernel deadlocks: every thread waits and no copy is in flight; thread 0 (warpgroup 0, warp 0, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group on line {{[0-9]+}}: phase 0 has 0 of 1 arrivals
+//
+// A consumer falling behind (the epilogue warpgroup as slow as it can be)
+// exposes an MMA warp that reuses an accumulator without waiting for the
+// epilogue to release it: its phases run ahead and the epilogue never sees
+// the one it waits for.
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.sm100.mlir sm100-mma-skips-acc-empty | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACCEMPTY
+// ACCEMPTY-COUNT-6: error: the kernel deadlocks: {{.*}} thread 128 (warpgroup 1, warp 4, lane 0) waits for parity {{[01]}} on mbarrier {{[01]}} of the mbarrier group on line {{[0-9]+}}: phase {{[34]}} has 0 of 1 arrivals [pipeline simulation, sizes 330, warps 4..7 as slow as possible]
+//
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.sm100.mlir sm100-epilogue-skips-acc-full | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACCFULL
+// ACCFULL-COUNT-6: error: the kernel deadlocks

@@ -251,6 +251,71 @@ TEST(PipelineModelTest, DeadlockNamesEveryWait) {
   EXPECT_NE(f.notes[0].second.find("at named barrier 3"), std::string::npos);
 }
 
+TEST(PipelineModelTest, Tcgen05CommitTracksAllEarlierWork) {
+  // Thread 0 issues two MMAs into one accumulator (buffer 1), committing to
+  // a stage barrier after each and to the accumulator barrier at the end;
+  // thread 1 waits for the accumulator barrier and reads.
+  PipelineModel model = ready(2, 3, 1);
+  SharedBox acc = box(1, 0);
+  SharedBox operands[] = {box(0, 0)};
+  model.tcgen05Op(0, operands, acc, &opCopy);
+  model.tcgen05Commit(0, {0, 0}, &opArrive);
+  model.tcgen05Op(0, operands, acc, &opCopy);
+  EXPECT_FALSE(model.failed()) << "MMAs on one pipe are in order";
+  model.tcgen05Commit(0, {0, 1}, &opArrive);
+  model.tcgen05Commit(0, {0, 2}, &opArrive); // nothing since the last one
+  model.readShared(1, acc, &opRead);
+  ASSERT_TRUE(model.failed()) << "read before any commit arrived";
+  EXPECT_NE(model.getFindings()[0].message.find("not committed yet"),
+            std::string::npos)
+      << model.getFindings()[0].message;
+
+  PipelineModel waited = ready(2, 3, 1);
+  waited.tcgen05Op(0, operands, acc, &opCopy);
+  waited.tcgen05Commit(0, {0, 0}, &opArrive);
+  waited.tcgen05Op(0, operands, acc, &opCopy);
+  waited.tcgen05Commit(0, {0, 1}, &opArrive);
+  waited.tcgen05Commit(0, {0, 2}, &opArrive);
+  while (waited.completeOldest()) {
+  }
+  // The last commit tracks both MMAs although none was issued after the
+  // one before it.
+  EXPECT_TRUE(waited.tryWait(1, {0, 2}, false, &opWait));
+  waited.readShared(1, acc, &opRead);
+  EXPECT_FALSE(waited.failed());
+  // The operands were released by the commits: a copy may refill them.
+  waited.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  EXPECT_FALSE(waited.failed());
+}
+
+TEST(PipelineModelTest, Tcgen05OperandsStayReadUntilTheCommitArrives) {
+  PipelineModel model = ready(1, 1, 1);
+  SharedBox operands[] = {box(0, 0)};
+  model.tcgen05Op(0, operands, box(1, 0), &opRead);
+  model.tcgen05Commit(0, {0, 0}, &opArrive);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("a tcgen05 MMA or copy"),
+            std::string::npos);
+}
+
+TEST(PipelineModelTest, ReleasingTensorMemoryUnderAnMma) {
+  PipelineModel model = ready(1, 1, 1);
+  model.tcgen05Op(0, {}, box(3, 0), &opCopy);
+  model.tcgen05Commit(0, {0, 0}, &opArrive);
+  int64_t views[] = {3};
+  model.releaseTensorMemory(0, views, &opExit);
+  ASSERT_TRUE(model.failed());
+  EXPECT_EQ(model.getFindings()[0].op, &opExit);
+
+  PipelineModel done = ready(1, 1, 1);
+  done.tcgen05Op(0, {}, box(3, 0), &opCopy);
+  done.tcgen05Commit(0, {0, 0}, &opArrive);
+  done.completeOldest();
+  done.releaseTensorMemory(0, views, &opExit);
+  EXPECT_FALSE(done.failed());
+}
+
 TEST(PipelineModelTest, InitCountOutOfRange) {
   PipelineModel model(1, {1});
   model.init(0, {0, 0}, 0, &opInit);

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Prints examples/hopper_gemm.mlir with one named change: a pipeline bug a
-kernel author makes (the simulation in --tile-verify-kernels must report it)
-or an equivalent rewrite (it must not). Each change must apply exactly as
-many times as listed, so a test notices when the example moves on."""
+"""Prints a kernel file with one named change: a pipeline bug a kernel
+author makes (the simulation in --tile-verify-kernels must report it) or an
+equivalent rewrite (it must not). Hopper changes apply to
+examples/hopper_gemm.mlir, `sm100-` ones to every kernel of the Blackwell
+family (bench/Kernels/gen_gemm_sm100_kernels.py). Each change must apply
+exactly as many times as listed (None: at least once), so a test notices
+when the kernels move on."""
 import sys
 
 # name: [(old, new, times)]
@@ -53,6 +56,19 @@ MUTANTS = {
         "%s = arith.remui %pos, %c4 : index\n            %round", 1),
         ("%c32 = arith.constant 32 : index",
          "%c32 = arith.constant 32 : index\n    %c4 = arith.constant 4 : index", 1)],
+    # -- Blackwell family bugs (tcgen05, tensor memory) --
+    "sm100-epilogue-skips-acc-full": [(
+        "nvgpu.mbarrier.try_wait.parity %acc_full[%buf], %parity_acc, %ticks : !acc_bars\n",
+        "", None)],
+    "sm100-mma-skips-acc-empty": [(
+        "nvgpu.mbarrier.try_wait.parity %acc_empty[%buf], %parity_acc, %ticks : !acc_bars\n",
+        "", None)],
+    "sm100-mma-skips-full": [(
+        "nvgpu.mbarrier.try_wait.parity %full[%s], %parity, %ticks : !ring\n"
+        "          tile.fence after_thread_sync\n",
+        "tile.fence after_thread_sync\n", None)],
+    "sm100-stage-never-released": [(
+        "tile.mma_commit mbar(%empty[%s] : !ring) exec thread\n", "", None)],
     # -- equivalent rewrites --
     "stage-recomputed": [(
         "%s = arith.remui %pos, %stages : index\n          %round = arith.divui %pos, %stages : index",
@@ -75,7 +91,7 @@ def main():
     text = open(path).read()
     for old, new, times in MUTANTS[name]:
         found = text.count(old)
-        if found != times:
+        if found != times and not (times is None and found):
             sys.exit(f"{name}: {old!r} occurs {found} times, expected {times}")
         text = text.replace(old, new)
     sys.stdout.write(text)

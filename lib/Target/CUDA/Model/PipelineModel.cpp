@@ -43,10 +43,15 @@ struct Write {
   const void *op;
   int64_t thread;
   bool pending;
-  std::optional<BarrierRef> barrier;
-  int64_t phase = -1;
+  std::optional<BarrierRef> barrier; ///< a copy's
   int64_t bytes = 0;
+  bool tcgen05 = false; ///< an MMA's accumulator or a tcgen05.cp
+  /// The barrier phases whose completion shows this write completed: a
+  /// copy's own, or each later tcgen05.commit of the issuing thread (a
+  /// commit tracks all of the thread's earlier tcgen05 work).
+  llvm::SmallVector<std::pair<BarrierRef, int64_t>, 2> completions;
 };
+using WritePtr = std::shared_ptr<Write>;
 
 struct AsyncReadEntry {
   SharedBox box;
@@ -60,6 +65,21 @@ using EntryPtr = std::shared_ptr<AsyncReadEntry>;
 struct ThreadGroups {
   std::vector<EntryPtr> open;
   std::deque<std::vector<EntryPtr>> committed;
+};
+
+/// The tcgen05 work a commit tracks.
+struct Tcgen05Work {
+  std::vector<EntryPtr> reads;
+  std::vector<WritePtr> writes;
+};
+
+/// What completes when no thread can move, oldest first: a TMA load's
+/// bytes, or a tcgen05.commit (its thread's earlier tcgen05 work, then an
+/// arrival).
+struct PendingEvent {
+  WritePtr copy;
+  std::optional<BarrierRef> commitBarrier;
+  Tcgen05Work work;
 };
 
 struct NamedBarrier {
@@ -86,8 +106,8 @@ struct PipelineModel::Impl {
   llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> observed;
   /// Barriers whose init each thread may rely on.
   std::vector<llvm::BitVector> visible;
-  std::vector<Write> writes;
-  std::deque<size_t> pendingWrites; ///< indices into `writes`, oldest first
+  std::vector<WritePtr> writes;      ///< recent writes, oldest first
+  std::deque<PendingEvent> pending;  ///< oldest first
   std::vector<EntryPtr> reads;      ///< async reads, live while owned
   std::vector<ThreadGroups> groups; ///< [thread * 2 + kind]
   ThreadGroups &groupsOf(int64_t thread, AsyncGroupKind kind) {
@@ -327,7 +347,7 @@ bool PipelineModel::barPassed(int64_t id, int64_t generation) const {
   return it != impl->named.end() && it->second.generation > generation;
 }
 
-static std::string boxText(const SharedBox &box) {
+std::string PipelineModel::boxName(const SharedBox &box) const {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "[";
@@ -339,7 +359,11 @@ static std::string boxText(const SharedBox &box) {
     else
       os << box.lo[d] << ".." << box.hi[d] - 1;
   }
-  os << "]";
+  os << "] of ";
+  if (box.buffer < int64_t(bufferNames.size()))
+    os << bufferNames[box.buffer];
+  else
+    os << "buffer " << box.buffer;
   return text;
 }
 
@@ -349,33 +373,40 @@ static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
                        const char *what) {
   for (const EntryPtr &read : impl.reads)
     if (read->owners.any() && read->box.overlaps(box)) {
+      const char *reader = read->kind == AsyncGroupKind::Wgmma ? "a wgmma"
+                           : read->kind == AsyncGroupKind::Bulk
+                               ? "a TMA store"
+                               : "a tcgen05 MMA or copy";
       Finding finding{
-          PipelineModel::threadName(thread) + " " + what + " shared " +
-              boxText(box) + " while " +
-              (read->kind == AsyncGroupKind::Wgmma ? "a wgmma" : "a TMA store") +
+          PipelineModel::threadName(thread) + " " + what + " " +
+              model.boxName(box) + " while " + reader +
               " issued by " + PipelineModel::threadName(read->firstOwner) +
-              " may still read " + boxText(read->box) + " (its group has not "
-              "been retired by tile.wait_group " +
-              (read->kind == AsyncGroupKind::Wgmma ? "wgmma" : "bulk") +
-              " in that thread, nor released to this one)",
+              " may still read " + model.boxName(read->box) +
+              (read->kind == AsyncGroupKind::Tcgen05
+                   ? std::string(" (its tcgen05.commit has not arrived, nor "
+                                 "been waited for by this thread)")
+                   : std::string(" (its group has not been retired by "
+                                 "tile.wait_group ") +
+                         (read->kind == AsyncGroupKind::Wgmma ? "wgmma"
+                                                              : "bulk") +
+                         " in that thread, nor released to this one)"),
           op};
       finding.notes.push_back({read->op, "the reader"});
       model.report(std::move(finding));
       return;
     }
-  for (size_t index : impl.pendingWrites) {
-    const Write &w = impl.writes[index];
-    if (w.box.overlaps(box)) {
-      Finding finding{PipelineModel::threadName(thread) + " " + what +
-                          " shared " + boxText(box) +
-                          " while an earlier copy into " + boxText(w.box) +
-                          " has not completed",
-                      op};
-      finding.notes.push_back({w.op, "the earlier copy, issued by " +
-                                         PipelineModel::threadName(w.thread)});
-      model.report(std::move(finding));
-      return;
-    }
+  for (const WritePtr &w : impl.writes) {
+    if (!w->pending || !w->box.overlaps(box))
+      continue;
+    Finding finding{PipelineModel::threadName(thread) + " " + what +
+                        " " + model.boxName(box) +
+                        " while an earlier copy into " + model.boxName(w->box) +
+                        " has not completed",
+                    op};
+    finding.notes.push_back({w->op, "the earlier copy, issued by " +
+                                        PipelineModel::threadName(w->thread)});
+    model.report(std::move(finding));
+    return;
   }
 }
 
@@ -383,47 +414,61 @@ static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
 static const Write *latestWrite(const PipelineModel::Impl &impl,
                                 const SharedBox &box) {
   for (auto it = impl.writes.rbegin(); it != impl.writes.rend(); ++it)
-    if (it->box.overlaps(box))
-      return &*it;
+    if ((*it)->box.overlaps(box))
+      return it->get();
   return nullptr;
 }
 
 /// Reports a read of `box` by `threads` racing with the copy that fills it.
 static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
                       llvm::ArrayRef<int64_t> threads, const SharedBox &box,
-                      OpTag op) {
+                      OpTag op, bool byTcgen05 = false) {
   const Write *w = latestWrite(impl, box);
   if (!w)
     return;
+  // The tcgen05 pipe executes in order: an MMA reads what an earlier MMA or
+  // tcgen05.cp wrote.
+  if (byTcgen05 && w->tcgen05)
+    return;
   if (w->pending) {
     Finding finding{PipelineModel::threadName(threads.front()) +
-                        " reads shared " + boxText(box) +
-                        " while the copy into " + boxText(w->box) +
-                        " (completing on " + model.barrierName(*w->barrier) +
-                        ") has not completed",
+                        " reads " + model.boxName(box) + " while " +
+                        (w->tcgen05 ? "the tcgen05 MMA or copy writing "
+                                    : "the copy into ") +
+                        model.boxName(w->box) + " " +
+                        (w->barrier ? "(completing on " +
+                                          model.barrierName(*w->barrier) + ")"
+                                    : std::string("(not committed yet)")) +
+                        " has not completed",
                     op};
     finding.notes.push_back({w->op, "the copy, issued by " +
                                         PipelineModel::threadName(w->thread)});
     model.report(std::move(finding));
     return;
   }
-  if (!w->barrier)
-    return;
+  if (w->completions.empty())
+    return; // an ordinary store
   for (int64_t thread : threads) {
-    auto seen = impl.observed.find({thread, impl.flat(*w->barrier)});
-    if (seen != impl.observed.end() && seen->second >= w->phase)
+    bool waited = llvm::any_of(w->completions, [&](const auto &c) {
+      auto seen = impl.observed.find({thread, impl.flat(c.first)});
+      return seen != impl.observed.end() && seen->second >= c.second;
+    });
+    if (waited)
       continue;
+    auto [barrier, phase] = w->completions.front();
+    auto seen = impl.observed.find({thread, impl.flat(barrier)});
     Finding finding{
-        PipelineModel::threadName(thread) + " reads shared " + boxText(box) +
-            ", which a copy filled in phase " + std::to_string(w->phase) +
-            " of " + model.barrierName(*w->barrier) +
+        PipelineModel::threadName(thread) + " reads " + model.boxName(box) +
+            ", which " + (w->tcgen05 ? "a tcgen05 MMA or copy" : "a copy") +
+            " completed in phase " + std::to_string(phase) + " of " +
+            model.barrierName(barrier) +
             ", without having waited for that phase (the last it waited "
             "for: " +
             (seen == impl.observed.end() ? std::string("none")
                                          : std::to_string(seen->second)) +
             ")",
         op};
-    finding.notes.push_back({w->op, "the copy"});
+    finding.notes.push_back({w->op, w->tcgen05 ? "the writer" : "the copy"});
     model.report(std::move(finding));
     return;
   }
@@ -431,16 +476,13 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
 
 /// Keeps the write list short: a write supersedes earlier completed writes
 /// of the same box.
-static void addWrite(PipelineModel::Impl &impl, Write write) {
-  llvm::erase_if(impl.writes, [&](const Write &w) {
-    return !w.pending && w.box.buffer == write.box.buffer &&
-           w.box.lo == write.box.lo && w.box.hi == write.box.hi;
+static WritePtr addWrite(PipelineModel::Impl &impl, Write write) {
+  llvm::erase_if(impl.writes, [&](const WritePtr &w) {
+    return !w->pending && w->box.buffer == write.box.buffer &&
+           w->box.lo == write.box.lo && w->box.hi == write.box.hi;
   });
-  impl.pendingWrites.clear();
-  impl.writes.push_back(std::move(write));
-  for (size_t i = 0; i < impl.writes.size(); ++i)
-    if (impl.writes[i].pending)
-      impl.pendingWrites.push_back(i);
+  impl.writes.push_back(std::make_shared<Write>(std::move(write)));
+  return impl.writes.back();
 }
 
 void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
@@ -461,7 +503,9 @@ void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
     return;
   }
   checkWrite(*this, *impl, thread, box, op, "copies into");
-  addWrite(*impl, {box, op, thread, true, barrier, -1, bytes});
+  PendingEvent event;
+  event.copy = addWrite(*impl, {box, op, thread, true, barrier, bytes});
+  impl->pending.push_back(std::move(event));
 }
 
 void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
@@ -515,7 +559,7 @@ void PipelineModel::writeShared(int64_t thread, const SharedBox &box,
                                 OpTag op) {
   checkWrite(*this, *impl, thread, box, op, "writes");
   if (!failed())
-    addWrite(*impl, {box, op, thread, false, std::nullopt, -1, 0});
+    addWrite(*impl, {box, op, thread, false, std::nullopt, 0});
 }
 
 void PipelineModel::exitThread(int64_t thread, OpTag op) {
@@ -524,8 +568,8 @@ void PipelineModel::exitThread(int64_t thread, OpTag op) {
   for (const EntryPtr &entry : impl->reads)
     if (entry->kind == AsyncGroupKind::Bulk && entry->owners.test(thread)) {
       Finding finding{threadName(thread) +
-                          " exits while its TMA store may still read shared " +
-                          boxText(entry->box) +
+                          " exits while its TMA store may still read " +
+                          boxName(entry->box) +
                           " (no tile.wait_group bulk retired it)",
                       op};
       finding.notes.push_back({entry->op, "the store"});
@@ -543,16 +587,92 @@ void PipelineModel::exitThread(int64_t thread, OpTag op) {
 }
 
 bool PipelineModel::completeOldest() {
-  if (impl->pendingWrites.empty())
+  if (impl->pending.empty())
     return false;
-  Write &w = impl->writes[impl->pendingWrites.front()];
-  impl->pendingWrites.pop_front();
-  w.pending = false;
-  Barrier &b = impl->at(*w.barrier);
-  w.phase = b.completed;
-  b.tx -= w.bytes;
+  PendingEvent event = std::move(impl->pending.front());
+  impl->pending.pop_front();
+  if (event.copy) {
+    Write &w = *event.copy;
+    w.pending = false;
+    Barrier &b = impl->at(*w.barrier);
+    w.completions.push_back({*w.barrier, b.completed});
+    b.tx -= w.bytes;
+    completeIfDone(*impl, b);
+    return true;
+  }
+  // A commit: its work completes, then it arrives once.
+  Barrier &b = impl->at(*event.commitBarrier);
+  for (const WritePtr &w : event.work.writes) {
+    w->pending = false;
+    w->completions.push_back({*event.commitBarrier, b.completed});
+  }
+  for (const EntryPtr &read : event.work.reads)
+    read->owners.reset();
+  llvm::erase_if(impl->reads,
+                 [](const EntryPtr &e) { return e->owners.none(); });
+  --b.pending;
   completeIfDone(*impl, b);
+  if (b.pending < 0)
+    b.pending = b.count - 1;
   return true;
+}
+
+void PipelineModel::tcgen05Op(int64_t thread, llvm::ArrayRef<SharedBox> reads,
+                              std::optional<SharedBox> write, OpTag op) {
+  int64_t threads[] = {thread};
+  for (const SharedBox &box : reads) {
+    checkRead(*this, *impl, threads, box, op, /*byTcgen05=*/true);
+    if (failed())
+      return;
+    auto entry = std::make_shared<AsyncReadEntry>();
+    entry->box = box;
+    entry->op = op;
+    entry->kind = AsyncGroupKind::Tcgen05;
+    entry->owners.resize(impl->threads);
+    entry->owners.set(thread);
+    entry->firstOwner = thread;
+    impl->reads.push_back(entry);
+  }
+  if (write) {
+    // Only the tcgen05 pipe writes tensor memory, in order: no check
+    // against its own earlier writes.
+    Write w{*write, op, thread, true, std::nullopt, 0};
+    w.tcgen05 = true;
+    addWrite(*impl, std::move(w));
+  }
+}
+
+void PipelineModel::tcgen05Commit(int64_t thread, BarrierRef barrier,
+                                  OpTag op) {
+  if (!checkUsable(*this, *impl, thread, barrier, op, "commits to"))
+    return;
+  // It tracks every earlier tcgen05 operation of the thread.
+  PendingEvent event;
+  event.commitBarrier = barrier;
+  for (const WritePtr &w : impl->writes)
+    if (w->tcgen05 && w->thread == thread)
+      event.work.writes.push_back(w);
+  for (const EntryPtr &read : impl->reads)
+    if (read->kind == AsyncGroupKind::Tcgen05 && read->owners.test(thread))
+      event.work.reads.push_back(read);
+  impl->pending.push_back(std::move(event));
+}
+
+void PipelineModel::releaseTensorMemory(int64_t thread,
+                                        llvm::ArrayRef<int64_t> buffers,
+                                        OpTag op) {
+  for (const WritePtr &w : impl->writes)
+    if (w->pending && llvm::is_contained(buffers, w->box.buffer)) {
+      Finding finding{threadName(thread) +
+                          " releases tensor memory while a tcgen05 MMA or "
+                          "copy may still write " +
+                          boxName(w->box) +
+                          " (no wait on its commit's barrier came first)",
+                      op};
+      finding.notes.push_back({w->op, "the writer"});
+      report(std::move(finding));
+      return;
+    }
 }
 
 void PipelineModel::reportDeadlock(llvm::ArrayRef<BlockedWait> blocked) {

@@ -19,11 +19,12 @@
 // arithmetic); memory contents are not. Every dynamic `memref.dim` takes a
 // sample size (two are tried: short K loops and ring wraps both happen;
 // integer kernel arguments stay unknown), the grid is one CTA (block 0 of
-// 1), and the
-// copy engines deliver as late as possible: only when no warp can move.
-// A kernel this model does not cover (no known_block_size, clusters,
-// tensor memory, branches on loaded data, calls, unstructured control
-// flow) is skipped; `--tile-verify-kernels` still runs its other checks.
+// 1), and the copy engines and the tcgen05 pipe deliver as late as
+// possible: only when no warp can move. A kernel this model does not cover
+// (no known_block_size, clusters, cta_group 2, branches on loaded data,
+// calls, unstructured control flow) is skipped; `--tile-verify-kernels`
+// still runs its other checks. Raw `nvvm.tcgen05.ld` / `.wait` are passed
+// over (their reads are not checked).
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,11 +118,16 @@ public:
              const DenseMap<Value, int64_t> &groups,
              const std::vector<int64_t> &groupSizes,
              const std::vector<std::string> &groupNames,
-             const DenseMap<Value, int64_t> &buffers)
-      : kernel(kernel), blockSize(blockSize), blockDims(blockDims),
-        sample(sample), reverse(reverse), groups(groups), buffers(buffers),
-        machine(blockSize, groupSizes) {
+             const DenseMap<Value, int64_t> &buffers,
+             const std::vector<std::string> &bufferNames,
+             const DenseMap<Operation *, SmallVector<int64_t>> &tmemViews,
+             SmallVector<int64_t> lazyWarps)
+      : machine(blockSize, groupSizes), kernel(kernel), blockSize(blockSize),
+        blockDims(blockDims), sample(sample), reverse(reverse),
+        groups(groups), buffers(buffers), tmemViews(tmemViews),
+        lazyWarps(std::move(lazyWarps)) {
     machine.groupNames = groupNames;
+    machine.bufferNames = bufferNames;
   }
 
   /// Runs to completion, a finding, a deadlock or a construct the model
@@ -140,6 +146,11 @@ private:
   bool reverse;
   const DenseMap<Value, int64_t> &groups;
   const DenseMap<Value, int64_t> &buffers;
+  /// tile.tmem_alloc -> the buffer ids of the tile.tmem_buffer views of it.
+  const DenseMap<Operation *, SmallVector<int64_t>> &tmemViews;
+  /// Warps that run only when no other can and nothing is in flight: the
+  /// slowest a role can be (a consumer that falls behind).
+  SmallVector<int64_t> lazyWarps;
   std::vector<Warp> warps;
   int64_t steps = 0;
 
@@ -172,7 +183,7 @@ private:
   std::optional<int64_t> uniform(Warp &warp, Value value, Mask mask);
   void setUniform(Warp &warp, Value value, int64_t v, Mask mask);
 
-  bool runWarp(Warp &warp);
+  bool runWarp(Warp &warp, bool untilOthersCanMove = false);
   StepResult step(Warp &warp, Frame &frame, Operation &op);
   StepResult stepYield(Warp &warp, Operation &op);
   StepResult stepIf(Warp &warp, Frame &frame, scf::IfOp ifOp);
@@ -656,6 +667,15 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
     return StepResult::Blocked;
   }
   warp.arrivedAt.reset();
+  // tcgen05.alloc / dealloc are CTA-collective: a CTA barrier, then (for a
+  // release) the columns go while no MMA may still write them.
+  if (auto dealloc = dyn_cast<TmemDeallocOp>(op)) {
+    Operation *alloc = dealloc.getAddress().getDefiningOp();
+    auto views = tmemViews.find(alloc);
+    if (views != tmemViews.end())
+      machine.releaseTensorMemory(threadOf(warp, lanes.front()),
+                                  views->second, &op);
+  }
   return StepResult::Next;
 }
 
@@ -694,6 +714,19 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
           return StepResult::Stop;
         int64_t threads[] = {thread};
         machine.asyncRead(threads, model::AsyncGroupKind::Bulk, *box, &op);
+      } else if (from == MemoryScope::shared && to == MemoryScope::tmem) {
+        // tcgen05.cp: on the tcgen05 pipe, completed by a commit.
+        std::optional<model::SharedBox> src =
+            boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
+                  copy.getSrcStaticOffsets(), copy.getSizes(), l);
+        std::optional<model::SharedBox> dst =
+            src ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
+                        copy.getDstStaticOffsets(), copy.getSizes(), l)
+                : std::nullopt;
+        if (!dst)
+          return StepResult::Stop;
+        model::SharedBox reads[] = {*src};
+        machine.tcgen05Op(thread, reads, *dst, &op);
       } else {
         return skip(&op, "a copy between these memories");
       }
@@ -703,32 +736,88 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     return StepResult::Next;
   }
   if (auto gemm = dyn_cast<GemmAsyncOp>(op)) {
-    if (gemm.getExec() != ExecScope::warpgroup)
-      return skip(&op, "a tcgen05 MMA");
     ArrayRef<int64_t> mnk = gemm.getSizes();
-    SmallVector<int64_t> threads;
-    for (int l : lanes)
-      threads.push_back(threadOf(warp, l));
-    auto read = [&](Value buffer, OperandRange dynamic,
-                    ArrayRef<int64_t> offsets, SmallVector<int64_t> extents) {
-      if (cast<BufferType>(buffer.getType()).getScope() != MemoryScope::shared)
-        return true;
-      std::optional<model::SharedBox> box =
-          boxOf(warp, &op, buffer, dynamic, offsets, extents, lanes.front());
-      if (!box)
-        return false;
-      machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, *box, &op);
-      return !machine.failed();
-    };
+    int64_t group = gemm.getCtaGroup().value_or(1);
+    if (group != 1)
+      return skip(&op, "a cta_group 2 MMA (a CTA pair)");
     SmallVector<int64_t> a = gemm.getTransposeA()
                                  ? SmallVector<int64_t>{mnk[2], mnk[0]}
                                  : SmallVector<int64_t>{mnk[0], mnk[2]};
     SmallVector<int64_t> b = gemm.getTransposeB()
                                  ? SmallVector<int64_t>{mnk[1], mnk[2]}
                                  : SmallVector<int64_t>{mnk[2], mnk[1]};
-    if (!read(gemm.getA(), gemm.getAOffsets(), gemm.getAStaticOffsets(), a) ||
-        !read(gemm.getB(), gemm.getBOffsets(), gemm.getBStaticOffsets(), b))
+    // The operands in shared or tensor memory, as boxes.
+    auto boxes = [&](int lane, SmallVectorImpl<model::SharedBox> &reads,
+                     std::optional<model::SharedBox> &write) {
+      auto add = [&](Value buffer, OperandRange dynamic,
+                     ArrayRef<int64_t> offsets, ArrayRef<int64_t> extents,
+                     bool isWrite) {
+        MemoryScope scope = cast<BufferType>(buffer.getType()).getScope();
+        if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
+          return true;
+        std::optional<model::SharedBox> box =
+            boxOf(warp, &op, buffer, dynamic, offsets, extents, lane);
+        if (!box)
+          return false;
+        if (isWrite)
+          write = *box;
+        else
+          reads.push_back(*box);
+        return true;
+      };
+      return add(gemm.getA(), gemm.getAOffsets(), gemm.getAStaticOffsets(), a,
+                 false) &&
+             add(gemm.getB(), gemm.getBOffsets(), gemm.getBStaticOffsets(), b,
+                 false) &&
+             add(gemm.getC(), gemm.getCOffsets(), gemm.getCStaticOffsets(),
+                 {mnk[0], mnk[1]}, true);
+    };
+    if (gemm.getExec() == ExecScope::thread) {
+      // tcgen05: each issuing lane starts an MMA on the tcgen05 pipe.
+      for (int l : lanes) {
+        SmallVector<model::SharedBox, 3> reads;
+        std::optional<model::SharedBox> write;
+        if (!boxes(l, reads, write))
+          return StepResult::Stop;
+        machine.tcgen05Op(threadOf(warp, l), reads, write, &op);
+        if (machine.failed())
+          return StepResult::Stop;
+      }
+      return StepResult::Next;
+    }
+    if (gemm.getExec() != ExecScope::warpgroup)
+      return skip(&op, "an MMA issued by a scope other than a thread or a "
+                       "warpgroup");
+    // wgmma: the warp's lanes issue it together; its shared operands stay
+    // read until their wgmma group retires (the register accumulator is
+    // the wgmma-register check's).
+    SmallVector<int64_t> threads;
+    for (int l : lanes)
+      threads.push_back(threadOf(warp, l));
+    SmallVector<model::SharedBox, 3> reads;
+    std::optional<model::SharedBox> write;
+    if (!boxes(lanes.front(), reads, write))
       return StepResult::Stop;
+    for (const model::SharedBox &box : reads) {
+      machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, box, &op);
+      if (machine.failed())
+        return StepResult::Stop;
+    }
+    return StepResult::Next;
+  }
+  if (auto commit = dyn_cast<MmaCommitOp>(op)) {
+    if (commit.getCtaMask() || commit.getCtaGroup().value_or(1) != 1)
+      return skip(&op, "a multicast or cta_group 2 tcgen05.commit");
+    if (commit.getExec() != ExecScope::thread || !commit.getMbarIndex())
+      return skip(&op, "a tcgen05.commit not issued by one thread on an "
+                       "mbarrier group entry");
+    for (int l : lanes) {
+      std::optional<model::BarrierRef> b = barrierOf(
+          warp, &op, commit.getMbar(), commit.getMbarIndex(), l);
+      if (!b)
+        return StepResult::Stop;
+      machine.tcgen05Commit(threadOf(warp, l), *b, &op);
+    }
     return StepResult::Next;
   }
   if (auto commit = dyn_cast<CommitGroupOp>(op)) {
@@ -754,7 +843,8 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     return StepResult::Next;
   }
   if (auto store = dyn_cast<StoreOp>(op)) {
-    if (store.getDst().getType().getScope() != MemoryScope::shared)
+    MemoryScope scope = store.getDst().getType().getScope();
+    if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
       return StepResult::Next;
     std::optional<model::SharedBox> box = boxOf(
         warp, &op, store.getDst(), store.getDstOffsets(),
@@ -766,7 +856,8 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     return machine.failed() ? StepResult::Stop : StepResult::Next;
   }
   if (auto load = dyn_cast<LoadOp>(op)) {
-    if (load.getSrc().getType().getScope() != MemoryScope::shared)
+    MemoryScope scope = load.getSrc().getType().getScope();
+    if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
       return StepResult::Next;
     std::optional<model::SharedBox> box = boxOf(
         warp, &op, load.getSrc(), load.getSrcOffsets(),
@@ -777,8 +868,8 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     machine.readShared(threadOf(warp, lanes.front()), *box, &op);
     return machine.failed() ? StepResult::Stop : StepResult::Next;
   }
-  if (isa<TmemAllocOp, TmemDeallocOp, MmaCommitOp, MBarrierArriveRemoteOp>(op))
-    return skip(&op, "tensor memory or a cluster peer's mbarrier");
+  if (isa<MBarrierArriveRemoteOp>(op))
+    return skip(&op, "a cluster peer's mbarrier");
   return StepResult::Next;
 }
 
@@ -873,7 +964,9 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
       isa<CallOpInterface>(op) || op.getNumSuccessors() ||
       name.starts_with("llvm.inline_asm") || name.contains("mbarrier") ||
       name.starts_with("nvvm.cp.async") || name.starts_with("nvvm.wgmma") ||
-      name.starts_with("nvvm.tcgen05") || name.starts_with("nvvm.cluster") ||
+      (name.starts_with("nvvm.tcgen05") && name != "nvvm.tcgen05.ld" &&
+       name != "nvvm.tcgen05.wait") ||
+      name.starts_with("nvvm.cluster") ||
       name.starts_with("nvgpu.tma") || name.starts_with("nvgpu.warpgroup") ||
       name.starts_with("gpu.cluster") || name == "nvvm.barrier.arrive") {
     if (!isa<nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
@@ -883,7 +976,8 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
   }
   StepResult result = StepResult::Next;
   if (isa<nvgpu::NVGPUDialect>(dialect) || isa<NVVM::BarrierOp>(op) ||
-      isa<gpu::BarrierOp>(op) || name == "nvvm.barrier0")
+      isa<gpu::BarrierOp>(op) || name == "nvvm.barrier0" ||
+      isa<TmemAllocOp, TmemDeallocOp>(op))
     result = isa<nvgpu::MBarrierCreateOp>(op) ? StepResult::Next
                                               : stepSync(warp, frame, op);
   else if (isa_and_nonnull<TileDialect>(dialect))
@@ -901,9 +995,11 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
   return result;
 }
 
-/// Runs `warp` until it blocks or finishes; true if it made progress.
-bool Simulation::runWarp(Warp &warp) {
+/// Runs `warp` until it blocks or finishes (or, `untilOthersCanMove`, a
+/// phase or barrier generation completes); true if it made progress.
+bool Simulation::runWarp(Warp &warp, bool untilOthersCanMove) {
   bool progressed = false;
+  uint64_t epoch = machine.epoch();
   if (warp.blockedOp && warp.blockedEpoch == machine.epoch())
     return false;
   while (!warp.done && !stopped()) {
@@ -919,7 +1015,8 @@ bool Simulation::runWarp(Warp &warp) {
     }
     warp.blockedOp = nullptr;
     progressed = true;
-    if (result == StepResult::Stop)
+    if (result == StepResult::Stop ||
+        (untilOthersCanMove && machine.epoch() != epoch))
       return progressed;
   }
   return progressed;
@@ -936,24 +1033,33 @@ void Simulation::run() {
     Block &entry = kernel.getBody().front();
     warp.frames.push_back({kernel, &entry, entry.begin(), warp.alive});
   }
+  auto isLazy = [&](const Warp &warp) {
+    return llvm::is_contained(lazyWarps, warp.id);
+  };
   while (!stopped()) {
-    bool progressed = false, allDone = true;
+    bool progressed = false;
     for (int64_t i = 0; i < numWarps && !stopped(); ++i) {
       Warp &warp = warps[reverse ? numWarps - 1 - i : i];
-      if (warp.done)
-        continue;
-      progressed |= runWarp(warp);
-      allDone &= warp.done;
+      if (!warp.done && !isLazy(warp))
+        progressed |= runWarp(warp);
     }
     if (stopped())
       return;
-    if (allDone && llvm::all_of(warps, [](const Warp &w) { return w.done; })) {
+    if (progressed || machine.completeOldest())
+      continue;
+    // Lazy warps move last, each only until it lets another one move.
+    for (Warp &warp : warps)
+      if (!warp.done && isLazy(warp) && !progressed && !stopped())
+        progressed |= runWarp(warp, /*untilOthersCanMove=*/true);
+    if (stopped())
+      return;
+    if (progressed)
+      continue;
+    if (llvm::all_of(warps, [](const Warp &w) { return w.done; })) {
       while (machine.completeOldest()) {
       }
       return;
     }
-    if (progressed || machine.completeOldest())
-      continue;
     SmallVector<model::PipelineModel::BlockedWait> blocked;
     for (const Warp &warp : warps)
       if (!warp.done && warp.blockedOp)
@@ -961,6 +1067,11 @@ void Simulation::run() {
                            warp.blockedBarrier,
                            warp.arrivedAt ? warp.arrivedAt->first : -1,
                            warp.blockedParity});
+    // The mbarrier waits say most; CTA and named barriers last.
+    std::stable_sort(blocked.begin(), blocked.end(),
+                     [](const auto &a, const auto &b) {
+                       return a.barrier.has_value() > b.barrier.has_value();
+                     });
     machine.reportDeadlock(blocked);
     return;
   }
@@ -994,19 +1105,33 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
 
   // The kernel's mbarrier groups and shared buffers, numbered.
   DenseMap<Value, int64_t> groups, buffers;
+  DenseMap<Operation *, SmallVector<int64_t>> tmemViews;
   std::vector<int64_t> groupSizes;
-  std::vector<std::string> groupNames;
+  std::vector<std::string> groupNames, bufferNames;
   bool any = false;
+  auto lineOf = [](Operation *op) {
+    auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
+    return loc ? " on line " + std::to_string(loc.getLine()) : std::string();
+  };
   kernel.walk([&](Operation *op) {
     if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
       groups[create.getBarriers()] = groupSizes.size();
       groupSizes.push_back(create.getBarriers().getType().getNumBarriers());
-      std::string name = "the mbarrier group";
-      if (auto loc = dyn_cast<FileLineColLoc>(create.getLoc()))
-        name += " created on line " + std::to_string(loc.getLine());
-      groupNames.push_back(name);
+      groupNames.push_back("the mbarrier group" + lineOf(op));
     } else if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
       buffers[alloc.getResult()] = buffers.size();
+      bufferNames.push_back("the shared buffer" + lineOf(op));
+    } else if (auto view = dyn_cast<TmemBufferOp>(op)) {
+      int64_t id = buffers.size();
+      buffers[view.getResult()] = id;
+      bufferNames.push_back("the tensor memory" + lineOf(op));
+      // The allocation it views (its address, maybe plus an offset).
+      Operation *def = view.getAddress().getDefiningOp();
+      while (def && !isa<TmemAllocOp>(def) && def->getNumOperands() &&
+             isa<arith::ArithDialect>(def->getDialect()))
+        def = def->getOperand(0).getDefiningOp();
+      if (def)
+        tmemViews[def].push_back(id);
     } else if (isa<CopyAsyncOp, GemmAsyncOp>(op)) {
       any = true;
     }
@@ -1015,11 +1140,31 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
     return notSimulated("no mbarrier group and async copy or MMA");
 
   // Short K loops and wrapping rings; warps in both orders (a producer
-  // running ahead, consumers running ahead).
-  for (int64_t sample : {200, 330})
-    for (bool reverse : {false, true}) {
+  // running ahead, consumers running ahead); then each warp of the first
+  // warpgroup, and each later warpgroup, as slow as it can be.
+  struct Run {
+    int64_t sample;
+    bool reverse;
+    SmallVector<int64_t> lazy;
+  };
+  SmallVector<Run> runs = {{200, false, {}}, {200, true, {}},
+                           {330, false, {}}, {330, true, {}}};
+  int64_t numWarps = (threads + kLanes - 1) / kLanes;
+  for (int64_t w = 0; w < std::min<int64_t>(numWarps, 4); ++w)
+    runs.push_back({330, false, {w}});
+  for (int64_t first = 4; first < numWarps; first += 4) {
+    Run run{330, false, {}};
+    for (int64_t w = first; w < std::min(numWarps, first + 4); ++w)
+      run.lazy.push_back(w);
+    runs.push_back(run);
+  }
+  for (const Run &run : runs) {
+    {
+      int64_t sample = run.sample;
+      bool reverse = run.reverse;
       Simulation sim(kernel, threads, dims, sample, reverse, groups,
-                     groupSizes, groupNames, buffers);
+                     groupSizes, groupNames, buffers, bufferNames, tmemViews,
+                     run.lazy);
       sim.run();
       // A kernel outside the model keeps the other checks' verdicts.
       if (!sim.skipped.empty()) {
@@ -1034,10 +1179,19 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
         continue;
       const model::Finding &finding = sim.machine.getFindings().front();
       auto *op = static_cast<Operation *>(const_cast<void *>(finding.op));
+      std::string schedule =
+          reverse ? "warps run last to first" : "warps run first to last";
+      if (!run.lazy.empty()) {
+        schedule = "warp";
+        schedule += run.lazy.size() > 1 ? "s " : " ";
+        schedule += std::to_string(run.lazy.front());
+        if (run.lazy.size() > 1)
+          schedule += ".." + std::to_string(run.lazy.back());
+        schedule += " as slow as possible";
+      }
       InFlightDiagnostic diag = op->emitError()
                                 << finding.message << " [pipeline simulation, "
-                                << "sizes " << sample << ", warps run "
-                                << (reverse ? "last to first" : "first to last")
+                                << "sizes " << sample << ", " << schedule
                                 << "]";
       for (const auto &[other, what] : finding.notes)
         diag.attachNote(
@@ -1045,5 +1199,6 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
             << what;
       return failure();
     }
+  }
   return success();
 }

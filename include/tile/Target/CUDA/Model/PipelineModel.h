@@ -25,6 +25,11 @@
 //  - wgmma and bulk (TMA store) groups: an op joins its thread's open
 //    group; `commit` closes it; `wait(N)` retires all but the newest N
 //    committed groups. wgmmas retire only there, the latest they may.
+//  - tcgen05: MMAs and tcgen05.cp run in order on one pipe; a
+//    tcgen05.commit arrives on its barrier once the thread's earlier
+//    tcgen05 work completed (delivered, like a copy, only when no thread
+//    can move). Tensor memory they write is read safely only by a thread
+//    that waited for that arrival's phase.
 //  - Named barriers (`bar.sync id, count`): complete when `count` threads
 //    arrived.
 //
@@ -80,7 +85,7 @@ struct SharedBox {
   bool overlaps(const SharedBox &other) const;
 };
 
-enum class AsyncGroupKind { Wgmma, Bulk };
+enum class AsyncGroupKind { Wgmma, Bulk, Tcgen05 };
 
 struct Finding {
   std::string message;
@@ -97,8 +102,9 @@ public:
   PipelineModel &operator=(PipelineModel &&);
   ~PipelineModel();
 
-  /// Names threads and barriers in messages (set by the caller).
+  /// Names barrier groups and buffers in messages (set by the caller).
   std::vector<std::string> groupNames;
+  std::vector<std::string> bufferNames;
   static std::string threadName(int64_t thread);
 
   // -- mbarriers (every call by one thread) ------------------------------
@@ -134,6 +140,19 @@ public:
   void readShared(int64_t thread, const SharedBox &box, OpTag op);
   void writeShared(int64_t thread, const SharedBox &box, OpTag op);
 
+  // -- tcgen05 (tensor memory) -----------------------------------------
+  /// A tcgen05.mma or tcgen05.cp by `thread`: reads `reads` (shared or
+  /// tensor memory), writes `write` (tensor memory), asynchronously until
+  /// the thread's next `tcgen05Commit` completes.
+  void tcgen05Op(int64_t thread, llvm::ArrayRef<SharedBox> reads,
+                 std::optional<SharedBox> write, OpTag op);
+  /// tcgen05.commit: arrives once on `barrier` when the thread's earlier
+  /// tcgen05 work has completed (delivered like a copy's bytes).
+  void tcgen05Commit(int64_t thread, BarrierRef barrier, OpTag op);
+  /// tcgen05.dealloc of the allocation `buffers` view.
+  void releaseTensorMemory(int64_t thread, llvm::ArrayRef<int64_t> buffers,
+                           OpTag op);
+
   void exitThread(int64_t thread, OpTag op);
   /// Delivers the oldest pending asynchronous completion; false if none.
   bool completeOldest();
@@ -159,6 +178,8 @@ public:
   const std::vector<Finding> &getFindings() const { return findings; }
 
   std::string barrierName(BarrierRef barrier) const;
+  /// "[0, 0..63, 0..63] of the shared buffer on line 12".
+  std::string boxName(const SharedBox &box) const;
   /// "phase 3 (0 of 8 arrivals, 0 of 49152 bytes outstanding)".
   std::string barrierState(BarrierRef barrier) const;
 
