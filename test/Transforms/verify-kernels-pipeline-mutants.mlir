@@ -9,7 +9,7 @@
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir parity-by-truncation | tile-opt --tile-verify-kernels -o /dev/null 2>&1 | count 0
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir stale-parity | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=STALE
-// STALE: :281:11: error: thread 128 (warpgroup 1, warp 4, lane 0) waits on mbarrier 0 of the mbarrier group on line 135 with parity 0 and passes on phase 0, which it already waited for: the parity did not flip
+// STALE: :281:11: error: thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) waits on mbarrier 0 of the mbarrier group on line 135 with parity 0 and passes on phase 0, which it already waited for: the parity did not flip
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir producer-skips-empty-wait | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEMPTY
 // NOEMPTY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while an earlier copy into [0, 0..63, 0..63] of the shared buffer on line 127 has not completed
@@ -20,11 +20,11 @@
 // INVERTED: note: thread 128 (warpgroup 1, warp 4, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group on line 135: phase 0 has 0 of 1 arrivals
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir release-before-retire | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=EARLY
-// EARLY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read [0, 0..63, 0..63] of the shared buffer on line 127
+// EARLY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) may still read [0, 0..63, 0..63] of the shared buffer on line 127
 // EARLY: note: the reader
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir commit-before-mma | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMMIT
-// COMMIT: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [2, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read
+// COMMIT: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [2, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) may still read
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir init-count-too-high | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=INIT
 // INIT: error: the kernel deadlocks: {{.*}} thread 0 (warpgroup 0, warp 0, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group on line 136: phase 0 has 8 of 9 arrivals
@@ -33,7 +33,7 @@
 // WARP: error: the kernel deadlocks: {{.*}} phase 32 has 0 of 8 arrivals; 32 phases completed since this thread last waited on it (phase -1): more arrivals per phase than its init count?
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir wrong-stage | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGE
-// STAGE: error: thread 128 (warpgroup 1, warp 4, lane 0) reads [4, 0..63, 0..63] of the shared buffer on line 127 while the copy into [4, 0..63, 0..63] of the shared buffer on line 127 (completing on mbarrier 2 of the mbarrier group on line 135) has not completed
+// STAGE: error: thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) reads [4, 0..63, 0..63] of the shared buffer on line 127 while the copy into [4, 0..63, 0..63] of the shared buffer on line 127 (completing on mbarrier 2 of the mbarrier group on line 135) has not completed
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir no-fence-after-init | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=FENCE
 // FENCE: error: thread 0 (warpgroup 0, warp 0, lane 0) issues a TMA copy completing on mbarrier 0 of the mbarrier group on line 135, whose initialization no `tile.fence mbarrier_init` made visible to the async proxy
@@ -73,3 +73,21 @@
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %t.sm100.mlir sm100-epilogue-skips-acc-full | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACCFULL
 // ACCFULL-COUNT-6: error: the kernel deadlocks
+//
+// Clusters: the Hopper family's multicast kernel (CTA pairs share B) and
+// the DSMEM example, simulated CTA by CTA.
+// RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py --kernels gemm_bf16_tn_128x256x64_s3_multicast_b %t.mc.mlir
+// RUN: tile-opt --tile-verify-kernels %t.mc.mlir -o /dev/null
+// RUN: tile-opt --tile-verify-kernels %tile_src_root/examples/dsmem_copy.mlir -o /dev/null
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.mc.mlir mc-release-to-one-cta | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONECTA
+// ONECTA: error: CTA 0 thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..127, 0..63] of the shared buffer on line {{[0-9]+}} of CTA 1 while a wgmma issued by CTA 1 thread {{[0-9]+}} (warpgroup {{[12]}}, warp {{[0-9]+}}, lane 0) may still read [0, 0..255, 0..63] of the shared buffer on line {{[0-9]+}} of CTA 1
+//
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.mc.mlir mc-mask-outside-cluster | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=MASK
+// MASK: error: CTA 0 thread 0 (warpgroup 0, warp 0, lane 0) multicasts to CTA 2, outside the cluster of 2
+//
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.mc.mlir mc-no-cluster-sync-after-init | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLUSTERINIT
+// CLUSTERINIT: error: CTA 0 thread 0 (warpgroup 0, warp 0, lane 0) issues a copy completing on mbarrier 0 of the mbarrier group on line {{[0-9]+}} of CTA 1 before any thread initialized it
+//
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/dsmem_copy.mlir dsmem-exit-before-peer-has-it | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=DSMEM
+// DSMEM: error: CTA 0 thread 0 (warpgroup 0, warp 0, lane 0) exits while its DSMEM copy may still read [0..127, 0..63] of the shared buffer on line 28 of CTA 0
+// DSMEM: note: the copy

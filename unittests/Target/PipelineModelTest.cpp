@@ -195,10 +195,10 @@ TEST(PipelineModelTest, InitIsVisibleOnlyAfterABarrier) {
   published.init(0, {0, 0}, 1, &opInit);
   int64_t generation = 0;
   for (int64_t t = 0; t < 64; ++t) {
-    EXPECT_FALSE(published.barPassed(-1, 0));
+    EXPECT_FALSE(published.barPassed(0, -1, 0));
     generation = published.barArrive(t, -1, -1, &opBar);
   }
-  EXPECT_TRUE(published.barPassed(-1, generation));
+  EXPECT_TRUE(published.barPassed(0, -1, generation));
   published.arrive(40, {0, 0}, 1, &opArrive);
   EXPECT_FALSE(published.failed());
 }
@@ -232,9 +232,9 @@ TEST(PipelineModelTest, ExitingUnderATmaStoreIsReported) {
 TEST(PipelineModelTest, CtaBarrierStopsWaitingForExitedThreads) {
   PipelineModel model(2, {});
   int64_t generation = model.barArrive(0, -1, -1, &opBar);
-  EXPECT_FALSE(model.barPassed(-1, generation));
+  EXPECT_FALSE(model.barPassed(0, -1, generation));
   model.exitThread(1, &opExit);
-  EXPECT_TRUE(model.barPassed(-1, generation));
+  EXPECT_TRUE(model.barPassed(0, -1, generation));
 }
 
 TEST(PipelineModelTest, DeadlockNamesEveryWait) {

@@ -69,6 +69,21 @@ MUTANTS = {
         "tile.fence after_thread_sync\n", None)],
     "sm100-stage-never-released": [(
         "tile.mma_commit mbar(%empty[%s] : !ring) exec thread\n", "", None)],
+    # -- Hopper cluster (a B tile multicast to both CTAs of a pair) --
+    "mc-release-to-one-cta": [(
+        "%release_cta = arith.index_cast %warp_in_wg : index to i32",
+        "%release_cta = arith.constant 0 : i32", 1)],
+    "mc-mask-outside-cluster": [(
+        "%both = arith.constant 3 : i16", "%both = arith.constant 7 : i16", 1)],
+    "mc-no-cluster-sync-after-init": [(
+        "    nvvm.cluster.arrive {aligned}\n    nvvm.cluster.wait {aligned}\n"
+        "    %rank_i32",
+        "    %rank_i32", 1)],
+    # -- DSMEM (examples/dsmem_copy.mlir) --
+    "dsmem-exit-before-peer-has-it": [(
+        "    nvvm.cluster.arrive {aligned}\n    nvvm.cluster.wait {aligned}\n"
+        "    gpu.return",
+        "    gpu.return", 1)],
     # -- equivalent rewrites --
     "stage-recomputed": [(
         "%s = arith.remui %pos, %stages : index\n          %round = arith.divui %pos, %stages : index",

@@ -78,6 +78,7 @@ struct Tcgen05Work {
 /// arrival).
 struct PendingEvent {
   WritePtr copy;
+  EntryPtr copySource; ///< a DSMEM copy's source, read until it completes
   std::optional<BarrierRef> commitBarrier;
   Tcgen05Work work;
 };
@@ -93,7 +94,10 @@ struct NamedBarrier {
 
 struct PipelineModel::Impl {
   int64_t threads;
-  int64_t live;
+  int64_t threadsPerCta;
+  int64_t live;               ///< threads that have not exited
+  std::vector<int64_t> liveInCta;
+  int64_t ctaOf(int64_t thread) const { return thread / threadsPerCta; }
   std::vector<int64_t> groupSizes;
   std::vector<std::vector<Barrier>> barriers;
   std::vector<bool> exited;
@@ -109,11 +113,22 @@ struct PipelineModel::Impl {
   std::vector<WritePtr> writes;      ///< recent writes, oldest first
   std::deque<PendingEvent> pending;  ///< oldest first
   std::vector<EntryPtr> reads;      ///< async reads, live while owned
+  /// A warpgroup's wgmma read, until every warp of it joined.
+  struct Collective {
+    EntryPtr entry;
+    int64_t joinersLeft;
+  };
+  std::map<int64_t, Collective> collective;
   std::vector<ThreadGroups> groups; ///< [thread * 2 + kind]
   ThreadGroups &groupsOf(int64_t thread, AsyncGroupKind kind) {
     return groups[thread * 2 + int(kind)];
   }
-  std::map<int64_t, NamedBarrier> named;
+  /// (CTA, id) -> a named barrier; CTA -1 holds the cluster barrier.
+  std::map<std::pair<int64_t, int64_t>, NamedBarrier> named;
+  std::pair<int64_t, int64_t> barrierKey(int64_t thread, int64_t id) const {
+    return id == kClusterBarrier ? std::make_pair(int64_t(-1), id)
+                                 : std::make_pair(ctaOf(thread), id);
+  }
   uint64_t epoch = 0;
 
   Barrier &at(BarrierRef ref) { return barriers[ref.group][ref.index]; }
@@ -122,10 +137,13 @@ struct PipelineModel::Impl {
   }
 };
 
-PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes)
+PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
+                             int64_t threadsPerCta)
     : impl(std::make_unique<Impl>()) {
   impl->threads = threads;
+  impl->threadsPerCta = threadsPerCta > 0 ? threadsPerCta : threads;
   impl->live = threads;
+  impl->liveInCta.assign(threads / impl->threadsPerCta, impl->threadsPerCta);
   impl->groupSizes = groupSizes;
   int64_t total = 0;
   for (int64_t size : groupSizes) {
@@ -142,11 +160,15 @@ PipelineModel::PipelineModel(PipelineModel &&) = default;
 PipelineModel &PipelineModel::operator=(PipelineModel &&) = default;
 PipelineModel::~PipelineModel() = default;
 
-std::string PipelineModel::threadName(int64_t thread) {
+std::string PipelineModel::threadName(int64_t thread) const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "thread " << thread << " (warpgroup " << thread / 128 << ", warp "
-     << thread / 32 << ", lane " << thread % 32 << ")";
+  int64_t perCta = impl->threadsPerCta;
+  if (impl->threads > perCta)
+    os << "CTA " << thread / perCta << " ";
+  int64_t local = thread % perCta;
+  os << "thread " << local << " (warpgroup " << local / 128 << ", warp "
+     << local / 32 << ", lane " << local % 32 << ")";
   return text;
 }
 
@@ -211,21 +233,21 @@ static bool checkUsable(PipelineModel &model, PipelineModel::Impl &impl,
                         const char *what) {
   const auto &b = impl.at(barrier);
   if (!b.initialized) {
-    model.report({PipelineModel::threadName(thread) + " " + what +
+    model.report({model.threadName(thread) + " " + what +
                       " " + model.barrierName(barrier) +
                       " before any thread initialized it",
                   op});
     return false;
   }
   if (!impl.visible[thread].test(impl.flat(barrier))) {
-    Finding finding{PipelineModel::threadName(thread) + " " + what +
+    Finding finding{model.threadName(thread) + " " + what +
                         " " + model.barrierName(barrier) +
                         " before a barrier (gpu.barrier or a named barrier "
                         "with the initializing thread) made its "
                         "initialization visible",
                     op};
     finding.notes.push_back({b.initOp, "initialized here by " +
-                                           PipelineModel::threadName(
+                                           model.threadName(
                                                b.initThread)});
     model.report(std::move(finding));
     return false;
@@ -319,8 +341,11 @@ static void completeIfAllArrived(PipelineModel::Impl &impl, NamedBarrier &bar) {
 
 int64_t PipelineModel::barArrive(int64_t thread, int64_t id, int64_t count,
                                  OpTag op) {
-  NamedBarrier &bar = impl->named[id];
-  int64_t expected = count < 0 ? impl->live : count;
+  NamedBarrier &bar = impl->named[impl->barrierKey(thread, id)];
+  int64_t expected = count == kAllThreadsOfCta
+                         ? impl->liveInCta[impl->ctaOf(thread)]
+                     : count == kAllThreadsOfCluster ? impl->live
+                                                     : count;
   if (bar.arrived.empty()) {
     bar.expected = expected;
     bar.firstOp = op;
@@ -342,8 +367,9 @@ int64_t PipelineModel::barArrive(int64_t thread, int64_t id, int64_t count,
 
 uint64_t PipelineModel::epoch() const { return impl->epoch; }
 
-bool PipelineModel::barPassed(int64_t id, int64_t generation) const {
-  auto it = impl->named.find(id);
+bool PipelineModel::barPassed(int64_t thread, int64_t id,
+                              int64_t generation) const {
+  auto it = impl->named.find(impl->barrierKey(thread, id));
   return it != impl->named.end() && it->second.generation > generation;
 }
 
@@ -376,15 +402,20 @@ static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
       const char *reader = read->kind == AsyncGroupKind::Wgmma ? "a wgmma"
                            : read->kind == AsyncGroupKind::Bulk
                                ? "a TMA store"
+                           : read->kind == AsyncGroupKind::Dsmem
+                               ? "a DSMEM copy"
                                : "a tcgen05 MMA or copy";
       Finding finding{
-          PipelineModel::threadName(thread) + " " + what + " " +
+          model.threadName(thread) + " " + what + " " +
               model.boxName(box) + " while " + reader +
-              " issued by " + PipelineModel::threadName(read->firstOwner) +
+              " issued by " + model.threadName(read->firstOwner) +
               " may still read " + model.boxName(read->box) +
               (read->kind == AsyncGroupKind::Tcgen05
                    ? std::string(" (its tcgen05.commit has not arrived, nor "
                                  "been waited for by this thread)")
+               : read->kind == AsyncGroupKind::Dsmem
+                   ? std::string(" (it has not completed on the receiver's "
+                                 "mbarrier)")
                    : std::string(" (its group has not been retired by "
                                  "tile.wait_group ") +
                          (read->kind == AsyncGroupKind::Wgmma ? "wgmma"
@@ -398,13 +429,13 @@ static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
   for (const WritePtr &w : impl.writes) {
     if (!w->pending || !w->box.overlaps(box))
       continue;
-    Finding finding{PipelineModel::threadName(thread) + " " + what +
+    Finding finding{model.threadName(thread) + " " + what +
                         " " + model.boxName(box) +
                         " while an earlier copy into " + model.boxName(w->box) +
                         " has not completed",
                     op};
     finding.notes.push_back({w->op, "the earlier copy, issued by " +
-                                        PipelineModel::threadName(w->thread)});
+                                        model.threadName(w->thread)});
     model.report(std::move(finding));
     return;
   }
@@ -431,7 +462,7 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
   if (byTcgen05 && w->tcgen05)
     return;
   if (w->pending) {
-    Finding finding{PipelineModel::threadName(threads.front()) +
+    Finding finding{model.threadName(threads.front()) +
                         " reads " + model.boxName(box) + " while " +
                         (w->tcgen05 ? "the tcgen05 MMA or copy writing "
                                     : "the copy into ") +
@@ -442,7 +473,7 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
                         " has not completed",
                     op};
     finding.notes.push_back({w->op, "the copy, issued by " +
-                                        PipelineModel::threadName(w->thread)});
+                                        model.threadName(w->thread)});
     model.report(std::move(finding));
     return;
   }
@@ -458,7 +489,7 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
     auto [barrier, phase] = w->completions.front();
     auto seen = impl.observed.find({thread, impl.flat(barrier)});
     Finding finding{
-        PipelineModel::threadName(thread) + " reads " + model.boxName(box) +
+        model.threadName(thread) + " reads " + model.boxName(box) +
             ", which " + (w->tcgen05 ? "a tcgen05 MMA or copy" : "a copy") +
             " completed in phase " + std::to_string(phase) + " of " +
             model.barrierName(barrier) +
@@ -487,7 +518,7 @@ static WritePtr addWrite(PipelineModel::Impl &impl, Write write) {
 
 void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
                                    BarrierRef barrier, int64_t bytes,
-                                   OpTag op) {
+                                   OpTag op, const SharedBox *source) {
   if (!checkUsable(*this, *impl, thread, barrier, op,
                    "issues a copy completing on"))
     return;
@@ -503,28 +534,71 @@ void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
     return;
   }
   checkWrite(*this, *impl, thread, box, op, "copies into");
+  if (failed())
+    return;
   PendingEvent event;
+  if (source) {
+    int64_t threads[] = {thread};
+    checkRead(*this, *impl, threads, *source, op);
+    auto entry = std::make_shared<AsyncReadEntry>();
+    entry->box = *source;
+    entry->op = op;
+    entry->kind = AsyncGroupKind::Dsmem;
+    entry->owners.resize(impl->threads);
+    entry->owners.set(thread);
+    entry->firstOwner = thread;
+    impl->reads.push_back(entry);
+    event.copySource = entry;
+  }
   event.copy = addWrite(*impl, {box, op, thread, true, barrier, bytes});
   impl->pending.push_back(std::move(event));
 }
 
 void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
                               AsyncGroupKind kind, const SharedBox &box,
-                              OpTag op) {
-  checkRead(*this, *impl, threads, box, op);
-  if (failed())
-    return;
-  auto entry = std::make_shared<AsyncReadEntry>();
-  entry->box = box;
-  entry->op = op;
-  entry->kind = kind;
-  entry->owners.resize(impl->threads);
-  for (int64_t t : threads)
+                              OpTag op, int64_t collective, int64_t joiners) {
+  // A warp joining a warpgroup's wgmma reads when the first one did (the
+  // four issue together): only the first read is checked.
+  bool joining = collective >= 0 && impl->collective.count(collective);
+  if (!joining) {
+    checkRead(*this, *impl, threads, box, op);
+    if (failed())
+      return;
+  }
+  EntryPtr entry;
+  if (collective >= 0) {
+    auto [it, first] =
+        impl->collective.insert({collective, Impl::Collective{nullptr, joiners}});
+    --it->second.joinersLeft;
+    if (!first) {
+      entry = it->second.entry;
+      if (it->second.joinersLeft <= 0)
+        impl->collective.erase(it);
+      // Retired already by another warp's wait: the read is over.
+      if (!entry || entry->owners.none())
+        return;
+    }
+  }
+  if (!entry) {
+    entry = std::make_shared<AsyncReadEntry>();
+    entry->box = box;
+    entry->op = op;
+    entry->kind = kind;
+    entry->owners.resize(impl->threads);
+    entry->firstOwner = threads.front();
+    impl->reads.push_back(entry);
+    if (collective >= 0) {
+      auto it = impl->collective.find(collective);
+      if (it->second.joinersLeft > 0)
+        it->second.entry = entry;
+      else
+        impl->collective.erase(it);
+    }
+  }
+  for (int64_t t : threads) {
     entry->owners.set(t);
-  entry->firstOwner = threads.front();
-  impl->reads.push_back(entry);
-  for (int64_t t : threads)
     impl->groupsOf(t, kind).open.push_back(entry);
+  }
 }
 
 void PipelineModel::commitGroup(int64_t thread, AsyncGroupKind kind) {
@@ -539,14 +613,19 @@ void PipelineModel::waitGroup(int64_t thread, AsyncGroupKind kind,
   bool retired = false;
   while (int64_t(g.committed.size()) > std::max<int64_t>(pending, 0)) {
     for (const EntryPtr &entry : g.committed.front()) {
-      entry->owners.reset(thread);
+      // A wgmma completed for its whole warpgroup.
+      if (entry->kind == AsyncGroupKind::Wgmma)
+        entry->owners.reset();
+      else
+        entry->owners.reset(thread);
       retired |= entry->owners.none();
     }
     g.committed.pop_front();
   }
-  if (retired)
+  if (retired) {
     llvm::erase_if(impl->reads,
                    [](const EntryPtr &e) { return e->owners.none(); });
+  }
 }
 
 void PipelineModel::readShared(int64_t thread, const SharedBox &box,
@@ -566,23 +645,37 @@ void PipelineModel::exitThread(int64_t thread, OpTag op) {
   if (impl->exited[thread])
     return;
   for (const EntryPtr &entry : impl->reads)
-    if (entry->kind == AsyncGroupKind::Bulk && entry->owners.test(thread)) {
-      Finding finding{threadName(thread) +
-                          " exits while its TMA store may still read " +
+    if ((entry->kind == AsyncGroupKind::Bulk ||
+         entry->kind == AsyncGroupKind::Dsmem) &&
+        entry->owners.test(thread)) {
+      Finding finding{threadName(thread) + " exits while its " +
+                          (entry->kind == AsyncGroupKind::Bulk
+                               ? "TMA store"
+                               : "DSMEM copy") +
+                          " may still read " +
                           boxName(entry->box) +
-                          " (no tile.wait_group bulk retired it)",
+                          (entry->kind == AsyncGroupKind::Bulk
+                               ? " (no tile.wait_group bulk retired it)"
+                               : " (nothing ordered its completion before "
+                                 "the exit)"),
                       op};
-      finding.notes.push_back({entry->op, "the store"});
+      finding.notes.push_back({entry->op, entry->kind == AsyncGroupKind::Bulk
+                                              ? "the store"
+                                              : "the copy"});
       report(std::move(finding));
       break;
     }
   impl->exited[thread] = true;
   --impl->live;
-  // The CTA barrier no longer expects this thread.
-  auto cta = impl->named.find(-1);
-  if (cta != impl->named.end() && !cta->second.arrived.empty()) {
-    cta->second.expected = impl->live;
-    completeIfAllArrived(*impl, cta->second);
+  --impl->liveInCta[impl->ctaOf(thread)];
+  // The CTA and cluster barriers no longer expect this thread.
+  for (int64_t id : {int64_t(-1), kClusterBarrier}) {
+    auto it = impl->named.find(impl->barrierKey(thread, id));
+    if (it == impl->named.end() || it->second.arrived.empty())
+      continue;
+    it->second.expected = id == -1 ? impl->liveInCta[impl->ctaOf(thread)]
+                                   : impl->live;
+    completeIfAllArrived(*impl, it->second);
   }
 }
 
@@ -598,6 +691,11 @@ bool PipelineModel::completeOldest() {
     w.completions.push_back({*w.barrier, b.completed});
     b.tx -= w.bytes;
     completeIfDone(*impl, b);
+    if (event.copySource) {
+      event.copySource->owners.reset();
+      llvm::erase_if(impl->reads,
+                     [](const EntryPtr &e) { return e->owners.none(); });
+    }
     return true;
   }
   // A commit: its work completes, then it arrives once.
@@ -694,6 +792,12 @@ void PipelineModel::reportDeadlock(llvm::ArrayRef<BlockedWait> blocked) {
     }
     else if (wait.namedBarrier == -1)
       text += "at a CTA barrier";
+    else if (wait.namedBarrier == kClusterBarrier)
+      text += "at the cluster barrier";
+    else if (wait.namedBarrier >= kWgmmaIssue)
+      text += "at a wgmma for the other warps of warpgroup " +
+              std::to_string(wait.namedBarrier - kWgmmaIssue) +
+              " (all four issue it)";
     else
       text += "at named barrier " + std::to_string(wait.namedBarrier);
     return text;

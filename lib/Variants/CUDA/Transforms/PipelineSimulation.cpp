@@ -74,7 +74,11 @@ struct Frame {
 };
 
 struct Warp {
-  int64_t id = 0;
+  int64_t id = 0;        ///< across the cluster
+  int64_t cta = 0;       ///< its CTA's rank in the cluster
+  int64_t localWarp = 0; ///< within its CTA
+  /// The cluster barrier generation this warp arrived at, until it waits.
+  std::optional<int64_t> clusterArrival;
   Mask alive = 0;
   SmallVector<Frame, 8> frames;
   DenseMap<Value, LaneValues> values;
@@ -83,6 +87,7 @@ struct Warp {
   /// What the warp waits for when it cannot move.
   Operation *blockedOp = nullptr;
   std::optional<model::BarrierRef> blockedBarrier;
+  int64_t blockedNamed = -1; ///< else: the named, CTA (-1) or cluster barrier
   int64_t blockedLane = 0;
   bool blockedParity = false;
   uint64_t blockedEpoch = 0;
@@ -121,13 +126,19 @@ public:
              const DenseMap<Value, int64_t> &buffers,
              const std::vector<std::string> &bufferNames,
              const DenseMap<Operation *, SmallVector<int64_t>> &tmemViews,
-             SmallVector<int64_t> lazyWarps)
-      : machine(blockSize, groupSizes), kernel(kernel), blockSize(blockSize),
+             SmallVector<int64_t> lazyWarps, std::array<int64_t, 3> clusterDims)
+      : machine(blockSize * clusterDims[0] * clusterDims[1] * clusterDims[2],
+                perCluster(groupSizes,
+                           clusterDims[0] * clusterDims[1] * clusterDims[2]),
+                blockSize),
+        kernel(kernel), blockSize(blockSize), clusterDims(clusterDims),
+        ctas(clusterDims[0] * clusterDims[1] * clusterDims[2]),
+        groupsPerCta(groupSizes.size()), buffersPerCta(bufferNames.size()),
         blockDims(blockDims), sample(sample), reverse(reverse),
         groups(groups), buffers(buffers), tmemViews(tmemViews),
         lazyWarps(std::move(lazyWarps)) {
-    machine.groupNames = groupNames;
-    machine.bufferNames = bufferNames;
+    machine.groupNames = perCluster(groupNames, ctas);
+    machine.bufferNames = perCluster(bufferNames, ctas);
   }
 
   /// Runs to completion, a finding, a deadlock or a construct the model
@@ -139,8 +150,26 @@ public:
   Operation *skippedAt = nullptr;
 
 private:
+  /// `perCta` repeated for each CTA of the cluster (names get the CTA).
+  template <typename T>
+  static std::vector<T> perCluster(const std::vector<T> &perCta,
+                                   int64_t ctas) {
+    std::vector<T> all;
+    for (int64_t c = 0; c < ctas; ++c)
+      for (const T &x : perCta) {
+        if constexpr (std::is_same_v<T, std::string>)
+          all.push_back(ctas > 1 ? x + " of CTA " + std::to_string(c) : x);
+        else
+          all.push_back(x);
+      }
+    return all;
+  }
+
   gpu::GPUFuncOp kernel;
   int64_t blockSize;
+  std::array<int64_t, 3> clusterDims;
+  int64_t ctas;
+  int64_t groupsPerCta, buffersPerCta;
   std::array<int64_t, 3> blockDims;
   int64_t sample;
   bool reverse;
@@ -163,8 +192,12 @@ private:
     return StepResult::Stop;
   }
 
+  /// Threads are numbered across the cluster, CTA by CTA.
   int64_t threadOf(const Warp &warp, int lane) const {
-    return warp.id * kLanes + lane;
+    return warp.cta * blockSize + localThreadOf(warp, lane);
+  }
+  int64_t localThreadOf(const Warp &warp, int lane) const {
+    return warp.localWarp * kLanes + lane;
   }
   static SmallVector<int, kLanes> lanesOf(Mask mask) {
     SmallVector<int, kLanes> lanes;
@@ -193,13 +226,16 @@ private:
   StepResult stepSync(Warp &warp, Frame &frame, Operation &op);
   StepResult stepTile(Warp &warp, Frame &frame, Operation &op);
 
+  /// The barrier `group[index]` in lane `lane`, of CTA `cta` (default:
+  /// the warp's).
   std::optional<model::BarrierRef> barrierOf(Warp &warp, Operation *op,
                                              Value group, Value index,
-                                             int lane);
+                                             int lane, int64_t cta = -1);
   std::optional<model::SharedBox> boxOf(Warp &warp, Operation *op, Value buffer,
                                         OperandRange dynamic,
                                         ArrayRef<int64_t> staticOffsets,
-                                        ArrayRef<int64_t> sizes, int lane);
+                                        ArrayRef<int64_t> sizes, int lane,
+                                        int64_t cta = -1);
 };
 
 const LaneValues &Simulation::valueOf(Warp &warp, Value value) {
@@ -328,7 +364,7 @@ void Simulation::evalArith(Warp &warp, Operation &op, Mask mask) {
 
 std::optional<model::BarrierRef>
 Simulation::barrierOf(Warp &warp, Operation *op, Value group, Value index,
-                      int lane) {
+                      int lane, int64_t cta) {
   auto it = groups.find(group);
   if (it == groups.end()) {
     skip(op, "an mbarrier that is not an nvgpu.mbarrier.create group of "
@@ -345,20 +381,22 @@ Simulation::barrierOf(Warp &warp, Operation *op, Value group, Value index,
       cast<nvgpu::MBarrierGroupType>(group.getType()).getNumBarriers();
   int64_t i = v.lane[lane];
   if (i < 0 || i >= entries) {
-    machine.report({model::PipelineModel::threadName(threadOf(warp, lane)) +
+    machine.report({machine.threadName(threadOf(warp, lane)) +
                         " uses mbarrier " + std::to_string(i) +
                         " of a group of " + std::to_string(entries) +
                         " (a stage index out of range)",
                     op});
     return std::nullopt;
   }
-  return model::BarrierRef{it->second, i};
+  return model::BarrierRef{(cta < 0 ? warp.cta : cta) * groupsPerCta +
+                               it->second,
+                           i};
 }
 
 std::optional<model::SharedBox>
 Simulation::boxOf(Warp &warp, Operation *op, Value buffer, OperandRange dynamic,
                   ArrayRef<int64_t> staticOffsets, ArrayRef<int64_t> sizes,
-                  int lane) {
+                  int lane, int64_t cta) {
   auto it = buffers.find(buffer);
   if (it == buffers.end()) {
     skip(op, "a shared buffer that is not a tile.alloc_shared of this "
@@ -366,7 +404,7 @@ Simulation::boxOf(Warp &warp, Operation *op, Value buffer, OperandRange dynamic,
     return std::nullopt;
   }
   model::SharedBox box;
-  box.buffer = it->second;
+  box.buffer = (cta < 0 ? warp.cta : cta) * buffersPerCta + it->second;
   size_t lead = staticOffsets.size() - sizes.size();
   auto dyn = dynamic.begin();
   for (size_t d = 0; d < staticOffsets.size(); ++d) {
@@ -630,6 +668,33 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
       machine.tryWait(threadOf(warp, l), b, parity.lane[l] & 1, &op);
     return StepResult::Next;
   }
+  // barrier.cluster.arrive / wait: every thread of the cluster.
+  using Model = model::PipelineModel;
+  if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(op)) {
+    if (warp.clusterArrival)
+      return skip(&op, "a second cluster arrive before its wait");
+    int64_t generation = 0;
+    for (int l : lanes)
+      generation =
+          machine.barArrive(threadOf(warp, l), Model::kClusterBarrier,
+                            Model::kAllThreadsOfCluster, &op);
+    warp.clusterArrival = generation;
+    return StepResult::Next;
+  }
+  if (isa<NVVM::ClusterWaitOp>(op)) {
+    if (!warp.clusterArrival)
+      return skip(&op, "a cluster wait with no arrive before it");
+    if (!machine.barPassed(threadOf(warp, lanes.front()),
+                           Model::kClusterBarrier, *warp.clusterArrival)) {
+      warp.blockedOp = &op;
+      warp.blockedBarrier.reset();
+      warp.blockedNamed = Model::kClusterBarrier;
+      warp.blockedLane = lanes.front();
+      return StepResult::Blocked;
+    }
+    warp.clusterArrival.reset();
+    return StepResult::Next;
+  }
   // bar.sync: a named barrier (id, thread count) or the CTA's.
   int64_t id = -1, count = -1;
   if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
@@ -660,9 +725,11 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
       generation = machine.barArrive(threadOf(warp, l), id, count, &op);
     warp.arrivedAt = {id, generation};
   }
-  if (!machine.barPassed(warp.arrivedAt->first, warp.arrivedAt->second)) {
+  if (!machine.barPassed(threadOf(warp, lanes.front()), warp.arrivedAt->first,
+                         warp.arrivedAt->second)) {
     warp.blockedOp = &op;
     warp.blockedBarrier.reset();
+    warp.blockedNamed = warp.arrivedAt->first;
     warp.blockedLane = lanes.front();
     return StepResult::Blocked;
   }
@@ -684,28 +751,81 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
   if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
     MemoryScope from = copy.getSrcType().getScope();
     MemoryScope to = copy.getDstType().getScope();
-    if (copy.getExec() != ExecScope::thread || copy.getCtaMask() ||
-        copy.getRemoteCta() || copy.getMbarCta())
-      return skip(&op, "a cooperative or cluster copy");
+    if (copy.getExec() != ExecScope::thread)
+      return skip(&op, "a cooperative copy");
+    if (copy.getMbarCta())
+      return skip(&op, "a copy completing on the peer CTA's barrier (a "
+                       "cta_group 2 pair)");
+    // The CTA ranks a lane's copy lands in: a multicast mask's bits, a
+    // DSMEM copy's peer, or its own CTA.
+    auto targets = [&](int lane) -> std::optional<SmallVector<int64_t, 4>> {
+      SmallVector<int64_t, 4> ctaList;
+      Value rank = copy.getCtaMask() ? copy.getCtaMask() : copy.getRemoteCta();
+      if (!rank)
+        return SmallVector<int64_t, 4>{warp.cta};
+      const LaneValues &v = valueOf(warp, rank);
+      if (!(v.known & (Mask(1) << lane))) {
+        skip(&op, "a multicast mask or peer CTA that is not an integer "
+                  "function of thread ids, ranks and sizes");
+        return std::nullopt;
+      }
+      uint64_t value = zeroExtend(v.lane[lane], widthOf(rank.getType()));
+      if (copy.getCtaMask()) {
+        for (int64_t c = 0; c < 16; ++c)
+          if (value & (uint64_t(1) << c))
+            ctaList.push_back(c);
+      } else {
+        ctaList.push_back(int64_t(value));
+      }
+      for (int64_t c : ctaList)
+        if (c >= ctas) {
+          machine.report({machine.threadName(threadOf(warp, lane)) +
+                              (copy.getCtaMask()
+                                   ? " multicasts to CTA "
+                                   : " copies into the shared memory of CTA ") +
+                              std::to_string(c) + ", outside the cluster of " +
+                              std::to_string(ctas),
+                          &op});
+          return std::nullopt;
+        }
+      return ctaList;
+    };
     int64_t elements = 1;
     for (int64_t size : copy.getSizes())
       elements *= size;
     int64_t bytes = elements * copy.getSrcType().getElementBits() / 8;
     for (int l : lanes) {
       int64_t thread = threadOf(warp, l);
-      if (from == MemoryScope::global && to == MemoryScope::shared) {
+      if ((from == MemoryScope::global || from == MemoryScope::shared) &&
+          to == MemoryScope::shared) {
         if (!copy.getMbar() || !copy.getMbarIndex())
           return skip(&op, "a copy into shared memory that completes on no "
                            "mbarrier group entry");
-        std::optional<model::BarrierRef> b = barrierOf(
-            warp, &op, copy.getMbar(), copy.getMbarIndex(), l);
-        std::optional<model::SharedBox> box =
-            b ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
-                      copy.getDstStaticOffsets(), copy.getSizes(), l)
-              : std::nullopt;
-        if (!box)
+        std::optional<SmallVector<int64_t, 4>> into = targets(l);
+        if (!into)
           return StepResult::Stop;
-        machine.copyIntoShared(thread, *box, *b, bytes, &op);
+        // A DSMEM copy reads its own CTA's source until it completes.
+        std::optional<model::SharedBox> source;
+        if (from == MemoryScope::shared) {
+          source = boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
+                         copy.getSrcStaticOffsets(), copy.getSizes(), l);
+          if (!source)
+            return StepResult::Stop;
+        }
+        for (int64_t cta : *into) {
+          std::optional<model::BarrierRef> b = barrierOf(
+              warp, &op, copy.getMbar(), copy.getMbarIndex(), l, cta);
+          std::optional<model::SharedBox> box =
+              b ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
+                        copy.getDstStaticOffsets(), copy.getSizes(), l, cta)
+                : std::nullopt;
+          if (!box)
+            return StepResult::Stop;
+          machine.copyIntoShared(thread, *box, *b, bytes, &op,
+                                 source ? &*source : nullptr);
+          if (machine.failed())
+            return StepResult::Stop;
+        }
       } else if (from == MemoryScope::shared && to == MemoryScope::global) {
         std::optional<model::SharedBox> box =
             boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
@@ -772,8 +892,12 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
              add(gemm.getC(), gemm.getCOffsets(), gemm.getCStaticOffsets(),
                  {mnk[0], mnk[1]}, true);
     };
-    if (gemm.getExec() == ExecScope::thread) {
-      // tcgen05: each issuing lane starts an MMA on the tcgen05 pipe.
+    if (gemm.getExec() == ExecScope::thread ||
+        gemm.getExec() == ExecScope::warp) {
+      // tcgen05: each issuing lane starts an MMA on the tcgen05 pipe (one
+      // elected lane for `exec warp`).
+      if (gemm.getExec() == ExecScope::warp)
+        lanes.resize(1);
       for (int l : lanes) {
         SmallVector<model::SharedBox, 3> reads;
         std::optional<model::SharedBox> write;
@@ -788,9 +912,29 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     if (gemm.getExec() != ExecScope::warpgroup)
       return skip(&op, "an MMA issued by a scope other than a thread or a "
                        "warpgroup");
-    // wgmma: the warp's lanes issue it together; its shared operands stay
-    // read until their wgmma group retires (the register accumulator is
-    // the wgmma-register check's).
+    // wgmma: the four warps of the warpgroup issue it together (a warp's
+    // wait for it cannot return before every warp issued it); its shared
+    // operands stay read until their wgmma group retires (the register
+    // accumulator is the wgmma-register check's).
+    int64_t together = model::PipelineModel::kWgmmaIssue + warp.localWarp / 4;
+    if (!warp.arrivedAt) {
+      int64_t generation = 0;
+      for (int l : lanes)
+        generation = machine.barArrive(threadOf(warp, l), together, 128, &op);
+      warp.arrivedAt = {together, generation};
+    }
+    if (!machine.barPassed(threadOf(warp, lanes.front()), together,
+                           warp.arrivedAt->second)) {
+      warp.blockedOp = &op;
+      warp.blockedBarrier.reset();
+      warp.blockedNamed = together;
+      warp.blockedLane = lanes.front();
+      return StepResult::Blocked;
+    }
+    // This issue's instance: the warpgroup and its issue generation.
+    int64_t warpgroup = (warp.cta * blockSize) / 128 + warp.localWarp / 4;
+    int64_t instance = (warp.arrivedAt->second * 4096 + warpgroup) * 4;
+    warp.arrivedAt.reset();
     SmallVector<int64_t> threads;
     for (int l : lanes)
       threads.push_back(threadOf(warp, l));
@@ -799,7 +943,8 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     if (!boxes(lanes.front(), reads, write))
       return StepResult::Stop;
     for (const model::SharedBox &box : reads) {
-      machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, box, &op);
+      machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, box, &op,
+                        instance++, /*joiners=*/4);
       if (machine.failed())
         return StepResult::Stop;
     }
@@ -808,9 +953,12 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
   if (auto commit = dyn_cast<MmaCommitOp>(op)) {
     if (commit.getCtaMask() || commit.getCtaGroup().value_or(1) != 1)
       return skip(&op, "a multicast or cta_group 2 tcgen05.commit");
-    if (commit.getExec() != ExecScope::thread || !commit.getMbarIndex())
-      return skip(&op, "a tcgen05.commit not issued by one thread on an "
-                       "mbarrier group entry");
+    if (!commit.getMbarIndex() || (commit.getExec() != ExecScope::thread &&
+                                   commit.getExec() != ExecScope::warp))
+      return skip(&op, "a tcgen05.commit not issued by a thread or a warp "
+                       "on an mbarrier group entry");
+    if (commit.getExec() == ExecScope::warp)
+      lanes.resize(1);
     for (int l : lanes) {
       std::optional<model::BarrierRef> b = barrierOf(
           warp, &op, commit.getMbar(), commit.getMbarIndex(), l);
@@ -868,8 +1016,36 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     machine.readShared(threadOf(warp, lanes.front()), *box, &op);
     return machine.failed() ? StepResult::Stop : StepResult::Next;
   }
-  if (isa<MBarrierArriveRemoteOp>(op))
-    return skip(&op, "a cluster peer's mbarrier");
+  if (auto remote = dyn_cast<MBarrierArriveRemoteOp>(op)) {
+    const LaneValues &cta = valueOf(warp, remote.getCta());
+    for (int l : lanes) {
+      int64_t count = 1;
+      if (remote.getCount()) {
+        const LaneValues &c = valueOf(warp, remote.getCount());
+        if (!(c.known & (Mask(1) << l)))
+          return skip(&op, "a remote arrival count that is not known");
+        count = c.lane[l];
+      }
+      if (!(cta.known & (Mask(1) << l)) || !remote.getMbarIndex())
+        return skip(&op, "a remote arrival whose CTA or barrier is not an "
+                         "integer function of thread ids, ranks and sizes");
+      int64_t rank = cta.lane[l];
+      if (rank < 0 || rank >= ctas) {
+        machine.report({machine.threadName(threadOf(warp, l)) +
+                            " arrives on the mbarrier of CTA " +
+                            std::to_string(rank) + ", outside the cluster of " +
+                            std::to_string(ctas),
+                        &op});
+        return StepResult::Stop;
+      }
+      std::optional<model::BarrierRef> b = barrierOf(
+          warp, &op, remote.getMbar(), remote.getMbarIndex(), l, rank);
+      if (!b)
+        return StepResult::Stop;
+      machine.arrive(threadOf(warp, l), *b, count, &op);
+    }
+    return StepResult::Next;
+  }
   return StepResult::Next;
 }
 
@@ -900,7 +1076,7 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
     out.known = frame.mask;
     out.uniform = false;
     for (int l : lanesOf(frame.mask)) {
-      int64_t t = threadOf(warp, l);
+      int64_t t = localThreadOf(warp, l);
       int64_t x = t % blockDims[0], y = t / blockDims[0] % blockDims[1],
               z = t / (blockDims[0] * blockDims[1]);
       out.lane[l] = tid.getDimension() == gpu::Dimension::x   ? x
@@ -925,7 +1101,7 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
     out.known = frame.mask;
     out.uniform = false;
     for (int l : lanesOf(frame.mask))
-      out.lane[l] = threadOf(warp, l);
+      out.lane[l] = localThreadOf(warp, l);
     ++frame.next;
     return StepResult::Next;
   }
@@ -939,12 +1115,33 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
     ++frame.next;
     return StepResult::Next;
   }
+  // The grid is one cluster: CTA (x, y, z) of it is block (x, y, z).
+  std::array<int64_t, 3> ctaXyz = {
+      warp.cta % clusterDims[0], warp.cta / clusterDims[0] % clusterDims[1],
+      warp.cta / (clusterDims[0] * clusterDims[1])};
+  auto axis = [&](StringRef suffix) {
+    return suffix.ends_with(".x") ? 0 : suffix.ends_with(".y") ? 1 : 2;
+  };
   if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
     special = blockDims[int(dim.getDimension())];
-  else if (isa<gpu::BlockIdOp>(op) || name.starts_with("nvvm.read.ptx.sreg.ctaid"))
-    special = 0;
-  else if (isa<gpu::GridDimOp>(op) || name.starts_with("nvvm.read.ptx.sreg.nctaid"))
-    special = 1;
+  else if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+    special = ctaXyz[int(id.getDimension())];
+  else if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
+    special = ctaXyz[int(id.getDimension())];
+  else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
+    special = clusterDims[int(dim.getDimension())];
+  else if (auto dim = dyn_cast<gpu::ClusterDimBlocksOp>(op))
+    special = clusterDims[int(dim.getDimension())];
+  else if (name.starts_with("nvvm.read.ptx.sreg.ctaid") ||
+           name.starts_with("nvvm.read.ptx.sreg.cluster.ctaid"))
+    special = ctaXyz[axis(name)];
+  else if (name.starts_with("nvvm.read.ptx.sreg.nctaid") ||
+           name.starts_with("nvvm.read.ptx.sreg.cluster.nctaid"))
+    special = clusterDims[axis(name)];
+  else if (name == "nvvm.read.ptx.sreg.cluster.ctarank")
+    special = warp.cta;
+  else if (name == "nvvm.read.ptx.sreg.cluster.nctarank")
+    special = ctas;
   else if (auto dim = dyn_cast<memref::DimOp>(op)) {
     auto type = dyn_cast<MemRefType>(dim.getSource().getType());
     std::optional<int64_t> index = dim.getConstantIndex();
@@ -966,7 +1163,9 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
       name.starts_with("nvvm.cp.async") || name.starts_with("nvvm.wgmma") ||
       (name.starts_with("nvvm.tcgen05") && name != "nvvm.tcgen05.ld" &&
        name != "nvvm.tcgen05.wait") ||
-      name.starts_with("nvvm.cluster") ||
+      (name.starts_with("nvvm.cluster") &&
+       !isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+            NVVM::ClusterWaitOp>(op)) ||
       name.starts_with("nvgpu.tma") || name.starts_with("nvgpu.warpgroup") ||
       name.starts_with("gpu.cluster") || name == "nvvm.barrier.arrive") {
     if (!isa<nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
@@ -977,7 +1176,9 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
   StepResult result = StepResult::Next;
   if (isa<nvgpu::NVGPUDialect>(dialect) || isa<NVVM::BarrierOp>(op) ||
       isa<gpu::BarrierOp>(op) || name == "nvvm.barrier0" ||
-      isa<TmemAllocOp, TmemDeallocOp>(op))
+      isa<TmemAllocOp, TmemDeallocOp>(op) ||
+      isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+          NVVM::ClusterWaitOp>(op))
     result = isa<nvgpu::MBarrierCreateOp>(op) ? StepResult::Next
                                               : stepSync(warp, frame, op);
   else if (isa_and_nonnull<TileDialect>(dialect))
@@ -1023,12 +1224,16 @@ bool Simulation::runWarp(Warp &warp, bool untilOthersCanMove) {
 }
 
 void Simulation::run() {
-  int64_t numWarps = (blockSize + kLanes - 1) / kLanes;
+  int64_t warpsPerCta = (blockSize + kLanes - 1) / kLanes;
+  int64_t numWarps = warpsPerCta * ctas;
   warps.resize(numWarps);
   for (int64_t w = 0; w < numWarps; ++w) {
     Warp &warp = warps[w];
     warp.id = w;
-    int64_t lanes = std::min<int64_t>(kLanes, blockSize - w * kLanes);
+    warp.cta = w / warpsPerCta;
+    warp.localWarp = w % warpsPerCta;
+    int64_t lanes =
+        std::min<int64_t>(kLanes, blockSize - warp.localWarp * kLanes);
     warp.alive = lanes == kLanes ? ~Mask(0) : (Mask(1) << lanes) - 1;
     Block &entry = kernel.getBody().front();
     warp.frames.push_back({kernel, &entry, entry.begin(), warp.alive});
@@ -1065,7 +1270,7 @@ void Simulation::run() {
       if (!warp.done && warp.blockedOp)
         blocked.push_back({threadOf(warp, warp.blockedLane), warp.blockedOp,
                            warp.blockedBarrier,
-                           warp.arrivedAt ? warp.arrivedAt->first : -1,
+                           warp.blockedNamed,
                            warp.blockedParity});
     // The mbarrier waits say most; CTA and named barriers last.
     std::stable_sort(blocked.begin(), blocked.end(),
@@ -1099,9 +1304,16 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
   int64_t threads = dims[0] * dims[1] * dims[2];
   if (threads < 1 || threads > 1024)
     return notSimulated("a block of more than 1024 threads");
-  if (std::optional<ArrayRef<int32_t>> cluster = kernel.getKnownClusterSize();
-      cluster && llvm::any_of(*cluster, [](int32_t d) { return d != 1; }))
-    return notSimulated("a cluster of several CTAs");
+  std::array<int64_t, 3> cluster = {1, 1, 1};
+  if (std::optional<ArrayRef<int32_t>> dims = kernel.getKnownClusterSize()) {
+    if (dims->size() != 3 || llvm::any_of(*dims, [](int32_t d) {
+          return d < 1 || d > 16;
+        }))
+      return notSimulated("a known_cluster_size outside 1..16 per dim");
+    cluster = {(*dims)[0], (*dims)[1], (*dims)[2]};
+    if (cluster[0] * cluster[1] * cluster[2] > 16)
+      return notSimulated("a cluster of more than 16 CTAs");
+  }
 
   // The kernel's mbarrier groups and shared buffers, numbered.
   DenseMap<Value, int64_t> groups, buffers;
@@ -1164,7 +1376,7 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
       bool reverse = run.reverse;
       Simulation sim(kernel, threads, dims, sample, reverse, groups,
                      groupSizes, groupNames, buffers, bufferNames, tmemViews,
-                     run.lazy);
+                     run.lazy, cluster);
       sim.run();
       // A kernel outside the model keeps the other checks' verdicts.
       if (!sim.skipped.empty()) {

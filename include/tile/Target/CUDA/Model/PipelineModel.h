@@ -85,7 +85,7 @@ struct SharedBox {
   bool overlaps(const SharedBox &other) const;
 };
 
-enum class AsyncGroupKind { Wgmma, Bulk, Tcgen05 };
+enum class AsyncGroupKind { Wgmma, Bulk, Tcgen05, Dsmem };
 
 struct Finding {
   std::string message;
@@ -96,8 +96,11 @@ struct Finding {
 
 class PipelineModel {
 public:
-  /// `threads`: the CTA's threads; `groupSizes[g]`: barriers in group g.
-  PipelineModel(int64_t threads, std::vector<int64_t> groupSizes);
+  /// `threads`: every thread of the cluster, `threadsPerCta` of them per
+  /// CTA (0: one CTA), numbered CTA by CTA; `groupSizes[g]`: barriers in
+  /// group g (a group per CTA and barrier group of the kernel).
+  PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
+                int64_t threadsPerCta = 0);
   PipelineModel(PipelineModel &&);
   PipelineModel &operator=(PipelineModel &&);
   ~PipelineModel();
@@ -105,7 +108,8 @@ public:
   /// Names barrier groups and buffers in messages (set by the caller).
   std::vector<std::string> groupNames;
   std::vector<std::string> bufferNames;
-  static std::string threadName(int64_t thread);
+  /// "CTA 1 thread 128 (warpgroup 1, warp 4, lane 0)".
+  std::string threadName(int64_t thread) const;
 
   // -- mbarriers (every call by one thread) ------------------------------
   void init(int64_t thread, BarrierRef barrier, int64_t count, OpTag op);
@@ -120,20 +124,33 @@ public:
   bool tryWait(int64_t thread, BarrierRef barrier, bool parity, OpTag op);
 
   // -- named and CTA barriers -------------------------------------------
-  /// Arrives at barrier `id` expecting `count` threads; id -1 with count
-  /// -1 is the CTA barrier (every thread that has not exited). Returns the
-  /// generation to wait for.
+  /// Arrives at barrier `id` of the thread's CTA expecting `count` threads
+  /// (`kAllThreadsOfCta`: those of the CTA that have not exited); id -1 is
+  /// the CTA barrier, `kClusterBarrier` (with `kAllThreadsOfCluster`) the
+  /// cluster's. Returns the generation to wait for.
+  static constexpr int64_t kAllThreadsOfCta = -1;
+  static constexpr int64_t kAllThreadsOfCluster = -2;
+  static constexpr int64_t kClusterBarrier = -2;
+  /// Ids from here: the four warps of warpgroup `id - kWgmmaIssue` issuing
+  /// one wgmma together.
+  static constexpr int64_t kWgmmaIssue = 1 << 20;
   int64_t barArrive(int64_t thread, int64_t id, int64_t count, OpTag op);
-  bool barPassed(int64_t id, int64_t generation) const;
+  bool barPassed(int64_t thread, int64_t id, int64_t generation) const;
 
   // -- shared memory and asynchronous units -----------------------------
-  /// A TMA load into `box`, completing `bytes` on `barrier`.
+  /// A TMA load (or, with `source`, a DSMEM copy reading `source` until it
+  /// completes) into `box`, completing `bytes` on `barrier`.
   void copyIntoShared(int64_t thread, const SharedBox &box, BarrierRef barrier,
-                      int64_t bytes, OpTag op);
+                      int64_t bytes, OpTag op,
+                      const SharedBox *source = nullptr);
   /// An asynchronous read of `box` joining `threads`' open group of `kind`
-  /// (a wgmma operand: the warp's threads; a TMA store: one thread).
+  /// (a wgmma operand: the warp's threads; a TMA store: one thread). A
+  /// wgmma is one operation of its warpgroup: `collective` (>= 0) names
+  /// the instance, each of its `joiners` warps' calls joins it, and the
+  /// first wait of any of them that retires it retires it for all.
   void asyncRead(llvm::ArrayRef<int64_t> threads, AsyncGroupKind kind,
-                 const SharedBox &box, OpTag op);
+                 const SharedBox &box, OpTag op, int64_t collective = -1,
+                 int64_t joiners = 0);
   void commitGroup(int64_t thread, AsyncGroupKind kind);
   void waitGroup(int64_t thread, AsyncGroupKind kind, int64_t pending);
   /// Ordinary (synchronous) accesses by `thread` (one per warp suffices).
