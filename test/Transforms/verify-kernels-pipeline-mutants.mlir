@@ -53,6 +53,10 @@
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir stage-index-out-of-range | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE: error: thread 0 (warpgroup 0, warp 0, lane 0) uses mbarrier 3 of a group of 3 (a stage index out of range)
 //
+// The producer gives back too few registers for both consumers' increase.
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir setmaxnreg-unpaid | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
+// REGS: :231:7: error: the kernel deadlocks: every thread waits and no copy is in flight; thread {{[0-9]+}} (warpgroup {{[12]}}, warp {{[0-9]+}}, lane 0) waits at a setmaxnreg.inc for registers no setmaxnreg.dec of its CTA released (0 in the pool)
+//
 // The Blackwell family (tcgen05 MMAs into tensor memory, completed by
 // tcgen05.commit): every single-CTA kernel of it, changed alike.
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_sm100_kernels.py %t.sm100.mlir

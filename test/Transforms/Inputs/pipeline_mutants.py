@@ -51,6 +51,8 @@ MUTANTS = {
         "          tile.wait_group bulk, 0 {read}\n", "", 1)],
     "exit-with-tma-store-in-flight": [(
         "        tile.wait_group bulk, 0\n", "", 1)],
+    "setmaxnreg-unpaid": [(
+        "nvvm.setmaxregister decrease 40", "nvvm.setmaxregister decrease 56", 1)],
     "stage-index-out-of-range": [(
         "%s = arith.remui %pos, %stages : index\n            %round",
         "%s = arith.remui %pos, %c4 : index\n            %round", 1),

@@ -97,6 +97,7 @@ struct PipelineModel::Impl {
   int64_t threadsPerCta;
   int64_t live;               ///< threads that have not exited
   std::vector<int64_t> liveInCta;
+  std::vector<int64_t> registerPool; ///< per CTA, released by setmaxnreg.dec
   int64_t ctaOf(int64_t thread) const { return thread / threadsPerCta; }
   std::vector<int64_t> groupSizes;
   std::vector<std::vector<Barrier>> barriers;
@@ -144,6 +145,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   impl->threadsPerCta = threadsPerCta > 0 ? threadsPerCta : threads;
   impl->live = threads;
   impl->liveInCta.assign(threads / impl->threadsPerCta, impl->threadsPerCta);
+  impl->registerPool.assign(impl->liveInCta.size(), 0);
   impl->groupSizes = groupSizes;
   int64_t total = 0;
   for (int64_t size : groupSizes) {
@@ -679,6 +681,22 @@ void PipelineModel::exitThread(int64_t thread, OpTag op) {
   }
 }
 
+void PipelineModel::releaseRegisters(int64_t cta, int64_t amount) {
+  impl->registerPool[cta] += amount;
+  ++impl->epoch;
+}
+
+bool PipelineModel::acquireRegisters(int64_t cta, int64_t amount) {
+  if (impl->registerPool[cta] < amount)
+    return false;
+  impl->registerPool[cta] -= amount;
+  return true;
+}
+
+int64_t PipelineModel::registerPool(int64_t cta) const {
+  return impl->registerPool[cta];
+}
+
 bool PipelineModel::completeOldest() {
   if (impl->pending.empty())
     return false;
@@ -794,6 +812,11 @@ void PipelineModel::reportDeadlock(llvm::ArrayRef<BlockedWait> blocked) {
       text += "at a CTA barrier";
     else if (wait.namedBarrier == kClusterBarrier)
       text += "at the cluster barrier";
+    else if (wait.namedBarrier == kRegisterWait)
+      text += "at a setmaxnreg.inc for registers no setmaxnreg.dec of its "
+              "CTA released (" +
+              std::to_string(impl->registerPool[impl->ctaOf(wait.thread)]) +
+              " in the pool)";
     else if (wait.namedBarrier >= kWgmmaIssue)
       text += "at a wgmma for the other warps of warpgroup " +
               std::to_string(wait.namedBarrier - kWgmmaIssue) +

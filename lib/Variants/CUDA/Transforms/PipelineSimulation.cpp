@@ -79,6 +79,9 @@ struct Warp {
   int64_t localWarp = 0; ///< within its CTA
   /// The cluster barrier generation this warp arrived at, until it waits.
   std::optional<int64_t> clusterArrival;
+  /// Registers per thread (the kernel's nvvm.maxnreg, then setmaxnreg's);
+  /// 0: unknown.
+  int64_t registers = 0;
   Mask alive = 0;
   SmallVector<Frame, 8> frames;
   DenseMap<Value, LaneValues> values;
@@ -659,6 +662,7 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
       if (!machine.wouldPass(*b, parity.lane[l] & 1)) {
         warp.blockedOp = &op;
         warp.blockedBarrier = *b;
+        warp.blockedNamed = -1;
         warp.blockedLane = l;
         warp.blockedParity = parity.lane[l] & 1;
         return StepResult::Blocked;
@@ -1155,6 +1159,37 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
     ++frame.next;
     return StepResult::Next;
   }
+  if (auto setmax = dyn_cast<NVVM::SetMaxRegisterOp>(op)) {
+    if (!warp.registers) { // no nvvm.maxnreg: the starting count is ptxas's
+      ++frame.next;
+      return StepResult::Next;
+    }
+    int64_t target = setmax.getRegCount();
+    bool increase = setmax.getAction() == NVVM::SetMaxRegisterAction::increase;
+    int64_t thread = threadOf(warp, lanesOf(frame.mask).front());
+    if (increase ? target < warp.registers : target > warp.registers) {
+      machine.report({machine.threadName(thread) + " asks setmaxnreg." +
+                          (increase ? "inc" : "dec") + " for " +
+                          std::to_string(target) +
+                          " registers per thread, but its warp holds " +
+                          std::to_string(warp.registers),
+                      &op});
+      return StepResult::Stop;
+    }
+    int64_t amount = (target - warp.registers) * kLanes;
+    if (!increase) {
+      machine.releaseRegisters(warp.cta, -amount);
+    } else if (!machine.acquireRegisters(warp.cta, amount)) {
+      warp.blockedOp = &op;
+      warp.blockedBarrier.reset();
+      warp.blockedNamed = model::PipelineModel::kRegisterWait;
+      warp.blockedLane = lanesOf(frame.mask).front();
+      return StepResult::Blocked;
+    }
+    warp.registers = target;
+    ++frame.next;
+    return StepResult::Next;
+  }
   // What the model does not follow.
   if (isa<scf::WhileOp, scf::IndexSwitchOp, scf::ExecuteRegionOp,
           scf::ParallelOp, scf::ForallOp>(op) ||
@@ -1215,6 +1250,8 @@ bool Simulation::runWarp(Warp &warp, bool untilOthersCanMove) {
       return progressed;
     }
     warp.blockedOp = nullptr;
+    warp.blockedBarrier.reset();
+    warp.blockedNamed = -1;
     progressed = true;
     if (result == StepResult::Stop ||
         (untilOthersCanMove && machine.epoch() != epoch))
@@ -1237,6 +1274,8 @@ void Simulation::run() {
     warp.alive = lanes == kLanes ? ~Mask(0) : (Mask(1) << lanes) - 1;
     Block &entry = kernel.getBody().front();
     warp.frames.push_back({kernel, &entry, entry.begin(), warp.alive});
+    if (auto maxnreg = kernel->getAttrOfType<IntegerAttr>("nvvm.maxnreg"))
+      warp.registers = maxnreg.getInt();
   }
   auto isLazy = [&](const Warp &warp) {
     return llvm::is_contained(lazyWarps, warp.id);
@@ -1272,10 +1311,16 @@ void Simulation::run() {
                            warp.blockedBarrier,
                            warp.blockedNamed,
                            warp.blockedParity});
-    // The mbarrier waits say most; CTA and named barriers last.
+    // Registers no one releases say most, then mbarrier waits; CTA and
+    // named barriers last.
+    auto rank = [](const model::PipelineModel::BlockedWait &wait) {
+      return wait.namedBarrier == model::PipelineModel::kRegisterWait ? 0
+             : wait.barrier                                          ? 1
+                                                                     : 2;
+    };
     std::stable_sort(blocked.begin(), blocked.end(),
-                     [](const auto &a, const auto &b) {
-                       return a.barrier.has_value() > b.barrier.has_value();
+                     [&](const auto &a, const auto &b) {
+                       return rank(a) < rank(b);
                      });
     machine.reportDeadlock(blocked);
     return;

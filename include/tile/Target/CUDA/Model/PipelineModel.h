@@ -170,6 +170,16 @@ public:
   void releaseTensorMemory(int64_t thread, llvm::ArrayRef<int64_t> buffers,
                            OpTag op);
 
+  // -- setmaxnreg ------------------------------------------------------
+  /// `setmaxnreg.dec` gives registers to its CTA's pool, `.inc` takes them
+  /// (blocking until the pool holds enough); `amount` counts registers of
+  /// all the warp's threads. `acquireRegisters` is false while blocked.
+  void releaseRegisters(int64_t cta, int64_t amount);
+  bool acquireRegisters(int64_t cta, int64_t amount);
+  int64_t registerPool(int64_t cta) const;
+  /// A wait in `reportDeadlock` for registers (`namedBarrier`).
+  static constexpr int64_t kRegisterWait = -3;
+
   void exitThread(int64_t thread, OpTag op);
   /// Delivers the oldest pending asynchronous completion; false if none.
   bool completeOldest();
