@@ -149,6 +149,9 @@ public:
   void run();
 
   model::PipelineModel machine;
+  /// Barrier and async operations each warp executed: the warps worth
+  /// slowing down in later runs.
+  std::vector<int64_t> syncOps;
   std::string skipped;
   Operation *skippedAt = nullptr;
 
@@ -599,6 +602,7 @@ StepResult Simulation::stepYield(Warp &warp, Operation &op) {
 
 /// mbarriers, named barriers and the CTA barrier.
 StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
+  ++syncOps[warp.id];
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
   auto predicateHolds = [&](Value predicate, int lane) {
     if (!predicate)
@@ -751,6 +755,7 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
 }
 
 StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
+  ++syncOps[warp.id];
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
   if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
     MemoryScope from = copy.getSrcType().getScope();
@@ -1264,6 +1269,7 @@ void Simulation::run() {
   int64_t warpsPerCta = (blockSize + kLanes - 1) / kLanes;
   int64_t numWarps = warpsPerCta * ctas;
   warps.resize(numWarps);
+  syncOps.assign(numWarps, 0);
   for (int64_t w = 0; w < numWarps; ++w) {
     Warp &warp = warps[w];
     warp.id = w;
@@ -1407,16 +1413,9 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
   SmallVector<Run> runs = {{200, false, {}}, {200, true, {}},
                            {330, false, {}}, {330, true, {}}};
   int64_t numWarps = (threads + kLanes - 1) / kLanes;
-  for (int64_t w = 0; w < std::min<int64_t>(numWarps, 4); ++w)
-    runs.push_back({330, false, {w}});
-  for (int64_t first = 4; first < numWarps; first += 4) {
-    Run run{330, false, {}};
-    for (int64_t w = first; w < std::min(numWarps, first + 4); ++w)
-      run.lazy.push_back(w);
-    runs.push_back(run);
-  }
-  for (const Run &run : runs) {
+  for (size_t index = 0; index < runs.size(); ++index) {
     {
+      Run run = runs[index];
       int64_t sample = run.sample;
       bool reverse = run.reverse;
       Simulation sim(kernel, threads, dims, sample, reverse, groups,
@@ -1431,6 +1430,21 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
               << "pipeline simulation of @" << kernel.getName()
               << " stopped here: " << sim.skipped;
         return success();
+      }
+      // After the first run: the lazy runs, for warps (and, past the
+      // first warpgroup, warpgroups) that take part in the protocol.
+      if (index == 0) {
+        auto active = [&](int64_t w) { return sim.syncOps[w] > 0; };
+        for (int64_t w = 0; w < std::min<int64_t>(numWarps, 4); ++w)
+          if (active(w))
+            runs.push_back({330, false, {w}});
+        for (int64_t first = 4; first < numWarps; first += 4) {
+          Run lazy{330, false, {}};
+          for (int64_t w = first; w < std::min(numWarps, first + 4); ++w)
+            lazy.lazy.push_back(w);
+          if (llvm::any_of(lazy.lazy, active))
+            runs.push_back(lazy);
+        }
       }
       if (!sim.machine.failed())
         continue;

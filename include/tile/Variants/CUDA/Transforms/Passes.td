@@ -60,29 +60,32 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       and `::2` tcgen05 instructions, and a commit tracks only the work of
       its own group: every tcgen05 operation (tile ops and hand-written
       `nvvm.tcgen05.*`) must use the function's first one's.
-    - **pipeline simulation.** A kernel with a `known_block_size`, one CTA
-      per cluster, mbarrier groups and async copies or MMAs is executed:
-      warp by warp with lane masks, integers only (thread ids, loop
-      counters, stage and phase arithmetic), every dynamic `memref.dim`
-      a sample size (200, then 330), one CTA of a grid of one, warps run
-      first to last and last to first, copies completing only when no
-      warp can move. The mbarriers, named barriers, wgmma and bulk
-      groups follow the PTX model; what goes wrong on the way is an
-      error naming the threads, the barrier, its phase and the op that
-      raced: a wait that passes on a phase its thread already saw or
-      skips one (parity not flipped, wrong stage); a shared box read
-      while the copy filling it is in flight or by a thread that did not
-      wait for the copy's phase; a box overwritten while a wgmma or a
-      TMA store may still read it or a copy into it is pending; a TMA
-      copy on a barrier no `tile.fence mbarrier_init` fenced, a barrier
-      used before a barrier published its init, a stage index outside
-      its group, a thread exiting with a TMA store in flight; a deadlock
-      (wrong arrival or init counts, a wait on the phase not yet due),
-      reported with every waiting thread and what each barrier's phase
-      still expects. Kernels outside the model (tensor memory,
-      clusters, calls, branches or barrier indices computed from memory
-      or integer arguments) are not simulated; `simulation-remarks` says
-      which and why.
+    - **pipeline simulation.** A kernel with a `known_block_size`, mbarrier
+      groups and async copies or MMAs is executed: one cluster (its
+      `known_cluster_size`) as the grid, warp by warp with lane masks,
+      integers only (thread ids, ranks, loop counters, stage and phase
+      arithmetic), every dynamic `memref.dim` a sample size (200, 330),
+      warps scheduled first to last, last to first, and with one role
+      at a time as slow as possible; copies and tcgen05 commits complete
+      only when no warp can move. mbarriers, named / CTA / cluster
+      barriers, wgmma and bulk groups, tcgen05 commits, multicast and
+      DSMEM copies and setmaxnreg follow the PTX model; what goes wrong
+      is an error naming the threads, the barrier, its phase and the op
+      that raced: a wait that passes on a phase its thread already saw or
+      skips one; a shared or tensor-memory box read while the copy or MMA
+      filling it is in flight or by a thread that did not wait for it; a
+      box overwritten while a wgmma, tcgen05 op, TMA store or DSMEM copy
+      may still read it or a copy into it is pending; tensor memory
+      released under an MMA; a TMA copy on a barrier no
+      `tile.fence mbarrier_init` fenced, a barrier used before a barrier
+      published its init; a stage index outside its group, a CTA outside
+      the cluster; a thread exiting with a TMA store or DSMEM copy in
+      flight; a deadlock (wrong arrival or init counts, a wait on a phase
+      not yet due, registers no setmaxnreg.dec released), reported with
+      every waiting thread and what its barrier still expects. Kernels
+      outside the model (cta_group 2 pairs, calls, branches or indices
+      computed from memory or integer arguments) are not simulated;
+      `simulation-remarks` says which and why.
 
     Shared-memory size is checked where buffers are placed.
 
