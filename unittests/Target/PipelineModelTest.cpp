@@ -172,6 +172,26 @@ TEST(PipelineModelTest, ReadingWithoutWaitingForThePhaseIsARace) {
   EXPECT_FALSE(waited.failed());
 }
 
+TEST(PipelineModelTest, AWaitIsPassedOnThroughABarrier) {
+  // Thread 0 waits for the copy; threads 1 and 2 learn of it through named
+  // barrier 1, which thread 0 takes part in; thread 3 does not.
+  PipelineModel model = ready(4, 1, 1);
+  model.expectTx(0, {0, 0}, 128, &opArrive);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  model.completeOldest();
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
+  for (int64_t t : {0, 1, 2})
+    model.barArrive(t, 1, 3, &opBar);
+  model.readShared(1, box(0, 0), &opRead);
+  model.readShared(2, box(0, 0), &opRead);
+  EXPECT_FALSE(model.failed());
+  model.readShared(3, box(0, 0), &opRead);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("thread 3 "),
+            std::string::npos);
+}
+
 TEST(PipelineModelTest, TmaCopyNeedsAFencedInit) {
   PipelineModel model(1, {1});
   model.init(0, {0, 0}, 1, &opInit);

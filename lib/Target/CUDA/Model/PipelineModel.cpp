@@ -109,6 +109,10 @@ struct PipelineModel::Impl {
   }
   /// (thread, barrier) -> the last phase the thread saw complete.
   llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> observed;
+  /// Per thread: barrier -> the latest phase whose completion happened
+  /// before the thread's next step (its own waits, and other threads' waits
+  /// passed on through a barrier both took part in).
+  std::vector<llvm::DenseMap<int64_t, int64_t>> knows;
   /// Barriers whose init each thread may rely on.
   std::vector<llvm::BitVector> visible;
   std::vector<WritePtr> writes;      ///< recent writes, oldest first
@@ -155,6 +159,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   }
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
+  impl->knows.resize(threads);
   impl->groups.resize(threads * 2);
 }
 
@@ -300,6 +305,9 @@ bool PipelineModel::tryWait(int64_t thread, BarrierRef barrier, bool parity,
   if ((b.completed & 1) == int64_t(parity))
     return false;
   int64_t seen = b.completed - 1;
+  int64_t &known = impl->knows[thread].try_emplace(impl->flat(barrier), seen)
+                       .first->second;
+  known = std::max(known, seen);
   auto [it, first] =
       impl->observed.insert({{thread, impl->flat(barrier)}, seen});
   if (!first) {
@@ -336,6 +344,15 @@ static void completeIfAllArrived(PipelineModel::Impl &impl, NamedBarrier &bar) {
     all |= impl.visible[t];
   for (int64_t t : bar.arrived)
     impl.visible[t] = all;
+  // So is every completed phase one of them waited for.
+  llvm::DenseMap<int64_t, int64_t> known;
+  for (int64_t t : bar.arrived)
+    for (auto [barrier, phase] : impl.knows[t]) {
+      int64_t &k = known.try_emplace(barrier, phase).first->second;
+      k = std::max(k, phase);
+    }
+  for (int64_t t : bar.arrived)
+    impl.knows[t] = known;
   bar.arrived.clear();
   ++bar.generation;
   ++impl.epoch;
@@ -483,8 +500,8 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
     return; // an ordinary store
   for (int64_t thread : threads) {
     bool waited = llvm::any_of(w->completions, [&](const auto &c) {
-      auto seen = impl.observed.find({thread, impl.flat(c.first)});
-      return seen != impl.observed.end() && seen->second >= c.second;
+      auto seen = impl.knows[thread].find(impl.flat(c.first));
+      return seen != impl.knows[thread].end() && seen->second >= c.second;
     });
     if (waited)
       continue;
@@ -495,8 +512,8 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
             ", which " + (w->tcgen05 ? "a tcgen05 MMA or copy" : "a copy") +
             " completed in phase " + std::to_string(phase) + " of " +
             model.barrierName(barrier) +
-            ", without having waited for that phase (the last it waited "
-            "for: " +
+            ", without having waited for that phase, itself or through a "
+            "barrier with a thread that did (the last it waited for: " +
             (seen == impl.observed.end() ? std::string("none")
                                          : std::to_string(seen->second)) +
             ")",
