@@ -97,6 +97,19 @@ MUTANTS = {
         "%releaser = arith.cmpi ult, %lane, %c1 : index", 1),
         ("%cta_leader = arith.cmpi eq, %tid, %c0 : index",
          "%cta_leader = arith.cmpi sle, %tid, %c0 : index", 1)],
+    "copy-barrier-index-recomputed": [(
+        """            tile.copy_async %a_global[%m0, %k0] to %a_ring[%a_top, 0, 0] sizes [64, 64]
+                exec thread mbar(%full_barrier[%s] : !ring) : !gmem to !a_ring""",
+        """            %s_again = arith.remui %pos, %stages : index
+            tile.copy_async %a_global[%m0, %k0] to %a_ring[%a_top, 0, 0] sizes [64, 64]
+                exec thread mbar(%full_barrier[%s_again] : !ring) : !gmem to !a_ring""",
+        1)],
+    "expect-tx-bytes-as-a-sum": [(
+        "nvgpu.mbarrier.arrive.expect_tx %full_barrier[%s], %stage_bytes : !ring",
+        "%half_bytes = arith.constant 24576 : index\n"
+        "            %bytes_again = arith.addi %half_bytes, %half_bytes : index\n"
+        "            nvgpu.mbarrier.arrive.expect_tx %full_barrier[%s], %bytes_again : !ring",
+        1)],
     "parity-by-truncation": [(
         "%loaded_parity = arith.cmpi ne, %round_bit, %c0 : index",
         "%loaded_parity = arith.index_castui %round_bit : index to i1", 1)],
