@@ -82,6 +82,15 @@
 // RUN: python3 %S/Inputs/pipeline_mutants.py %t.sm100.mlir sm100-epilogue-skips-acc-full | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACCFULL
 // ACCFULL-COUNT-6: error: the kernel deadlocks
 //
+// The cta_group 2 pairs: both CTAs' loads complete on the leader's barrier,
+// added up per CTA by the static expect-tx check (the simulation does not
+// run pairs).
+// RUN: tile-opt --tile-verify-kernels %t.sm100.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVEN --allow-empty
+// PROVEN-NOT: not proven
+// RUN: python3 %S/Inputs/pipeline_mutants.py %t.sm100.mlir sm100-pair-stage-bytes-short | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIRBYTES
+// PAIRBYTES: error: on CTA 0 of the cluster of 2, this mbarrier's phase announces 49152 bytes but the copies completing on it bring 65536 bytes: the phase can complete before all the data lands
+// PAIRBYTES: note: completes 16384 bytes on CTA 0 when CTA 1 issues it
+//
 // Clusters: the Hopper family's multicast kernel (CTA pairs share B) and
 // the DSMEM example, simulated CTA by CTA.
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py --kernels gemm_bf16_tn_128x256x64_s3_multicast_b %t.mc.mlir

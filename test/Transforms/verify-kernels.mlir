@@ -227,8 +227,8 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 
 // A cta_group 2 load completes on this CTA's barrier unless mbar_cta names
-// another CTA's: the first is counted here, the second (the pair's bytes
-// add up on the leader's barrier) is a remark.
+// another CTA's: the first is counted here; the second is added up per CTA
+// of a declared cluster, a remark without one.
 // CHECK-LABEL: gpu.func @pair_loads
 gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @pair_loads(%in: !g, %leader: i32) kernel {
@@ -241,7 +241,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     tile.copy_async %in[0, 0] to %s[0, 0] sizes [128, 64] exec thread
         mbar(%bars[%c0] : !bars) {cta_group = 2 : i32} : !g to !s
     %pair_bytes = arith.constant 32768 : index
-    // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: a copy with mbar_cta completes on that CTA's barrier, and the bytes of the pair's copies are not added up across CTAs here}}
+    // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: its bytes per CTA are not added up: the kernel declares no known_cluster_size of at most 16 CTAs}}
     nvgpu.mbarrier.arrive.expect_tx %bars[%c1], %pair_bytes : !bars
     tile.copy_async %in[0, 0] to %s[0, 0] sizes [128, 64] exec thread
         mbar(%bars[%c1] : !bars) mbar_cta(%leader) {cta_group = 2 : i32} : !g to !s

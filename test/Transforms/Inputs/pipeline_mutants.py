@@ -71,6 +71,9 @@ MUTANTS = {
         "tile.fence after_thread_sync\n", None)],
     "sm100-stage-never-released": [(
         "tile.mma_commit mbar(%empty[%s] : !ring) exec thread\n", "", None)],
+    "sm100-pair-stage-bytes-short": [(
+        "%stage_bytes = arith.constant 65536 : index",
+        "%stage_bytes = arith.constant 49152 : index", None)],
     # -- Hopper cluster (a B tile multicast to both CTAs of a pair) --
     "mc-release-to-one-cta": [(
         "%release_cta = arith.index_cast %warp_in_wg : index to i32",

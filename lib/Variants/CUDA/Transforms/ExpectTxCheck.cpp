@@ -288,6 +288,10 @@ std::optional<int64_t> valueOnRank(Value value, int64_t rank,
     return *a | *b;
   if (isa<arith::XOrIOp>(def))
     return *a ^ *b;
+  if (isa<arith::ShLIOp>(def) && ub < 63)
+    return int64_t(ua << ub);
+  if (isa<arith::ShRUIOp>(def) && ub < 64)
+    return int64_t(ua >> ub);
   if (isa<arith::RemUIOp>(def) && ub != 0)
     return int64_t(ua % ub);
   if (isa<arith::DivUIOp>(def) && ub != 0)
@@ -331,7 +335,7 @@ bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
     bool rankDependent = llvm::any_of(splitting, [](Operation *ifOp) {
       return readsClusterRank(cast<scf::IfOp>(ifOp).getCondition());
     });
-    why = rankDependent
+    why = rankDependent || splitting.empty()
               ? "the kernel declares no known_cluster_size of at most 16 CTAs"
               : "a branch condition is not a function of the cluster rank "
                 "alone";
@@ -348,14 +352,6 @@ bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
       return false;
     }
     auto copy = dyn_cast<CopyAsyncOp>(e->op);
-    if (copy && copy.getMbarCta()) {
-      why = "a copy with mbar_cta completes on another CTA's barrier";
-      return false;
-    }
-    if (copy && copy.getCtaMask() && !constantOf(copy.getCtaMask())) {
-      why = "a multicast copy's cta_mask is not a constant";
-      return false;
-    }
     if (!copy && e->kind == EventKind::Complete) {
       why = e->why;
       return false;
@@ -370,10 +366,43 @@ bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
       runs[i].push_back(*on);
     }
   }
-  auto delivers = [&](CopyAsyncOp copy, int64_t from, int64_t to) {
-    if (!copy.getCtaMask())
-      return from == to;
-    return ((*constantOf(copy.getCtaMask()) >> to) & 1) != 0;
+  // How many times a copy issued by CTA `from` completes its bytes on CTA
+  // `to`'s barrier: once per destination (its mask's CTAs, or itself)
+  // whose signal lands there. With mbar_cta the signal goes to the CTA of
+  // the destination's pair that mbar_cta names relative to the issuer.
+  std::optional<std::string> undecided;
+  auto deliveries = [&](CopyAsyncOp copy, int64_t from, int64_t to) {
+    SmallVector<int64_t, 4> destinations;
+    if (copy.getCtaMask()) {
+      std::optional<int64_t> mask =
+          valueOnRank(copy.getCtaMask(), from, cluster);
+      if (!mask) {
+        undecided = "a multicast copy's cta_mask is not a function of the "
+                    "cluster rank";
+        return int64_t(0);
+      }
+      for (int64_t d = 0; d < 16; ++d)
+        if ((*mask >> d) & 1)
+          destinations.push_back(d);
+    } else {
+      destinations.push_back(from);
+    }
+    std::optional<int64_t> signalled;
+    if (copy.getMbarCta()) {
+      signalled = valueOnRank(copy.getMbarCta(), from, cluster);
+      if (!signalled || *signalled < 0 || *signalled >= cluster.size ||
+          (*signalled & ~int64_t(1)) != (from & ~int64_t(1))) {
+        undecided = "a copy's mbar_cta is not a function of the cluster rank "
+                    "naming a CTA of the issuer's pair";
+        return int64_t(0);
+      }
+    }
+    int64_t count = 0;
+    for (int64_t d : destinations) {
+      int64_t at = signalled ? (d & ~int64_t(1)) + (*signalled & 1) : d;
+      count += at == to;
+    }
+    return count;
   };
   for (int64_t r = 0; r < cluster.size; ++r) {
     int64_t announced = 0, completing = 0;
@@ -384,10 +413,19 @@ bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
         overflow |= llvm::AddOverflow(announced, perIssue[i], announced);
         firstAnnounce = firstAnnounce ? firstAnnounce : e->op;
       } else if (e->kind == EventKind::Complete) {
-        for (int64_t q = 0; q < cluster.size; ++q)
-          if (runs[i][q] && delivers(cast<CopyAsyncOp>(e->op), q, r))
-            overflow |= llvm::AddOverflow(completing, perIssue[i], completing);
+        for (int64_t q = 0; q < cluster.size; ++q) {
+          int64_t times = runs[i][q]
+                              ? deliveries(cast<CopyAsyncOp>(e->op), q, r)
+                              : 0;
+          int64_t bytes = 0;
+          overflow |= llvm::MulOverflow(perIssue[i], times, bytes) ||
+                      llvm::AddOverflow(completing, bytes, completing);
+        }
       }
+    }
+    if (undecided) {
+      why = *undecided;
+      return false;
     }
     if (overflow) {
       why = "a byte count is negative or the sum overflows 64 bits";
@@ -409,9 +447,11 @@ bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
       if (e->kind != EventKind::Complete)
         continue;
       for (int64_t q = 0; q < cluster.size; ++q)
-        if (runs[i][q] && delivers(cast<CopyAsyncOp>(e->op), q, r))
+        if (int64_t times = runs[i][q]
+                                ? deliveries(cast<CopyAsyncOp>(e->op), q, r)
+                                : 0)
           diag.attachNote(e->op->getLoc())
-              << "completes " << perIssue[i] << " bytes on CTA " << r
+              << "completes " << perIssue[i] * times << " bytes on CTA " << r
               << " when CTA " << q << " issues it";
     }
     return true;
@@ -431,10 +471,22 @@ void reportPhase(ArrayRef<Event *> events, const Cluster &cluster,
           splitting.insert(ifOp);
           firstSplit = firstSplit ? firstSplit : events[i];
         }
-  if (firstSplit) {
+  // A copy completing on another CTA's barrier is always added up per CTA.
+  bool crossCta = llvm::any_of(events, [](Event *e) {
+    auto copy = dyn_cast<CopyAsyncOp>(e->op);
+    return copy && copy.getMbarCta();
+  });
+  if (firstSplit || crossCta) {
     std::string why;
     if (provePerRank(events, cluster, splitting, failed, why))
       return;
+    if (!firstSplit) {
+      events.front()->op->emitRemark()
+          << "expect-tx accounting of this mbarrier not proven: its bytes "
+             "per CTA are not added up: "
+          << why;
+      return;
+    }
     firstSplit->op->emitRemark()
         << "expect-tx accounting of this mbarrier not proven: its "
            "announcements or copies sit on different branches of one "

@@ -32,7 +32,9 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       different branches of one `scf.if` whose condition is a function of
       the cluster rank, in a kernel with a `known_cluster_size`, are added
       up per CTA (each rank's branches decided; a CTA receives its own
-      copies and every multicast whose mask holds it). Other branch
+      copies and every multicast whose mask holds it), as are copies with
+      `mbar_cta` (completing on the barrier of the pair CTA it names;
+      `cta_mask` and `mbar_cta` evaluated on each rank). Other branch
       conditions, and a barrier announced or completed only on one side in
       a function with calls or nvgpu TMA copies, get a remark (not proven)
       rather than a verdict.
