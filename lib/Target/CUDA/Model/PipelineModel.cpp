@@ -10,6 +10,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tile::cuda::model;
@@ -289,7 +290,13 @@ void PipelineModel::expectTx(int64_t thread, BarrierRef barrier,
                              int64_t bytes, OpTag op) {
   if (!checkUsable(*this, *impl, thread, barrier, op, "announces bytes on"))
     return;
-  impl->at(barrier).tx += bytes;
+  Barrier &b = impl->at(barrier);
+  if (bytes < 0 || bytes > (int64_t(1) << 40) ||
+      llvm::AddOverflow(b.tx, bytes, b.tx))
+    report({threadName(thread) + " announces " + std::to_string(bytes) +
+                " transaction bytes on " + barrierName(barrier) +
+                " (more than any phase can receive)",
+            op});
 }
 
 bool PipelineModel::wouldPass(BarrierRef barrier, bool parity) const {
@@ -724,7 +731,7 @@ bool PipelineModel::completeOldest() {
     w.pending = false;
     Barrier &b = impl->at(*w.barrier);
     w.completions.push_back({*w.barrier, b.completed});
-    b.tx -= w.bytes;
+    b.tx -= w.bytes; // bytes <= 2^40 per copy: no overflow
     completeIfDone(*impl, b);
     if (event.copySource) {
       event.copySource->owners.reset();

@@ -322,6 +322,47 @@ std::optional<bool> runsOnRank(Operation *op, int64_t rank,
   return true;
 }
 
+/// How many times a copy issued by CTA `from` completes its bytes on CTA
+/// `to`'s barrier: once per destination (its mask's CTAs, or itself) whose
+/// signal lands there. With mbar_cta the signal goes to the CTA of the
+/// destination's pair that mbar_cta names relative to the issuer. Sets
+/// `undecided` (and returns 0) when the mask or mbar_cta is not a function
+/// of the rank.
+int64_t deliveriesTo(CopyAsyncOp copy, int64_t from, int64_t to,
+                     const Cluster &cluster,
+                     std::optional<std::string> &undecided) {
+  SmallVector<int64_t, 4> destinations;
+  if (copy.getCtaMask()) {
+    std::optional<int64_t> mask = valueOnRank(copy.getCtaMask(), from, cluster);
+    if (!mask) {
+      undecided = "a multicast copy's cta_mask is not a function of the "
+                  "cluster rank";
+      return 0;
+    }
+    for (int64_t d = 0; d < 16; ++d)
+      if ((*mask >> d) & 1)
+        destinations.push_back(d);
+  } else {
+    destinations.push_back(from);
+  }
+  std::optional<int64_t> signalled;
+  if (copy.getMbarCta()) {
+    signalled = valueOnRank(copy.getMbarCta(), from, cluster);
+    if (!signalled || *signalled < 0 || *signalled >= cluster.size ||
+        (*signalled & ~int64_t(1)) != (from & ~int64_t(1))) {
+      undecided = "a copy's mbar_cta is not a function of the cluster rank "
+                  "naming a CTA of the issuer's pair";
+      return 0;
+    }
+  }
+  int64_t count = 0;
+  for (int64_t d : destinations) {
+    int64_t at = signalled ? (d & ~int64_t(1)) + (*signalled & 1) : d;
+    count += at == to;
+  }
+  return count;
+}
+
 /// The phase's bytes on every CTA of the cluster, when the branches that
 /// separate its events depend on the cluster rank alone (one CTA loads
 /// half a multicast tile, its peer the other): announced on CTA r along
@@ -366,43 +407,9 @@ bool provePerRank(ArrayRef<Event *> events, const Cluster &cluster,
       runs[i].push_back(*on);
     }
   }
-  // How many times a copy issued by CTA `from` completes its bytes on CTA
-  // `to`'s barrier: once per destination (its mask's CTAs, or itself)
-  // whose signal lands there. With mbar_cta the signal goes to the CTA of
-  // the destination's pair that mbar_cta names relative to the issuer.
   std::optional<std::string> undecided;
   auto deliveries = [&](CopyAsyncOp copy, int64_t from, int64_t to) {
-    SmallVector<int64_t, 4> destinations;
-    if (copy.getCtaMask()) {
-      std::optional<int64_t> mask =
-          valueOnRank(copy.getCtaMask(), from, cluster);
-      if (!mask) {
-        undecided = "a multicast copy's cta_mask is not a function of the "
-                    "cluster rank";
-        return int64_t(0);
-      }
-      for (int64_t d = 0; d < 16; ++d)
-        if ((*mask >> d) & 1)
-          destinations.push_back(d);
-    } else {
-      destinations.push_back(from);
-    }
-    std::optional<int64_t> signalled;
-    if (copy.getMbarCta()) {
-      signalled = valueOnRank(copy.getMbarCta(), from, cluster);
-      if (!signalled || *signalled < 0 || *signalled >= cluster.size ||
-          (*signalled & ~int64_t(1)) != (from & ~int64_t(1))) {
-        undecided = "a copy's mbar_cta is not a function of the cluster rank "
-                    "naming a CTA of the issuer's pair";
-        return int64_t(0);
-      }
-    }
-    int64_t count = 0;
-    for (int64_t d : destinations) {
-      int64_t at = signalled ? (d & ~int64_t(1)) + (*signalled & 1) : d;
-      count += at == to;
-    }
-    return count;
+    return deliveriesTo(copy, from, to, cluster, undecided);
   };
   for (int64_t r = 0; r < cluster.size; ++r) {
     int64_t announced = 0, completing = 0;

@@ -38,8 +38,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <array>
+#include <limits>
 
 using namespace mlir;
 using namespace tile;
@@ -231,6 +233,17 @@ private:
   void evalArith(Warp &warp, Operation &op, Mask mask);
   StepResult stepSync(Warp &warp, Frame &frame, Operation &op);
   StepResult stepTile(Warp &warp, Frame &frame, Operation &op);
+  StepResult stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy);
+  std::optional<SmallVector<int64_t, 4>> copyTargets(Warp &warp,
+                                                     CopyAsyncOp copy,
+                                                     int lane);
+  StepResult stepGemm(Warp &warp, Frame &frame, GemmAsyncOp gemm);
+  StepResult stepArriveRemote(Warp &warp, Frame &frame,
+                              MBarrierArriveRemoteOp remote);
+  StepResult stepMBarrier(Warp &warp, Frame &frame, Operation &op);
+  bool stepValue(Warp &warp, Frame &frame, Operation &op);
+  StepResult stepSetMaxRegister(Warp &warp, Frame &frame,
+                                NVVM::SetMaxRegisterOp setmax);
 
   /// The barrier `group[index]` in lane `lane`, of CTA `cta` (default:
   /// the warp's).
@@ -310,16 +323,21 @@ void Simulation::evalArith(Warp &warp, Operation &op, Mask mask) {
     int64_t b = in.size() > 1 ? in[1]->lane[l] : 0;
     uint64_t ua = zeroExtend(a, w0), ub = zeroExtend(b, w0);
     std::optional<int64_t> r;
-    if (isa<arith::AddIOp>(op)) r = a + b;
-    else if (isa<arith::SubIOp>(op)) r = a - b;
-    else if (isa<arith::MulIOp>(op)) r = a * b;
+    // Two's complement wraps, as the hardware's integers do.
+    if (isa<arith::AddIOp>(op)) r = int64_t(uint64_t(a) + uint64_t(b));
+    else if (isa<arith::SubIOp>(op)) r = int64_t(uint64_t(a) - uint64_t(b));
+    else if (isa<arith::MulIOp>(op)) r = int64_t(uint64_t(a) * uint64_t(b));
     else if (isa<arith::DivUIOp>(op)) { if (ub) r = int64_t(ua / ub); }
     else if (isa<arith::RemUIOp>(op)) { if (ub) r = int64_t(ua % ub); }
-    else if (isa<arith::CeilDivUIOp>(op)) { if (ub) r = int64_t((ua + ub - 1) / ub); }
-    else if (isa<arith::DivSIOp>(op)) { if (b) r = a / b; }
-    else if (isa<arith::RemSIOp>(op)) { if (b) r = a % b; }
-    else if (isa<arith::CeilDivSIOp>(op)) { if (b) r = (a / b) + ((a % b != 0) && ((a < 0) == (b < 0))); }
-    else if (isa<arith::FloorDivSIOp>(op)) { if (b) r = (a / b) - ((a % b != 0) && ((a < 0) != (b < 0))); }
+    else if (isa<arith::CeilDivUIOp>(op)) { if (ub) r = int64_t(ua / ub + (ua % ub != 0)); }
+    // Signed division: none for a zero divisor or INT64_MIN / -1.
+    else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                 arith::FloorDivSIOp>(op) &&
+             (!b || (b == -1 && a == std::numeric_limits<int64_t>::min()))) {}
+    else if (isa<arith::DivSIOp>(op)) r = a / b;
+    else if (isa<arith::RemSIOp>(op)) r = a % b;
+    else if (isa<arith::CeilDivSIOp>(op)) r = (a / b) + ((a % b != 0) && ((a < 0) == (b < 0)));
+    else if (isa<arith::FloorDivSIOp>(op)) r = (a / b) - ((a % b != 0) && ((a < 0) != (b < 0)));
     else if (isa<arith::MinUIOp>(op)) r = ua < ub ? a : b;
     else if (isa<arith::MaxUIOp>(op)) r = ua > ub ? a : b;
     else if (isa<arith::MinSIOp>(op)) r = std::min(a, b);
@@ -541,15 +559,13 @@ StepResult Simulation::stepYield(Warp &warp, Operation &op) {
     // Lanes past their bound leave with this trip's values.
     Mask finished = 0;
     if (frame.perLane) {
-      for (int l : lanesOf(frame.mask)) {
-        frame.ivs[l] += frame.steps[l];
-        if (frame.ivs[l] >= frame.ubs[l])
+      for (int l : lanesOf(frame.mask))
+        if (llvm::AddOverflow(frame.ivs[l], frame.steps[l], frame.ivs[l]) ||
+            frame.ivs[l] >= frame.ubs[l])
           finished |= Mask(1) << l;
-      }
-    } else {
-      frame.iv += frame.step;
-      if (frame.iv >= frame.ub)
-        finished = frame.mask;
+    } else if (llvm::AddOverflow(frame.iv, frame.step, frame.iv) ||
+               frame.iv >= frame.ub) {
+      finished = frame.mask;
     }
     for (auto [result, v] : llvm::zip(forOp.getResults(), yielded)) {
       LaneValues &out = warp.values[result];
@@ -601,8 +617,9 @@ StepResult Simulation::stepYield(Warp &warp, Operation &op) {
 }
 
 /// mbarriers, named barriers and the CTA barrier.
-StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
-  ++syncOps[warp.id];
+/// nvgpu.mbarrier.init / arrive / arrive.expect_tx / try_wait.parity,
+/// each lane's; a wait blocks the warp until every lane's passes.
+StepResult Simulation::stepMBarrier(Warp &warp, Frame &frame, Operation &op) {
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
   auto predicateHolds = [&](Value predicate, int lane) {
     if (!predicate)
@@ -676,6 +693,14 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
       machine.tryWait(threadOf(warp, l), b, parity.lane[l] & 1, &op);
     return StepResult::Next;
   }
+  return skip(&op, "`" + op.getName().getStringRef() + "`");
+}
+
+StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
+  ++syncOps[warp.id];
+  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+  if (isa<nvgpu::NVGPUDialect>(op.getDialect()))
+    return stepMBarrier(warp, frame, op);
   // barrier.cluster.arrive / wait: every thread of the cluster.
   using Model = model::PipelineModel;
   if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(op)) {
@@ -754,211 +779,279 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
   return StepResult::Next;
 }
 
-StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
-  ++syncOps[warp.id];
-  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
-  if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
-    MemoryScope from = copy.getSrcType().getScope();
-    MemoryScope to = copy.getDstType().getScope();
-    if (copy.getExec() != ExecScope::thread)
-      return skip(&op, "a cooperative copy");
-    if (copy.getMbarCta())
-      return skip(&op, "a copy completing on the peer CTA's barrier (a "
-                       "cta_group 2 pair)");
-    // The CTA ranks a lane's copy lands in: a multicast mask's bits, a
-    // DSMEM copy's peer, or its own CTA.
-    auto targets = [&](int lane) -> std::optional<SmallVector<int64_t, 4>> {
-      SmallVector<int64_t, 4> ctaList;
-      Value rank = copy.getCtaMask() ? copy.getCtaMask() : copy.getRemoteCta();
-      if (!rank)
-        return SmallVector<int64_t, 4>{warp.cta};
-      const LaneValues &v = valueOf(warp, rank);
-      if (!(v.known & (Mask(1) << lane))) {
-        skip(&op, "a multicast mask or peer CTA that is not an integer "
-                  "function of thread ids, ranks and sizes");
-        return std::nullopt;
-      }
-      uint64_t value = zeroExtend(v.lane[lane], widthOf(rank.getType()));
-      if (copy.getCtaMask()) {
-        for (int64_t c = 0; c < 16; ++c)
-          if (value & (uint64_t(1) << c))
-            ctaList.push_back(c);
-      } else {
-        ctaList.push_back(int64_t(value));
-      }
-      for (int64_t c : ctaList)
-        if (c >= ctas) {
-          machine.report({machine.threadName(threadOf(warp, lane)) +
-                              (copy.getCtaMask()
-                                   ? " multicasts to CTA "
-                                   : " copies into the shared memory of CTA ") +
-                              std::to_string(c) + ", outside the cluster of " +
-                              std::to_string(ctas),
-                          &op});
-          return std::nullopt;
-        }
-      return ctaList;
-    };
-    int64_t elements = 1;
-    for (int64_t size : copy.getSizes())
-      elements *= size;
-    int64_t bytes = elements * copy.getSrcType().getElementBits() / 8;
-    for (int l : lanes) {
-      int64_t thread = threadOf(warp, l);
-      if ((from == MemoryScope::global || from == MemoryScope::shared) &&
-          to == MemoryScope::shared) {
-        if (!copy.getMbar() || !copy.getMbarIndex())
-          return skip(&op, "a copy into shared memory that completes on no "
-                           "mbarrier group entry");
-        std::optional<SmallVector<int64_t, 4>> into = targets(l);
-        if (!into)
-          return StepResult::Stop;
-        // A DSMEM copy reads its own CTA's source until it completes.
-        std::optional<model::SharedBox> source;
-        if (from == MemoryScope::shared) {
-          source = boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
-                         copy.getSrcStaticOffsets(), copy.getSizes(), l);
-          if (!source)
-            return StepResult::Stop;
-        }
-        for (int64_t cta : *into) {
-          std::optional<model::BarrierRef> b = barrierOf(
-              warp, &op, copy.getMbar(), copy.getMbarIndex(), l, cta);
-          std::optional<model::SharedBox> box =
-              b ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
-                        copy.getDstStaticOffsets(), copy.getSizes(), l, cta)
-                : std::nullopt;
-          if (!box)
-            return StepResult::Stop;
-          machine.copyIntoShared(thread, *box, *b, bytes, &op,
-                                 source ? &*source : nullptr);
-          if (machine.failed())
-            return StepResult::Stop;
-        }
-      } else if (from == MemoryScope::shared && to == MemoryScope::global) {
-        std::optional<model::SharedBox> box =
-            boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
-                  copy.getSrcStaticOffsets(), copy.getSizes(), l);
-        if (!box)
-          return StepResult::Stop;
-        int64_t threads[] = {thread};
-        machine.asyncRead(threads, model::AsyncGroupKind::Bulk, *box, &op);
-      } else if (from == MemoryScope::shared && to == MemoryScope::tmem) {
-        // tcgen05.cp: on the tcgen05 pipe, completed by a commit.
-        std::optional<model::SharedBox> src =
-            boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
-                  copy.getSrcStaticOffsets(), copy.getSizes(), l);
-        std::optional<model::SharedBox> dst =
-            src ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
-                        copy.getDstStaticOffsets(), copy.getSizes(), l)
-                : std::nullopt;
-        if (!dst)
-          return StepResult::Stop;
-        model::SharedBox reads[] = {*src};
-        machine.tcgen05Op(thread, reads, *dst, &op);
-      } else {
-        return skip(&op, "a copy between these memories");
-      }
-      if (machine.failed())
-        return StepResult::Stop;
-    }
-    return StepResult::Next;
+/// The CTA ranks a lane's copy lands in: a multicast mask's bits, a DSMEM
+/// copy's peer, or its own CTA; none (after a report or a skip) otherwise.
+std::optional<SmallVector<int64_t, 4>>
+Simulation::copyTargets(Warp &warp, CopyAsyncOp copy, int lane) {
+  Operation &op = *copy;
+  SmallVector<int64_t, 4> ctaList;
+  Value rank = copy.getCtaMask() ? copy.getCtaMask() : copy.getRemoteCta();
+  if (!rank)
+    return SmallVector<int64_t, 4>{warp.cta};
+  const LaneValues &v = valueOf(warp, rank);
+  if (!(v.known & (Mask(1) << lane))) {
+    skip(&op, "a multicast mask or peer CTA that is not an integer "
+              "function of thread ids, ranks and sizes");
+    return std::nullopt;
   }
-  if (auto gemm = dyn_cast<GemmAsyncOp>(op)) {
-    ArrayRef<int64_t> mnk = gemm.getSizes();
-    int64_t group = gemm.getCtaGroup().value_or(1);
-    if (group != 1)
-      return skip(&op, "a cta_group 2 MMA (a CTA pair)");
-    SmallVector<int64_t> a = gemm.getTransposeA()
-                                 ? SmallVector<int64_t>{mnk[2], mnk[0]}
-                                 : SmallVector<int64_t>{mnk[0], mnk[2]};
-    SmallVector<int64_t> b = gemm.getTransposeB()
-                                 ? SmallVector<int64_t>{mnk[1], mnk[2]}
-                                 : SmallVector<int64_t>{mnk[2], mnk[1]};
-    // The operands in shared or tensor memory, as boxes.
-    auto boxes = [&](int lane, SmallVectorImpl<model::SharedBox> &reads,
-                     std::optional<model::SharedBox> &write) {
-      auto add = [&](Value buffer, OperandRange dynamic,
-                     ArrayRef<int64_t> offsets, ArrayRef<int64_t> extents,
-                     bool isWrite) {
-        MemoryScope scope = cast<BufferType>(buffer.getType()).getScope();
-        if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
-          return true;
-        std::optional<model::SharedBox> box =
-            boxOf(warp, &op, buffer, dynamic, offsets, extents, lane);
-        if (!box)
-          return false;
-        if (isWrite)
-          write = *box;
-        else
-          reads.push_back(*box);
-        return true;
-      };
-      return add(gemm.getA(), gemm.getAOffsets(), gemm.getAStaticOffsets(), a,
-                 false) &&
-             add(gemm.getB(), gemm.getBOffsets(), gemm.getBStaticOffsets(), b,
-                 false) &&
-             add(gemm.getC(), gemm.getCOffsets(), gemm.getCStaticOffsets(),
-                 {mnk[0], mnk[1]}, true);
-    };
-    if (gemm.getExec() == ExecScope::thread ||
-        gemm.getExec() == ExecScope::warp) {
-      // tcgen05: each issuing lane starts an MMA on the tcgen05 pipe (one
-      // elected lane for `exec warp`).
-      if (gemm.getExec() == ExecScope::warp)
-        lanes.resize(1);
-      for (int l : lanes) {
-        SmallVector<model::SharedBox, 3> reads;
-        std::optional<model::SharedBox> write;
-        if (!boxes(l, reads, write))
+  uint64_t value = zeroExtend(v.lane[lane], widthOf(rank.getType()));
+  if (copy.getCtaMask()) {
+    for (int64_t c = 0; c < 16; ++c)
+      if (value & (uint64_t(1) << c))
+        ctaList.push_back(c);
+  } else {
+    ctaList.push_back(int64_t(value));
+  }
+  for (int64_t c : ctaList)
+    if (c >= ctas) {
+      machine.report({machine.threadName(threadOf(warp, lane)) +
+                          (copy.getCtaMask()
+                               ? " multicasts to CTA "
+                               : " copies into the shared memory of CTA ") +
+                          std::to_string(c) + ", outside the cluster of " +
+                          std::to_string(ctas),
+                      &op});
+      return std::nullopt;
+    }
+  return ctaList;
+}
+
+/// A copy_async: TMA loads (multicast), DSMEM copies, TMA stores and
+/// tcgen05.cp, each issuing lane's.
+StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
+  Operation &op = *copy;
+  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+  MemoryScope from = copy.getSrcType().getScope();
+  MemoryScope to = copy.getDstType().getScope();
+  if (copy.getExec() != ExecScope::thread)
+    return skip(&op, "a cooperative copy");
+  if (copy.getMbarCta())
+    return skip(&op, "a copy completing on the peer CTA's barrier (a "
+                     "cta_group 2 pair)");
+  auto targets = [&](int lane) { return copyTargets(warp, copy, lane); };
+  int64_t elements = 1;
+  for (int64_t size : copy.getSizes())
+    if (size < 0 || llvm::MulOverflow(elements, size, elements))
+      return skip(&op, "a copy whose byte count overflows");
+  int64_t bytes = 0;
+  if (llvm::MulOverflow(elements, int64_t(copy.getSrcType().getElementBits()),
+                        bytes))
+    return skip(&op, "a copy whose byte count overflows");
+  bytes /= 8;
+  if (bytes > (int64_t(1) << 40))
+    return skip(&op, "a copy of more than 2^40 bytes");
+  for (int l : lanes) {
+    int64_t thread = threadOf(warp, l);
+    if ((from == MemoryScope::global || from == MemoryScope::shared) &&
+        to == MemoryScope::shared) {
+      if (!copy.getMbar() || !copy.getMbarIndex())
+        return skip(&op, "a copy into shared memory that completes on no "
+                         "mbarrier group entry");
+      std::optional<SmallVector<int64_t, 4>> into = targets(l);
+      if (!into)
+        return StepResult::Stop;
+      // A DSMEM copy reads its own CTA's source until it completes.
+      std::optional<model::SharedBox> source;
+      if (from == MemoryScope::shared) {
+        source = boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
+                       copy.getSrcStaticOffsets(), copy.getSizes(), l);
+        if (!source)
           return StepResult::Stop;
-        machine.tcgen05Op(threadOf(warp, l), reads, write, &op);
+      }
+      for (int64_t cta : *into) {
+        std::optional<model::BarrierRef> b = barrierOf(
+            warp, &op, copy.getMbar(), copy.getMbarIndex(), l, cta);
+        std::optional<model::SharedBox> box =
+            b ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
+                      copy.getDstStaticOffsets(), copy.getSizes(), l, cta)
+              : std::nullopt;
+        if (!box)
+          return StepResult::Stop;
+        machine.copyIntoShared(thread, *box, *b, bytes, &op,
+                               source ? &*source : nullptr);
         if (machine.failed())
           return StepResult::Stop;
       }
-      return StepResult::Next;
+    } else if (from == MemoryScope::shared && to == MemoryScope::global) {
+      std::optional<model::SharedBox> box =
+          boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
+                copy.getSrcStaticOffsets(), copy.getSizes(), l);
+      if (!box)
+        return StepResult::Stop;
+      int64_t threads[] = {thread};
+      machine.asyncRead(threads, model::AsyncGroupKind::Bulk, *box, &op);
+    } else if (from == MemoryScope::shared && to == MemoryScope::tmem) {
+      // tcgen05.cp: on the tcgen05 pipe, completed by a commit.
+      std::optional<model::SharedBox> src =
+          boxOf(warp, &op, copy.getSrc(), copy.getSrcOffsets(),
+                copy.getSrcStaticOffsets(), copy.getSizes(), l);
+      std::optional<model::SharedBox> dst =
+          src ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
+                      copy.getDstStaticOffsets(), copy.getSizes(), l)
+              : std::nullopt;
+      if (!dst)
+        return StepResult::Stop;
+      model::SharedBox reads[] = {*src};
+      machine.tcgen05Op(thread, reads, *dst, &op);
+    } else {
+      return skip(&op, "a copy between these memories");
     }
-    if (gemm.getExec() != ExecScope::warpgroup)
-      return skip(&op, "an MMA issued by a scope other than a thread or a "
-                       "warpgroup");
-    // wgmma: the four warps of the warpgroup issue it together (a warp's
-    // wait for it cannot return before every warp issued it); its shared
-    // operands stay read until their wgmma group retires (the register
-    // accumulator is the wgmma-register check's).
-    int64_t together = model::PipelineModel::kWgmmaIssue + warp.localWarp / 4;
-    if (!warp.arrivedAt) {
-      int64_t generation = 0;
-      for (int l : lanes)
-        generation = machine.barArrive(threadOf(warp, l), together, 128, &op);
-      warp.arrivedAt = {together, generation};
-    }
-    if (!machine.barPassed(threadOf(warp, lanes.front()), together,
-                           warp.arrivedAt->second)) {
-      warp.blockedOp = &op;
-      warp.blockedBarrier.reset();
-      warp.blockedNamed = together;
-      warp.blockedLane = lanes.front();
-      return StepResult::Blocked;
-    }
-    // This issue's instance: the warpgroup and its issue generation.
-    int64_t warpgroup = (warp.cta * blockSize) / 128 + warp.localWarp / 4;
-    int64_t instance = (warp.arrivedAt->second * 4096 + warpgroup) * 4;
-    warp.arrivedAt.reset();
-    SmallVector<int64_t> threads;
-    for (int l : lanes)
-      threads.push_back(threadOf(warp, l));
-    SmallVector<model::SharedBox, 3> reads;
-    std::optional<model::SharedBox> write;
-    if (!boxes(lanes.front(), reads, write))
+    if (machine.failed())
       return StepResult::Stop;
-    for (const model::SharedBox &box : reads) {
-      machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, box, &op,
-                        instance++, /*joiners=*/4);
+  }
+  return StepResult::Next;
+}
+
+/// A gemm_async: a tcgen05 MMA per issuing lane, or a wgmma the
+/// warpgroup's four warps issue together.
+StepResult Simulation::stepGemm(Warp &warp, Frame &frame, GemmAsyncOp gemm) {
+  Operation &op = *gemm;
+  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+  ArrayRef<int64_t> mnk = gemm.getSizes();
+  int64_t group = gemm.getCtaGroup().value_or(1);
+  if (group != 1)
+    return skip(&op, "a cta_group 2 MMA (a CTA pair)");
+  SmallVector<int64_t> a = gemm.getTransposeA()
+                               ? SmallVector<int64_t>{mnk[2], mnk[0]}
+                               : SmallVector<int64_t>{mnk[0], mnk[2]};
+  SmallVector<int64_t> b = gemm.getTransposeB()
+                               ? SmallVector<int64_t>{mnk[1], mnk[2]}
+                               : SmallVector<int64_t>{mnk[2], mnk[1]};
+  // The operands in shared or tensor memory, as boxes.
+  auto boxes = [&](int lane, SmallVectorImpl<model::SharedBox> &reads,
+                   std::optional<model::SharedBox> &write) {
+    auto add = [&](Value buffer, OperandRange dynamic,
+                   ArrayRef<int64_t> offsets, ArrayRef<int64_t> extents,
+                   bool isWrite) {
+      MemoryScope scope = cast<BufferType>(buffer.getType()).getScope();
+      if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
+        return true;
+      std::optional<model::SharedBox> box =
+          boxOf(warp, &op, buffer, dynamic, offsets, extents, lane);
+      if (!box)
+        return false;
+      if (isWrite)
+        write = *box;
+      else
+        reads.push_back(*box);
+      return true;
+    };
+    return add(gemm.getA(), gemm.getAOffsets(), gemm.getAStaticOffsets(), a,
+               false) &&
+           add(gemm.getB(), gemm.getBOffsets(), gemm.getBStaticOffsets(), b,
+               false) &&
+           add(gemm.getC(), gemm.getCOffsets(), gemm.getCStaticOffsets(),
+               {mnk[0], mnk[1]}, true);
+  };
+  if (gemm.getExec() == ExecScope::thread ||
+      gemm.getExec() == ExecScope::warp) {
+    // tcgen05: each issuing lane starts an MMA on the tcgen05 pipe (one
+    // elected lane for `exec warp`).
+    if (gemm.getExec() == ExecScope::warp)
+      lanes.resize(1);
+    for (int l : lanes) {
+      SmallVector<model::SharedBox, 3> reads;
+      std::optional<model::SharedBox> write;
+      if (!boxes(l, reads, write))
+        return StepResult::Stop;
+      machine.tcgen05Op(threadOf(warp, l), reads, write, &op);
       if (machine.failed())
         return StepResult::Stop;
     }
     return StepResult::Next;
   }
+  if (gemm.getExec() != ExecScope::warpgroup)
+    return skip(&op, "an MMA issued by a scope other than a thread or a "
+                     "warpgroup");
+  // wgmma: the four warps of the warpgroup issue it together (a warp's
+  // wait for it cannot return before every warp issued it); its shared
+  // operands stay read until their wgmma group retires (the register
+  // accumulator is the wgmma-register check's).
+  int64_t together = model::PipelineModel::kWgmmaIssue + warp.localWarp / 4;
+  if (!warp.arrivedAt) {
+    int64_t generation = 0;
+    for (int l : lanes)
+      generation = machine.barArrive(threadOf(warp, l), together, 128, &op);
+    warp.arrivedAt = {together, generation};
+  }
+  if (!machine.barPassed(threadOf(warp, lanes.front()), together,
+                         warp.arrivedAt->second)) {
+    warp.blockedOp = &op;
+    warp.blockedBarrier.reset();
+    warp.blockedNamed = together;
+    warp.blockedLane = lanes.front();
+    return StepResult::Blocked;
+  }
+  // This issue's instance: the warpgroup and its issue generation.
+  int64_t warpgroup = (warp.cta * blockSize) / 128 + warp.localWarp / 4;
+  int64_t instance = (warp.arrivedAt->second * 4096 + warpgroup) * 4;
+  warp.arrivedAt.reset();
+  SmallVector<int64_t> threads;
+  for (int l : lanes)
+    threads.push_back(threadOf(warp, l));
+  SmallVector<model::SharedBox, 3> reads;
+  std::optional<model::SharedBox> write;
+  if (!boxes(lanes.front(), reads, write))
+    return StepResult::Stop;
+  for (const model::SharedBox &box : reads) {
+    machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, box, &op,
+                      instance++, /*joiners=*/4);
+    if (machine.failed())
+      return StepResult::Stop;
+  }
+  return StepResult::Next;
+}
+
+/// tile.mbarrier_arrive_remote: arrivals on a cluster peer's barrier.
+StepResult Simulation::stepArriveRemote(Warp &warp, Frame &frame,
+                                        MBarrierArriveRemoteOp remote) {
+  Operation &op = *remote;
+  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+  const LaneValues &cta = valueOf(warp, remote.getCta());
+  for (int l : lanes) {
+    int64_t count = 1;
+    if (remote.getCount()) {
+      const LaneValues &c = valueOf(warp, remote.getCount());
+      if (!(c.known & (Mask(1) << l)))
+        return skip(&op, "a remote arrival count that is not known");
+      count = c.lane[l];
+      if (count < 1 || count > (int64_t(1) << 20)) {
+        machine.report({machine.threadName(threadOf(warp, l)) +
+                            " arrives " + std::to_string(count) +
+                            " times at once (an mbarrier counts 1 to 2^20 "
+                            "- 1 arrivals)",
+                        &op});
+        return StepResult::Stop;
+      }
+    }
+    if (!(cta.known & (Mask(1) << l)) || !remote.getMbarIndex())
+      return skip(&op, "a remote arrival whose CTA or barrier is not an "
+                       "integer function of thread ids, ranks and sizes");
+    int64_t rank = cta.lane[l];
+    if (rank < 0 || rank >= ctas) {
+      machine.report({machine.threadName(threadOf(warp, l)) +
+                          " arrives on the mbarrier of CTA " +
+                          std::to_string(rank) + ", outside the cluster of " +
+                          std::to_string(ctas),
+                      &op});
+      return StepResult::Stop;
+    }
+    std::optional<model::BarrierRef> b = barrierOf(
+        warp, &op, remote.getMbar(), remote.getMbarIndex(), l, rank);
+    if (!b)
+      return StepResult::Stop;
+    machine.arrive(threadOf(warp, l), *b, count, &op);
+  }
+  return StepResult::Next;
+}
+
+StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
+  ++syncOps[warp.id];
+  SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
+  if (auto copy = dyn_cast<CopyAsyncOp>(op))
+    return stepCopy(warp, frame, copy);
+  if (auto gemm = dyn_cast<GemmAsyncOp>(op))
+    return stepGemm(warp, frame, gemm);
   if (auto commit = dyn_cast<MmaCommitOp>(op)) {
     if (commit.getCtaMask() || commit.getCtaGroup().value_or(1) != 1)
       return skip(&op, "a multicast or cta_group 2 tcgen05.commit");
@@ -1025,59 +1118,15 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     machine.readShared(threadOf(warp, lanes.front()), *box, &op);
     return machine.failed() ? StepResult::Stop : StepResult::Next;
   }
-  if (auto remote = dyn_cast<MBarrierArriveRemoteOp>(op)) {
-    const LaneValues &cta = valueOf(warp, remote.getCta());
-    for (int l : lanes) {
-      int64_t count = 1;
-      if (remote.getCount()) {
-        const LaneValues &c = valueOf(warp, remote.getCount());
-        if (!(c.known & (Mask(1) << l)))
-          return skip(&op, "a remote arrival count that is not known");
-        count = c.lane[l];
-      }
-      if (!(cta.known & (Mask(1) << l)) || !remote.getMbarIndex())
-        return skip(&op, "a remote arrival whose CTA or barrier is not an "
-                         "integer function of thread ids, ranks and sizes");
-      int64_t rank = cta.lane[l];
-      if (rank < 0 || rank >= ctas) {
-        machine.report({machine.threadName(threadOf(warp, l)) +
-                            " arrives on the mbarrier of CTA " +
-                            std::to_string(rank) + ", outside the cluster of " +
-                            std::to_string(ctas),
-                        &op});
-        return StepResult::Stop;
-      }
-      std::optional<model::BarrierRef> b = barrierOf(
-          warp, &op, remote.getMbar(), remote.getMbarIndex(), l, rank);
-      if (!b)
-        return StepResult::Stop;
-      machine.arrive(threadOf(warp, l), *b, count, &op);
-    }
-    return StepResult::Next;
-  }
+  if (auto remote = dyn_cast<MBarrierArriveRemoteOp>(op))
+    return stepArriveRemote(warp, frame, remote);
   return StepResult::Next;
 }
 
-StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
-  if (auto ifOp = dyn_cast<scf::IfOp>(op))
-    return stepIf(warp, frame, ifOp);
-  if (auto forOp = dyn_cast<scf::ForOp>(op))
-    return stepFor(warp, frame, forOp);
-  if (isa<scf::YieldOp>(op))
-    return stepYield(warp, op);
-  if (isa<gpu::ReturnOp>(op)) {
-    for (int l : lanesOf(frame.mask))
-      machine.exitThread(threadOf(warp, l), &op);
-    warp.done = true;
-    return StepResult::Stop;
-  }
-  Dialect *dialect = op.getDialect();
+/// Thread and lane ids, elect.sync, block and cluster coordinates and
+/// dims, memref.dim: true when `op` is one (its results are set).
+bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
   StringRef name = op.getName().getStringRef();
-  if (isa_and_nonnull<arith::ArithDialect>(dialect)) {
-    evalArith(warp, op, frame.mask);
-    ++frame.next;
-    return StepResult::Next;
-  }
   // Sample values: one CTA of one, sizes of `sample`.
   std::optional<int64_t> special;
   if (auto tid = dyn_cast<gpu::ThreadIdOp>(op)) {
@@ -1092,8 +1141,7 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
                     : tid.getDimension() == gpu::Dimension::y ? y
                                                               : z;
     }
-    ++frame.next;
-    return StepResult::Next;
+    return true;
   }
   if (isa<gpu::LaneIdOp>(op) || name == "nvvm.read.ptx.sreg.laneid") {
     LaneValues &out = warp.values[op.getResult(0)];
@@ -1101,8 +1149,7 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
     out.uniform = false;
     for (int l : lanesOf(frame.mask))
       out.lane[l] = l;
-    ++frame.next;
-    return StepResult::Next;
+    return true;
   }
   if (name == "nvvm.read.ptx.sreg.tid.x" && blockDims[1] == 1 &&
       blockDims[2] == 1) {
@@ -1111,8 +1158,7 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
     out.uniform = false;
     for (int l : lanesOf(frame.mask))
       out.lane[l] = localThreadOf(warp, l);
-    ++frame.next;
-    return StepResult::Next;
+    return true;
   }
   if (isa<NVVM::ElectSyncOp>(op)) {
     SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
@@ -1121,8 +1167,7 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
     out.uniform = false;
     for (int l : lanes)
       out.lane[l] = l == lanes.front() ? -1 : 0;
-    ++frame.next;
-    return StepResult::Next;
+    return true;
   }
   // The grid is one cluster: CTA (x, y, z) of it is block (x, y, z).
   std::array<int64_t, 3> ctaXyz = {
@@ -1161,41 +1206,77 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
   }
   if (special) {
     setUniform(warp, op.getResult(0), *special, frame.mask);
+    return true;
+  }
+  return false;
+}
+
+/// setmaxnreg: registers through the CTA's pool (from nvvm.maxnreg).
+StepResult Simulation::stepSetMaxRegister(Warp &warp, Frame &frame,
+                                          NVVM::SetMaxRegisterOp setmax) {
+  Operation &op = *setmax;
+  if (!warp.registers) { // no nvvm.maxnreg: the starting count is ptxas's
     ++frame.next;
     return StepResult::Next;
   }
-  if (auto setmax = dyn_cast<NVVM::SetMaxRegisterOp>(op)) {
-    if (!warp.registers) { // no nvvm.maxnreg: the starting count is ptxas's
-      ++frame.next;
-      return StepResult::Next;
-    }
-    int64_t target = setmax.getRegCount();
-    bool increase = setmax.getAction() == NVVM::SetMaxRegisterAction::increase;
-    int64_t thread = threadOf(warp, lanesOf(frame.mask).front());
-    if (increase ? target < warp.registers : target > warp.registers) {
-      machine.report({machine.threadName(thread) + " asks setmaxnreg." +
-                          (increase ? "inc" : "dec") + " for " +
-                          std::to_string(target) +
-                          " registers per thread, but its warp holds " +
-                          std::to_string(warp.registers),
-                      &op});
-      return StepResult::Stop;
-    }
-    int64_t amount = (target - warp.registers) * kLanes;
-    if (!increase) {
-      machine.releaseRegisters(warp.cta, -amount);
-    } else if (!machine.acquireRegisters(warp.cta, amount)) {
-      warp.blockedOp = &op;
-      warp.blockedBarrier.reset();
-      warp.blockedNamed = model::PipelineModel::kRegisterWait;
-      warp.blockedLane = lanesOf(frame.mask).front();
-      return StepResult::Blocked;
-    }
-    warp.registers = target;
+  int64_t target = setmax.getRegCount();
+  bool increase = setmax.getAction() == NVVM::SetMaxRegisterAction::increase;
+  int64_t thread = threadOf(warp, lanesOf(frame.mask).front());
+  if (increase ? target < warp.registers : target > warp.registers) {
+    machine.report({machine.threadName(thread) + " asks setmaxnreg." +
+                        (increase ? "inc" : "dec") + " for " +
+                        std::to_string(target) +
+                        " registers per thread, but its warp holds " +
+                        std::to_string(warp.registers),
+                    &op});
+    return StepResult::Stop;
+  }
+  int64_t amount = (target - warp.registers) * kLanes;
+  if (!increase) {
+    machine.releaseRegisters(warp.cta, -amount);
+  } else if (!machine.acquireRegisters(warp.cta, amount)) {
+    warp.blockedOp = &op;
+    warp.blockedBarrier.reset();
+    warp.blockedNamed = model::PipelineModel::kRegisterWait;
+    warp.blockedLane = lanesOf(frame.mask).front();
+    return StepResult::Blocked;
+  }
+  warp.registers = target;
+  ++frame.next;
+  return StepResult::Next;
+}
+
+StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return stepIf(warp, frame, ifOp);
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return stepFor(warp, frame, forOp);
+  if (isa<scf::YieldOp>(op))
+    return stepYield(warp, op);
+  if (isa<gpu::ReturnOp>(op)) {
+    for (int l : lanesOf(frame.mask))
+      machine.exitThread(threadOf(warp, l), &op);
+    warp.done = true;
+    return StepResult::Stop;
+  }
+  Dialect *dialect = op.getDialect();
+  StringRef name = op.getName().getStringRef();
+  if (isa_and_nonnull<arith::ArithDialect>(dialect)) {
+    evalArith(warp, op, frame.mask);
     ++frame.next;
     return StepResult::Next;
   }
-  // What the model does not follow.
+  if (stepValue(warp, frame, op)) {
+    ++frame.next;
+    return StepResult::Next;
+  }
+  if (auto setmax = dyn_cast<NVVM::SetMaxRegisterOp>(op))
+    return stepSetMaxRegister(warp, frame, setmax);
+  // What the model does not follow: regions other than scf.if / scf.for
+  // bodies and tile.map's scalar body (its ops run on each element).
+  if (op.getNumRegions() && !isa<MapOp>(op))
+    return skip(&op, "`" + name + "`, an op with regions");
+  // Nor these.
   if (isa<scf::WhileOp, scf::IndexSwitchOp, scf::ExecuteRegionOp,
           scf::ParallelOp, scf::ForallOp>(op) ||
       isa<CallOpInterface>(op) || op.getNumSuccessors() ||
@@ -1333,6 +1414,75 @@ void Simulation::run() {
   }
 }
 
+/// The kernel's mbarrier groups, shared buffers and tensor-memory views,
+/// numbered, with names for messages.
+struct KernelObjects {
+  DenseMap<Value, int64_t> groups, buffers;
+  /// tile.tmem_alloc -> the buffer ids of its tile.tmem_buffer views.
+  DenseMap<Operation *, SmallVector<int64_t>> tmemViews;
+  std::vector<int64_t> groupSizes;
+  std::vector<std::string> groupNames, bufferNames;
+  bool any = false; ///< an async copy or MMA
+};
+
+KernelObjects collectObjects(gpu::GPUFuncOp kernel) {
+  KernelObjects objects;
+  auto &[groups, buffers, tmemViews, groupSizes, groupNames, bufferNames,
+         any] = objects;
+  auto lineOf = [](Operation *op) {
+    auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
+    return loc ? " on line " + std::to_string(loc.getLine()) : std::string();
+  };
+  kernel.walk([&](Operation *op) {
+    if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
+      groups[create.getBarriers()] = groupSizes.size();
+      groupSizes.push_back(create.getBarriers().getType().getNumBarriers());
+      groupNames.push_back("the mbarrier group" + lineOf(op));
+    } else if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
+      buffers[alloc.getResult()] = buffers.size();
+      bufferNames.push_back("the shared buffer" + lineOf(op));
+    } else if (auto view = dyn_cast<TmemBufferOp>(op)) {
+      int64_t id = buffers.size();
+      buffers[view.getResult()] = id;
+      bufferNames.push_back("the tensor memory" + lineOf(op));
+      // The allocation it views (its address, maybe plus an offset).
+      Operation *def = view.getAddress().getDefiningOp();
+      while (def && !isa<TmemAllocOp>(def) && def->getNumOperands() &&
+             isa<arith::ArithDialect>(def->getDialect()))
+        def = def->getOperand(0).getDefiningOp();
+      if (def)
+        tmemViews[def].push_back(id);
+    } else if (isa<CopyAsyncOp, GemmAsyncOp>(op)) {
+      any = true;
+    }
+  });
+  return objects;
+}
+
+/// A finding as an error on its op, notes at the others, and the run that
+/// found it.
+void reportFinding(const model::Finding &finding, int64_t sample,
+                   bool reverse, ArrayRef<int64_t> lazy) {
+  auto *op = static_cast<Operation *>(const_cast<void *>(finding.op));
+  std::string schedule =
+      reverse ? "warps run last to first" : "warps run first to last";
+  if (!lazy.empty()) {
+    schedule = "warp";
+    schedule += lazy.size() > 1 ? "s " : " ";
+    schedule += std::to_string(lazy.front());
+    if (lazy.size() > 1)
+      schedule += ".." + std::to_string(lazy.back());
+    schedule += " as slow as possible";
+  }
+  InFlightDiagnostic diag = op->emitError()
+                            << finding.message << " [pipeline simulation, "
+                            << "sizes " << sample << ", " << schedule << "]";
+  for (const auto &[other, what] : finding.notes)
+    diag.attachNote(
+        static_cast<Operation *>(const_cast<void *>(other))->getLoc())
+        << what;
+}
+
 } // namespace
 
 LogicalResult
@@ -1366,40 +1516,8 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
       return notSimulated("a cluster of more than 16 CTAs");
   }
 
-  // The kernel's mbarrier groups and shared buffers, numbered.
-  DenseMap<Value, int64_t> groups, buffers;
-  DenseMap<Operation *, SmallVector<int64_t>> tmemViews;
-  std::vector<int64_t> groupSizes;
-  std::vector<std::string> groupNames, bufferNames;
-  bool any = false;
-  auto lineOf = [](Operation *op) {
-    auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
-    return loc ? " on line " + std::to_string(loc.getLine()) : std::string();
-  };
-  kernel.walk([&](Operation *op) {
-    if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
-      groups[create.getBarriers()] = groupSizes.size();
-      groupSizes.push_back(create.getBarriers().getType().getNumBarriers());
-      groupNames.push_back("the mbarrier group" + lineOf(op));
-    } else if (auto alloc = dyn_cast<AllocSharedOp>(op)) {
-      buffers[alloc.getResult()] = buffers.size();
-      bufferNames.push_back("the shared buffer" + lineOf(op));
-    } else if (auto view = dyn_cast<TmemBufferOp>(op)) {
-      int64_t id = buffers.size();
-      buffers[view.getResult()] = id;
-      bufferNames.push_back("the tensor memory" + lineOf(op));
-      // The allocation it views (its address, maybe plus an offset).
-      Operation *def = view.getAddress().getDefiningOp();
-      while (def && !isa<TmemAllocOp>(def) && def->getNumOperands() &&
-             isa<arith::ArithDialect>(def->getDialect()))
-        def = def->getOperand(0).getDefiningOp();
-      if (def)
-        tmemViews[def].push_back(id);
-    } else if (isa<CopyAsyncOp, GemmAsyncOp>(op)) {
-      any = true;
-    }
-  });
-  if (!any || groups.empty())
+  KernelObjects objects = collectObjects(kernel);
+  if (!objects.any || objects.groups.empty())
     return notSimulated("no mbarrier group and async copy or MMA");
 
   // Short K loops and wrapping rings; warps in both orders (a producer
@@ -1418,9 +1536,10 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
       Run run = runs[index];
       int64_t sample = run.sample;
       bool reverse = run.reverse;
-      Simulation sim(kernel, threads, dims, sample, reverse, groups,
-                     groupSizes, groupNames, buffers, bufferNames, tmemViews,
-                     run.lazy, cluster);
+      Simulation sim(kernel, threads, dims, sample, reverse, objects.groups,
+                     objects.groupSizes, objects.groupNames, objects.buffers,
+                     objects.bufferNames, objects.tmemViews, run.lazy,
+                     cluster);
       sim.run();
       // A kernel outside the model keeps the other checks' verdicts.
       if (!sim.skipped.empty()) {
@@ -1448,26 +1567,8 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
       }
       if (!sim.machine.failed())
         continue;
-      const model::Finding &finding = sim.machine.getFindings().front();
-      auto *op = static_cast<Operation *>(const_cast<void *>(finding.op));
-      std::string schedule =
-          reverse ? "warps run last to first" : "warps run first to last";
-      if (!run.lazy.empty()) {
-        schedule = "warp";
-        schedule += run.lazy.size() > 1 ? "s " : " ";
-        schedule += std::to_string(run.lazy.front());
-        if (run.lazy.size() > 1)
-          schedule += ".." + std::to_string(run.lazy.back());
-        schedule += " as slow as possible";
-      }
-      InFlightDiagnostic diag = op->emitError()
-                                << finding.message << " [pipeline simulation, "
-                                << "sizes " << sample << ", " << schedule
-                                << "]";
-      for (const auto &[other, what] : finding.notes)
-        diag.attachNote(
-            static_cast<Operation *>(const_cast<void *>(other))->getLoc())
-            << what;
+      reportFinding(sim.machine.getFindings().front(), sample, reverse,
+                    run.lazy);
       return failure();
     }
   }
