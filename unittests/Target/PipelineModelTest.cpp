@@ -278,9 +278,9 @@ TEST(PipelineModelTest, Tcgen05CommitTracksAllEarlierWork) {
   PipelineModel model = ready(2, 3, 1);
   SharedBox acc = box(1, 0);
   SharedBox operands[] = {box(0, 0)};
-  model.tcgen05Op(0, operands, acc, &opCopy);
+  model.tcgen05Op(0, operands, {acc}, &opCopy);
   model.tcgen05Commit(0, {0, 0}, &opArrive);
-  model.tcgen05Op(0, operands, acc, &opCopy);
+  model.tcgen05Op(0, operands, {acc}, &opCopy);
   EXPECT_FALSE(model.failed()) << "MMAs on one pipe are in order";
   model.tcgen05Commit(0, {0, 1}, &opArrive);
   model.tcgen05Commit(0, {0, 2}, &opArrive); // nothing since the last one
@@ -291,9 +291,9 @@ TEST(PipelineModelTest, Tcgen05CommitTracksAllEarlierWork) {
       << model.getFindings()[0].message;
 
   PipelineModel waited = ready(2, 3, 1);
-  waited.tcgen05Op(0, operands, acc, &opCopy);
+  waited.tcgen05Op(0, operands, {acc}, &opCopy);
   waited.tcgen05Commit(0, {0, 0}, &opArrive);
-  waited.tcgen05Op(0, operands, acc, &opCopy);
+  waited.tcgen05Op(0, operands, {acc}, &opCopy);
   waited.tcgen05Commit(0, {0, 1}, &opArrive);
   waited.tcgen05Commit(0, {0, 2}, &opArrive);
   while (waited.completeOldest()) {
@@ -311,7 +311,7 @@ TEST(PipelineModelTest, Tcgen05CommitTracksAllEarlierWork) {
 TEST(PipelineModelTest, Tcgen05OperandsStayReadUntilTheCommitArrives) {
   PipelineModel model = ready(1, 1, 1);
   SharedBox operands[] = {box(0, 0)};
-  model.tcgen05Op(0, operands, box(1, 0), &opRead);
+  model.tcgen05Op(0, operands, {box(1, 0)}, &opRead);
   model.tcgen05Commit(0, {0, 0}, &opArrive);
   model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
   ASSERT_TRUE(model.failed());
@@ -321,7 +321,7 @@ TEST(PipelineModelTest, Tcgen05OperandsStayReadUntilTheCommitArrives) {
 
 TEST(PipelineModelTest, ReleasingTensorMemoryUnderAnMma) {
   PipelineModel model = ready(1, 1, 1);
-  model.tcgen05Op(0, {}, box(3, 0), &opCopy);
+  model.tcgen05Op(0, {}, {box(3, 0)}, &opCopy);
   model.tcgen05Commit(0, {0, 0}, &opArrive);
   int64_t views[] = {3};
   model.releaseTensorMemory(0, views, &opExit);
@@ -329,7 +329,7 @@ TEST(PipelineModelTest, ReleasingTensorMemoryUnderAnMma) {
   EXPECT_EQ(model.getFindings()[0].op, &opExit);
 
   PipelineModel done = ready(1, 1, 1);
-  done.tcgen05Op(0, {}, box(3, 0), &opCopy);
+  done.tcgen05Op(0, {}, {box(3, 0)}, &opCopy);
   done.tcgen05Commit(0, {0, 0}, &opArrive);
   done.completeOldest();
   done.releaseTensorMemory(0, views, &opExit);

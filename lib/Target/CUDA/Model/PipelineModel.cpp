@@ -758,7 +758,7 @@ bool PipelineModel::completeOldest() {
 }
 
 void PipelineModel::tcgen05Op(int64_t thread, llvm::ArrayRef<SharedBox> reads,
-                              std::optional<SharedBox> write, OpTag op) {
+                              llvm::ArrayRef<SharedBox> writes, OpTag op) {
   int64_t threads[] = {thread};
   for (const SharedBox &box : reads) {
     checkRead(*this, *impl, threads, box, op, /*byTcgen05=*/true);
@@ -773,10 +773,10 @@ void PipelineModel::tcgen05Op(int64_t thread, llvm::ArrayRef<SharedBox> reads,
     entry->firstOwner = thread;
     impl->reads.push_back(entry);
   }
-  if (write) {
-    // Only the tcgen05 pipe writes tensor memory, in order: no check
-    // against its own earlier writes.
-    Write w{*write, op, thread, true, std::nullopt, 0};
+  // Only the tcgen05 pipe writes tensor memory, in order: no check against
+  // its own earlier writes.
+  for (const SharedBox &box : writes) {
+    Write w{box, op, thread, true, std::nullopt, 0};
     w.tcgen05 = true;
     addWrite(*impl, std::move(w));
   }

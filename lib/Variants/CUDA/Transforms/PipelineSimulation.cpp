@@ -825,9 +825,6 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
   MemoryScope to = copy.getDstType().getScope();
   if (copy.getExec() != ExecScope::thread)
     return skip(&op, "a cooperative copy");
-  if (copy.getMbarCta())
-    return skip(&op, "a copy completing on the peer CTA's barrier (a "
-                     "cta_group 2 pair)");
   auto targets = [&](int lane) { return copyTargets(warp, copy, lane); };
   int64_t elements = 1;
   for (int64_t size : copy.getSizes())
@@ -858,9 +855,30 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
         if (!source)
           return StepResult::Stop;
       }
+      // With mbar_cta the bytes complete on the barrier of the CTA in the
+      // destination's pair at mbar_cta's place in the issuer's.
+      std::optional<int64_t> pairSlot;
+      if (copy.getMbarCta()) {
+        const LaneValues &v = valueOf(warp, copy.getMbarCta());
+        if (!(v.known & (Mask(1) << l)))
+          return skip(&op, "an mbar_cta that is not known");
+        if (v.lane[l] < 0 || v.lane[l] / 2 != warp.cta / 2 ||
+            v.lane[l] >= ctas) {
+          machine.report({machine.threadName(thread) +
+                              " completes a copy on the barrier of CTA " +
+                              std::to_string(v.lane[l]) +
+                              ", not a CTA of its pair",
+                          &op});
+          return StepResult::Stop;
+        }
+        pairSlot = v.lane[l] & 1;
+      }
       for (int64_t cta : *into) {
+        int64_t signalled = pairSlot ? cta / 2 * 2 + *pairSlot : cta;
+        if (signalled >= ctas)
+          return skip(&op, "a pair copy landing outside the cluster");
         std::optional<model::BarrierRef> b = barrierOf(
-            warp, &op, copy.getMbar(), copy.getMbarIndex(), l, cta);
+            warp, &op, copy.getMbar(), copy.getMbarIndex(), l, signalled);
         std::optional<model::SharedBox> box =
             b ? boxOf(warp, &op, copy.getDst(), copy.getDstOffsets(),
                       copy.getDstStaticOffsets(), copy.getSizes(), l, cta)
@@ -891,8 +909,8 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
               : std::nullopt;
       if (!dst)
         return StepResult::Stop;
-      model::SharedBox reads[] = {*src};
-      machine.tcgen05Op(thread, reads, *dst, &op);
+      model::SharedBox reads[] = {*src}, writes[] = {*dst};
+      machine.tcgen05Op(thread, reads, writes, &op);
     } else {
       return skip(&op, "a copy between these memories");
     }
@@ -908,32 +926,36 @@ StepResult Simulation::stepGemm(Warp &warp, Frame &frame, GemmAsyncOp gemm) {
   Operation &op = *gemm;
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
   ArrayRef<int64_t> mnk = gemm.getSizes();
+  // With cta_group 2 the pair shares the MMA: each CTA's buffers hold
+  // M/2 rows of A and C and N/2 rows of B, at the same offsets.
   int64_t group = gemm.getCtaGroup().value_or(1);
-  if (group != 1)
-    return skip(&op, "a cta_group 2 MMA (a CTA pair)");
+  if (group == 2 && warp.cta / 2 * 2 + 1 >= ctas)
+    return skip(&op, "a cta_group 2 MMA outside a cluster of pairs");
+  int64_t m = mnk[0] / group, n = mnk[1] / group;
   SmallVector<int64_t> a = gemm.getTransposeA()
-                               ? SmallVector<int64_t>{mnk[2], mnk[0]}
-                               : SmallVector<int64_t>{mnk[0], mnk[2]};
+                               ? SmallVector<int64_t>{mnk[2], m}
+                               : SmallVector<int64_t>{m, mnk[2]};
   SmallVector<int64_t> b = gemm.getTransposeB()
-                               ? SmallVector<int64_t>{mnk[1], mnk[2]}
-                               : SmallVector<int64_t>{mnk[2], mnk[1]};
-  // The operands in shared or tensor memory, as boxes.
+                               ? SmallVector<int64_t>{n, mnk[2]}
+                               : SmallVector<int64_t>{mnk[2], n};
+  // The operands in shared or tensor memory, as boxes, in each CTA the MMA
+  // spans.
   auto boxes = [&](int lane, SmallVectorImpl<model::SharedBox> &reads,
-                   std::optional<model::SharedBox> &write) {
+                   SmallVectorImpl<model::SharedBox> &writes) {
     auto add = [&](Value buffer, OperandRange dynamic,
                    ArrayRef<int64_t> offsets, ArrayRef<int64_t> extents,
                    bool isWrite) {
       MemoryScope scope = cast<BufferType>(buffer.getType()).getScope();
       if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
         return true;
-      std::optional<model::SharedBox> box =
-          boxOf(warp, &op, buffer, dynamic, offsets, extents, lane);
-      if (!box)
-        return false;
-      if (isWrite)
-        write = *box;
-      else
-        reads.push_back(*box);
+      int64_t first = group == 2 ? warp.cta / 2 * 2 : warp.cta;
+      for (int64_t cta = first; cta < first + group; ++cta) {
+        std::optional<model::SharedBox> box =
+            boxOf(warp, &op, buffer, dynamic, offsets, extents, lane, cta);
+        if (!box)
+          return false;
+        (isWrite ? writes : reads).push_back(*box);
+      }
       return true;
     };
     return add(gemm.getA(), gemm.getAOffsets(), gemm.getAStaticOffsets(), a,
@@ -941,7 +963,7 @@ StepResult Simulation::stepGemm(Warp &warp, Frame &frame, GemmAsyncOp gemm) {
            add(gemm.getB(), gemm.getBOffsets(), gemm.getBStaticOffsets(), b,
                false) &&
            add(gemm.getC(), gemm.getCOffsets(), gemm.getCStaticOffsets(),
-               {mnk[0], mnk[1]}, true);
+               {m, mnk[1]}, true);
   };
   if (gemm.getExec() == ExecScope::thread ||
       gemm.getExec() == ExecScope::warp) {
@@ -950,11 +972,10 @@ StepResult Simulation::stepGemm(Warp &warp, Frame &frame, GemmAsyncOp gemm) {
     if (gemm.getExec() == ExecScope::warp)
       lanes.resize(1);
     for (int l : lanes) {
-      SmallVector<model::SharedBox, 3> reads;
-      std::optional<model::SharedBox> write;
-      if (!boxes(l, reads, write))
+      SmallVector<model::SharedBox, 4> reads, writes;
+      if (!boxes(l, reads, writes))
         return StepResult::Stop;
-      machine.tcgen05Op(threadOf(warp, l), reads, write, &op);
+      machine.tcgen05Op(threadOf(warp, l), reads, writes, &op);
       if (machine.failed())
         return StepResult::Stop;
     }
@@ -989,9 +1010,10 @@ StepResult Simulation::stepGemm(Warp &warp, Frame &frame, GemmAsyncOp gemm) {
   SmallVector<int64_t> threads;
   for (int l : lanes)
     threads.push_back(threadOf(warp, l));
-  SmallVector<model::SharedBox, 3> reads;
-  std::optional<model::SharedBox> write;
-  if (!boxes(lanes.front(), reads, write))
+  if (group != 1)
+    return skip(&op, "a wgmma with cta_group 2");
+  SmallVector<model::SharedBox, 3> reads, writes;
+  if (!boxes(lanes.front(), reads, writes))
     return StepResult::Stop;
   for (const model::SharedBox &box : reads) {
     machine.asyncRead(threads, model::AsyncGroupKind::Wgmma, box, &op,
@@ -1053,8 +1075,6 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
   if (auto gemm = dyn_cast<GemmAsyncOp>(op))
     return stepGemm(warp, frame, gemm);
   if (auto commit = dyn_cast<MmaCommitOp>(op)) {
-    if (commit.getCtaMask() || commit.getCtaGroup().value_or(1) != 1)
-      return skip(&op, "a multicast or cta_group 2 tcgen05.commit");
     if (!commit.getMbarIndex() || (commit.getExec() != ExecScope::thread &&
                                    commit.getExec() != ExecScope::warp))
       return skip(&op, "a tcgen05.commit not issued by a thread or a warp "
@@ -1062,11 +1082,33 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     if (commit.getExec() == ExecScope::warp)
       lanes.resize(1);
     for (int l : lanes) {
-      std::optional<model::BarrierRef> b = barrierOf(
-          warp, &op, commit.getMbar(), commit.getMbarIndex(), l);
-      if (!b)
-        return StepResult::Stop;
-      machine.tcgen05Commit(threadOf(warp, l), *b, &op);
+      // A multicast commit arrives on the barrier in each CTA of its mask.
+      SmallVector<int64_t, 4> into = {warp.cta};
+      if (commit.getCtaMask()) {
+        const LaneValues &mask = valueOf(warp, commit.getCtaMask());
+        if (!(mask.known & (Mask(1) << l)))
+          return skip(&op, "a commit's cta_mask that is not known");
+        into.clear();
+        for (int64_t c = 0; c < 16; ++c)
+          if ((zeroExtend(mask.lane[l], 16) >> c) & 1) {
+            if (c >= ctas) {
+              machine.report({machine.threadName(threadOf(warp, l)) +
+                                  " commits to CTA " + std::to_string(c) +
+                                  ", outside the cluster of " +
+                                  std::to_string(ctas),
+                              &op});
+              return StepResult::Stop;
+            }
+            into.push_back(c);
+          }
+      }
+      for (int64_t cta : into) {
+        std::optional<model::BarrierRef> b = barrierOf(
+            warp, &op, commit.getMbar(), commit.getMbarIndex(), l, cta);
+        if (!b)
+          return StepResult::Stop;
+        machine.tcgen05Commit(threadOf(warp, l), *b, &op);
+      }
     }
     return StepResult::Next;
   }

@@ -159,10 +159,11 @@ public:
 
   // -- tcgen05 (tensor memory) -----------------------------------------
   /// A tcgen05.mma or tcgen05.cp by `thread`: reads `reads` (shared or
-  /// tensor memory), writes `write` (tensor memory), asynchronously until
-  /// the thread's next `tcgen05Commit` completes.
+  /// tensor memory), writes `writes` (tensor memory; both CTAs' for a
+  /// cta_group 2 MMA), asynchronously until a later `tcgen05Commit` of the
+  /// thread completes.
   void tcgen05Op(int64_t thread, llvm::ArrayRef<SharedBox> reads,
-                 std::optional<SharedBox> write, OpTag op);
+                 llvm::ArrayRef<SharedBox> writes, OpTag op);
   /// tcgen05.commit: arrives once on `barrier` when the thread's earlier
   /// tcgen05 work has completed (delivered like a copy's bytes).
   void tcgen05Commit(int64_t thread, BarrierRef barrier, OpTag op);

@@ -85,8 +85,8 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       flight; a deadlock (wrong arrival or init counts, a wait on a phase
       not yet due, registers no setmaxnreg.dec released), reported with
       every waiting thread and what its barrier still expects. Kernels
-      outside the model (cta_group 2 pairs, calls, branches or indices
-      computed from memory or integer arguments) are not simulated;
+      outside the model (calls, branches or indices computed from memory
+      or integer arguments) are not simulated;
       `simulation-remarks` says which and why.
 
     Shared-memory size is checked where buffers are placed.
