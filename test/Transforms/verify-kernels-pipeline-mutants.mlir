@@ -16,8 +16,7 @@
 // STALE: :281:11: error: thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) waits on mbarrier 0 of the mbarrier group on line 135 with parity 0 and passes on phase 0, which it already waited for: the parity did not flip
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir producer-skips-empty-wait | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEMPTY
-// NOEMPTY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while an earlier copy into [0, 0..63, 0..63] of the shared buffer on line 127 has not completed
-// NOEMPTY: note: the earlier copy, issued by thread 0
+// NOEMPTY: error: thread 0 (warpgroup 0, warp 0, lane 0) arrives on mbarrier 0 of the mbarrier group on line 135 whose phase 0 has 1 of 1 arrivals and waits for 98304 more bytes: more arrivals than its init count
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir producer-parity-inverted | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=INVERTED
 // INVERTED: error: the kernel deadlocks: every thread waits and no copy is in flight; thread 0 (warpgroup 0, warp 0, lane 0) waits for parity 0 on mbarrier 0 of the mbarrier group on line 136: phase 0 has 0 of 8 arrivals

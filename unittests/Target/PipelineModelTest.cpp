@@ -86,16 +86,56 @@ TEST(PipelineModelTest, WaitingTwiceOnOnePhaseIsStale) {
       << model.getFindings()[0].message;
 }
 
-TEST(PipelineModelTest, SkippingAPhaseIsReported) {
+TEST(PipelineModelTest, ConsumersTakingTurnsSkipPhases) {
+  // Two consumers alternate over one barrier (ping-pong): each sees every
+  // other phase, which is no error.
+  PipelineModel model = ready(2, 1, 1);
+  for (int phase = 0; phase < 6; ++phase) {
+    model.arrive(0, {0, 0}, 1, &opArrive);
+    EXPECT_TRUE(model.tryWait(1, {0, 0}, false, &opWait)); // phase 2p
+    model.arrive(0, {0, 0}, 1, &opArrive);
+  }
+  EXPECT_FALSE(model.failed());
+}
+
+TEST(PipelineModelTest, ArrivingBeyondTheInitCount) {
+  // The phase has its one arrival and waits for bytes: a second arrival
+  // is one more than the init count allows.
+  PipelineModel model = ready(1, 1, 1);
+  model.expectTx(0, {0, 0}, 128, &opArrive);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  EXPECT_FALSE(model.failed());
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find(
+                "more arrivals than its init count"),
+            std::string::npos)
+      << model.getFindings()[0].message;
+}
+
+TEST(PipelineModelTest, ReinitializingStartsOver) {
   PipelineModel model = ready(1, 1, 1);
   model.arrive(0, {0, 0}, 1, &opArrive);
   EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait)); // phase 0
-  model.arrive(0, {0, 0}, 1, &opArrive);                 // phase 1
-  model.arrive(0, {0, 0}, 1, &opArrive);                 // phase 2
-  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait)); // sees phase 2
-  ASSERT_TRUE(model.failed());
-  EXPECT_NE(model.getFindings()[0].message.find("phase 1 went by unobserved"),
-            std::string::npos);
+  model.init(0, {0, 0}, 1, &opInit);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait)); // phase 0 again
+  EXPECT_FALSE(model.failed());
+}
+
+TEST(PipelineModelTest, AnArrivalReleasesWhatItsThreadKnows) {
+  // Thread 0 waits for the copy, then arrives on barrier 1; thread 1
+  // waits on barrier 1 and may read what the copy brought.
+  PipelineModel model = ready(2, 2, 1);
+  model.expectTx(0, {0, 0}, 128, &opArrive);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  model.completeOldest();
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
+  model.arrive(0, {0, 1}, 1, &opArrive);
+  EXPECT_TRUE(model.tryWait(1, {0, 1}, false, &opWait));
+  model.readShared(1, box(0, 0), &opRead);
+  EXPECT_FALSE(model.failed());
 }
 
 TEST(PipelineModelTest, ConsecutivePhasesAreFine) {
@@ -181,8 +221,8 @@ TEST(PipelineModelTest, AWaitIsPassedOnThroughABarrier) {
   model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
   model.completeOldest();
   EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
-  for (int64_t t : {0, 1, 2})
-    model.barArrive(t, 1, 3, &opBar);
+  for (int64_t t : {0, 1, 2}) // each standing for its warp's 32
+    model.barArrive(t, 1, 96, &opBar, 32);
   model.readShared(1, box(0, 0), &opRead);
   model.readShared(2, box(0, 0), &opRead);
   EXPECT_FALSE(model.failed());

@@ -34,7 +34,12 @@ struct Barrier {
   int64_t completed = 0; ///< phases completed since init
   int64_t initThread = -1;
   const void *initOp = nullptr;
-  bool fenced = false;
+  bool fenced = false;    ///< fence.mbarrier_init: the whole cluster
+  bool fencedCta = false; ///< fence.proxy.async: the initializing CTA
+  /// What the arrivals of the current phase release (the phases their
+  /// threads knew complete), and of the last completed one: a wait that
+  /// observes a phase acquires it.
+  llvm::DenseMap<int64_t, int64_t> releasing, released;
 };
 
 /// A write into shared memory: a TMA load (pending until delivered, then
@@ -88,6 +93,7 @@ struct NamedBarrier {
   int64_t generation = 0;
   int64_t expected = 0; ///< 0: no generation started
   std::vector<int64_t> arrived;
+  int64_t arrivals = 0; ///< a warp counts as 32 at a counted barrier
   const void *firstOp = nullptr;
 };
 
@@ -125,9 +131,10 @@ struct PipelineModel::Impl {
     int64_t joinersLeft;
   };
   std::map<int64_t, Collective> collective;
-  std::vector<ThreadGroups> groups; ///< [thread * 2 + kind]
+  static constexpr int kKinds = 4; ///< AsyncGroupKind's
+  std::vector<ThreadGroups> groups; ///< [thread * kKinds + kind]
   ThreadGroups &groupsOf(int64_t thread, AsyncGroupKind kind) {
-    return groups[thread * 2 + int(kind)];
+    return groups[thread * kKinds + int(kind)];
   }
   /// (CTA, id) -> a named barrier; CTA -1 holds the cluster barrier.
   std::map<std::pair<int64_t, int64_t>, NamedBarrier> named;
@@ -161,7 +168,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
   impl->knows.resize(threads);
-  impl->groups.resize(threads * 2);
+  impl->groups.resize(threads * Impl::kKinds);
 }
 
 PipelineModel::PipelineModel(PipelineModel &&) = default;
@@ -216,6 +223,14 @@ void PipelineModel::init(int64_t thread, BarrierRef barrier, int64_t count,
   Barrier &b = impl->at(barrier);
   b = Barrier();
   b.initialized = true;
+  // A re-initialized barrier starts from phase 0: what threads saw of it
+  // before no longer counts.
+  int64_t flat = impl->flat(barrier);
+  for (int64_t t = 0; t < impl->threads; ++t) {
+    impl->observed.erase({t, flat});
+    impl->knows[t].erase(flat);
+  }
+  ++impl->epoch;
   b.count = b.pending = count;
   b.initThread = thread;
   b.initOp = op;
@@ -227,11 +242,13 @@ void PipelineModel::init(int64_t thread, BarrierRef barrier, int64_t count,
             op});
 }
 
-void PipelineModel::fenceInit(int64_t thread) {
+void PipelineModel::fenceInit(int64_t thread, bool clusterScope) {
   for (auto &group : impl->barriers)
     for (Barrier &b : group)
-      if (b.initThread == thread)
-        b.fenced = true;
+      if (b.initThread == thread) {
+        b.fencedCta = true;
+        b.fenced |= clusterScope;
+      }
 }
 
 /// Whether `thread` may use `barrier` (initialized, and its init published
@@ -267,6 +284,8 @@ static void completeIfDone(PipelineModel::Impl &impl, Barrier &b) {
   if (b.pending == 0 && b.tx == 0) {
     ++impl.epoch;
     ++b.completed;
+    b.released = std::move(b.releasing);
+    b.releasing.clear();
     b.pending = b.count;
   }
 }
@@ -276,13 +295,27 @@ void PipelineModel::arrive(int64_t thread, BarrierRef barrier, int64_t count,
   if (!checkUsable(*this, *impl, thread, barrier, op, "arrives on"))
     return;
   Barrier &b = impl->at(barrier);
-  // Arrivals beyond the phase's expectation count towards the next phase
-  // (the hardware's pending count would underflow; no program wants it).
-  for (int64_t i = 0; i < count; ++i) {
-    --b.pending;
+  // The arrival releases what the thread knows (mbarrier.arrive has
+  // release semantics; the wait that observes the phase acquires it).
+  for (auto [other, phase] : impl->knows[thread]) {
+    int64_t &k = b.releasing.try_emplace(other, phase).first->second;
+    k = std::max(k, phase);
+  }
+  // Arrivals complete phases in turn; one on a phase that has all its
+  // arrivals and waits for bytes only is more than the init count allows
+  // (PTX leaves the pending count's underflow undefined).
+  while (count > 0 && b.count > 0) {
+    if (b.pending == 0) {
+      report({threadName(thread) + " arrives on " + barrierName(barrier) +
+                  " whose " + barrierState(barrier) +
+                  ": more arrivals than its init count",
+              op});
+      return;
+    }
+    int64_t taken = std::min(count, b.pending);
+    b.pending -= taken;
+    count -= taken;
     completeIfDone(*impl, b);
-    if (b.pending < 0)
-      b.pending = b.count - 1;
   }
 }
 
@@ -315,6 +348,12 @@ bool PipelineModel::tryWait(int64_t thread, BarrierRef barrier, bool parity,
   int64_t &known = impl->knows[thread].try_emplace(impl->flat(barrier), seen)
                        .first->second;
   known = std::max(known, seen);
+  // The arrivals of the phase it saw complete released what they knew.
+  if (seen == b.completed - 1)
+    for (auto [other, phase] : b.released) {
+      int64_t &k = impl->knows[thread].try_emplace(other, phase).first->second;
+      k = std::max(k, phase);
+    }
   auto [it, first] =
       impl->observed.insert({{thread, impl->flat(barrier)}, seen});
   if (!first) {
@@ -328,15 +367,7 @@ bool PipelineModel::tryWait(int64_t thread, BarrierRef barrier, bool parity,
                   "(or the stage is wrong) and the data is not the new "
                   "phase's",
               op});
-    else if (seen > before + 1)
-      report({threadName(thread) + " waits on " + barrierName(barrier) +
-                  " with parity " + std::to_string(parity) +
-                  " and passes on phase " + std::to_string(seen) +
-                  ", but the last phase it waited for was " +
-                  std::to_string(before) + ": phase " +
-                  std::to_string(before + 1) +
-                  " went by unobserved (wrong parity or stage)",
-              op});
+
   }
   return true;
 }
@@ -344,7 +375,7 @@ bool PipelineModel::tryWait(int64_t thread, BarrierRef barrier, bool parity,
 /// Ends a barrier generation once every expected thread arrived; then
 /// everything each participant saw initialized is seen by all.
 static void completeIfAllArrived(PipelineModel::Impl &impl, NamedBarrier &bar) {
-  if (bar.arrived.empty() || int64_t(bar.arrived.size()) < bar.expected)
+  if (bar.arrived.empty() || bar.arrivals < bar.expected)
     return;
   llvm::BitVector all(impl.visible.front().size());
   for (int64_t t : bar.arrived)
@@ -361,13 +392,22 @@ static void completeIfAllArrived(PipelineModel::Impl &impl, NamedBarrier &bar) {
   for (int64_t t : bar.arrived)
     impl.knows[t] = known;
   bar.arrived.clear();
+  bar.arrivals = 0;
   ++bar.generation;
   ++impl.epoch;
 }
 
 int64_t PipelineModel::barArrive(int64_t thread, int64_t id, int64_t count,
-                                 OpTag op) {
+                                 OpTag op, int64_t arrivals) {
   NamedBarrier &bar = impl->named[impl->barrierKey(thread, id)];
+  if (count != kAllThreadsOfCta && count != kAllThreadsOfCluster &&
+      (count <= 0 || count % 32)) {
+    report({threadName(thread) + " arrives at named barrier " +
+                std::to_string(id) + " with a thread count of " +
+                std::to_string(count) + " (a positive multiple of 32)",
+            op});
+    return bar.generation;
+  }
   int64_t expected = count == kAllThreadsOfCta
                          ? impl->liveInCta[impl->ctaOf(thread)]
                      : count == kAllThreadsOfCluster ? impl->live
@@ -386,6 +426,7 @@ int64_t PipelineModel::barArrive(int64_t thread, int64_t id, int64_t count,
     report(std::move(finding));
   }
   bar.arrived.push_back(thread);
+  bar.arrivals += arrivals;
   int64_t generation = bar.generation;
   completeIfAllArrived(*impl, bar);
   return generation;
@@ -549,7 +590,10 @@ void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
                    "issues a copy completing on"))
     return;
   const Barrier &b = impl->at(barrier);
-  if (!b.fenced) {
+  // A proxy fence after the init serves copies from the same CTA; another
+  // CTA's copy needs the cluster-scope fence.mbarrier_init.
+  bool sameCta = impl->ctaOf(thread) == impl->ctaOf(b.initThread);
+  if (!(b.fenced || (sameCta && b.fencedCta))) {
     Finding finding{threadName(thread) + " issues a TMA copy completing on " +
                         barrierName(barrier) +
                         ", whose initialization no `tile.fence "
@@ -750,10 +794,10 @@ bool PipelineModel::completeOldest() {
     read->owners.reset();
   llvm::erase_if(impl->reads,
                  [](const EntryPtr &e) { return e->owners.none(); });
-  --b.pending;
-  completeIfDone(*impl, b);
-  if (b.pending < 0)
-    b.pending = b.count - 1;
+  if (b.pending > 0) {
+    --b.pending;
+    completeIfDone(*impl, b);
+  }
   return true;
 }
 

@@ -15,16 +15,18 @@
 // reads; a wrong arrival count or init count deadlocks, and the report says
 // which barriers every thread waits on and what each phase still expects.
 //
-// Only integers are computed (thread ids, loop counters, stage and phase
-// arithmetic); memory contents are not. Every dynamic `memref.dim` takes a
-// sample size (two are tried: short K loops and ring wraps both happen;
-// integer kernel arguments stay unknown), the grid is one CTA (block 0 of
-// 1), and the copy engines and the tcgen05 pipe deliver as late as
-// possible: only when no warp can move. A kernel this model does not cover
-// (no known_block_size, clusters, cta_group 2, branches on loaded data,
-// calls, unstructured control flow) is skipped; `--tile-verify-kernels`
-// still runs its other checks. Raw `nvvm.tcgen05.ld` / `.wait` are passed
-// over (their reads are not checked).
+// Only integers are computed (thread ids, cluster ranks, loop counters,
+// stage and phase arithmetic); memory contents are not. Every dynamic
+// `memref.dim` takes a sample size (integer kernel arguments stay
+// unknown); the grid is one cluster (one CTA without a known_cluster_size);
+// the copy engines and the tcgen05 pipe deliver as late as possible: only
+// when no warp can move. Several runs: two sizes, warps in both orders,
+// and the warps that take part in the protocol each made as slow as
+// possible. A kernel this model does not cover (no known_block_size,
+// calls, branches or indices computed from memory, unstructured control
+// flow, raw NVVM barrier ops) is skipped; `--tile-verify-kernels` still
+// runs its other checks. Raw `nvvm.tcgen05.ld` / `.wait` are passed over
+// (their reads are not checked).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,11 +103,13 @@ struct Warp {
 
 enum class StepResult { Next, Blocked, Stop };
 
+/// Bits of an integer or index type the simulation computes with (at most
+/// 64); 0 for anything else, wider integers included.
 unsigned widthOf(Type type) {
   if (type.isIndex())
     return 64;
   if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
+    return integer.getWidth() <= 64 ? integer.getWidth() : 0;
   return 0;
 }
 
@@ -429,6 +433,10 @@ Simulation::boxOf(Warp &warp, Operation *op, Value buffer, OperandRange dynamic,
   }
   model::SharedBox box;
   box.buffer = (cta < 0 ? warp.cta : cta) * buffersPerCta + it->second;
+  if (sizes.size() > staticOffsets.size()) {
+    skip(op, "a region of more dims than its buffer");
+    return std::nullopt;
+  }
   size_t lead = staticOffsets.size() - sizes.size();
   auto dyn = dynamic.begin();
   for (size_t d = 0; d < staticOffsets.size(); ++d) {
@@ -442,8 +450,14 @@ Simulation::boxOf(Warp &warp, Operation *op, Value buffer, OperandRange dynamic,
       }
       offset = v.lane[lane];
     }
+    int64_t end = 0;
+    if (llvm::AddOverflow(offset, d < lead ? int64_t(1) : sizes[d - lead],
+                          end)) {
+      skip(op, "a region whose end overflows");
+      return std::nullopt;
+    }
     box.lo.push_back(offset);
-    box.hi.push_back(offset + (d < lead ? 1 : sizes[d - lead]));
+    box.hi.push_back(end);
   }
   return box;
 }
@@ -533,7 +547,10 @@ StepResult Simulation::stepFor(Warp &warp, Frame &frame, scf::ForOp forOp) {
   }
   for (auto [arg, init] :
        llvm::zip(body->getArguments().drop_front(), forOp.getInitArgs()))
-    warp.values[arg] = valueOf(warp, init);
+  {
+    LaneValues value = valueOf(warp, init); // before the map may grow
+    warp.values[arg] = value;
+  }
   warp.frames.push_back(inner);
   setInductionVariable(warp, warp.frames.back());
   return StepResult::Next;
@@ -754,8 +771,15 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
   }
   if (!warp.arrivedAt) {
     int64_t generation = 0;
-    for (int l : lanes)
-      generation = machine.barArrive(threadOf(warp, l), id, count, &op);
+    // At a counted barrier a warp arrives as 32 threads, whatever its
+    // active lanes (its first lane carries the rest).
+    for (int l : lanes) {
+      int64_t arrivals = 1;
+      if (count > 0 && l == lanes.front())
+        arrivals = kLanes - int64_t(lanes.size()) + 1;
+      generation =
+          machine.barArrive(threadOf(warp, l), id, count, &op, arrivals);
+    }
     warp.arrivedAt = {id, generation};
   }
   if (!machine.barPassed(threadOf(warp, lanes.front()), warp.arrivedAt->first,
@@ -1037,7 +1061,7 @@ StepResult Simulation::stepArriveRemote(Warp &warp, Frame &frame,
       if (!(c.known & (Mask(1) << l)))
         return skip(&op, "a remote arrival count that is not known");
       count = c.lane[l];
-      if (count < 1 || count > (int64_t(1) << 20)) {
+      if (count < 1 || count >= (int64_t(1) << 20)) {
         machine.report({machine.threadName(threadOf(warp, l)) +
                             " arrives " + std::to_string(count) +
                             " times at once (an mbarrier counts 1 to 2^20 "
@@ -1129,9 +1153,13 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     return StepResult::Next;
   }
   if (auto fence = dyn_cast<FenceOp>(op)) {
-    if (fence.getKind() == FenceKind::mbarrier_init)
+    // fence.mbarrier_init publishes inits to the cluster's async proxy,
+    // fence.proxy.async to the CTA's.
+    if (fence.getKind() == FenceKind::mbarrier_init ||
+        fence.getKind() == FenceKind::proxy_async)
       for (int l : lanes)
-        machine.fenceInit(threadOf(warp, l));
+        machine.fenceInit(threadOf(warp, l),
+                          fence.getKind() == FenceKind::mbarrier_init);
     return StepResult::Next;
   }
   if (auto store = dyn_cast<StoreOp>(op)) {
@@ -1241,7 +1269,7 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
   else if (auto dim = dyn_cast<memref::DimOp>(op)) {
     auto type = dyn_cast<MemRefType>(dim.getSource().getType());
     std::optional<int64_t> index = dim.getConstantIndex();
-    special = type && index && *index < type.getRank() &&
+    special = type && index && *index >= 0 && *index < type.getRank() &&
                       !type.isDynamicDim(*index)
                   ? type.getDimSize(*index)
                   : sample;
@@ -1544,8 +1572,10 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
   if (!block || block->size() != 3)
     return notSimulated("no known_block_size");
   std::array<int64_t, 3> dims = {(*block)[0], (*block)[1], (*block)[2]};
+  if (llvm::any_of(dims, [](int64_t d) { return d < 1 || d > 1024; }))
+    return notSimulated("a block dim outside 1..1024");
   int64_t threads = dims[0] * dims[1] * dims[2];
-  if (threads < 1 || threads > 1024)
+  if (threads > 1024)
     return notSimulated("a block of more than 1024 threads");
   std::array<int64_t, 3> cluster = {1, 1, 1};
   if (std::optional<ArrayRef<int32_t>> dims = kernel.getKnownClusterSize()) {

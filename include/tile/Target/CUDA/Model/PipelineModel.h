@@ -113,7 +113,10 @@ public:
 
   // -- mbarriers (every call by one thread) ------------------------------
   void init(int64_t thread, BarrierRef barrier, int64_t count, OpTag op);
-  void fenceInit(int64_t thread);
+  /// The thread's earlier inits made visible to the async proxy: for its
+  /// own CTA (fence.proxy.async) or, `clusterScope`, the cluster
+  /// (fence.mbarrier_init).
+  void fenceInit(int64_t thread, bool clusterScope = true);
   void arrive(int64_t thread, BarrierRef barrier, int64_t count, OpTag op);
   void expectTx(int64_t thread, BarrierRef barrier, int64_t bytes, OpTag op);
   /// Whether `try_wait.parity(parity)` would pass now (an uninitialized
@@ -134,7 +137,10 @@ public:
   /// Ids from here: the four warps of warpgroup `id - kWgmmaIssue` issuing
   /// one wgmma together.
   static constexpr int64_t kWgmmaIssue = 1 << 20;
-  int64_t barArrive(int64_t thread, int64_t id, int64_t count, OpTag op);
+  /// `arrivals`: what the arrival counts for (a lane of a warp arriving at
+  /// a counted barrier: the warp's 32 go to its first active lane).
+  int64_t barArrive(int64_t thread, int64_t id, int64_t count, OpTag op,
+                    int64_t arrivals = 1);
   bool barPassed(int64_t thread, int64_t id, int64_t generation) const;
 
   // -- shared memory and asynchronous units -----------------------------
