@@ -23,17 +23,16 @@ using namespace tile;
 
 namespace {
 
-/// A copy of `function`, placed after it, with integer arithmetic folded
-/// and common subexpressions merged: the static checks compare barrier
-/// indices and byte counts as SSA values, and an index recomputed in
-/// another role (or a count spelled `24576 + 24576`) must be the same
-/// value to them. The copy's ops keep the original locations, so its
-/// diagnostics point at the source. The caller erases it.
+/// A detached copy of `function` with integer arithmetic folded and
+/// common subexpressions merged: the static checks compare barrier indices
+/// and byte counts as SSA values, and an index recomputed in another role
+/// (or a count spelled `24576 + 24576`) must be the same value to them.
+/// The copy's ops keep the original locations, so its diagnostics point at
+/// the source; nothing outside the function changes (the pass may run on
+/// functions in parallel). The caller erases it.
 Operation *canonicalView(FunctionOpInterface function,
                          const FrozenRewritePatternSet &arithPatterns) {
-  OpBuilder builder(function->getContext());
-  builder.setInsertionPointAfter(function);
-  Operation *copy = builder.clone(*function);
+  Operation *copy = function->clone();
   // Blocks and regions stay as written: only values are simplified.
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
