@@ -33,16 +33,20 @@
 //  - Named barriers (`bar.sync id, count`): complete when `count` threads
 //    arrived.
 //
-// Findings: a shared box overwritten while an async reader may still read
-// it or a copy into it is pending; a box read before the copy into it
-// completed, or by a thread that did not wait for the barrier phase the
-// copy completed on; a wait that observes a phase it already observed or
-// skips one (parity not flipped, wrong stage); more transaction bytes than
-// announced; a TMA copy on a barrier whose init was not fenced, or a
-// barrier used before the init is visible; a stage index out of range; a
-// thread that exits with a TMA store still reading shared memory;
-// deadlock (every thread waits and nothing is in flight), with the state
-// of every barrier waited on.
+// Happens-before: a thread knows a phase completed once it waited for it,
+// or acquired it from the arrivals of a phase it waited for, or shared a
+// barrier with a thread that knew it.
+//
+// Findings: a shared or tensor-memory box overwritten while an async reader
+// may still read it or a copy into it is pending; a box read before the
+// copy or MMA writing it completed, or by a thread that does not know the
+// phase it completed in; a wait that passes on a phase its thread already
+// waited for (parity not flipped, wrong stage); an arrival beyond a phase's
+// count; a TMA copy on a barrier whose init was not fenced, or a barrier
+// used before its init is visible; tensor memory released under an MMA;
+// named-barrier counts that disagree; a thread that exits with a TMA store
+// or DSMEM copy still reading shared memory; deadlock (every thread waits
+// and nothing is in flight), with the state of every barrier waited on.
 //
 //===----------------------------------------------------------------------===//
 
