@@ -37,6 +37,15 @@ PipelineModel ready(int64_t threads, int64_t n, int64_t count) {
   return model;
 }
 
+/// Thread 0 announces and copies 128 bytes into box(0, 0) on barrier
+/// {0, 0}, and the copy lands (phase 0 completes).
+void loadStage(PipelineModel &model) {
+  model.expectTx(0, {0, 0}, 128, &opArrive);
+  model.arrive(0, {0, 0}, 1, &opArrive);
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  model.completeOldest();
+}
+
 TEST(PipelineModelTest, BoxesOverlapPerDim) {
   EXPECT_TRUE(box(0, 1).overlaps(box(0, 1)));
   EXPECT_FALSE(box(0, 1).overlaps(box(0, 2)));
@@ -127,10 +136,7 @@ TEST(PipelineModelTest, AnArrivalReleasesWhatItsThreadKnows) {
   // Thread 0 waits for the copy, then arrives on barrier 1; thread 1
   // waits on barrier 1 and may read what the copy brought.
   PipelineModel model = ready(2, 2, 1);
-  model.expectTx(0, {0, 0}, 128, &opArrive);
-  model.arrive(0, {0, 0}, 1, &opArrive);
-  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
-  model.completeOldest();
+  loadStage(model);
   EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
   model.arrive(0, {0, 1}, 1, &opArrive);
   EXPECT_TRUE(model.tryWait(1, {0, 1}, false, &opWait));
@@ -196,17 +202,11 @@ TEST(PipelineModelTest, ReadingBeforeTheCopyCompletesIsARace) {
 
 TEST(PipelineModelTest, ReadingWithoutWaitingForThePhaseIsARace) {
   PipelineModel model = ready(2, 1, 1);
-  model.expectTx(0, {0, 0}, 128, &opArrive);
-  model.arrive(0, {0, 0}, 1, &opArrive);
-  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
-  model.completeOldest();
+  loadStage(model);
   model.readShared(1, box(0, 0), &opRead);
   ASSERT_TRUE(model.failed()) << "completed, but thread 1 never waited";
   PipelineModel waited = ready(2, 1, 1);
-  waited.expectTx(0, {0, 0}, 128, &opArrive);
-  waited.arrive(0, {0, 0}, 1, &opArrive);
-  waited.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
-  waited.completeOldest();
+  loadStage(waited);
   EXPECT_TRUE(waited.tryWait(1, {0, 0}, false, &opWait));
   waited.readShared(1, box(0, 0), &opRead);
   EXPECT_FALSE(waited.failed());
@@ -216,10 +216,7 @@ TEST(PipelineModelTest, AWaitIsPassedOnThroughABarrier) {
   // Thread 0 waits for the copy; threads 1 and 2 learn of it through named
   // barrier 1, which thread 0 takes part in; thread 3 does not.
   PipelineModel model = ready(4, 1, 1);
-  model.expectTx(0, {0, 0}, 128, &opArrive);
-  model.arrive(0, {0, 0}, 1, &opArrive);
-  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
-  model.completeOldest();
+  loadStage(model);
   EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
   for (int64_t t : {0, 1, 2}) // each standing for its warp's 32
     model.barArrive(t, 1, 96, &opBar, 32);

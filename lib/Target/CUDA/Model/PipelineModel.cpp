@@ -583,6 +583,20 @@ static WritePtr addWrite(PipelineModel::Impl &impl, Write write) {
   return impl.writes.back();
 }
 
+/// A new asynchronous read of `box`, owned by `owner` until retired.
+static EntryPtr addRead(PipelineModel::Impl &impl, const SharedBox &box,
+                        OpTag op, AsyncGroupKind kind, int64_t owner) {
+  auto entry = std::make_shared<AsyncReadEntry>();
+  entry->box = box;
+  entry->op = op;
+  entry->kind = kind;
+  entry->owners.resize(impl.threads);
+  entry->owners.set(owner);
+  entry->firstOwner = owner;
+  impl.reads.push_back(entry);
+  return entry;
+}
+
 void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
                                    BarrierRef barrier, int64_t bytes,
                                    OpTag op, const SharedBox *source) {
@@ -610,15 +624,8 @@ void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
   if (source) {
     int64_t threads[] = {thread};
     checkRead(*this, *impl, threads, *source, op);
-    auto entry = std::make_shared<AsyncReadEntry>();
-    entry->box = *source;
-    entry->op = op;
-    entry->kind = AsyncGroupKind::Dsmem;
-    entry->owners.resize(impl->threads);
-    entry->owners.set(thread);
-    entry->firstOwner = thread;
-    impl->reads.push_back(entry);
-    event.copySource = entry;
+    event.copySource =
+        addRead(*impl, *source, op, AsyncGroupKind::Dsmem, thread);
   }
   event.copy = addWrite(*impl, {box, op, thread, true, barrier, bytes});
   impl->pending.push_back(std::move(event));
@@ -650,13 +657,7 @@ void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
     }
   }
   if (!entry) {
-    entry = std::make_shared<AsyncReadEntry>();
-    entry->box = box;
-    entry->op = op;
-    entry->kind = kind;
-    entry->owners.resize(impl->threads);
-    entry->firstOwner = threads.front();
-    impl->reads.push_back(entry);
+    entry = addRead(*impl, box, op, kind, threads.front());
     if (collective >= 0) {
       auto it = impl->collective.find(collective);
       if (it->second.joinersLeft > 0)
@@ -761,10 +762,6 @@ bool PipelineModel::acquireRegisters(int64_t cta, int64_t amount) {
   return true;
 }
 
-int64_t PipelineModel::registerPool(int64_t cta) const {
-  return impl->registerPool[cta];
-}
-
 bool PipelineModel::completeOldest() {
   if (impl->pending.empty())
     return false;
@@ -808,14 +805,7 @@ void PipelineModel::tcgen05Op(int64_t thread, llvm::ArrayRef<SharedBox> reads,
     checkRead(*this, *impl, threads, box, op, /*byTcgen05=*/true);
     if (failed())
       return;
-    auto entry = std::make_shared<AsyncReadEntry>();
-    entry->box = box;
-    entry->op = op;
-    entry->kind = AsyncGroupKind::Tcgen05;
-    entry->owners.resize(impl->threads);
-    entry->owners.set(thread);
-    entry->firstOwner = thread;
-    impl->reads.push_back(entry);
+    addRead(*impl, box, op, AsyncGroupKind::Tcgen05, thread);
   }
   // Only the tcgen05 pipe writes tensor memory, in order: no check against
   // its own earlier writes.

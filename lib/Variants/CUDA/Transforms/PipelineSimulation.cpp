@@ -238,6 +238,9 @@ private:
   StepResult stepSync(Warp &warp, Frame &frame, Operation &op);
   StepResult stepTile(Warp &warp, Frame &frame, Operation &op);
   StepResult stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy);
+  StepResult stepAccess(Warp &warp, Frame &frame, Operation &op, Value buffer,
+                        OperandRange dynamic, ArrayRef<int64_t> staticOffsets,
+                        ArrayRef<int64_t> shape, bool write);
   std::optional<SmallVector<int64_t, 4>> copyTargets(Warp &warp,
                                                      CopyAsyncOp copy,
                                                      int lane);
@@ -1091,6 +1094,27 @@ StepResult Simulation::stepArriveRemote(Warp &warp, Frame &frame,
   return StepResult::Next;
 }
 
+/// tile.store / tile.load of shared or tensor memory: an ordinary access
+/// by the warp (its first lane's box).
+StepResult Simulation::stepAccess(Warp &warp, Frame &frame, Operation &op,
+                                  Value buffer, OperandRange dynamic,
+                                  ArrayRef<int64_t> staticOffsets,
+                                  ArrayRef<int64_t> shape, bool write) {
+  MemoryScope scope = cast<BufferType>(buffer.getType()).getScope();
+  if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
+    return StepResult::Next;
+  int lane = lanesOf(frame.mask).front();
+  std::optional<model::SharedBox> box =
+      boxOf(warp, &op, buffer, dynamic, staticOffsets, shape, lane);
+  if (!box)
+    return StepResult::Stop;
+  if (write)
+    machine.writeShared(threadOf(warp, lane), *box, &op);
+  else
+    machine.readShared(threadOf(warp, lane), *box, &op);
+  return machine.failed() ? StepResult::Stop : StepResult::Next;
+}
+
 StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
   ++syncOps[warp.id];
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
@@ -1162,32 +1186,14 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
                           fence.getKind() == FenceKind::mbarrier_init);
     return StepResult::Next;
   }
-  if (auto store = dyn_cast<StoreOp>(op)) {
-    MemoryScope scope = store.getDst().getType().getScope();
-    if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
-      return StepResult::Next;
-    std::optional<model::SharedBox> box = boxOf(
-        warp, &op, store.getDst(), store.getDstOffsets(),
-        store.getDstStaticOffsets(), store.getSrc().getType().getShape(),
-        lanes.front());
-    if (!box)
-      return StepResult::Stop;
-    machine.writeShared(threadOf(warp, lanes.front()), *box, &op);
-    return machine.failed() ? StepResult::Stop : StepResult::Next;
-  }
-  if (auto load = dyn_cast<LoadOp>(op)) {
-    MemoryScope scope = load.getSrc().getType().getScope();
-    if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
-      return StepResult::Next;
-    std::optional<model::SharedBox> box = boxOf(
-        warp, &op, load.getSrc(), load.getSrcOffsets(),
-        load.getSrcStaticOffsets(), load.getDst().getType().getShape(),
-        lanes.front());
-    if (!box)
-      return StepResult::Stop;
-    machine.readShared(threadOf(warp, lanes.front()), *box, &op);
-    return machine.failed() ? StepResult::Stop : StepResult::Next;
-  }
+  if (auto store = dyn_cast<StoreOp>(op))
+    return stepAccess(warp, frame, op, store.getDst(), store.getDstOffsets(),
+                      store.getDstStaticOffsets(),
+                      store.getSrc().getType().getShape(), /*write=*/true);
+  if (auto load = dyn_cast<LoadOp>(op))
+    return stepAccess(warp, frame, op, load.getSrc(), load.getSrcOffsets(),
+                      load.getSrcStaticOffsets(),
+                      load.getDst().getType().getShape(), /*write=*/false);
   if (auto remote = dyn_cast<MBarrierArriveRemoteOp>(op))
     return stepArriveRemote(warp, frame, remote);
   return StepResult::Next;

@@ -187,7 +187,6 @@ public:
   /// all the warp's threads. `acquireRegisters` is false while blocked.
   void releaseRegisters(int64_t cta, int64_t amount);
   bool acquireRegisters(int64_t cta, int64_t amount);
-  int64_t registerPool(int64_t cta) const;
   /// A wait in `reportDeadlock` for registers (`namedBarrier`).
   static constexpr int64_t kRegisterWait = -3;
 
