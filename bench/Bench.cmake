@@ -8,7 +8,7 @@ add_custom_command(OUTPUT ${bench_mlir}
   COMMAND ${Python3_EXECUTABLE} ${bench_generator} ${bench_mlir}
   DEPENDS ${bench_generator}
   COMMENT "Generating the benchmark kernels")
-tile_device_kernel(bench ${bench_mlir} sm_90a)
+tile_device_kernel(bench ${bench_mlir} sm_90a NO_SANITIZED)
 
 find_program(TILE_NVCC nvcc PATHS $ENV{CUDA_HOME}/bin /usr/local/cuda/bin)
 # tile_nvcc_cubin(<name> <source>): kernels/<name>.sm_90a.cubin from CUDA C++.

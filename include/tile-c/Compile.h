@@ -37,6 +37,12 @@ typedef struct TileCompileOptions {
   /// notes); `explain` adds dispatch's. Without either, only errors and
   /// warnings are kept.
   bool remarks;
+  /// Runtime checks of the barrier protocol (tile-compile --sanitize):
+  /// mbarrier waits time out, barrier and stage indices are checked; the
+  /// runtime reports a failing check as a launch error.
+  bool sanitize;
+  /// With `sanitize`: milliseconds an mbarrier wait may take (0: 1000).
+  unsigned sanitizeTimeoutMs;
 } TileCompileOptions;
 
 /// The outcome of one compilation; owns its strings.

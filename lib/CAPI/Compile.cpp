@@ -27,6 +27,9 @@ tile::CompileOptions optionsOf(TileCompileOptions options) {
   out.check = options.check;
   out.cubin = options.cubin;
   out.remarks = options.remarks;
+  out.sanitize = options.sanitize;
+  if (options.sanitizeTimeoutMs)
+    out.sanitizeTimeoutMs = options.sanitizeTimeoutMs;
   out.llvmPipeline = options.defaultLLVMPipeline ? tile::LLVMPipeline::Default
                                                  : tile::LLVMPipeline::Kernel;
   return out;

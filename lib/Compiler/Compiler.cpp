@@ -444,6 +444,8 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
   tile::TileToNVVMOptions pipeline;
   pipeline.explain = options.explain;
   pipeline.check = options.check;
+  pipeline.sanitize = options.sanitize;
+  pipeline.sanitizeTimeoutMs = options.sanitizeTimeoutMs;
   auto start = std::chrono::steady_clock::now();
   PassManager tileLowering(&context);
   tile::buildTileLoweringPipeline(tileLowering, pipeline);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Manifest/LaunchManifest.h"
+#include "tile/Manifest/SanitizeReport.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -130,6 +131,10 @@ json::Value toJSON(const DispatchRecord &d) {
   return json::Object{{"op", d.op}, {"variant", d.variant}, {"loc", d.loc}};
 }
 
+json::Value toJSON(const SanitizeCheckSpec &c) {
+  return json::Object{{"kind", c.kind}, {"loc", c.loc}, {"what", c.what}};
+}
+
 json::Value toJSON(const KernelSpec &k);
 json::Value toJSON(const ModuleSpec &m);
 
@@ -149,7 +154,8 @@ json::Value toJSON(const KernelSpec &k) {
                       {"cluster_dims", dimsOrNull(k.clusterDims)},
                       {"static_shared_bytes", k.staticSharedBytes},
                       {"dynamic_shared_bytes", k.dynamicSharedBytes},
-                      {"dispatch", arrayOf(k.dispatch)}};
+                      {"dispatch", arrayOf(k.dispatch)},
+                      {"sanitize_checks", arrayOf(k.sanitizeChecks)}};
 }
 
 json::Value toJSON(const ModuleSpec &m) {
@@ -276,6 +282,8 @@ public:
   ParamSpec param(const json::Object &o, const std::string &where);
   TensorMapSpec tensorMap(const json::Object &o, const std::string &where);
   DispatchRecord dispatch(const json::Object &o, const std::string &where);
+  SanitizeCheckSpec sanitizeCheck(const json::Object &o,
+                                  const std::string &where);
   KernelSpec kernel(const json::Object &o, const std::string &where);
   ModuleSpec module(const json::Object &o, const std::string &where);
   void checkReferences(const KernelSpec &k, const std::string &at);
@@ -371,6 +379,15 @@ DispatchRecord Reader::dispatch(const json::Object &o, const std::string &where)
           string(o, "loc", where)};
 }
 
+SanitizeCheckSpec Reader::sanitizeCheck(const json::Object &o,
+                                        const std::string &where) {
+  SanitizeCheckSpec c{string(o, "kind", where), string(o, "loc", where),
+                      string(o, "what", where)};
+  if (!failed() && !tile::sanitize::parseCheckKind(c.kind))
+    fail(where + ".kind", "unknown sanitize check '" + c.kind + "'");
+  return c;
+}
+
 KernelSpec Reader::kernel(const json::Object &o, const std::string &where) {
   KernelSpec k;
   k.name = string(o, "name", where);
@@ -388,6 +405,9 @@ KernelSpec Reader::kernel(const json::Object &o, const std::string &where) {
   k.dispatch = each<DispatchRecord>(o, "dispatch", at,
                                     std::bind(&Reader::dispatch, this, _1, _2),
                                     /*optional=*/true);
+  k.sanitizeChecks = each<SanitizeCheckSpec>(
+      o, "sanitize_checks", at,
+      std::bind(&Reader::sanitizeCheck, this, _1, _2), /*optional=*/true);
   if (!failed())
     checkReferences(k, at);
   return k;
@@ -565,12 +585,16 @@ bool TensorMapSpec::operator==(const TensorMapSpec &o) const {
 bool DispatchRecord::operator==(const DispatchRecord &o) const {
   return std::tie(op, variant, loc) == std::tie(o.op, o.variant, o.loc);
 }
+bool SanitizeCheckSpec::operator==(const SanitizeCheckSpec &o) const {
+  return std::tie(kind, loc, what) == std::tie(o.kind, o.loc, o.what);
+}
 bool KernelSpec::operator==(const KernelSpec &o) const {
   return std::tie(name, args, params, tensorMaps, blockDims, clusterDims,
-                  staticSharedBytes, dynamicSharedBytes, dispatch) ==
+                  staticSharedBytes, dynamicSharedBytes, dispatch,
+                  sanitizeChecks) ==
          std::tie(o.name, o.args, o.params, o.tensorMaps, o.blockDims,
                   o.clusterDims, o.staticSharedBytes, o.dynamicSharedBytes,
-                  o.dispatch);
+                  o.dispatch, o.sanitizeChecks);
 }
 bool ModuleSpec::operator==(const ModuleSpec &o) const {
   return std::tie(name, chip, kernels) == std::tie(o.name, o.chip, o.kernels);

@@ -15,6 +15,7 @@
 #include "tile/Pipeline/Manifest.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dispatch/KernelABI.h"
+#include "tile/Manifest/SanitizeReport.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -209,6 +210,16 @@ KernelSpec describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
       kernel.dispatch.push_back({record.getOp().str(),
                                  record.getVariant().str(),
                                  record.getLoc().str()});
+  if (auto checks =
+          func->getAttrOfType<ArrayAttr>(tile::sanitize::kSanitizeChecksAttr))
+    for (auto check : checks.getAsRange<DictionaryAttr>()) {
+      auto text = [&](StringRef key) {
+        auto value = check.getAs<StringAttr>(key);
+        return value ? value.str() : std::string();
+      };
+      kernel.sanitizeChecks.push_back(
+          {text("kind"), text("loc"), text("what")});
+    }
   return kernel;
 }
 

@@ -40,6 +40,11 @@ static void addTileLowering(OpPassManager &pm,
   TileCheckTargetOptions target;
   target.explain = options.explain;
   pm.addPass(createTileCheckTarget(target));
+  if (options.sanitize) {
+    TileSanitizeOptions sanitize;
+    sanitize.timeoutMs = options.sanitizeTimeoutMs;
+    pm.addPass(createTileSanitize(sanitize));
+  }
   TileAssignSharedOffsetsOptions placement;
   placement.chip = options.chip;
   pm.addPass(createTileAssignSharedOffsets(placement));

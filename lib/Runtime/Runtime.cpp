@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/Runtime.h"
+#include "tile/Manifest/SanitizeReport.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -259,6 +260,8 @@ Expected<Module> Module::load(llvm::StringRef imagePath,
   if (!module)
     return module.takeError();
   *module->manifest_ = std::move(*manifest);
+  if (Error e = module->attachSanitizeReport())
+    return std::move(e);
   return module;
 }
 
@@ -276,17 +279,59 @@ Expected<Module> Module::loadFromMemory(llvm::StringRef image,
   Module module;
   module.module = *loaded;
   module.manifest_ = std::make_unique<LaunchManifest>(std::move(*manifest));
+  if (Error e = module.attachSanitizeReport())
+    return std::move(e);
   return std::move(module);
 }
 
+Error Module::attachSanitizeReport() {
+  using namespace tile::sanitize;
+  bool sanitized = llvm::any_of(manifest_->kernels(), [](const KernelSpec *k) {
+    return !k->sanitizeChecks.empty();
+  });
+  if (!sanitized)
+    return Error::success();
+  CUdeviceptr slot = 0;
+  size_t slotBytes = 0;
+  if (Error e = check(api().cuModuleGetGlobal(&slot, &slotBytes, module,
+                                              kSanitizeReportSymbol.data()),
+                      "cuModuleGetGlobal(" + kSanitizeReportSymbol.str() +
+                          ") of a module whose manifest lists sanitize "
+                          "checks"))
+    return e;
+  if (slotBytes != sizeof(uint64_t))
+    return fail(kSanitizeReportSymbol.str() + " is " +
+                std::to_string(slotBytes) + " bytes, not 8");
+  void *host = nullptr;
+  if (Error e = check(api().cuMemHostAlloc(&host,
+                                           kReportWords * sizeof(uint32_t),
+                                           CU_MEMHOSTALLOC_DEVICEMAP |
+                                               CU_MEMHOSTALLOC_PORTABLE),
+                      "cuMemHostAlloc (the sanitize report)"))
+    return e;
+  sanitizeReport = static_cast<uint32_t *>(host);
+  std::fill_n(sanitizeReport, unsigned(kReportWords), 0u);
+  CUdeviceptr device = 0;
+  if (Error e = check(api().cuMemHostGetDevicePointer(&device, host, 0),
+                      "cuMemHostGetDevicePointer (the sanitize report)"))
+    return e;
+  uint64_t address = device;
+  return check(api().cuMemcpyHtoD(slot, &address, sizeof(address)),
+               "cuMemcpyHtoD (" + kSanitizeReportSymbol.str() + ")");
+}
+
 Module::Module(Module &&other)
-    : module(other.module), manifest_(std::move(other.manifest_)) {
+    : module(other.module), manifest_(std::move(other.manifest_)),
+      sanitizeReport(other.sanitizeReport) {
   other.module = nullptr;
+  other.sanitizeReport = nullptr;
 }
 
 Module::~Module() {
   if (module)
     api().cuModuleUnload(module);
+  if (sanitizeReport)
+    api().cuMemFreeHost(sanitizeReport);
 }
 
 Expected<CUfunction> Module::function(llvm::StringRef name) const {
@@ -313,6 +358,8 @@ Expected<Kernel> Module::kernel(llvm::StringRef name) const {
   Kernel kernel;
   kernel.spec_ = spec;
   kernel.function_ = *function;
+  if (!spec->sanitizeChecks.empty())
+    kernel.report_ = sanitizeReport;
   return kernel;
 }
 
@@ -355,9 +402,37 @@ Error Kernel::launch(const LaunchConfig &config,
   }
   std::array<unsigned, 3> cluster =
       spec_->clusterDims.value_or(std::array<unsigned, 3>{0, 0, 0});
-  return launchRaw(function_, config.grid, *block, cluster,
-                   dynamicSharedBytesToLaunch(*spec_, config),
-                   static_cast<CUstream>(config.stream), params.data());
+  if (Error e = launchRaw(function_, config.grid, *block, cluster,
+                          dynamicSharedBytesToLaunch(*spec_, config),
+                          static_cast<CUstream>(config.stream),
+                          params.data()))
+    return e;
+  return report_ ? finishSanitizedLaunch(config) : Error::success();
+}
+
+Error Kernel::finishSanitizedLaunch(const LaunchConfig &config) const {
+  using namespace tile::sanitize;
+  CUresult result = api().cuCtxSynchronize();
+  std::optional<Report> report = decodeReport(report_);
+  if (!report)
+    return result == CUDA_SUCCESS
+               ? Error::success()
+               : driverError(result, "the sanitized kernel " + spec_->name +
+                                         " (no check reported)");
+  std::array<unsigned, 3> block =
+      config.block.value_or(spec_->blockDims.value_or(
+          std::array<unsigned, 3>{1, 1, 1}));
+  if (report->check >= spec_->sanitizeChecks.size())
+    return fail("kernel '" + spec_->name + "': a sanitize report names check " +
+                std::to_string(report->check) + " of " +
+                std::to_string(spec_->sanitizeChecks.size()) +
+                " (a manifest of another build?)");
+  const manifest::SanitizeCheckSpec &failed =
+      spec_->sanitizeChecks[report->check];
+  CheckKind kind = parseCheckKind(failed.kind).value_or(CheckKind::WaitTimeout);
+  return fail(describeReport(spec_->name, *report, kind, failed.loc,
+                             failed.what, block) +
+              "; the kernel trapped, the CUDA context is unusable from here");
 }
 
 Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid,

@@ -62,7 +62,8 @@ class _CompileOptions(ctypes.Structure):
     _fields_ = [("chip", ctypes.c_char_p), ("explain", ctypes.c_bool),
                 ("check", ctypes.c_bool), ("cubin", ctypes.c_bool),
                 ("default_llvm_pipeline", ctypes.c_bool),
-                ("remarks", ctypes.c_bool)]
+                ("remarks", ctypes.c_bool), ("sanitize", ctypes.c_bool),
+                ("sanitize_timeout_ms", ctypes.c_uint)]
 
 
 class _KernelArg(ctypes.Structure):
@@ -178,7 +179,8 @@ class Compiled:
 def compile(source: str, chip: Optional[str] = None, *,
             explain: bool = False, check: bool = False,
             cubin: bool = False, llvm_pipeline: str = "kernel",
-            remarks: bool = False) -> Compiled:
+            remarks: bool = False, sanitize: bool = False,
+            sanitize_timeout_ms: int = 1000) -> Compiled:
     """Compiles one gpu.module of tile IR for `chip` (None: the module's
     #nvvm.target chip, else sm_100a); raises CompileError with MLIR's
     diagnostics when it does not compile. `llvm_pipeline`: "kernel" (a
@@ -186,13 +188,20 @@ def compile(source: str, chip: Optional[str] = None, *,
     default<On>, as gpu-module-to-binary runs it). `remarks` keeps the
     remarks the checks make (the kernel checks' "not proven" notes),
     `explain` adds dispatch's; otherwise only errors and warnings are
-    kept."""
+    kept. `sanitize` adds runtime checks of the barrier protocol (mbarrier
+    waits that give up after `sanitize_timeout_ms`, barrier and stage
+    indices in range): a failing check makes the launch raise LaunchError
+    naming the kernel and the check (the kernel traps; the CUDA context is
+    unusable afterwards)."""
     if llvm_pipeline not in ("kernel", "default"):
         raise ValueError(f"llvm_pipeline is 'kernel' or 'default', not {llvm_pipeline!r}")
+    if not 1 <= sanitize_timeout_ms < 2**32:
+        raise ValueError(f"sanitize_timeout_ms must be 1 .. 2**32-1, not {sanitize_timeout_ms}")
     lib = _library()
     text = source.encode()
     options = _CompileOptions((chip or "").encode(), explain, check, cubin,
-                              llvm_pipeline == "default", remarks)
+                              llvm_pipeline == "default", remarks, sanitize,
+                              sanitize_timeout_ms)
     ref = lib.tileCompileSource(_StringRef(ctypes.cast(ctypes.c_char_p(text),
                                                        ctypes.c_void_p),
                                            len(text)), options)

@@ -8,7 +8,9 @@
 // The device tests and benchmarks run from a folder that holds them and a
 // `kernels/` folder of cubins + manifests compiled by tile-compile
 // (build/device/ after `ninja -C build tile-device`). TILE_DEVICE_KERNELS
-// overrides where the kernels are.
+// overrides where the kernels are; a file missing there is taken from
+// TILE_DEVICE_KERNELS_FALLBACK when set (the sanitized run: tile-compile's
+// kernels from kernels-sanitized/, the rest from kernels/).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +37,11 @@ inline std::string kernelsDir() {
 }
 
 inline std::string kernelPath(const std::string &file) {
-  return kernelsDir() + "/" + file;
+  std::string path = kernelsDir() + "/" + file;
+  const char *fallback = std::getenv("TILE_DEVICE_KERNELS_FALLBACK");
+  if (fallback && access(path.c_str(), F_OK) != 0)
+    return std::string(fallback) + "/" + file;
+  return path;
 }
 
 } // namespace tile::device

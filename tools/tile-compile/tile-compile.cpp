@@ -70,6 +70,18 @@ static cl::opt<bool>
                    "run it through the PTX model and compare every element "
                    "with the tile ops' layouts"),
           cl::init(false), cl::cat(category));
+static cl::opt<bool>
+    sanitize("sanitize",
+             cl::desc("runtime checks of the barrier protocol: mbarrier "
+                      "waits time out, barrier and stage indices are "
+                      "checked; TileRuntime reports a failing check as a "
+                      "launch error naming the kernel and the check"),
+             cl::init(false), cl::cat(category));
+static cl::opt<unsigned> sanitizeTimeoutMs(
+    "sanitize-timeout-ms",
+    cl::desc("with --sanitize: milliseconds an mbarrier wait may take "
+             "before it is reported (default 1000)"),
+    cl::init(1000), cl::cat(category));
 static cl::opt<tile::LLVMPipeline> llvmPipeline(
     "llvm-pipeline",
     cl::desc("LLVM IR optimisation before NVPTX code generation"),
@@ -106,6 +118,8 @@ int compile() {
   options.chip = chipOption;
   options.explain = explain;
   options.check = check;
+  options.sanitize = sanitize;
+  options.sanitizeTimeoutMs = sanitizeTimeoutMs;
   options.remarks = remarks;
   options.llvmPipeline = llvmPipeline;
   options.cubin = !cubinPath.empty();

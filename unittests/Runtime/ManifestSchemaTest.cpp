@@ -100,6 +100,8 @@ LaunchManifest everyField() {
   k.dynamicSharedBytes = 1 << 17;
   k.dispatch = {{"tile.copy_async", "tma", "k.mlir:12:5"},
                 {"tile.gemm_async", "tcgen05", "k.mlir:20:7"}};
+  k.sanitizeChecks = {{"mbarrier-wait-timeout", "k.mlir:30:7", "a wait"},
+                      {"shared-region", "k.mlir:31:7", "a region"}};
   KernelSpec bare;
   bare.name = "bare";
   LaunchManifest m;
@@ -127,6 +129,22 @@ TEST(ManifestSchema, EveryFieldSurvivesWriteThenRead) {
   changed = written;
   changed.modules[0].kernels[0].dispatch[1].loc = "k.mlir:20:8";
   EXPECT_FALSE(changed == written);
+  changed = written;
+  changed.modules[0].kernels[0].sanitizeChecks[1].what = "another";
+  EXPECT_FALSE(changed == written);
+}
+
+TEST(ManifestSchema, UnknownSanitizeCheckKindIsRefused) {
+  LaunchManifest m = everyField();
+  m.modules[0].kernels[0].sanitizeChecks[0].kind = "parity";
+  llvm::Expected<LaunchManifest> read =
+      LaunchManifest::parse(toJSONText(m), "x.json");
+  ASSERT_FALSE(bool(read));
+  std::string message = llvm::toString(read.takeError());
+  EXPECT_NE(message.find("sanitize_checks[0].kind"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("unknown sanitize check 'parity'"), std::string::npos)
+      << message;
 }
 
 TEST(ManifestSchema, TileCompileManifestsRoundTripByteForByte) {

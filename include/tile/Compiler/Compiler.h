@@ -48,6 +48,12 @@ struct CompileOptions {
   bool explain = false;
   /// Translation validation of the lowering.
   bool check = false;
+  /// Runtime checks of the barrier protocol (--tile-sanitize): mbarrier
+  /// waits that time out, barrier and stage indices in range; TileRuntime
+  /// reports a failing one as a launch error.
+  bool sanitize = false;
+  /// With `sanitize`: milliseconds an mbarrier wait may take.
+  unsigned sanitizeTimeoutMs = 1000;
   /// Keep the remarks the checks make in `CompileResult::diagnostics` (the
   /// kernel verifier's "not proven"); `explain` adds dispatch's. Without
   /// either, remarks are dropped: errors and warnings only.

@@ -114,6 +114,19 @@ struct DispatchRecord {
   bool operator==(const DispatchRecord &) const;
 };
 
+/// One runtime check of a kernel compiled with `--sanitize`; a report
+/// names it by its index in `KernelSpec::sanitizeChecks`.
+struct SanitizeCheckSpec {
+  /// sanitize::checkKindName's spelling.
+  std::string kind;
+  /// `file:line:col` of the checked op.
+  std::string loc;
+  /// What it checks ("nvgpu.mbarrier.try_wait.parity on %full[...]").
+  std::string what;
+
+  bool operator==(const SanitizeCheckSpec &) const;
+};
+
 struct KernelSpec {
   std::string name;
   std::vector<ArgSpec> args;
@@ -125,6 +138,9 @@ struct KernelSpec {
   uint64_t staticSharedBytes = 0;
   uint64_t dynamicSharedBytes = 0;
   std::vector<DispatchRecord> dispatch;
+  /// Empty unless compiled with `--sanitize`: then the runtime sets up the
+  /// report buffer and checks it after each launch.
+  std::vector<SanitizeCheckSpec> sanitizeChecks;
 
   /// The arguments a host passes: every argument but the tensor maps.
   unsigned numHostArgs() const;

@@ -32,6 +32,16 @@ struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::desc("translation validation of the lowering "
                      "(--tile-lower-variants=check)"),
       llvm::cl::init(false)};
+  Option<bool> sanitize{
+      *this, "sanitize",
+      llvm::cl::desc("runtime checks of the barrier protocol "
+                     "(--tile-sanitize): mbarrier waits time out, barrier "
+                     "and stage indices are checked"),
+      llvm::cl::init(false)};
+  Option<unsigned> sanitizeTimeoutMs{
+      *this, "sanitize-timeout-ms",
+      llvm::cl::desc("with sanitize: milliseconds an mbarrier wait may take"),
+      llvm::cl::init(1000)};
 };
 
 /// --tile-to-nvvm: check cta_groups, select variants, lower them, then the upstream lowering of

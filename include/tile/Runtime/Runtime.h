@@ -49,7 +49,8 @@ struct DriverApi {
   X(cuLaunchKernelEx) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD)              \
   X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync) X(cuMemsetD8)          \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)   \
-  X(cuEventElapsedTime)
+  X(cuEventElapsedTime) X(cuModuleGetGlobal) X(cuMemHostAlloc)                \
+  X(cuMemHostGetDevicePointer) X(cuMemFreeHost)
 #define TILE_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr;
   TILE_DRIVER_FUNCTIONS(TILE_DRIVER_MEMBER)
 #undef TILE_DRIVER_MEMBER
@@ -117,13 +118,26 @@ public:
   CUfunction function() const { return function_; }
   /// Checks `args` and `config`, encodes the tensor maps, launches. Nothing
   /// is launched when any check fails; the error lists every problem.
+  /// A kernel compiled with `--sanitize` is waited for (the context is
+  /// synchronized) and a failed check is returned as an error naming the
+  /// kernel, the check, the thread and the values. The check traps, which
+  /// leaves the context unusable: the process must not launch again.
   llvm::Error launch(const LaunchConfig &config,
                      llvm::ArrayRef<KernelArg> args) const;
+  /// Whether launches are checked (the kernel was compiled with
+  /// `--sanitize` and has checks).
+  bool sanitized() const { return report_ != nullptr; }
 
 private:
   friend class Module;
+  /// After a sanitized launch: the report as an error, else the driver's.
+  llvm::Error finishSanitizedLaunch(const LaunchConfig &config) const;
+
   const KernelSpec *spec_ = nullptr;
   CUfunction function_ = nullptr;
+  /// The module's report buffer (host memory mapped into the device), when
+  /// sanitized.
+  volatile uint32_t *report_ = nullptr;
 };
 
 /// A cubin or PTX image and its manifest.
@@ -150,8 +164,13 @@ public:
 
 private:
   Module() = default;
+  /// For a manifest with sanitized kernels: the report buffer, its device
+  /// address stored in the module's `__tile_sanitize_report`.
+  llvm::Error attachSanitizeReport();
+
   CUmodule module = nullptr;
   std::unique_ptr<LaunchManifest> manifest_;
+  uint32_t *sanitizeReport = nullptr;
 };
 
 /// cuLaunchKernelEx with optional cluster dims (0 = no cluster) and the

@@ -126,4 +126,54 @@ def TileCheckTarget : Pass<"tile-check-target"> {
   ];
 }
 
+def TileSanitize : Pass<"tile-sanitize"> {
+  let summary = "instrument kernels with runtime checks of their barrier "
+                "protocol (sanitize mode)";
+  let description = [{
+    For what `--tile-verify-kernels` cannot decide at compile time, every
+    kernel in a gpu.module gets runtime checks, each listed on the kernel
+    (`tile.sanitize_checks`, carried by the launch manifest):
+
+    - `mbarrier-wait-timeout`: each `nvgpu.mbarrier.try_wait.parity`
+      becomes a loop of non-blocking `nvvm.mbarrier.try_wait` tests that
+      gives up after `timeout-ms` of `%globaltimer` (a phase that never
+      completes: a wrong parity or stage, too few arrivals, more bytes
+      expected than copied, a producer that never runs).
+    - `mbarrier-index`: a runtime index into an `!nvgpu.mbarrier.group` is
+      below the group's size.
+    - `shared-region`: a runtime offset into a shared `tile.buffer` (a ring
+      stage) keeps the op's region inside the buffer.
+
+    A failing check calls `__tile_sanitize_fail`, which writes one report
+    (the check's index, the thread, the values) to the host buffer whose
+    device address the runtime stores in the global
+    `__tile_sanitize_report`, and traps. TileRuntime reads the report
+    after the launch and returns an error naming the kernel and the check
+    (`include/tile/Manifest/SanitizeReport.h` is the format). Runs after
+    `--tile-select-variants`; `tile-compile --sanitize` adds it.
+
+    Example:
+    ```mlir
+    // tile-opt --tile-sanitize
+    nvgpu.mbarrier.try_wait.parity %full[%stage], %parity, %ticks : !ring
+    // becomes, in outline:
+    %start = nvvm.read.ptx.sreg.globaltimer : i64
+    %done = scf.while : () -> i1 {
+      %ok = nvvm.mbarrier.try_wait %bar, %parity32, %ticks32
+          : !llvm.ptr<3>, i32, i32 -> i1
+      ... continue while !%ok and less than timeout-ms has passed
+    }
+    scf.if %not_done { llvm.call @__tile_sanitize_fail(...) }
+    ```
+  }];
+  let options = [
+    Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"1000",
+           "milliseconds an mbarrier wait may take before it is reported">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TILE_VARIANTS_CUDA_TRANSFORMS_PASSES_TD
