@@ -119,6 +119,42 @@ def test_bad_arguments_are_refused_before_any_launch():
     assert torch.count_nonzero(y) == 0  # nothing ran
 
 
+def ring_round_trip(ring_stage=1, bar_index=1, count=1, extra_bytes=0,
+                    late_phase=0):
+    """The sanitized protocol kernel (test/Device/Kernels/
+    sanitize_protocol.mlir) on a random bf16 tile; True when it arrived."""
+    compiled = tile_mlir.Compiled.load(str(KERNELS / "sanitize_protocol.sm_90a"))
+    run = tile_mlir.load(compiled).kernel("ring_round_trip")
+    x = torch.randn(64, 64, dtype=torch.bfloat16, device="cuda")
+    y = torch.zeros_like(x)
+    run(x, y, ring_stage, bar_index, count, extra_bytes, late_phase)
+    torch.cuda.synchronize()
+    return torch.equal(x, y)
+
+
+def test_sanitized_kernel_with_the_right_protocol_runs():
+    skip_without_gpu()
+    assert ring_round_trip()
+
+
+def test_sanitized_kernel_reports_a_bug_as_a_launch_error():
+    """A failing check traps, which ends the CUDA context: the launch runs
+    in a child process, whose LaunchError names the kernel and the check."""
+    skip_without_gpu()
+    import subprocess
+    script = ("import test_device, tile_mlir\n"
+              "try:\n"
+              "    test_device.ring_round_trip(count=2)\n"
+              "except tile_mlir.LaunchError as e:\n"
+              "    print(e)\n")
+    child = subprocess.run([sys.executable, "-c", script], text=True,
+                           capture_output=True, timeout=120,
+                           cwd=pathlib.Path(__file__).parent)
+    assert "kernel 'ring_round_trip': sanitize check" in child.stdout, child
+    assert "(mbarrier-wait-timeout)" in child.stdout, child.stdout
+    assert "parity 0" in child.stdout, child.stdout
+
+
 if __name__ == "__main__":
     failed = 0
     for name, fn in list(globals().items()):

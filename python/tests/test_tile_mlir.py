@@ -186,3 +186,26 @@ def test_the_c_api_program():
     run = subprocess.run([str(program)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failures" in run.stdout
+
+
+def test_sanitize_adds_runtime_checks_the_manifest_lists():
+    """sanitize=True: the waits are bounded by the timeout (in ns in the
+    PTX), the report slot is exported, and the manifest lists each check
+    with its kind and location; without it, none of that."""
+    source = (ROOT / "examples" / "hopper_gemm.mlir").read_text()
+    checked = tile_mlir.compile(source, sanitize=True, sanitize_timeout_ms=75)
+    assert ".visible .global .align 8 .u64 __tile_sanitize_report" in checked.ptx
+    assert "75000000" in checked.ptx
+    (kernel,) = checked.manifest["modules"][0]["kernels"]
+    kinds = {c["kind"] for c in kernel["sanitize_checks"]}
+    assert kinds == {"mbarrier-wait-timeout", "shared-region"}
+    assert all(c["loc"].startswith("<source>:") for c in kernel["sanitize_checks"])
+    plain = tile_mlir.compile(source)
+    assert "__tile_sanitize" not in plain.ptx
+    assert plain.manifest["modules"][0]["kernels"][0]["sanitize_checks"] == []
+
+
+@pytest.mark.parametrize("timeout", [0, -1, 2**32])
+def test_sanitize_timeout_out_of_range_is_refused(timeout):
+    with pytest.raises(ValueError, match="sanitize_timeout_ms"):
+        tile_mlir.compile("", sanitize=True, sanitize_timeout_ms=timeout)

@@ -144,7 +144,7 @@ TEST_F(SanitizeMode, MissingArrivalTimesOut) {
   p.count = 2;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-wait-timeout\\) failed at "
-              ".*sanitize_protocol.mlir:47:7.* waited [0-9]+ ms for mbarrier "
+              ".*sanitize_protocol.mlir:68:7.* waited [0-9]+ ms for mbarrier "
               "1 to complete its phase of parity 0");
 }
 
@@ -153,7 +153,7 @@ TEST_F(SanitizeMode, MoreBytesExpectedThanCopiedTimesOut) {
   p.extraBytes = 128;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-wait-timeout\\) failed at "
-              ".*sanitize_protocol.mlir:47:7.* mbarrier 1 .*parity 0");
+              ".*sanitize_protocol.mlir:68:7.* mbarrier 1 .*parity 0");
 }
 
 TEST_F(SanitizeMode, WaitForAPhaseNobodyCompletesTimesOut) {
@@ -161,7 +161,7 @@ TEST_F(SanitizeMode, WaitForAPhaseNobodyCompletesTimesOut) {
   p.latePhase = 1;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-wait-timeout\\) failed at "
-              ".*sanitize_protocol.mlir:50:9.* parity 1");
+              ".*sanitize_protocol.mlir:71:9.* parity 1");
 }
 
 /// The suite's sanitized run (scripts/device-run) sets

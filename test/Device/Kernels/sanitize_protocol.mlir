@@ -13,6 +13,27 @@
 //   extra_bytes added to the expected transaction bytes (0 is right)
 //   late_phase  1: wait once more, for a phase nothing completes (a
 //               consumer one phase ahead of its producer)
+//
+// Here, without a GPU: it compiles with --sanitize, ptxas assembles it, and
+// the manifest lists every check the device tests expect to fire.
+// REQUIRES: ptxas
+// RUN: tile-compile --sanitize --sanitize-timeout-ms 300 %s -o %t.ptx --cubin %t.cubin --manifest %t.json
+// RUN: FileCheck %s < %t.json
+// CHECK: "sanitize_checks": [
+// CHECK: "kind": "mbarrier-index",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE:]]:7",
+// CHECK-NEXT: "what": "nvgpu.mbarrier.arrive.expect_tx of the mbarrier group (2)
+// CHECK: "kind": "mbarrier-index",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+1]]:7",
+// CHECK: "kind": "shared-region",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+1]]:7",
+// CHECK-NEXT: "what": "tile.copy_async of the shared buffer 2x64x64xbf16 at {{.*}}, dim 0"
+// CHECK: "kind": "mbarrier-wait-timeout",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+3]]:7",
+// CHECK: "kind": "mbarrier-wait-timeout",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+6]]:9",
+// CHECK: "kind": "shared-region",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+8]]:7",
 
 !ring = !tile.buffer<2x64x64xbf16, shared, #tile.layout<S[(2,64,64):(4096,64,1)], swizzle<3,3,3>>>
 !tensor = !tile.buffer<?x?xbf16, global>

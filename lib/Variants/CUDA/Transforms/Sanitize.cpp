@@ -273,9 +273,10 @@ void SanitizePass::checkBarrierIndex(Operation *op, Sites &sites) {
   auto ifOp = scf::IfOp::create(b, loc, outside, /*withElse=*/false);
   b.setInsertionPointToStart(ifOp.thenBlock());
   auto i64 = b.getI64Type();
-  callFail(b, loc, site, arith::IndexCastOp::create(b, loc, i64, index),
-           arith::ConstantIntOp::create(b, loc, i64, entries),
-           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  Value value = arith::IndexCastOp::create(b, loc, i64, index);
+  Value size = arith::ConstantIntOp::create(b, loc, i64, entries);
+  Value noWait = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  callFail(b, loc, site, value, size, noWait);
 }
 
 void SanitizePass::checkRegions(Operation *op, Sites &sites) {
@@ -308,9 +309,10 @@ void SanitizePass::checkRegions(Operation *op, Sites &sites) {
       auto ifOp = scf::IfOp::create(b, loc, outside, /*withElse=*/false);
       b.setInsertionPointToStart(ifOp.thenBlock());
       auto i64 = b.getI64Type();
-      callFail(b, loc, site, arith::IndexCastOp::create(b, loc, i64, offset),
-               arith::ConstantIntOp::create(b, loc, i64, last),
-               arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+      Value value = arith::IndexCastOp::create(b, loc, i64, offset);
+      Value bound = arith::ConstantIntOp::create(b, loc, i64, last);
+      Value noWait = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+      callFail(b, loc, site, value, bound, noWait);
     }
   }
 }
@@ -368,9 +370,9 @@ void SanitizePass::boundWait(nvgpu::MBarrierTryWaitParityOp wait,
       b, loc, i32,
       arith::DivUIOp::create(
           b, loc, elapsed, arith::ConstantIntOp::create(b, loc, i64, 1000000)));
-  callFail(b, loc, site,
-           arith::IndexCastOp::create(b, loc, i64, wait.getMbarId()),
-           arith::ExtUIOp::create(b, loc, i64, wait.getPhaseParity()), ms);
+  Value index = arith::IndexCastOp::create(b, loc, i64, wait.getMbarId());
+  Value parityWide = arith::ExtUIOp::create(b, loc, i64, wait.getPhaseParity());
+  callFail(b, loc, site, index, parityWide, ms);
   wait.erase();
 }
 
@@ -380,10 +382,10 @@ void SanitizePass::callFail(OpBuilder &b, Location loc, uint32_t site,
   auto fnType = LLVM::LLVMFunctionType::get(
       LLVM::LLVMVoidType::get(b.getContext()),
       {i32, b.getI64Type(), b.getI64Type(), i32});
+  Value check = arith::ConstantIntOp::create(b, loc, i32, site);
   LLVM::CallOp::create(
       b, loc, fnType, FlatSymbolRefAttr::get(b.getContext(), kFailFunction),
-      ValueRange{arith::ConstantIntOp::create(b, loc, i32, site), value0,
-                 value1, waitedMs});
+      ValueRange{check, value0, value1, waitedMs});
 }
 
 /// The two globals and `__tile_sanitize_fail(check, value0, value1,

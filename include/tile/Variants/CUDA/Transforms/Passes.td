@@ -152,19 +152,9 @@ def TileSanitize : Pass<"tile-sanitize"> {
     (`include/tile/Manifest/SanitizeReport.h` is the format). Runs after
     `--tile-select-variants`; `tile-compile --sanitize` adds it.
 
-    Example:
-    ```mlir
-    // tile-opt --tile-sanitize
-    nvgpu.mbarrier.try_wait.parity %full[%stage], %parity, %ticks : !ring
-    // becomes, in outline:
-    %start = nvvm.read.ptx.sreg.globaltimer : i64
-    %done = scf.while : () -> i1 {
-      %ok = nvvm.mbarrier.try_wait %bar, %parity32, %ticks32
-          : !llvm.ptr<3>, i32, i32 -> i1
-      ... continue while !%ok and less than timeout-ms has passed
-    }
-    scf.if %not_done { llvm.call @__tile_sanitize_fail(...) }
-    ```
+    Example: `tile-compile --sanitize k.mlir`, or
+    `tile-opt --tile-sanitize=timeout-ms=250` after `--tile-select-variants`;
+    `test/Transforms/sanitize.mlir` shows the rewritten IR.
   }];
   let options = [
     Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"1000",
