@@ -48,3 +48,15 @@ add_custom_command(OUTPUT ${gemm_sm100_mlir} ${gemm_sm100_cases}
   COMMENT "Generating the Blackwell GEMM kernels")
 tile_device_kernel(gemm_sm100 ${gemm_sm100_mlir} sm_100a)
 set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${gemm_sm100_cases})
+
+# The forward-attention kernels and their case list (bench/attention_bench.py
+# reads both).
+set(attention_mlir ${TILE_BINARY_DIR}/bench/attention.mlir)
+set(attention_cases ${TILE_DEVICE_KERNELS_DIR}/attention.cases.json)
+set(attention_generator ${TILE_SOURCE_DIR}/bench/Kernels/gen_attention_kernels.py)
+add_custom_command(OUTPUT ${attention_mlir} ${attention_cases}
+  COMMAND ${Python3_EXECUTABLE} ${attention_generator} ${attention_mlir} ${attention_cases}
+  DEPENDS ${attention_generator}
+  COMMENT "Generating the attention kernels")
+tile_device_kernel(attention ${attention_mlir} sm_90a FLAGS --check)
+set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${attention_cases})

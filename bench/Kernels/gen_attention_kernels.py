@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""Generates the forward-attention kernels in tile IR (one gpu.module) and
+their case list.
+
+    O = softmax(Q Kᵀ · scale [+ causal mask]) V,   LSE = log Σ exp(...)
+
+per (batch, head), for Q/K/V/O in the [batch, heads, seq, dim] layout
+(torch's SDPA layout, contiguous), K/V heads shared by groups of Q heads
+(GQA: Q head h reads K/V head h / (Hq / Hkv)), any sequence lengths.
+
+The kernel (one per head dim × causal × dtype) is the FlashAttention-2
+loop, written with tile ops:
+  * one warpgroup per CTA owns 64 query rows; the grid is
+    (ceil(Sq / 64), Hq, B);
+  * TMA loads Q once and K/V blocks of 64 keys through a 2-stage ring
+    (mbarriers with expect-tx), issued by thread 0 one block ahead;
+  * S = Q·Kᵀ by wgmma into registers; the online softmax in registers
+    (tile.map / tile.reduce along the row: running max m, running sum l,
+    the scale folded into exp2); masked keys (beyond Sk, or above the
+    diagonal when causal) are -inf; causal blocks above the diagonal are
+    skipped;
+  * P converted in registers to the bf16/f16 wgmma A operand (no shuffle,
+    no shared memory) and O += P·V by wgmma;
+  * epilogue: O / l written through shared memory (stmatrix) and one TMA
+    store clipped at Sq; LSE = m·ln2 + ln l (natural log, as FlashAttention
+    returns it) stored per row into an f32 buffer of B·Hq·ceil(Sq/64)·64
+    rows ([B, Hq, padded Sq] flattened, one column).
+
+Usage: gen_attention_kernels.py OUT.mlir OUT.cases.json [--example D CAUSAL DTYPE]
+With --example, OUT.mlir gets one kernel with its comments (the readable
+form in examples/).
+"""
+
+import json
+import sys
+
+BLOCK_M = 64  # query rows per CTA (one warpgroup)
+BLOCK_N = 64  # keys per K/V block
+STAGES = 2
+HEAD_DIMS = (64, 128, 256)
+DTYPES = ("bf16", "f16")
+
+
+def kernel_name(d, causal, dtype):
+    return f"attention_d{d}_{'causal' if causal else 'full'}_{dtype}"
+
+
+def shared_layout(rows, cols, stages=None):
+    """A 128-byte-swizzled shared tile of rows × cols 16-bit elements, cols
+    in panels of 64 (one swizzle atom row each), with an optional leading
+    stage dim."""
+    panels = cols // 64
+    panel = rows * 64
+    modes, strides = [], []
+    if stages:
+        modes.append(stages)
+        strides.append(rows * cols)
+    modes += [rows, panels, 64] if panels > 1 else [rows, 64]
+    strides += [64, panel, 1] if panels > 1 else [64, 1]
+    shape = (f"{stages}x" if stages else "") + f"{rows}x{cols}"
+    return shape, ("S[(" + ",".join(map(str, modes)) + "):(" +
+                   ",".join(map(str, strides)) + ")], swizzle<3,3,3>")
+
+
+def acc_layout(n):
+    """A wgmma accumulator of 64 × n f32 across the warpgroup."""
+    return f"S[(4,2,8,{n // 8},4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]"
+
+
+ROW_LAYOUT = "S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]"
+
+
+def kernel(d, causal, dtype, comments):
+    t = dtype
+    c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
+    q_shape, q_layout = shared_layout(BLOCK_M, d)
+    kv_shape, kv_layout = shared_layout(BLOCK_N, d, STAGES)
+    name = kernel_name(d, causal, dtype)
+    tile_bytes = BLOCK_N * d * 2
+    out = []
+    w = out.append
+    w(f"""
+  // {name}: head dim {d}, {'causal' if causal else 'no mask'}, {dtype} in, f32 accumulation.
+  gpu.func @{name}(%q: memref<?x?x?x?x{t}, 1>, %k: memref<?x?x?x?x{t}, 1>,
+      %v: memref<?x?x?x?x{t}, 1>, %o: memref<?x?x?x?x{t}, 1>,
+      %lse: memref<?x1xf32, 1>, %scale: f32) kernel
+      attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c64 = arith.constant 64 : index
+    %c63 = arith.constant 63 : index
+    %ticks = arith.constant 1000000 : index
+    %q_bytes = arith.constant {BLOCK_M * d * 2} : index
+    %kv_bytes = arith.constant {2 * tile_bytes} : index
+    %false = arith.constant false
+    %true = arith.constant true
+""")
+    w(c("Sizes: batch, heads, sequence lengths; the K/V head of this Q head (GQA)."))
+    w(f"""    %q_heads = memref.dim %q, %c1 : memref<?x?x?x?x{t}, 1>
+    %seq_q = memref.dim %q, %c2 : memref<?x?x?x?x{t}, 1>
+    %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?x{t}, 1>
+    %seq_k = memref.dim %k, %c2 : memref<?x?x?x?x{t}, 1>
+    %q_block = gpu.block_id x
+    %head = gpu.block_id y
+    %batch = gpu.block_id z
+    %group = arith.divui %q_heads, %kv_heads : index
+    %kv_head = arith.divui %head, %group : index
+    %q0 = arith.muli %q_block, %c64 : index
+    %k_blocks_all = arith.ceildivui %seq_k, %c64 : index
+""")
+    if causal:
+        w(c("Causal: keys past the block's last query row are never seen."))
+        w("""    %q_end = arith.addi %q0, %c64 : index
+    %k_blocks_diag = arith.ceildivui %q_end, %c64 : index
+    %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
+""")
+    else:
+        w("    %k_blocks = arith.addi %k_blocks_all, %c0 : index\n")
+    w(c("Q (64 × d), the K/V ring (2 stages of 64 keys × d) and the O staging tile."))
+    w(f"""    %gq = tile.from_memref %q : memref<?x?x?x?x{t}, 1> -> !tile.buffer<?x?x?x?x{t}, global>
+    %gk = tile.from_memref %k : memref<?x?x?x?x{t}, 1> -> !tile.buffer<?x?x?x?x{t}, global>
+    %gv = tile.from_memref %v : memref<?x?x?x?x{t}, 1> -> !tile.buffer<?x?x?x?x{t}, global>
+    %go = tile.from_memref %o : memref<?x?x?x?x{t}, 1> -> !tile.buffer<?x?x?x?x{t}, global>
+    %glse = tile.from_memref %lse : memref<?x1xf32, 1> -> !tile.buffer<?x1xf32, global>
+    %sq = tile.alloc_shared {{alignment = 1024 : i64}} : !tile.buffer<{q_shape}x{t}, shared, #tile.layout<{q_layout}>>
+    %so = tile.alloc_shared {{alignment = 1024 : i64}} : !tile.buffer<{q_shape}x{t}, shared, #tile.layout<{q_layout}>>
+    %sk = tile.alloc_shared {{alignment = 1024 : i64}} : !tile.buffer<{kv_shape}x{t}, shared, #tile.layout<{kv_layout}>>
+    %sv = tile.alloc_shared {{alignment = 1024 : i64}} : !tile.buffer<{kv_shape}x{t}, shared, #tile.layout<{kv_layout}>>
+    %slse = tile.alloc_shared {{alignment = 128 : i64}} : !tile.buffer<64x1xf32, shared>
+""")
+    w(c("Barriers: [0] Q landed, [1 + s] K/V stage s landed."))
+    w("""    %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+      nvgpu.mbarrier.init %bars[%c1], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+      nvgpu.mbarrier.init %bars[%c2], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+      tile.fence mbarrier_init
+""")
+    bar_t = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>"
+    g_t = f"!tile.buffer<?x?x?x?x{t}, global>"
+    q_t = f"!tile.buffer<{q_shape}x{t}, shared, #tile.layout<{q_layout}>>"
+    kv_t = f"!tile.buffer<{kv_shape}x{t}, shared, #tile.layout<{kv_layout}>>"
+    w(f"""      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : {bar_t}
+      tile.copy_async %gq[%batch, %head, %q0, 0] to %sq[0, 0] sizes [64, {d}] exec thread
+          mbar(%bars[%c0] : {bar_t}) : {g_t} to {q_t}
+""")
+    w(c("  The first two K/V blocks (the ring's two stages)."))
+    w(f"""      %first = arith.minui %k_blocks, %c2 : index
+      scf.for %j = %c0 to %first step %c1 {{
+        %bar = arith.addi %j, %c1 : index
+        %key0 = arith.muli %j, %c64 : index
+        nvgpu.mbarrier.arrive.expect_tx %bars[%bar], %kv_bytes : {bar_t}
+        tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%j, 0, 0] sizes [64, {d}] exec thread
+            mbar(%bars[%bar] : {bar_t}) : {g_t} to {kv_t}
+        tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%j, 0, 0] sizes [64, {d}] exec thread
+            mbar(%bars[%bar] : {bar_t}) : {g_t} to {kv_t}
+      }}
+    }}
+    gpu.barrier
+""")
+    s_t = f"!tile.buffer<64x64xf32, local, #tile.layout<{acc_layout(64)}>>"
+    p_t = f"!tile.buffer<64x64x{t}, local, #tile.layout<{acc_layout(64)}>>"
+    o_t = f"!tile.buffer<64x{d}xf32, local, #tile.layout<{acc_layout(d)}>>"
+    r_t = f"!tile.buffer<64x1xf32, local, #tile.layout<{ROW_LAYOUT}>>"
+    w(c("Running state in registers: O (64 × d f32), the row max m (log2 units) and sum l."))
+    w(f"""    %acc = tile.alloc_local : {o_t}
+    %m = tile.alloc_local : {r_t}
+    %l = tile.alloc_local : {r_t}
+    %zero = arith.constant 0.0 : f32
+    %neg_inf = arith.constant 0xFF800000 : f32
+    tile.fill %acc, %zero : {o_t}, f32
+    tile.fill %m, %neg_inf : {r_t}, f32
+    tile.fill %l, %zero : {r_t}, f32
+    %log2e = arith.constant 1.44269504 : f32
+    %scale_log2 = arith.mulf %scale, %log2e : f32
+    %s = tile.alloc_local : {s_t}
+    %p = tile.alloc_local : {p_t}
+    %block_max = tile.alloc_local : {r_t}
+    %alpha = tile.alloc_local : {r_t}
+    %row_sum = tile.alloc_local : {r_t}
+    nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : {bar_t}
+""")
+    w(c("The K/V loop: block j is in stage j mod 2, landed in phase j / 2 of its barrier."))
+    w(f"""    scf.for %j = %c0 to %k_blocks step %c1 {{
+      %stage = arith.remui %j, %c2 : index
+      %bar = arith.addi %stage, %c1 : index
+      %round = arith.divui %j, %c2 : index
+      %round_bit = arith.remui %round, %c2 : index
+      %parity = arith.cmpi ne, %round_bit, %c0 : index
+      nvgpu.mbarrier.try_wait.parity %bars[%bar], %parity, %ticks : {bar_t}
+""")
+    w(c("  S = Q·Kᵀ (64 × 64, f32) in registers."))
+    w(f"""      tile.gemm_async %s[0, 0], %sq[0, 0], %sk[%stage, 0, 0] sizes [64, 64, {d}]
+          exec warpgroup accumulate(%false) {{transpose_b}} : {s_t}, {q_t}, {kv_t}
+      tile.commit_group wgmma
+      tile.wait_group wgmma, 0
+""")
+    w(c("  Scale into log2 units; keys past Sk (and above the diagonal) are -inf."))
+    w(f"""      %key_base = arith.muli %j, %c64 : index
+      tile.map ins(%s : {s_t}) outs(%s : {s_t}) {{
+      ^bb0(%x: f32, %row: index, %col: index):
+        %scaled = arith.mulf %x, %scale_log2 : f32
+        %key = arith.addi %key_base, %col : index
+        %past_end = arith.cmpi uge, %key, %seq_k : index
+""")
+    if causal:
+        w("""        %query = arith.addi %q0, %row : index
+        %future = arith.cmpi ugt, %key, %query : index
+        %masked = arith.ori %past_end, %future : i1
+""")
+    else:
+        w("        %masked = arith.ori %past_end, %past_end : i1\n")
+    w(f"""        %r = arith.select %masked, %neg_inf, %scaled : f32
+        tile.yield %r : f32
+      }}
+""")
+    w(c("  Online softmax: m' = max(m, rowmax S); alpha = 2^(m - m'); P = 2^(S - m');"))
+    w(c("  l = l·alpha + rowsum P; O = O·alpha."))
+    w(f"""      tile.reduce <max> %s dims [1] into %block_max : {s_t} into {r_t}
+      tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%alpha : {r_t}) {{
+      ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+        %new = arith.maximumf %old, %blk : f32
+        %diff = arith.subf %old, %new : f32
+        %a = math.exp2 %diff : f32
+        tile.yield %a : f32
+      }}
+      tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%m : {r_t}) {{
+      ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+        %new = arith.maximumf %old, %blk : f32
+        tile.yield %new : f32
+      }}
+      tile.map ins(%s, %m : {s_t}, {r_t}) outs(%s : {s_t}) {{
+      ^bb0(%x: f32, %max: f32, %row: index, %col: index):
+        %shifted = arith.subf %x, %max : f32
+        %e = math.exp2 %shifted : f32
+        tile.yield %e : f32
+      }}
+      tile.reduce <add> %s dims [1] into %row_sum : {s_t} into {r_t}
+      tile.map ins(%l, %alpha, %row_sum : {r_t}, {r_t}, {r_t}) outs(%l : {r_t}) {{
+      ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
+        %kept = arith.mulf %old, %a : f32
+        %new = arith.addf %kept, %sum : f32
+        tile.yield %new : f32
+      }}
+      tile.map ins(%acc, %alpha : {o_t}, {r_t}) outs(%acc : {o_t}) {{
+      ^bb0(%x: f32, %a: f32, %row: index, %col: index):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }}
+""")
+    w(c("  P becomes the wgmma A operand in registers; O += P·V."))
+    w(f"""      tile.convert %s to %p : {s_t} to {p_t}
+      tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%stage, 0, 0] sizes [64, {d}, 64]
+          exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
+      tile.commit_group wgmma
+      tile.wait_group wgmma, 0
+""")
+    w(c("  Every warp is done with this stage: thread 0 refills it with block j + 2."))
+    w(f"""      gpu.barrier
+      %next = arith.addi %j, %c2 : index
+      %more = arith.cmpi ult, %next, %k_blocks : index
+      %refill = arith.andi %leader, %more : i1
+      scf.if %refill {{
+        %key0 = arith.muli %next, %c64 : index
+        nvgpu.mbarrier.arrive.expect_tx %bars[%bar], %kv_bytes : {bar_t}
+        tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%stage, 0, 0] sizes [64, {d}] exec thread
+            mbar(%bars[%bar] : {bar_t}) : {g_t} to {kv_t}
+        tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%stage, 0, 0] sizes [64, {d}] exec thread
+            mbar(%bars[%bar] : {bar_t}) : {g_t} to {kv_t}
+      }}
+    }}
+""")
+    w(c("Epilogue: O / l, LSE = m·ln2 + ln l; O through shared memory and a TMA store"))
+    w(c("clipped at Sq, LSE per row (its buffer is padded to whole 64-row blocks)."))
+    w(f"""    tile.map ins(%acc, %l : {o_t}, {r_t}) outs(%acc : {o_t}) {{
+    ^bb0(%x: f32, %sum: f32, %row: index, %col: index):
+      %r = arith.divf %x, %sum : f32
+      tile.yield %r : f32
+    }}
+    tile.map ins(%m, %l : {r_t}, {r_t}) outs(%m : {r_t}) {{
+    ^bb0(%max: f32, %sum: f32, %row: index, %col: index):
+      %ln2 = arith.constant 0.693147181 : f32
+      %natural = arith.mulf %max, %ln2 : f32
+      %log_sum = math.log %sum : f32
+      %r = arith.addf %natural, %log_sum : f32
+      tile.yield %r : f32
+    }}
+    %q_blocks = arith.ceildivui %seq_q, %c64 : index
+    %seq_q_padded = arith.muli %q_blocks, %c64 : index
+    %bh = arith.muli %batch, %q_heads : index
+    %bh_head = arith.addi %bh, %head : index
+    %lse_base = arith.muli %bh_head, %seq_q_padded : index
+    %lse_row = arith.addi %lse_base, %q0 : index
+    tile.store %m to %slse[0, 0] : {r_t} to !tile.buffer<64x1xf32, shared>
+    tile.store %acc to %so[0, 0] : {o_t} to {q_t}
+    tile.fence proxy_async
+    gpu.barrier
+    scf.if %leader {{
+      tile.copy_async %so[0, 0] to %go[%batch, %head, %q0, 0] sizes [64, {d}] exec thread
+          : {q_t} to {g_t}
+      tile.copy_async %slse[0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
+          : !tile.buffer<64x1xf32, shared> to !tile.buffer<?x1xf32, global>
+      tile.commit_group bulk
+      tile.wait_group bulk, 0 {{read}}
+    }}
+    gpu.return
+  }}
+""")
+    return "".join(out)
+
+
+def module(configs, comments=False):
+    body = "".join(kernel(d, causal, dtype, comments) for d, causal, dtype in configs)
+    return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")
+
+
+def main():
+    out_mlir, out_cases = sys.argv[1], sys.argv[2]
+    if len(sys.argv) > 3 and sys.argv[3] == "--example":
+        d, causal, dtype = int(sys.argv[4]), sys.argv[5] == "causal", sys.argv[6]
+        configs = [(d, causal, dtype)]
+        text = module(configs, comments=True)
+    else:
+        configs = [(d, causal, dtype) for d in HEAD_DIMS for causal in (False, True)
+                   for dtype in DTYPES]
+        text = ("// Generated by bench/Kernels/gen_attention_kernels.py; do not edit.\n"
+                + module(configs))
+    with open(out_mlir, "w") as f:
+        f.write(text)
+    cases = [{"kernel": kernel_name(d, causal, dtype), "head_dim": d,
+              "causal": causal, "dtype": dtype, "block_m": BLOCK_M,
+              "block_n": BLOCK_N} for d, causal, dtype in configs]
+    with open(out_cases, "w") as f:
+        json.dump({"kernels": cases}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""The tile-IR forward-attention kernels (bench/Kernels/gen_attention_kernels.py)
+on a GPU, against torch in the same process.
+
+  attention_bench.py check    O and LSE against a float32 reference on random
+                              data: every head dim × causal × dtype, sequence
+                              lengths that are and are not multiples of 64,
+                              odd batch × heads, GQA ratios 1, 4, 8
+  attention_bench.py bench    TFLOP/s against torch SDPA through cuDNN and
+                              FlashAttention-2, interleaved medians, at the
+                              FlashAttention-3 paper's setup (batch × seq =
+                              16k tokens, heads × dim = 2048)
+
+Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch.
+TILE_DEVICE_DIR names the folder (default: build/device next to this
+script's repository).
+"""
+import sys
+
+MODES = ("check", "bench")
+if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
+    print(__doc__)
+    sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
+
+import json
+import math
+import os
+import statistics
+from pathlib import Path
+
+import torch
+
+HERE = Path(__file__).resolve().parent
+DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
+sys.path.insert(0, str(DEVICE / "python"))
+import tile_mlir  # noqa: E402
+
+TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}
+BLOCK_M = 64
+
+
+class Attention:
+    """The attention module's kernels, chosen by head dim, causal flag and
+    dtype; q, k, v in [batch, heads, seq, dim] (contiguous)."""
+
+    def __init__(self):
+        kernels = DEVICE / "kernels"
+        self.cases = json.loads((kernels / "attention.cases.json").read_text())["kernels"]
+        self.module = tile_mlir.load(tile_mlir.Compiled.load(str(kernels / "attention.sm_90a")))
+        self.kernels = {}
+
+    def kernel(self, head_dim, causal, dtype):
+        for case in self.cases:
+            if (case["head_dim"], case["causal"], case["dtype"]) == (head_dim, causal, dtype):
+                name = case["kernel"]
+                if name not in self.kernels:
+                    self.kernels[name] = self.module.kernel(name)
+                return self.kernels[name]
+        raise ValueError(f"no attention kernel for head dim {head_dim}, "
+                         f"causal={causal}, {dtype}")
+
+    def __call__(self, q, k, v, causal=False, scale=None):
+        """(O, LSE): O like q, LSE [batch, heads, seq_q] f32 (natural log)."""
+        b, h, sq, d = q.shape
+        hk, sk = k.shape[1], k.shape[2]
+        if k.shape != v.shape or k.shape[0] != b or k.shape[3] != d:
+            raise ValueError(f"k {tuple(k.shape)} / v {tuple(v.shape)} do not match q {tuple(q.shape)}")
+        if h % hk:
+            raise ValueError(f"{h} query heads are not a multiple of {hk} K/V heads")
+        if sq == 0 or sk == 0:
+            raise ValueError("empty sequence")
+        dtype = {torch.bfloat16: "bf16", torch.float16: "f16"}[q.dtype]
+        run = self.kernel(d, causal, dtype)
+        scale = 1.0 / math.sqrt(d) if scale is None else scale
+        o = torch.empty_like(q)
+        blocks = (sq + BLOCK_M - 1) // BLOCK_M
+        lse = torch.empty(b * h * blocks * BLOCK_M, 1, dtype=torch.float32, device=q.device)
+        run(q.contiguous(), k.contiguous(), v.contiguous(), o, lse, scale,
+            grid=(blocks, h, b))
+        return o, lse.view(b, h, blocks * BLOCK_M)[:, :, :sq]
+
+
+def reference(q, k, v, causal, scale):
+    """float32 O and LSE; K/V heads repeated for GQA; causal is top-left
+    aligned (key j visible to query i when j <= i), as torch's is_causal."""
+    group = q.shape[1] // k.shape[1]
+    k = k.float().repeat_interleave(group, dim=1)
+    v = v.float().repeat_interleave(group, dim=1)
+    s = torch.einsum("bhqd,bhkd->bhqk", q.float(), k) * scale
+    if causal:
+        sq, sk = s.shape[-2], s.shape[-1]
+        mask = torch.ones(sq, sk, dtype=torch.bool, device=q.device).triu(1)
+        s = s.masked_fill(mask, float("-inf"))
+    lse = torch.logsumexp(s, dim=-1)
+    return torch.softmax(s, dim=-1) @ v, lse
+
+
+CHECK_SHAPES = [  # batch, q heads, kv heads, seq_q, seq_k
+    (1, 1, 1, 1, 1), (1, 3, 3, 127, 127), (3, 5, 5, 1000, 1000),
+    (2, 4, 1, 4097, 4097), (1, 8, 1, 300, 300), (2, 8, 2, 64, 64),
+    (1, 2, 2, 200, 513), (1, 2, 2, 513, 200),
+]
+
+
+def check():
+    torch.manual_seed(0)
+    attention = Attention()
+    failures = 0
+    for case in attention.cases:
+        d, causal, dtype = case["head_dim"], case["causal"], case["dtype"]
+        for b, h, hk, sq, sk in CHECK_SHAPES:
+            q = torch.randn(b, h, sq, d, dtype=TORCH_TYPE[dtype], device="cuda")
+            k = torch.randn(b, hk, sk, d, dtype=TORCH_TYPE[dtype], device="cuda")
+            v = torch.randn(b, hk, sk, d, dtype=TORCH_TYPE[dtype], device="cuda")
+            scale = 1.0 / math.sqrt(d)
+            o, lse = attention(q, k, v, causal, scale)
+            torch.cuda.synchronize()
+            ro, rlse = reference(q, k, v, causal, scale)
+            o_err = (o.float() - ro).abs().max().item()
+            lse_err = (lse - rlse).abs().max().item()
+            # bf16 P and O: a few units of the last place of |O| <= ~3.
+            ok = o_err <= (0.03 if dtype == "bf16" else 0.006) and lse_err <= 1e-3
+            failures += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {case['kernel']:28} b{b} h{h}/{hk} "
+                  f"sq{sq} sk{sk}: max|O-ref| {o_err:.2e}, max|LSE-ref| {lse_err:.2e}")
+    print(f"{failures} failures")
+    return 1 if failures else 0
+
+
+def median_ms(fn, reps=20):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(reps):
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def bench():
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    import torch.nn.functional as F
+    torch.manual_seed(0)
+    attention = Attention()
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print("TFLOP/s (causal counts half the FLOPs); ratios against cuDNN")
+    for d in (64, 128, 256):
+        for causal in (False, True):
+            for seq in (512, 1024, 2048, 4096, 8192, 16384):
+                batch, heads = 16384 // seq, 2048 // d
+                q, k, v = (torch.randn(batch, heads, seq, d, dtype=torch.bfloat16,
+                                       device="cuda") for _ in range(3))
+                flops = 4 * batch * heads * seq * seq * d / (2 if causal else 1)
+                entries = {"tile": lambda: attention(q, k, v, causal)}
+                for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
+                                      ("fa2", SDPBackend.FLASH_ATTENTION)):
+                    def run(backend=backend):
+                        with sdpa_kernel(backend):
+                            return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                    entries[name] = run
+                results = {name: [] for name in entries}
+                for _ in range(3):  # interleaved, each after an untimed batch
+                    for name, fn in entries.items():
+                        try:
+                            fn()
+                            results[name].append(median_ms(fn, 10))
+                        except RuntimeError as e:  # a backend refusing the shape
+                            results[name].append(float("nan"))
+                tf = {n: flops / (statistics.median(t) * 1e-3) / 1e12 for n, t in results.items()}
+                print(f"d{d} {'causal' if causal else 'full  '} seq {seq:5}: "
+                      f"tile {tf['tile']:6.1f}  cudnn {tf['cudnn']:6.1f}  fa2 {tf['fa2']:6.1f}  "
+                      f"tile/cudnn {tf['tile'] / tf['cudnn']:.2f}  tile/fa2 {tf['tile'] / tf['fa2']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(check() if sys.argv[1] == "check" else bench())
