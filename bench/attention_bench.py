@@ -10,6 +10,8 @@ on a GPU, against torch in the same process.
                               FlashAttention-2, interleaved medians, at the
                               FlashAttention-3 paper's setup (batch × seq =
                               16k tokens, heads × dim = 2048)
+  attention_bench.py profile D causal|full SEQ
+                              three launches of one kernel (for ncu), bf16
 
 Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch.
 TILE_DEVICE_DIR names the folder (default: build/device next to this
@@ -17,7 +19,7 @@ script's repository).
 """
 import sys
 
-MODES = ("check", "bench")
+MODES = ("check", "bench", "profile")
 if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
@@ -36,7 +38,6 @@ sys.path.insert(0, str(DEVICE / "python"))
 import tile_mlir  # noqa: E402
 
 TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}
-BLOCK_M = 64
 
 
 class Attention:
@@ -55,7 +56,7 @@ class Attention:
                 name = case["kernel"]
                 if name not in self.kernels:
                     self.kernels[name] = self.module.kernel(name)
-                return self.kernels[name]
+                return self.kernels[name], case["block_m"]
         raise ValueError(f"no attention kernel for head dim {head_dim}, "
                          f"causal={causal}, {dtype}")
 
@@ -70,14 +71,15 @@ class Attention:
         if sq == 0 or sk == 0:
             raise ValueError("empty sequence")
         dtype = {torch.bfloat16: "bf16", torch.float16: "f16"}[q.dtype]
-        run = self.kernel(d, causal, dtype)
+        run, block_m = self.kernel(d, causal, dtype)
         scale = 1.0 / math.sqrt(d) if scale is None else scale
         o = torch.empty_like(q)
-        blocks = (sq + BLOCK_M - 1) // BLOCK_M
-        lse = torch.empty(b * h * blocks * BLOCK_M, 1, dtype=torch.float32, device=q.device)
+        # LSE rows: [batch, heads, seq_q rounded up to 64], flattened.
+        padded = (sq + 63) // 64 * 64
+        lse = torch.empty(b * h * padded, 1, dtype=torch.float32, device=q.device)
         run(q.contiguous(), k.contiguous(), v.contiguous(), o, lse, scale,
-            grid=(blocks, h, b))
-        return o, lse.view(b, h, blocks * BLOCK_M)[:, :, :sq]
+            grid=((sq + block_m - 1) // block_m, h, b))
+        return o, lse.view(b, h, padded)[:, :, :sq]
 
 
 def reference(q, k, v, causal, scale):
@@ -175,5 +177,19 @@ def bench():
     return 0
 
 
+def profile(d, causal, seq):
+    torch.manual_seed(0)
+    attention = Attention()
+    batch, heads = 16384 // seq, 2048 // d
+    q, k, v = (torch.randn(batch, heads, seq, d, dtype=torch.bfloat16, device="cuda")
+               for _ in range(3))
+    for _ in range(3):
+        attention(q, k, v, causal)
+    torch.cuda.synchronize()
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "profile":
+        sys.exit(profile(int(sys.argv[2]), sys.argv[3] == "causal", int(sys.argv[4])))
     sys.exit(check() if sys.argv[1] == "check" else bench())

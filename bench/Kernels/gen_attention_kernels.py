@@ -39,6 +39,11 @@ BLOCK_N = 64  # keys per K/V block
 STAGES = 2
 HEAD_DIMS = (64, 128, 256)
 DTYPES = ("bf16", "f16")
+# Per head dim: "simple" (one warpgroup, 64 rows per CTA), "ws"
+# (warp-specialized, 128 rows per CTA) or "ws-overlap" (ws with the
+# intra-warpgroup overlap); each the fastest measured on an H200 at its
+# head dim (docs/Performance.md, attention).
+FORMS = {64: "simple", 128: "ws", 256: "ws"}
 
 
 def kernel_name(d, causal, dtype):
@@ -313,8 +318,359 @@ def kernel(d, causal, dtype, comments):
     return "".join(out)
 
 
+def kernel_ws(d, causal, dtype, comments, overlap=False):
+    """The warp-specialized form (FlashAttention-3's structure): 128 query
+    rows per CTA, a producer warpgroup (thread 0 issues every TMA load,
+    registers given up with setmaxnreg) and two consumer warpgroups, each
+    owning 64 rows; K and V blocks of BN keys through a ring of full / empty
+    barriers, V's barrier separate from K's so that S = Q·Kᵀ starts while V
+    is still landing."""
+    t = dtype
+    c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
+    bn = 64 if d == 256 else 128
+    stages = 2
+    q_shape, q_layout = shared_layout(64, d, 2)
+    kv_shape, kv_layout = shared_layout(bn, d, stages)
+    name = kernel_name(d, causal, dtype)
+    bar_count = 1 + 3 * stages
+    bar_t = (f"!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
+             f"num_barriers = {bar_count}>")
+    g_t = f"!tile.buffer<?x?x?x?x{t}, global>"
+    q_t = f"!tile.buffer<{q_shape}x{t}, shared, #tile.layout<{q_layout}>>"
+    kv_t = f"!tile.buffer<{kv_shape}x{t}, shared, #tile.layout<{kv_layout}>>"
+    lse_t = "!tile.buffer<2x64x1xf32, shared>"
+    s_t = f"!tile.buffer<64x{bn}xf32, local, #tile.layout<{acc_layout(bn)}>>"
+    p_t = f"!tile.buffer<64x{bn}x{t}, local, #tile.layout<{acc_layout(bn)}>>"
+    o_t = f"!tile.buffer<64x{d}xf32, local, #tile.layout<{acc_layout(d)}>>"
+    r_t = f"!tile.buffer<64x1xf32, local, #tile.layout<{ROW_LAYOUT}>>"
+    out = []
+    w = out.append
+    w(f"""
+  // {name}: head dim {d}, {'causal' if causal else 'no mask'}, {dtype} in, f32 accumulation.
+  gpu.func @{name}(%q: memref<?x?x?x?x{t}, 1>, %k: memref<?x?x?x?x{t}, 1>,
+      %v: memref<?x?x?x?x{t}, 1>, %o: memref<?x?x?x?x{t}, 1>,
+      %lse: memref<?x1xf32, 1>, %scale: f32) kernel
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %bn = arith.constant {bn} : index
+    %stages = arith.constant {stages} : index
+    %ticks = arith.constant 1000000 : index
+    %q_bytes = arith.constant {128 * d * 2} : index
+    %kv_bytes = arith.constant {bn * d * 2} : index
+    %consumer_warps = arith.constant 8 : index
+    %wg_threads = arith.constant 128 : i32
+    %false = arith.constant false
+    %true = arith.constant true
+""")
+    w(c("Sizes, this CTA's 128 query rows, and the K/V head of its Q head (GQA)."))
+    w(f"""    %q_heads = memref.dim %q, %c1 : memref<?x?x?x?x{t}, 1>
+    %seq_q = memref.dim %q, %c2 : memref<?x?x?x?x{t}, 1>
+    %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?x{t}, 1>
+    %seq_k = memref.dim %k, %c2 : memref<?x?x?x?x{t}, 1>
+    %q_block = gpu.block_id x
+    %head = gpu.block_id y
+    %batch = gpu.block_id z
+    %group = arith.divui %q_heads, %kv_heads : index
+    %kv_head = arith.divui %head, %group : index
+    %q0 = arith.muli %q_block, %c128 : index
+    %k_blocks_all = arith.ceildivui %seq_k, %bn : index
+""")
+    if causal:
+        w(c("Causal: keys past the CTA's last query row are never seen."))
+        w("""    %q_end = arith.addi %q0, %c128 : index
+    %k_blocks_diag = arith.ceildivui %q_end, %bn : index
+    %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
+""")
+    else:
+        w("    %k_blocks = arith.addi %k_blocks_all, %c0 : index\n")
+    w(c("Q (two halves of 64 rows), the K and V rings, the LSE rows; O reuses Q's half."))
+    w(f"""    %gq = tile.from_memref %q : memref<?x?x?x?x{t}, 1> -> {g_t}
+    %gk = tile.from_memref %k : memref<?x?x?x?x{t}, 1> -> {g_t}
+    %gv = tile.from_memref %v : memref<?x?x?x?x{t}, 1> -> {g_t}
+    %go = tile.from_memref %o : memref<?x?x?x?x{t}, 1> -> {g_t}
+    %glse = tile.from_memref %lse : memref<?x1xf32, 1> -> !tile.buffer<?x1xf32, global>
+    %sq = tile.alloc_shared {{alignment = 1024 : i64}} : {q_t}
+    %sk = tile.alloc_shared {{alignment = 1024 : i64}} : {kv_t}
+    %sv = tile.alloc_shared {{alignment = 1024 : i64}} : {kv_t}
+    %slse = tile.alloc_shared {{alignment = 128 : i64}} : {lse_t}
+""")
+    w(c(f"Barriers: [0] Q landed; [1 + s] K of stage s landed, [{1 + stages} + s] V landed,"))
+    w(c(f"[{1 + 2 * stages} + s] stage s free again (one arrival per consumer warp)."))
+    w(f"""    %bars = nvgpu.mbarrier.create -> {bar_t}
+    %tid = gpu.thread_id x
+    %wg = arith.divui %tid, %c128 : index
+    %tid_in_wg = arith.remui %tid, %c128 : index
+    %lane = arith.remui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {{
+      nvgpu.mbarrier.init %bars[%c0], %c1 : {bar_t}
+      scf.for %s = %c0 to %stages step %c1 {{
+        %kb = arith.addi %s, %c1 : index
+        %vb0 = arith.addi %s, %stages : index
+        %vb = arith.addi %vb0, %c1 : index
+        %eb0 = arith.addi %vb0, %stages : index
+        %eb = arith.addi %eb0, %c1 : index
+        nvgpu.mbarrier.init %bars[%kb], %c1 : {bar_t}
+        nvgpu.mbarrier.init %bars[%vb], %c1 : {bar_t}
+        nvgpu.mbarrier.init %bars[%eb], %consumer_warps : {bar_t}
+      }}
+      tile.fence mbarrier_init
+    }}
+    gpu.barrier
+    %is_producer = arith.cmpi eq, %wg, %c0 : index
+    scf.if %is_producer {{
+""")
+    w(c("Producer: registers to the consumers; thread 0 loads Q, then K/V block j into"))
+    w(c("stage j mod 2 once both consumers freed it (phase j / 2 of its empty barrier)."))
+    w(f"""      nvvm.setmaxregister decrease 24
+      scf.if %leader {{
+        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : {bar_t}
+        scf.for %h = %c0 to %c2 step %c1 {{
+          %row_in = arith.muli %h, %c64 : index
+          %row = arith.addi %q0, %row_in : index
+          tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, {d}] exec thread
+              mbar(%bars[%c0] : {bar_t}) : {g_t} to {q_t}
+        }}
+        scf.for %j = %c0 to %k_blocks step %c1 {{
+          %s = arith.remui %j, %stages : index
+          %round = arith.divui %j, %stages : index
+          %round_bit = arith.remui %round, %c2 : index
+          %free_parity = arith.cmpi eq, %round_bit, %c0 : index
+          %kb = arith.addi %s, %c1 : index
+          %vb0 = arith.addi %s, %stages : index
+          %vb = arith.addi %vb0, %c1 : index
+          %eb0 = arith.addi %vb0, %stages : index
+          %eb = arith.addi %eb0, %c1 : index
+          nvgpu.mbarrier.try_wait.parity %bars[%eb], %free_parity, %ticks : {bar_t}
+          %key0 = arith.muli %j, %bn : index
+          nvgpu.mbarrier.arrive.expect_tx %bars[%kb], %kv_bytes : {bar_t}
+          tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%s, 0, 0] sizes [{bn}, {d}] exec thread
+              mbar(%bars[%kb] : {bar_t}) : {g_t} to {kv_t}
+          nvgpu.mbarrier.arrive.expect_tx %bars[%vb], %kv_bytes : {bar_t}
+          tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%s, 0, 0] sizes [{bn}, {d}] exec thread
+              mbar(%bars[%vb] : {bar_t}) : {g_t} to {kv_t}
+        }}
+      }}
+    }} else {{
+""")
+    w(c("Consumers: warpgroup 1 owns rows q0 .. q0 + 63, warpgroup 2 the next 64."))
+    w(f"""      nvvm.setmaxregister increase 240
+      %half = arith.subi %wg, %c1 : index
+      %row_in_cta = arith.muli %half, %c64 : index
+      %row0 = arith.addi %q0, %row_in_cta : index
+      %wg_barrier = arith.index_cast %wg : index to i32
+      %releaser = arith.cmpi eq, %lane, %c0 : index
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+      %acc = tile.alloc_local : {o_t}
+      %m = tile.alloc_local : {r_t}
+      %l = tile.alloc_local : {r_t}
+      %zero = arith.constant 0.0 : f32
+      %neg_inf = arith.constant 0xFF800000 : f32
+      tile.fill %acc, %zero : {o_t}, f32
+      tile.fill %m, %neg_inf : {r_t}, f32
+      tile.fill %l, %zero : {r_t}, f32
+      %log2e = arith.constant 1.44269504 : f32
+      %scale_log2 = arith.mulf %scale, %log2e : f32
+      %s_acc = tile.alloc_local : {s_t}
+      %p = tile.alloc_local : {p_t}
+      %block_max = tile.alloc_local : {r_t}
+      %alpha = tile.alloc_local : {r_t}
+      %row_sum = tile.alloc_local : {r_t}
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : {bar_t}
+""")
+    def barriers(j, indent):
+        """Stage, parity and the three barrier indices of block `j`."""
+        return "".join(f"{indent}{line}\n" for line in f"""%s_{j} = arith.remui %{j}, %stages : index
+%round_{j} = arith.divui %{j}, %stages : index
+%round_bit_{j} = arith.remui %round_{j}, %c2 : index
+%parity_{j} = arith.cmpi ne, %round_bit_{j}, %c0 : index
+%kb_{j} = arith.addi %s_{j}, %c1 : index
+%vb0_{j} = arith.addi %s_{j}, %stages : index
+%vb_{j} = arith.addi %vb0_{j}, %c1 : index
+%eb0_{j} = arith.addi %vb0_{j}, %stages : index
+%eb_{j} = arith.addi %eb0_{j}, %c1 : index""".split("\n"))
+
+    def issue_s(j, indent, wait_if=None):
+        """Wait for K of block `j` (only under `wait_if` when given), issue
+        S = Q·Kᵀ (not waited for)."""
+        wait = f"nvgpu.mbarrier.try_wait.parity %bars[%kb_{j}], %parity_{j}, %ticks : {bar_t}\n"
+        wait = (f"{indent}scf.if %{wait_if} {{\n{indent}  {wait}{indent}}}\n" if wait_if
+                else indent + wait)
+        return (wait +
+                f"{indent}tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_{j}, 0, 0] sizes [64, {bn}, {d}]\n"
+                f"{indent}    exec warpgroup accumulate(%false) {{transpose_b}} : {s_t}, {q_t}, {kv_t}\n")
+
+    def softmax(j, indent):
+        """Mask and scale S (block `j`), update m and l, S = 2^(S - m), alpha."""
+        mask = (f"""%query = arith.addi %row0, %row : index
+  %future = arith.cmpi ugt, %key, %query : index
+  %masked = arith.ori %past_end, %future : i1""" if causal else
+                "%masked = arith.ori %past_end, %past_end : i1")
+        text = f"""%key_base_{j} = arith.muli %{j}, %bn : index
+tile.map ins(%s_acc : {s_t}) outs(%s_acc : {s_t}) {{
+^bb0(%x: f32, %row: index, %col: index):
+  %scaled = arith.mulf %x, %scale_log2 : f32
+  %key = arith.addi %key_base_{j}, %col : index
+  %past_end = arith.cmpi uge, %key, %seq_k : index
+  {mask}
+  %r = arith.select %masked, %neg_inf, %scaled : f32
+  tile.yield %r : f32
+}}
+tile.reduce <max> %s_acc dims [1] into %block_max : {s_t} into {r_t}
+tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%alpha : {r_t}) {{
+^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+  %new = arith.maximumf %old, %blk : f32
+  %diff = arith.subf %old, %new : f32
+  %a = math.exp2 %diff : f32
+  tile.yield %a : f32
+}}
+tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%m : {r_t}) {{
+^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+  %new = arith.maximumf %old, %blk : f32
+  tile.yield %new : f32
+}}
+tile.map ins(%s_acc, %m : {s_t}, {r_t}) outs(%s_acc : {s_t}) {{
+^bb0(%x: f32, %max: f32, %row: index, %col: index):
+  %shifted = arith.subf %x, %max : f32
+  %e = math.exp2 %shifted : f32
+  tile.yield %e : f32
+}}
+tile.reduce <add> %s_acc dims [1] into %row_sum : {s_t} into {r_t}
+tile.map ins(%l, %alpha, %row_sum : {r_t}, {r_t}, {r_t}) outs(%l : {r_t}) {{
+^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
+  %kept = arith.mulf %old, %a : f32
+  %new = arith.addf %kept, %sum : f32
+  tile.yield %new : f32
+}}"""
+        return "".join(f"{indent}{line}\n" for line in text.split("\n"))
+
+    def rescale_and_convert(indent):
+        """O = O·alpha, and S becomes P, the next P·V's A operand."""
+        text = f"""tile.map ins(%acc, %alpha : {o_t}, {r_t}) outs(%acc : {o_t}) {{
+^bb0(%x: f32, %a: f32, %row: index, %col: index):
+  %r = arith.mulf %x, %a : f32
+  tile.yield %r : f32
+}}
+tile.convert %s_acc to %p : {s_t} to {p_t}"""
+        return "".join(f"{indent}{line}\n" for line in text.split("\n"))
+
+    if overlap:
+        w(c("Block 0 first: S, its softmax, P. Then each step j issues S for block j + 1"))
+        w(c("before O += P·V of block j, and runs block j + 1's softmax while that"))
+        w(c("P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap)."))
+        w("      %first = arith.addi %c0, %c0 : index\n")
+        w(barriers("first", "      "))
+        w(issue_s("first", "      "))
+        w("      tile.commit_group wgmma\n      tile.wait_group wgmma, 0\n")
+        w(softmax("first", "      "))
+        w(rescale_and_convert("      "))
+        w(f"""      scf.for %j = %c0 to %k_blocks step %c1 {{
+            %n = arith.addi %j, %c1 : index
+            %has_next = arith.cmpi ult, %n, %k_blocks : index
+    """)
+        w(barriers("j", "        "))
+        w(c("  S for block j + 1; the last step reissues block j's (still in its stage)"))
+        w(c("  and discards it: a wgmma under a branch would make ptxas serialize every"))
+        w(c("  wgmma of the kernel."))
+        w("        %n_issued = arith.select %has_next, %n, %j : index\n")
+        w(barriers("n_issued", "        "))
+        w(issue_s("n_issued", "        ", wait_if="has_next"))
+        w("        tile.commit_group wgmma\n")
+        w(f"""        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : {bar_t}
+            tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, {d}, {bn}]
+                exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
+            tile.commit_group wgmma
+            tile.wait_group wgmma, 1
+            scf.if %has_next {{
+    """)
+        w(softmax("n_issued", "          "))
+        w("""        }
+            tile.wait_group wgmma, 0
+    """)
+        w(c("  This warp is done with block j's stage: one lane per warp frees it."))
+        w(f"""        scf.if %releaser {{
+              nvgpu.mbarrier.arrive %bars[%eb_j] : {bar_t} -> !nvgpu.mbarrier.token
+            }}
+            scf.if %has_next {{
+    """)
+        w(rescale_and_convert("          "))
+        w("""        }
+          }
+    """)
+    else:
+        w(c("The K/V loop: block j is in stage j mod 2, landed in phase j / 2 of its barriers."))
+        w("      scf.for %j = %c0 to %k_blocks step %c1 {\n")
+        w(barriers("j", "        "))
+        w(issue_s("j", "        "))
+        w("        tile.commit_group wgmma\n        tile.wait_group wgmma, 0\n")
+        w(c("  Online softmax: m' = max(m, rowmax S); alpha = 2^(m - m'); P = 2^(S - m');"))
+        w(c("  l = l·alpha + rowsum P; O = O·alpha; P to registers of the A operand."))
+        w(softmax("j", "        "))
+        w(rescale_and_convert("        "))
+        w(f"""        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : {bar_t}
+        tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, {d}, {bn}]
+            exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
+        tile.commit_group wgmma
+        tile.wait_group wgmma, 0
+""")
+        w(c("  This warp is done with the stage: one lane per warp frees it."))
+        w(f"""        scf.if %releaser {{
+          nvgpu.mbarrier.arrive %bars[%eb_j] : {bar_t} -> !nvgpu.mbarrier.token
+        }}
+      }}
+""")
+    w(c("Epilogue: O / l into this warpgroup's Q half (its last Q·Kᵀ is done), LSE rows,"))
+    w(c("then one TMA store each, clipped at Sq."))
+    w(f"""      tile.map ins(%acc, %l : {o_t}, {r_t}) outs(%acc : {o_t}) {{
+      ^bb0(%x: f32, %sum: f32, %row: index, %col: index):
+        %r = arith.divf %x, %sum : f32
+        tile.yield %r : f32
+      }}
+      tile.map ins(%m, %l : {r_t}, {r_t}) outs(%m : {r_t}) {{
+      ^bb0(%max: f32, %sum: f32, %row: index, %col: index):
+        %ln2 = arith.constant 0.693147181 : f32
+        %natural = arith.mulf %max, %ln2 : f32
+        %log_sum = math.log %sum : f32
+        %r = arith.addf %natural, %log_sum : f32
+        tile.yield %r : f32
+      }}
+      %q_blocks = arith.ceildivui %seq_q, %c64 : index
+      %seq_q_padded = arith.muli %q_blocks, %c64 : index
+      %bh = arith.muli %batch, %q_heads : index
+      %bh_head = arith.addi %bh, %head : index
+      %lse_base = arith.muli %bh_head, %seq_q_padded : index
+      %lse_row = arith.addi %lse_base, %row0 : index
+      tile.store %m to %slse[%half, 0, 0] : {r_t} to {lse_t}
+      tile.store %acc to %sq[%half, 0, 0] : {o_t} to {q_t}
+      tile.fence proxy_async
+      nvvm.barrier id = %wg_barrier number_of_threads = %wg_threads
+      %in_range = arith.cmpi ult, %row0, %seq_q : index
+      %store = arith.andi %wg_leader, %in_range : i1
+      scf.if %store {{
+        tile.copy_async %sq[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, {d}] exec thread
+            : {q_t} to {g_t}
+        tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
+            : {lse_t} to !tile.buffer<?x1xf32, global>
+        tile.commit_group bulk
+        tile.wait_group bulk, 0 {{read}}
+      }}
+    }}
+    gpu.return
+  }}
+""")
+    return "".join(out)
+
+
 def module(configs, comments=False):
-    body = "".join(kernel(d, causal, dtype, comments) for d, causal, dtype in configs)
+    makers = {"simple": kernel, "ws": kernel_ws,
+              "ws-overlap": lambda *a: kernel_ws(*a, overlap=True)}
+    body = "".join(makers[FORMS[d]](d, causal, dtype, comments)
+                   for d, causal, dtype in configs)
     return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")
 
 
@@ -332,8 +688,11 @@ def main():
     with open(out_mlir, "w") as f:
         f.write(text)
     cases = [{"kernel": kernel_name(d, causal, dtype), "head_dim": d,
-              "causal": causal, "dtype": dtype, "block_m": BLOCK_M,
-              "block_n": BLOCK_N} for d, causal, dtype in configs]
+              "causal": causal, "dtype": dtype, "form": FORMS[d],
+              "block_m": BLOCK_M if FORMS[d] == "simple" else 128,
+              "block_n": BLOCK_N if FORMS[d] == "simple" else (64 if d == 256 else 128),
+              "threads": 128 if FORMS[d] == "simple" else 384}
+             for d, causal, dtype in configs]
     with open(out_cases, "w") as f:
         json.dump({"kernels": cases}, f, indent=1)
 

@@ -310,6 +310,7 @@ Error Module::attachSanitizeReport() {
                       "cuMemHostAlloc (the sanitize report)"))
     return e;
   sanitizeReport = static_cast<uint32_t *>(host);
+  sanitizeLock = std::make_unique<std::mutex>();
   std::fill_n(sanitizeReport, unsigned(kReportWords), 0u);
   CUdeviceptr device = 0;
   if (Error e = check(api().cuMemHostGetDevicePointer(&device, host, 0),
@@ -322,7 +323,8 @@ Error Module::attachSanitizeReport() {
 
 Module::Module(Module &&other)
     : module(other.module), manifest_(std::move(other.manifest_)),
-      sanitizeReport(other.sanitizeReport) {
+      sanitizeReport(other.sanitizeReport),
+      sanitizeLock(std::move(other.sanitizeLock)) {
   other.module = nullptr;
   other.sanitizeReport = nullptr;
 }
@@ -358,8 +360,10 @@ Expected<Kernel> Module::kernel(llvm::StringRef name) const {
   Kernel kernel;
   kernel.spec_ = spec;
   kernel.function_ = *function;
-  if (!spec->sanitizeChecks.empty())
+  if (!spec->sanitizeChecks.empty()) {
     kernel.report_ = sanitizeReport;
+    kernel.reportLock_ = sanitizeLock.get();
+  }
   return kernel;
 }
 
@@ -402,6 +406,11 @@ Error Kernel::launch(const LaunchConfig &config,
   }
   std::array<unsigned, 3> cluster =
       spec_->clusterDims.value_or(std::array<unsigned, 3>{0, 0, 0});
+  std::unique_lock<std::mutex> oneSanitizedLaunch;
+  if (report_) {
+    oneSanitizedLaunch = std::unique_lock<std::mutex>(*reportLock_);
+    report_[tile::sanitize::kStatus] = 0;
+  }
   if (Error e = launchRaw(function_, config.grid, *block, cluster,
                           dynamicSharedBytesToLaunch(*spec_, config),
                           static_cast<CUstream>(config.stream),

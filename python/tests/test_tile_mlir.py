@@ -209,3 +209,9 @@ def test_sanitize_adds_runtime_checks_the_manifest_lists():
 def test_sanitize_timeout_out_of_range_is_refused(timeout):
     with pytest.raises(ValueError, match="sanitize_timeout_ms"):
         tile_mlir.compile("", sanitize=True, sanitize_timeout_ms=timeout)
+
+
+def test_sanitize_timeout_is_ignored_without_sanitize():
+    source = (ROOT / "examples" / "hello.mlir").read_text()
+    assert "__tile_sanitize" not in tile_mlir.compile(
+        source, chip="sm_90a", sanitize_timeout_ms=0).ptx

@@ -195,7 +195,7 @@ def compile(source: str, chip: Optional[str] = None, *,
     unusable afterwards)."""
     if llvm_pipeline not in ("kernel", "default"):
         raise ValueError(f"llvm_pipeline is 'kernel' or 'default', not {llvm_pipeline!r}")
-    if not 1 <= sanitize_timeout_ms < 2**32:
+    if sanitize and not 1 <= sanitize_timeout_ms < 2**32:
         raise ValueError(f"sanitize_timeout_ms must be 1 .. 2**32-1, not {sanitize_timeout_ms}")
     lib = _library()
     text = source.encode()

@@ -124,3 +124,30 @@ gpu.module @unchecked [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// A constant index or offset gets a check when range analysis cannot prove
+// it in range: nvgpu ops do not bound their barrier index, and the tile
+// verifier reads an SSA offset as 0.
+// CHECK-LABEL: gpu.module @constant_out_of_range
+// CHECK: gpu.func @stage_two_of_two
+// CHECK-SAME: tile.sanitize_checks = [{kind = "mbarrier-index", {{[^}]*}}}, {kind = "shared-region", {{[^}]*}}}]
+// CHECK: arith.cmpi uge, %c2
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: arith.cmpi ugt, %c2
+// CHECK: tile.copy_async
+gpu.module @constant_out_of_range [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @stage_two_of_two(%in: memref<?x?xbf16, 1>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %g = tile.from_memref %in : memref<?x?xbf16, 1> -> !tensor
+    %ring = tile.alloc_shared {alignment = 1024 : i64} : !ring
+    %bars = nvgpu.mbarrier.create -> !bars
+    nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
+    %token = nvgpu.mbarrier.arrive %bars[%c2] : !bars -> !nvgpu.mbarrier.token
+    tile.copy_async %g[0, 0] to %ring[%c2, 0, 0] sizes [64, 64]
+        exec thread mbar(%bars[%c0] : !bars) : !tensor to !ring
+    gpu.return
+  }
+}

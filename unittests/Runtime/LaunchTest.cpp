@@ -274,7 +274,7 @@ TEST(LaunchManifest, MissingAndStaleManifests) {
   e = errorOf(LaunchManifest::parse("{", "bad.json"));
   EXPECT_NE(e.find("manifest bad.json is not JSON"), std::string::npos) << e;
   e = errorOf(LaunchManifest::parse(
-      R"({"version": 2, "modules": [{"kernels": [{"name": "k", "args": [],
+      R"({"version": 3, "modules": [{"kernels": [{"name": "k", "args": [],
           "params": [{"index": 0, "bytes": 8, "align": 8, "kind": "pointer",
                       "source": {"arg": 3}}],
           "tensor_maps": [], "block_dims": null, "cluster_dims": null,

@@ -167,15 +167,15 @@ TEST(ManifestSchema, HostileInputIsAnErrorNamingThePath) {
     return errorOf(LaunchManifest::parse(text, "h.json"));
   };
   const std::string kernelHead =
-      R"({"version": 2, "modules": [{"kernels": [{"name": "k", )";
+      R"({"version": 3, "modules": [{"kernels": [{"name": "k", )";
   const std::string kernelTail =
       R"("tensor_maps": [], "block_dims": null, "cluster_dims": null,
          "static_shared_bytes": 0, "dynamic_shared_bytes": 0}]}]})";
   EXPECT_EQ(parse("[]"), "manifest h.json: $: expected an object");
   EXPECT_EQ(parse(R"({"version": "2"})"),
             "manifest h.json: $.version: expected an integer");
-  EXPECT_EQ(parse(R"({"version": 2})"), "manifest h.json: $.modules: missing");
-  EXPECT_EQ(parse(R"({"version": 2, "modules": [7]})"),
+  EXPECT_EQ(parse(R"({"version": 3})"), "manifest h.json: $.modules: missing");
+  EXPECT_EQ(parse(R"({"version": 3, "modules": [7]})"),
             "manifest h.json: $.modules[0]: expected an object");
   EXPECT_EQ(parse(kernelHead + R"("args": [{"index": -1, "type": "i32",
                "kind": "scalar"}], "params": [], )" + kernelTail),

@@ -36,8 +36,9 @@
 namespace tile::manifest {
 
 /// The format version written and read. Version 1 lacked the `args`
-/// section.
-constexpr int kVersion = 2;
+/// section, version 2 `sanitize_checks` (a runtime that does not know them
+/// would launch a sanitized kernel without its report buffer).
+constexpr int kVersion = 3;
 
 /// One source argument of a kernel: what the host passes.
 struct ArgSpec {

@@ -33,6 +33,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace tile::runtime {
 
@@ -136,8 +137,10 @@ private:
   const KernelSpec *spec_ = nullptr;
   CUfunction function_ = nullptr;
   /// The module's report buffer (host memory mapped into the device), when
-  /// sanitized.
+  /// sanitized, and the lock that gives one sanitized launch of the module
+  /// at a time the buffer (so that a report names the kernel that made it).
   volatile uint32_t *report_ = nullptr;
+  std::mutex *reportLock_ = nullptr;
 };
 
 /// A cubin or PTX image and its manifest.
@@ -171,6 +174,7 @@ private:
   CUmodule module = nullptr;
   std::unique_ptr<LaunchManifest> manifest_;
   uint32_t *sanitizeReport = nullptr;
+  std::unique_ptr<std::mutex> sanitizeLock;
 };
 
 /// cuLaunchKernelEx with optional cluster dims (0 = no cluster) and the

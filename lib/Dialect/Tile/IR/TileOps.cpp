@@ -409,6 +409,16 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
 // CopyAsyncOp
 //===----------------------------------------------------------------------===//
 
+GemmRegionSizes tile::gemmRegionSizes(ArrayRef<int64_t> mnk, int64_t ctaGroup,
+                                      bool transposeA, bool transposeB) {
+  int64_t m = mnk[0] / ctaGroup, n = mnk[1] / ctaGroup, k = mnk[2];
+  GemmRegionSizes r;
+  r.c = {m, mnk[1]};
+  r.a = transposeA ? SmallVector<int64_t, 2>{k, m} : SmallVector<int64_t, 2>{m, k};
+  r.b = transposeB ? SmallVector<int64_t, 2>{n, k} : SmallVector<int64_t, 2>{k, n};
+  return r;
+}
+
 LogicalResult CopyAsyncOp::verify() {
   BufferType src = getSrcType(), dst = getDstType();
   if (failed(verifyBarrierOperand(*this, getMbar(), getMbarIndex())))
@@ -499,7 +509,7 @@ LogicalResult GemmAsyncOp::verify() {
   if (mnk.size() != 3)
     return emitOpError("sizes must be [M, N, K], got ")
            << mnk.size() << " values";
-  int64_t m = mnk[0], n = mnk[1], k = mnk[2];
+  int64_t m = mnk[0], n = mnk[1];
   BufferType c = getC().getType(), a = getA().getType(), b = getB().getType();
   if (c.getScope() != MemoryScope::tmem && c.getScope() != MemoryScope::local)
     return emitOpError("C must be in tensor memory (tcgen05) or registers "
@@ -517,19 +527,14 @@ LogicalResult GemmAsyncOp::verify() {
   if (m % group || n % group)
     return emitOpError("cta_group 2 splits M and N between two CTAs; M = ")
            << m << " and N = " << n << " must be even";
-  int64_t mLocal = m / group, nLocal = n / group;
-  SmallVector<int64_t> aRegion = getTransposeA()
-                                     ? SmallVector<int64_t>{k, mLocal}
-                                     : SmallVector<int64_t>{mLocal, k};
-  SmallVector<int64_t> bRegion = getTransposeB()
-                                     ? SmallVector<int64_t>{nLocal, k}
-                                     : SmallVector<int64_t>{k, nLocal};
+  GemmRegionSizes regions =
+      gemmRegionSizes(mnk, group, getTransposeA(), getTransposeB());
   if (failed(verifyRegion(*this, "C", c, getCStaticOffsets(),
-                          getCOffsets().size(), {mLocal, n})) ||
+                          getCOffsets().size(), regions.c)) ||
       failed(verifyRegion(*this, "A", a, getAStaticOffsets(),
-                          getAOffsets().size(), aRegion)) ||
+                          getAOffsets().size(), regions.a)) ||
       failed(verifyRegion(*this, "B", b, getBStaticOffsets(),
-                          getBOffsets().size(), bRegion)))
+                          getBOffsets().size(), regions.b)))
     return failure();
 
   Type ta = a.getElementType(), tb = b.getElementType(),

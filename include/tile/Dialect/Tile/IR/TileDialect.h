@@ -45,6 +45,16 @@ mlir::LogicalResult verifyBarrierOperand(mlir::Operation *op,
                                          mlir::Value barrier,
                                          mlir::Value index);
 
+/// The extents of the regions `tile.gemm_async` with `sizes` [M, N, K]
+/// reads and writes in each CTA (cta_group 2 halves M and N between the
+/// pair): C {M/g, N}; A {M/g, K}, or {K, M/g} transposed; B {K, N/g}, or
+/// {N/g, K} transposed. The verifier and the runtime checks share it.
+struct GemmRegionSizes {
+  llvm::SmallVector<int64_t, 2> a, b, c;
+};
+GemmRegionSizes gemmRegionSizes(llvm::ArrayRef<int64_t> mnk, int64_t ctaGroup,
+                                bool transposeA, bool transposeB);
+
 namespace OpTrait {
 /// Fails, listing `known`, on a discardable attribute of `op` whose name has
 /// no dialect prefix.
