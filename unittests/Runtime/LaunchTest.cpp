@@ -269,7 +269,7 @@ TEST(LaunchManifest, MissingAndStaleManifests) {
             std::string::npos)
       << e;
   e = errorOf(LaunchManifest::parse(R"({"version": 1, "modules": []})", "old.json"));
-  EXPECT_EQ(e, "manifest old.json: $.version: version 1 is not the supported 2 "
+  EXPECT_EQ(e, "manifest old.json: $.version: version 1 is not the supported 3 "
                "(recompile with this tile-compile)");
   e = errorOf(LaunchManifest::parse("{", "bad.json"));
   EXPECT_NE(e.find("manifest bad.json is not JSON"), std::string::npos) << e;
