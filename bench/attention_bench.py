@@ -24,7 +24,6 @@ if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
 
-import json
 import math
 import os
 import statistics
@@ -35,51 +34,16 @@ import torch
 HERE = Path(__file__).resolve().parent
 DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
 sys.path.insert(0, str(DEVICE / "python"))
-import tile_mlir  # noqa: E402
+from tile_mlir.attention import Attention as AttentionKernels  # noqa: E402
+
+
+def Attention():
+    """The family in build/device/kernels (tile_mlir.attention)."""
+    return AttentionKernels(DEVICE / "kernels")
+
 
 TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}
 
-
-class Attention:
-    """The attention module's kernels, chosen by head dim, causal flag and
-    dtype; q, k, v in [batch, heads, seq, dim] (contiguous)."""
-
-    def __init__(self):
-        kernels = DEVICE / "kernels"
-        self.cases = json.loads((kernels / "attention.cases.json").read_text())["kernels"]
-        self.module = tile_mlir.load(tile_mlir.Compiled.load(str(kernels / "attention.sm_90a")))
-        self.kernels = {}
-
-    def kernel(self, head_dim, causal, dtype):
-        for case in self.cases:
-            if (case["head_dim"], case["causal"], case["dtype"]) == (head_dim, causal, dtype):
-                name = case["kernel"]
-                if name not in self.kernels:
-                    self.kernels[name] = self.module.kernel(name)
-                return self.kernels[name], case["block_m"]
-        raise ValueError(f"no attention kernel for head dim {head_dim}, "
-                         f"causal={causal}, {dtype}")
-
-    def __call__(self, q, k, v, causal=False, scale=None):
-        """(O, LSE): O like q, LSE [batch, heads, seq_q] f32 (natural log)."""
-        b, h, sq, d = q.shape
-        hk, sk = k.shape[1], k.shape[2]
-        if k.shape != v.shape or k.shape[0] != b or k.shape[3] != d:
-            raise ValueError(f"k {tuple(k.shape)} / v {tuple(v.shape)} do not match q {tuple(q.shape)}")
-        if h % hk:
-            raise ValueError(f"{h} query heads are not a multiple of {hk} K/V heads")
-        if sq == 0 or sk == 0:
-            raise ValueError("empty sequence")
-        dtype = {torch.bfloat16: "bf16", torch.float16: "f16"}[q.dtype]
-        run, block_m = self.kernel(d, causal, dtype)
-        scale = 1.0 / math.sqrt(d) if scale is None else scale
-        o = torch.empty_like(q)
-        # LSE rows: [batch, heads, seq_q rounded up to 64], flattened.
-        padded = (sq + 63) // 64 * 64
-        lse = torch.empty(b * h * padded, 1, dtype=torch.float32, device=q.device)
-        run(q.contiguous(), k.contiguous(), v.contiguous(), o, lse, scale,
-            grid=((sq + block_m - 1) // block_m, h, b))
-        return o, lse.view(b, h, padded)[:, :, :sq]
 
 
 def reference(q, k, v, causal, scale):

@@ -666,6 +666,47 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
     return "".join(out)
 
 
+EXAMPLE_HEADER = """\
+// FlashAttention forward in tile IR: one kernel of the attention family
+// (head dim 128, causal, bf16), written out with its comments by
+//   bench/Kernels/gen_attention_kernels.py OUT.mlir OUT.json --example 128 causal bf16
+// (test/Compile/attention-family.mlir checks that this file is that output).
+// docs/Attention.md walks through it. What it computes, per (batch, head):
+//   O = softmax(Q·Kᵀ·scale, causal) · V,  LSE = log Σ_j exp(Q·Kᵀ·scale)
+// with Q, K, V, O in [batch, heads, seq, dim] (contiguous), K/V heads shared
+// by groups of Q heads, any sequence lengths; launch with 384 threads and
+// grid (ceil(Sq / 128), Hq, batch); the LSE buffer has
+// batch·Hq·ceil(Sq / 64)·64 rows.
+
+"""
+
+
+def with_aliases(text, d, dtype):
+    """The example's long types as aliases defined above the module (the
+    warp-specialized form's types, longest first so that none is cut)."""
+    bn = 64 if d == 256 else 128
+    q_shape, q_layout = shared_layout(64, d, 2)
+    kv_shape, kv_layout = shared_layout(bn, d, 2)
+    aliases = [
+        ("bars", "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>"),
+        ("gmem", f"!tile.buffer<?x?x?x?x{dtype}, global>"),
+        ("q_halves", f"!tile.buffer<{q_shape}x{dtype}, shared, #tile.layout<{q_layout}>>"),
+        ("kv_ring", f"!tile.buffer<{kv_shape}x{dtype}, shared, #tile.layout<{kv_layout}>>"),
+        ("lse_rows", "!tile.buffer<2x64x1xf32, shared>"),
+        ("s_acc", f"!tile.buffer<64x{bn}xf32, local, #tile.layout<{acc_layout(bn)}>>"),
+        ("p_regs", f"!tile.buffer<64x{bn}x{dtype}, local, #tile.layout<{acc_layout(bn)}>>"),
+        ("o_acc", f"!tile.buffer<64x{d}xf32, local, #tile.layout<{acc_layout(d)}>>"),
+        ("row", f"!tile.buffer<64x1xf32, local, #tile.layout<{ROW_LAYOUT}>>"),
+    ]
+    if aliases[5][1] == aliases[7][1]:  # S and O: both 64 x 128 f32
+        aliases[5] = ("acc", aliases[5][1])
+        del aliases[7]
+    for name, full in sorted(aliases, key=lambda a: -len(a[1])):
+        text = text.replace(full, "!" + name)
+    defs = "".join(f"!{name} = {full}\n" for name, full in aliases)
+    return EXAMPLE_HEADER + defs + "\n" + text
+
+
 def module(configs, comments=False):
     makers = {"simple": kernel, "ws": kernel_ws,
               "ws-overlap": lambda *a: kernel_ws(*a, overlap=True)}
@@ -679,7 +720,7 @@ def main():
     if len(sys.argv) > 3 and sys.argv[3] == "--example":
         d, causal, dtype = int(sys.argv[4]), sys.argv[5] == "causal", sys.argv[6]
         configs = [(d, causal, dtype)]
-        text = module(configs, comments=True)
+        text = with_aliases(module(configs, comments=True), d, dtype)
     else:
         configs = [(d, causal, dtype) for d in HEAD_DIMS for causal in (False, True)
                    for dtype in DTYPES]

@@ -155,6 +155,32 @@ def test_sanitized_kernel_reports_a_bug_as_a_launch_error():
     assert "parity 0" in child.stdout, child.stdout
 
 
+def test_attention_matches_a_float_reference():
+    """tile_mlir.attention on torch tensors: GQA (8 query heads over 2 K/V
+    heads), causal, a sequence length that is not a multiple of the tile."""
+    skip_without_gpu()
+    from tile_mlir.attention import Attention
+    import math
+    attention = Attention(KERNELS)
+    torch.manual_seed(1)
+    q = torch.randn(2, 8, 300, 128, dtype=torch.bfloat16, device="cuda")
+    k = torch.randn(2, 2, 300, 128, dtype=torch.bfloat16, device="cuda")
+    v = torch.randn(2, 2, 300, 128, dtype=torch.bfloat16, device="cuda")
+    o, lse = attention(q, k, v, causal=True)
+    kf = k.float().repeat_interleave(4, dim=1)
+    vf = v.float().repeat_interleave(4, dim=1)
+    s = (q.float() @ kf.transpose(-1, -2)) / math.sqrt(128)
+    s = s.masked_fill(torch.ones(300, 300, dtype=torch.bool,
+                                 device="cuda").triu(1), float("-inf"))
+    assert (lse - torch.logsumexp(s, -1)).abs().max().item() < 1e-3
+    assert (o.float() - torch.softmax(s, -1) @ vf).abs().max().item() < 0.03
+    try:
+        attention(q, k[:, :, :, :64], v, causal=True)
+        raise AssertionError("mismatched head dims were accepted")
+    except ValueError as e:
+        assert "do not match" in str(e)
+
+
 if __name__ == "__main__":
     failed = 0
     for name, fn in list(globals().items()):

@@ -1,0 +1,259 @@
+// FlashAttention forward in tile IR: one kernel of the attention family
+// (head dim 128, causal, bf16), written out with its comments by
+//   bench/Kernels/gen_attention_kernels.py OUT.mlir OUT.json --example 128 causal bf16
+// (test/Compile/attention-family.mlir checks that this file is that output).
+// docs/Attention.md walks through it. What it computes, per (batch, head):
+//   O = softmax(Q·Kᵀ·scale, causal) · V,  LSE = log Σ_j exp(Q·Kᵀ·scale)
+// with Q, K, V, O in [batch, heads, seq, dim] (contiguous), K/V heads shared
+// by groups of Q heads, any sequence lengths; launch with 384 threads and
+// grid (ceil(Sq / 128), Hq, batch); the LSE buffer has
+// batch·Hq·ceil(Sq / 64)·64 rows.
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
+!gmem = !tile.buffer<?x?x?x?xbf16, global>
+!q_halves = !tile.buffer<2x64x128xbf16, shared, #tile.layout<S[(2,64,2,64):(8192,64,4096,1)], swizzle<3,3,3>>>
+!kv_ring = !tile.buffer<2x128x128xbf16, shared, #tile.layout<S[(2,128,2,64):(16384,64,8192,1)], swizzle<3,3,3>>>
+!lse_rows = !tile.buffer<2x64x1xf32, shared>
+!acc = !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!p_regs = !tile.buffer<64x128xbf16, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!row = !tile.buffer<64x1xf32, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
+
+gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
+  // attention_d128_causal_bf16: head dim 128, causal, bf16 in, f32 accumulation.
+  gpu.func @attention_d128_causal_bf16(%q: memref<?x?x?x?xbf16, 1>, %k: memref<?x?x?x?xbf16, 1>,
+      %v: memref<?x?x?x?xbf16, 1>, %o: memref<?x?x?x?xbf16, 1>,
+      %lse: memref<?x1xf32, 1>, %scale: f32) kernel
+      attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %bn = arith.constant 128 : index
+    %stages = arith.constant 2 : index
+    %ticks = arith.constant 1000000 : index
+    %q_bytes = arith.constant 32768 : index
+    %kv_bytes = arith.constant 32768 : index
+    %consumer_warps = arith.constant 8 : index
+    %wg_threads = arith.constant 128 : i32
+    %false = arith.constant false
+    %true = arith.constant true
+    // Sizes, this CTA's 128 query rows, and the K/V head of its Q head (GQA).
+    %q_heads = memref.dim %q, %c1 : memref<?x?x?x?xbf16, 1>
+    %seq_q = memref.dim %q, %c2 : memref<?x?x?x?xbf16, 1>
+    %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?xbf16, 1>
+    %seq_k = memref.dim %k, %c2 : memref<?x?x?x?xbf16, 1>
+    %q_block = gpu.block_id x
+    %head = gpu.block_id y
+    %batch = gpu.block_id z
+    %group = arith.divui %q_heads, %kv_heads : index
+    %kv_head = arith.divui %head, %group : index
+    %q0 = arith.muli %q_block, %c128 : index
+    %k_blocks_all = arith.ceildivui %seq_k, %bn : index
+    // Causal: keys past the CTA's last query row are never seen.
+    %q_end = arith.addi %q0, %c128 : index
+    %k_blocks_diag = arith.ceildivui %q_end, %bn : index
+    %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
+    // Q (two halves of 64 rows), the K and V rings, the LSE rows; O reuses Q's half.
+    %gq = tile.from_memref %q : memref<?x?x?x?xbf16, 1> -> !gmem
+    %gk = tile.from_memref %k : memref<?x?x?x?xbf16, 1> -> !gmem
+    %gv = tile.from_memref %v : memref<?x?x?x?xbf16, 1> -> !gmem
+    %go = tile.from_memref %o : memref<?x?x?x?xbf16, 1> -> !gmem
+    %glse = tile.from_memref %lse : memref<?x1xf32, 1> -> !tile.buffer<?x1xf32, global>
+    %sq = tile.alloc_shared {alignment = 1024 : i64} : !q_halves
+    %sk = tile.alloc_shared {alignment = 1024 : i64} : !kv_ring
+    %sv = tile.alloc_shared {alignment = 1024 : i64} : !kv_ring
+    %slse = tile.alloc_shared {alignment = 128 : i64} : !lse_rows
+    // Barriers: [0] Q landed; [1 + s] K of stage s landed, [3 + s] V landed,
+    // [5 + s] stage s free again (one arrival per consumer warp).
+    %bars = nvgpu.mbarrier.create -> !bars
+    %tid = gpu.thread_id x
+    %wg = arith.divui %tid, %c128 : index
+    %tid_in_wg = arith.remui %tid, %c128 : index
+    %lane = arith.remui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
+      scf.for %s = %c0 to %stages step %c1 {
+        %kb = arith.addi %s, %c1 : index
+        %vb0 = arith.addi %s, %stages : index
+        %vb = arith.addi %vb0, %c1 : index
+        %eb0 = arith.addi %vb0, %stages : index
+        %eb = arith.addi %eb0, %c1 : index
+        nvgpu.mbarrier.init %bars[%kb], %c1 : !bars
+        nvgpu.mbarrier.init %bars[%vb], %c1 : !bars
+        nvgpu.mbarrier.init %bars[%eb], %consumer_warps : !bars
+      }
+      tile.fence mbarrier_init
+    }
+    gpu.barrier
+    %is_producer = arith.cmpi eq, %wg, %c0 : index
+    scf.if %is_producer {
+    // Producer: registers to the consumers; thread 0 loads Q, then K/V block j into
+    // stage j mod 2 once both consumers freed it (phase j / 2 of its empty barrier).
+      nvvm.setmaxregister decrease 24
+      scf.if %leader {
+        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !bars
+        scf.for %h = %c0 to %c2 step %c1 {
+          %row_in = arith.muli %h, %c64 : index
+          %row = arith.addi %q0, %row_in : index
+          tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, 128] exec thread
+              mbar(%bars[%c0] : !bars) : !gmem to !q_halves
+        }
+        scf.for %j = %c0 to %k_blocks step %c1 {
+          %s = arith.remui %j, %stages : index
+          %round = arith.divui %j, %stages : index
+          %round_bit = arith.remui %round, %c2 : index
+          %free_parity = arith.cmpi eq, %round_bit, %c0 : index
+          %kb = arith.addi %s, %c1 : index
+          %vb0 = arith.addi %s, %stages : index
+          %vb = arith.addi %vb0, %c1 : index
+          %eb0 = arith.addi %vb0, %stages : index
+          %eb = arith.addi %eb0, %c1 : index
+          nvgpu.mbarrier.try_wait.parity %bars[%eb], %free_parity, %ticks : !bars
+          %key0 = arith.muli %j, %bn : index
+          nvgpu.mbarrier.arrive.expect_tx %bars[%kb], %kv_bytes : !bars
+          tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%s, 0, 0] sizes [128, 128] exec thread
+              mbar(%bars[%kb] : !bars) : !gmem to !kv_ring
+          nvgpu.mbarrier.arrive.expect_tx %bars[%vb], %kv_bytes : !bars
+          tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%s, 0, 0] sizes [128, 128] exec thread
+              mbar(%bars[%vb] : !bars) : !gmem to !kv_ring
+        }
+      }
+    } else {
+    // Consumers: warpgroup 1 owns rows q0 .. q0 + 63, warpgroup 2 the next 64.
+      nvvm.setmaxregister increase 240
+      %half = arith.subi %wg, %c1 : index
+      %row_in_cta = arith.muli %half, %c64 : index
+      %row0 = arith.addi %q0, %row_in_cta : index
+      %wg_barrier = arith.index_cast %wg : index to i32
+      %releaser = arith.cmpi eq, %lane, %c0 : index
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+      %acc = tile.alloc_local : !acc
+      %m = tile.alloc_local : !row
+      %l = tile.alloc_local : !row
+      %zero = arith.constant 0.0 : f32
+      %neg_inf = arith.constant 0xFF800000 : f32
+      tile.fill %acc, %zero : !acc, f32
+      tile.fill %m, %neg_inf : !row, f32
+      tile.fill %l, %zero : !row, f32
+      %log2e = arith.constant 1.44269504 : f32
+      %scale_log2 = arith.mulf %scale, %log2e : f32
+      %s_acc = tile.alloc_local : !acc
+      %p = tile.alloc_local : !p_regs
+      %block_max = tile.alloc_local : !row
+      %alpha = tile.alloc_local : !row
+      %row_sum = tile.alloc_local : !row
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !bars
+    // The K/V loop: block j is in stage j mod 2, landed in phase j / 2 of its barriers.
+      scf.for %j = %c0 to %k_blocks step %c1 {
+        %s_j = arith.remui %j, %stages : index
+        %round_j = arith.divui %j, %stages : index
+        %round_bit_j = arith.remui %round_j, %c2 : index
+        %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
+        %kb_j = arith.addi %s_j, %c1 : index
+        %vb0_j = arith.addi %s_j, %stages : index
+        %vb_j = arith.addi %vb0_j, %c1 : index
+        %eb0_j = arith.addi %vb0_j, %stages : index
+        %eb_j = arith.addi %eb0_j, %c1 : index
+        nvgpu.mbarrier.try_wait.parity %bars[%kb_j], %parity_j, %ticks : !bars
+        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_j, 0, 0] sizes [64, 128, 128]
+            exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
+        tile.commit_group wgmma
+        tile.wait_group wgmma, 0
+    //   Online softmax: m' = max(m, rowmax S); alpha = 2^(m - m'); P = 2^(S - m');
+    //   l = l·alpha + rowsum P; O = O·alpha; P to registers of the A operand.
+        %key_base_j = arith.muli %j, %bn : index
+        tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
+        ^bb0(%x: f32, %row: index, %col: index):
+          %scaled = arith.mulf %x, %scale_log2 : f32
+          %key = arith.addi %key_base_j, %col : index
+          %past_end = arith.cmpi uge, %key, %seq_k : index
+          %query = arith.addi %row0, %row : index
+          %future = arith.cmpi ugt, %key, %query : index
+          %masked = arith.ori %past_end, %future : i1
+          %r = arith.select %masked, %neg_inf, %scaled : f32
+          tile.yield %r : f32
+        }
+        tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
+        tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
+        ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+          %new = arith.maximumf %old, %blk : f32
+          %diff = arith.subf %old, %new : f32
+          %a = math.exp2 %diff : f32
+          tile.yield %a : f32
+        }
+        tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
+        ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+          %new = arith.maximumf %old, %blk : f32
+          tile.yield %new : f32
+        }
+        tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
+        ^bb0(%x: f32, %max: f32, %row: index, %col: index):
+          %shifted = arith.subf %x, %max : f32
+          %e = math.exp2 %shifted : f32
+          tile.yield %e : f32
+        }
+        tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
+        tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
+        ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
+          %kept = arith.mulf %old, %a : f32
+          %new = arith.addf %kept, %sum : f32
+          tile.yield %new : f32
+        }
+        tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
+        ^bb0(%x: f32, %a: f32, %row: index, %col: index):
+          %r = arith.mulf %x, %a : f32
+          tile.yield %r : f32
+        }
+        tile.convert %s_acc to %p : !acc to !p_regs
+        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !bars
+        tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
+            exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
+        tile.commit_group wgmma
+        tile.wait_group wgmma, 0
+    //   This warp is done with the stage: one lane per warp frees it.
+        scf.if %releaser {
+          nvgpu.mbarrier.arrive %bars[%eb_j] : !bars -> !nvgpu.mbarrier.token
+        }
+      }
+    // Epilogue: O / l into this warpgroup's Q half (its last Q·Kᵀ is done), LSE rows,
+    // then one TMA store each, clipped at Sq.
+      tile.map ins(%acc, %l : !acc, !row) outs(%acc : !acc) {
+      ^bb0(%x: f32, %sum: f32, %row: index, %col: index):
+        %r = arith.divf %x, %sum : f32
+        tile.yield %r : f32
+      }
+      tile.map ins(%m, %l : !row, !row) outs(%m : !row) {
+      ^bb0(%max: f32, %sum: f32, %row: index, %col: index):
+        %ln2 = arith.constant 0.693147181 : f32
+        %natural = arith.mulf %max, %ln2 : f32
+        %log_sum = math.log %sum : f32
+        %r = arith.addf %natural, %log_sum : f32
+        tile.yield %r : f32
+      }
+      %q_blocks = arith.ceildivui %seq_q, %c64 : index
+      %seq_q_padded = arith.muli %q_blocks, %c64 : index
+      %bh = arith.muli %batch, %q_heads : index
+      %bh_head = arith.addi %bh, %head : index
+      %lse_base = arith.muli %bh_head, %seq_q_padded : index
+      %lse_row = arith.addi %lse_base, %row0 : index
+      tile.store %m to %slse[%half, 0, 0] : !row to !lse_rows
+      tile.store %acc to %sq[%half, 0, 0] : !acc to !q_halves
+      tile.fence proxy_async
+      nvvm.barrier id = %wg_barrier number_of_threads = %wg_threads
+      %in_range = arith.cmpi ult, %row0, %seq_q : index
+      %store = arith.andi %wg_leader, %in_range : i1
+      scf.if %store {
+        tile.copy_async %sq[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, 128] exec thread
+            : !q_halves to !gmem
+        tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
+            : !lse_rows to !tile.buffer<?x1xf32, global>
+        tile.commit_group bulk
+        tile.wait_group bulk, 0 {read}
+      }
+    }
+    gpu.return
+  }
+}

@@ -1,0 +1,23 @@
+// The forward-attention family (bench/Kernels/gen_attention_kernels.py):
+// every kernel compiles with translation validation, --tile-verify-kernels
+// proves each one (no remark, no error), ptxas assembles them with no
+// spills; examples/flash_attention.mlir is the generator's commented output.
+// REQUIRES: ptxas
+// RUN: %python %tile_src_root/bench/Kernels/gen_attention_kernels.py %t.mlir %t.cases.json
+// RUN: tile-compile --check --remarks %t.mlir -o %t.ptx --manifest %t.json 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
+// RUN: %python %tile_src_root/bench/Kernels/gen_attention_kernels.py %t.example.mlir %t.example.json --example 128 causal bf16
+// RUN: diff %t.example.mlir %tile_src_root/examples/flash_attention.mlir
+// RUN: tile-compile --check --remarks %tile_src_root/examples/flash_attention.mlir -o %t.example.ptx 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+//
+// QUIET-NOT: remark
+// QUIET-NOT: error
+// QUIET-NOT: warning
+//
+// Twelve kernels, none spilling, none with wgmma serialized.
+// PTXAS-NOT: C7515
+// PTXAS-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: C7515
+//
+// CASES-COUNT-12: "kernel": "attention_d
