@@ -13,7 +13,9 @@ on a GPU, against torch in the same process.
   attention_bench.py profile D causal|full SEQ
                               three launches of one kernel (for ncu), bf16
 
-Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch.
+Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch;
+TILE_ATTENTION_DIR names another folder of attention.sm_90a.* and
+attention.cases.json (a variant of the generator to compare).
 TILE_DEVICE_DIR names the folder (default: build/device next to this
 script's repository).
 """
@@ -38,8 +40,9 @@ from tile_mlir.attention import Attention as AttentionKernels  # noqa: E402
 
 
 def Attention():
-    """The family in build/device/kernels (tile_mlir.attention)."""
-    return AttentionKernels(DEVICE / "kernels")
+    """The family in build/device/kernels (tile_mlir.attention), or in
+    $TILE_ATTENTION_DIR (another build of the generator, to compare)."""
+    return AttentionKernels(os.environ.get("TILE_ATTENTION_DIR", DEVICE / "kernels"))
 
 
 TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}

@@ -242,7 +242,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       tile.store %m to %slse[%half, 0, 0] : !row to !lse_rows
       tile.store %acc to %sq[%half, 0, 0] : !acc to !q_halves
       tile.fence proxy_async
-      nvvm.barrier id = %wg_barrier number_of_threads = %wg_threads
+      tile.named_barrier id(%wg_barrier) threads(%wg_threads)
       %in_range = arith.cmpi ult, %row0, %seq_q : index
       %store = arith.andi %wg_leader, %in_range : i1
       scf.if %store {

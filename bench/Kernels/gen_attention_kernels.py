@@ -318,7 +318,7 @@ def kernel(d, causal, dtype, comments):
     return "".join(out)
 
 
-def kernel_ws(d, causal, dtype, comments, overlap=False):
+def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     """The warp-specialized form (FlashAttention-3's structure): 128 query
     rows per CTA, a producer warpgroup (thread 0 issues every TMA load,
     registers given up with setmaxnreg) and two consumer warpgroups, each
@@ -564,9 +564,36 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         w(c("before O += P·V of block j, and runs block j + 1's softmax while that"))
         w(c("P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap)."))
         w("      %first = arith.addi %c0, %c0 : index\n")
+        turn, pass_turn, pass_turn_unless_last = "", "", ""
+        if pingpong:
+            w(c("Ping-pong: the consumers take turns issuing their GEMMs (named barriers"))
+            w(c("3 and 4, 256 threads), so one's softmax runs under the other's GEMMs;"))
+            w(c("warpgroup 1 goes first."))
+            w("""      %c2_i32 = arith.constant 2 : i32
+      %c7_i32 = arith.constant 7 : i32
+      %turn_threads = arith.constant 256 : i32
+      %my_turn_id = arith.addi %wg_barrier, %c2_i32 : i32
+      %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
+      %second_consumer = arith.cmpi eq, %wg, %c2 : index
+      scf.if %second_consumer {
+        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+      }
+""")
+            turn = "        tile.named_barrier id(%my_turn_id) threads(%turn_threads)\n"
+            pass_turn = "        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)\n"
+            pass_turn_unless_last = """        %last_turn = arith.cmpi eq, %n, %k_blocks : index
+        %keep_turn = arith.andi %second_consumer, %last_turn : i1
+        %pass = arith.xori %keep_turn, %true : i1
+        scf.if %pass {
+          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+        }
+"""
         w(barriers("first", "      "))
+        w(turn[2:])
         w(issue_s("first", "      "))
-        w("      tile.commit_group wgmma\n      tile.wait_group wgmma, 0\n")
+        w("      tile.commit_group wgmma\n")
+        w(pass_turn[2:])
+        w("      tile.wait_group wgmma, 0\n")
         w(softmax("first", "      "))
         w(rescale_and_convert("      "))
         w(f"""      scf.for %j = %c0 to %k_blocks step %c1 {{
@@ -579,15 +606,18 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         w(c("  wgmma of the kernel."))
         w("        %n_issued = arith.select %has_next, %n, %j : index\n")
         w(barriers("n_issued", "        "))
+        w(turn)
         w(issue_s("n_issued", "        ", wait_if="has_next"))
         w("        tile.commit_group wgmma\n")
         w(f"""        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : {bar_t}
             tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, {d}, {bn}]
                 exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
             tile.commit_group wgmma
-            tile.wait_group wgmma, 1
-            scf.if %has_next {{
-    """)
+""")
+        w(pass_turn_unless_last)
+        w("""        tile.wait_group wgmma, 1
+        scf.if %has_next {
+""")
         w(softmax("n_issued", "          "))
         w("""        }
             tile.wait_group wgmma, 0
@@ -648,7 +678,7 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
       tile.store %m to %slse[%half, 0, 0] : {r_t} to {lse_t}
       tile.store %acc to %sq[%half, 0, 0] : {o_t} to {q_t}
       tile.fence proxy_async
-      nvvm.barrier id = %wg_barrier number_of_threads = %wg_threads
+      tile.named_barrier id(%wg_barrier) threads(%wg_threads)
       %in_range = arith.cmpi ult, %row0, %seq_q : index
       %store = arith.andi %wg_leader, %in_range : i1
       scf.if %store {{
@@ -709,7 +739,8 @@ def with_aliases(text, d, dtype):
 
 def module(configs, comments=False):
     makers = {"simple": kernel, "ws": kernel_ws,
-              "ws-overlap": lambda *a: kernel_ws(*a, overlap=True)}
+              "ws-overlap": lambda *a: kernel_ws(*a, overlap=True),
+              "ws-pingpong": lambda *a: kernel_ws(*a, overlap=True, pingpong=True)}
     body = "".join(makers[FORMS[d]](d, causal, dtype, comments)
                    for d, causal, dtype in configs)
     return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")

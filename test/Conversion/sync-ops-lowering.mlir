@@ -108,3 +108,24 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+// Named barriers: bar.sync and bar.arrive with the op's id and count.
+// ROUND-LABEL: gpu.func @take_turns
+// ROUND: tile.named_barrier id(%{{.+}}) threads(%{{.+}})
+// ROUND: tile.named_barrier arrive id(%{{.+}}) threads(%{{.+}})
+// CHECK-LABEL: gpu.func @take_turns
+// CHECK: nvvm.barrier id = %[[ID:.+]] number_of_threads = %[[N:.+]]
+// CHECK: nvvm.barrier.arrive id = %[[OTHER:.+]] number_of_threads = %[[N]]
+// LLVM-LABEL: llvm.func @take_turns
+// LLVM: nvvm.barrier id = %{{.+}} number_of_threads = %[[LN:.+]]
+// LLVM: "bar.arrive $0, $1;", "r,n" %{{.+}}, %[[LN]]
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @take_turns(%id: i32, %other: i32) kernel {
+    %both = arith.constant 256 : i32
+    tile.named_barrier id(%id) threads(%both)
+    tile.named_barrier arrive id(%other) threads(%both)
+    gpu.return
+  }
+}

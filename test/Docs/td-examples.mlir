@@ -26,4 +26,5 @@
 // CHECK-DAG: TileSyncOps.td example 4: ok
 // CHECK-DAG: TileSyncOps.td example 5: ok
 // CHECK-DAG: TileSyncOps.td example 6: ok
-// CHECK: 26 examples checked, 0 failed
+// CHECK-DAG: TileSyncOps.td example 7: ok
+// CHECK: 27 examples checked, 0 failed

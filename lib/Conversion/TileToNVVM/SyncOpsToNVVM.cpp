@@ -236,6 +236,23 @@ struct FenceLowering : OpConversionPattern<FenceOp> {
   }
 };
 
+/// bar.sync / bar.arrive with the op's id and thread count.
+struct NamedBarrierLowering : OpConversionPattern<NamedBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getArrive())
+      rewriter.replaceOpWithNewOp<NVVM::BarrierArriveOp>(
+          op, adaptor.getId(), adaptor.getThreads());
+    else
+      rewriter.replaceOpWithNewOp<NVVM::BarrierOp>(
+          op, Type(), adaptor.getId(), adaptor.getThreads(),
+          NVVM::BarrierReductionAttr(), Value());
+    return success();
+  }
+};
+
 struct MBarrierArriveRemoteLowering
     : OpConversionPattern<MBarrierArriveRemoteOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -268,5 +285,6 @@ void tile::populateTileSyncToNVVMPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<TmemAllocLowering, TmemDeallocLowering, MmaCommitLowering,
                CommitGroupLowering, WaitGroupLowering, FenceLowering,
-               MBarrierArriveRemoteLowering>(converter, patterns.getContext());
+               MBarrierArriveRemoteLowering, NamedBarrierLowering>(
+      converter, patterns.getContext());
 }

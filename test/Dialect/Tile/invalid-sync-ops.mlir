@@ -111,3 +111,41 @@ func.func @unknown_group() {
   tile.commit_group cp_async
   return
 }
+
+// -----
+
+func.func @named_barrier_zero() {
+  %id = arith.constant 0 : i32
+  %n = arith.constant 128 : i32
+  // expected-error @+1 {{'tile.named_barrier' op barrier id 0 is not one of 1..7 (0 is gpu.barrier's, the whole CTA; 8..15 are the cross-warp reductions' scratch barriers)}}
+  tile.named_barrier id(%id) threads(%n)
+  return
+}
+
+// -----
+
+func.func @named_barrier_scratch_id() {
+  %id = arith.constant 8 : i32
+  %n = arith.constant 128 : i32
+  // expected-error @+1 {{'tile.named_barrier' op barrier id 8 is not one of 1..7}}
+  tile.named_barrier arrive id(%id) threads(%n)
+  return
+}
+
+// -----
+
+func.func @named_barrier_not_whole_warps(%id: i32) {
+  %n = arith.constant 100 : i32
+  // expected-error @+1 {{'tile.named_barrier' op thread count 100 is not a multiple of 32 from 32 to 1024 (a warp arrives as 32 threads)}}
+  tile.named_barrier id(%id) threads(%n)
+  return
+}
+
+// -----
+
+func.func @named_barrier_too_many(%id: i32) {
+  %n = arith.constant 2048 : i32
+  // expected-error @+1 {{'tile.named_barrier' op thread count 2048 is not a multiple of 32 from 32 to 1024}}
+  tile.named_barrier id(%id) threads(%n)
+  return
+}

@@ -409,6 +409,24 @@ static LogicalResult verifyRegion(Operation *op, StringRef name,
 // CopyAsyncOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult NamedBarrierOp::verify() {
+  APInt id, threads;
+  if (matchPattern(getId(), m_ConstantInt(&id)) &&
+      (id.getSExtValue() < 1 || id.getSExtValue() > 7))
+    return emitOpError("barrier id ")
+           << id.getSExtValue()
+           << " is not one of 1..7 (0 is gpu.barrier's, the whole CTA; "
+              "8..15 are the cross-warp reductions' scratch barriers)";
+  if (matchPattern(getThreads(), m_ConstantInt(&threads))) {
+    int64_t n = threads.getSExtValue();
+    if (n < 32 || n > 1024 || n % 32)
+      return emitOpError("thread count ")
+             << n << " is not a multiple of 32 from 32 to 1024 (a warp "
+                     "arrives as 32 threads)";
+  }
+  return success();
+}
+
 GemmRegionSizes tile::gemmRegionSizes(ArrayRef<int64_t> mnk, int64_t ctaGroup,
                                       bool transposeA, bool transposeB) {
   int64_t m = mnk[0] / ctaGroup, n = mnk[1] / ctaGroup, k = mnk[2];

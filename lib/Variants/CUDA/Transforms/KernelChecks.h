@@ -24,6 +24,7 @@ mlir::LogicalResult checkExpectTx(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkAsyncProxy(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkTensorMemory(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkWgmmaRegisters(mlir::FunctionOpInterface function);
+mlir::LogicalResult checkNamedBarriers(mlir::FunctionOpInterface function);
 /// Simulates the kernel's barrier protocol (PipelineSimulation.cpp);
 /// `remarks`: say when a kernel is outside the model.
 mlir::LogicalResult checkPipelines(mlir::FunctionOpInterface function,

@@ -772,6 +772,36 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
     if (id == 0 && count < 0)
       id = -1;
   }
+  // tile.named_barrier (bar.sync or bar.arrive) and nvvm.barrier.arrive:
+  // an id and a count; an arrive counts the warp and goes on.
+  bool arriveOnly = false;
+  Value namedId, namedCount;
+  if (auto named = dyn_cast<NamedBarrierOp>(op)) {
+    namedId = named.getId();
+    namedCount = named.getThreads();
+    arriveOnly = named.getArrive();
+  } else if (auto arrive = dyn_cast<NVVM::BarrierArriveOp>(op)) {
+    namedId = arrive.getBarrierId();
+    namedCount = arrive.getNumberOfThreads();
+    arriveOnly = true;
+  }
+  if (namedCount) {
+    std::optional<int64_t> v =
+        namedId ? uniform(warp, namedId, frame.mask) : int64_t(0);
+    std::optional<int64_t> n = uniform(warp, namedCount, frame.mask);
+    if (!v || !n)
+      return skip(&op, "a named barrier id or thread count that differs "
+                       "between lanes or is not known");
+    id = *v;
+    count = *n;
+  }
+  if (arriveOnly) {
+    for (int l : lanes)
+      machine.barArrive(threadOf(warp, l), id, count, &op,
+                        l == lanes.front() ? kLanes - int64_t(lanes.size()) + 1
+                                           : 1);
+    return StepResult::Next;
+  }
   if (!warp.arrivedAt) {
     int64_t generation = 0;
     // At a counted barrier a warp arrives as 32 threads, whatever its
@@ -1364,14 +1394,15 @@ StepResult Simulation::step(Warp &warp, Frame &frame, Operation &op) {
        !isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
             NVVM::ClusterWaitOp>(op)) ||
       name.starts_with("nvgpu.tma") || name.starts_with("nvgpu.warpgroup") ||
-      name.starts_with("gpu.cluster") || name == "nvvm.barrier.arrive") {
+      name.starts_with("gpu.cluster")) {
     if (!isa<nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
              nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
              nvgpu::MBarrierCreateOp, MBarrierArriveRemoteOp>(op))
       return skip(&op, "`" + name + "`");
   }
   StepResult result = StepResult::Next;
-  if (isa<nvgpu::NVGPUDialect>(dialect) || isa<NVVM::BarrierOp>(op) ||
+  if (isa<nvgpu::NVGPUDialect>(dialect) ||
+      isa<NVVM::BarrierOp, NVVM::BarrierArriveOp, NamedBarrierOp>(op) ||
       isa<gpu::BarrierOp>(op) || name == "nvvm.barrier0" ||
       isa<TmemAllocOp, TmemDeallocOp>(op) ||
       isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,

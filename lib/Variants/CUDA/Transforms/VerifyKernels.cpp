@@ -72,7 +72,8 @@ struct VerifyKernelsPass
       for (auto check :
            {kernel_checks::checkCtaGroup, kernel_checks::checkExpectTx,
             kernel_checks::checkAsyncProxy, kernel_checks::checkTensorMemory,
-            kernel_checks::checkWgmmaRegisters})
+            kernel_checks::checkWgmmaRegisters,
+            kernel_checks::checkNamedBarriers})
         if (mlir::failed(check(cast<FunctionOpInterface>(view))))
           failed = true;
       view->erase();

@@ -216,6 +216,41 @@ def Tile_FenceOp : Tile_Op<"fence"> {
   let assemblyFormat = "custom<FenceKind>($kind) attr-dict";
 }
 
+def Tile_NamedBarrierOp : Tile_Op<"named_barrier"> {
+  let summary = "synchronize on, or arrive at, a named CTA barrier of a "
+                "thread count";
+  let description = [{
+    One of the CTA's hardware barriers 1..7 (0 is `gpu.barrier`'s, the
+    whole CTA; 8..15 synchronize the shared scratch of cross-warp
+    `tile.reduce` / `tile.convert`) shared by `threads` threads — a subset, such as one
+    warpgroup or two consumer warpgroups taking turns. Without `arrive` the
+    executing warp arrives and waits until `threads` threads have arrived
+    (`bar.sync id, threads`); with `arrive` it counts its arrival and goes
+    on (`bar.arrive`), which is how one role signals another that waits
+    (ping-pong scheduling, producer to consumer). A warp counts as 32
+    threads; `threads` is a multiple of 32. Every use of one barrier in a
+    kernel must name the same count: `--tile-verify-kernels` checks
+    constant counts statically and the pipeline simulation checks them as
+    it runs.
+
+    Example:
+
+    ```mlir
+    func.func @take_turns(%id: i32, %other: i32) {
+      %both = arith.constant 256 : i32
+      tile.named_barrier id(%id) threads(%both)
+      tile.named_barrier arrive id(%other) threads(%both)
+      return
+    }
+    ```
+  }];
+  let arguments = (ins I32:$id, I32:$threads, UnitAttr:$arrive);
+  let assemblyFormat = [{
+    (`arrive` $arrive^)? `id` `(` $id `)` `threads` `(` $threads `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote",
     [AttrSizedOperandSegments]> {
   let summary = "arrive on the same mbarrier in another CTA of the cluster";
