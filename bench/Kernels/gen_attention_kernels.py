@@ -40,9 +40,10 @@ STAGES = 2
 HEAD_DIMS = (64, 128, 256)
 DTYPES = ("bf16", "f16")
 # Per head dim: "simple" (one warpgroup, 64 rows per CTA), "ws"
-# (warp-specialized, 128 rows per CTA) or "ws-overlap" (ws with the
-# intra-warpgroup overlap); each the fastest measured on an H200 at its
-# head dim (docs/Performance.md, attention).
+# (warp-specialized, 128 rows per CTA), "ws-overlap" (ws with the
+# intra-warpgroup overlap) or "ws-pingpong" (ws-overlap with the consumers
+# taking turns); the chosen ones were the fastest measured on an H200 at
+# their head dim (docs/Performance.md (h)).
 FORMS = {64: "simple", 128: "ws", 256: "ws"}
 
 
