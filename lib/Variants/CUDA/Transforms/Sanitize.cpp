@@ -248,7 +248,7 @@ void SanitizePass::instrumentKernel(gpu::GPUFuncOp kernel, Sites &sites) {
   solver.load<dataflow::SparseConstantPropagation>();
   solver.load<dataflow::IntegerRangeAnalysis>();
   ranges = succeeded(solver.initializeAndRun(kernel)) ? &solver : nullptr;
-  auto reset = llvm::make_scope_exit([&] { ranges = nullptr; });
+  llvm::scope_exit reset([&] { ranges = nullptr; });
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {
