@@ -104,9 +104,11 @@ gpu.module @named_barrier_counts [#nvvm.target<chip = "sm_90a">] {
       nvgpu.mbarrier.init %b[%c0], %c1 : !bar
       tile.fence mbarrier_init
       // expected-note @below {{the first arrival of this generation}}
+      // expected-note @below {{the use with 64 threads}}
       nvvm.barrier id = %id number_of_threads = %n64
     } else {
       // expected-error @below {{thread 32 (warpgroup 0, warp 1, lane 0) arrives at named barrier 1 expecting 96 threads, where others expect 64}}
+      // expected-error @below {{named barrier 1 with 96 threads, where another use has 64}}
       nvvm.barrier id = %id number_of_threads = %n96
     }
     scf.if %first_warp {

@@ -236,6 +236,8 @@ private:
   void setInductionVariable(Warp &warp, Frame &frame);
   void evalArith(Warp &warp, Operation &op, Mask mask);
   StepResult stepSync(Warp &warp, Frame &frame, Operation &op);
+  std::optional<bool> namedBarrier(Warp &warp, Frame &frame, Operation &op,
+                                   int64_t &id, int64_t &count);
   StepResult stepTile(Warp &warp, Frame &frame, Operation &op);
   StepResult stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy);
   StepResult stepAccess(Warp &warp, Frame &frame, Operation &op, Value buffer,
@@ -716,6 +718,36 @@ StepResult Simulation::stepMBarrier(Warp &warp, Frame &frame, Operation &op) {
   return skip(&op, "`" + op.getName().getStringRef() + "`");
 }
 
+/// tile.named_barrier (bar.sync or bar.arrive) and nvvm.barrier.arrive: the
+/// id and count, and whether the warp only arrives (counts and goes on);
+/// none (after a skip) when they differ between lanes or are unknown.
+std::optional<bool> Simulation::namedBarrier(Warp &warp, Frame &frame,
+                                             Operation &op, int64_t &id,
+                                             int64_t &count) {
+  Value namedId, namedCount;
+  bool arriveOnly = true;
+  if (auto named = dyn_cast<NamedBarrierOp>(op)) {
+    namedId = named.getId();
+    namedCount = named.getThreads();
+    arriveOnly = named.getArrive();
+  } else {
+    auto arrive = cast<NVVM::BarrierArriveOp>(op);
+    namedId = arrive.getBarrierId();
+    namedCount = arrive.getNumberOfThreads();
+  }
+  std::optional<int64_t> v =
+      namedId ? uniform(warp, namedId, frame.mask) : int64_t(0);
+  std::optional<int64_t> n = uniform(warp, namedCount, frame.mask);
+  if (!v || !n) {
+    skip(&op, "a named barrier id or thread count that differs between "
+              "lanes or is not known");
+    return std::nullopt;
+  }
+  id = *v;
+  count = *n;
+  return arriveOnly;
+}
+
 StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
   ++syncOps[warp.id];
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
@@ -772,28 +804,12 @@ StepResult Simulation::stepSync(Warp &warp, Frame &frame, Operation &op) {
     if (id == 0 && count < 0)
       id = -1;
   }
-  // tile.named_barrier (bar.sync or bar.arrive) and nvvm.barrier.arrive:
-  // an id and a count; an arrive counts the warp and goes on.
   bool arriveOnly = false;
-  Value namedId, namedCount;
-  if (auto named = dyn_cast<NamedBarrierOp>(op)) {
-    namedId = named.getId();
-    namedCount = named.getThreads();
-    arriveOnly = named.getArrive();
-  } else if (auto arrive = dyn_cast<NVVM::BarrierArriveOp>(op)) {
-    namedId = arrive.getBarrierId();
-    namedCount = arrive.getNumberOfThreads();
-    arriveOnly = true;
-  }
-  if (namedCount) {
-    std::optional<int64_t> v =
-        namedId ? uniform(warp, namedId, frame.mask) : int64_t(0);
-    std::optional<int64_t> n = uniform(warp, namedCount, frame.mask);
-    if (!v || !n)
-      return skip(&op, "a named barrier id or thread count that differs "
-                       "between lanes or is not known");
-    id = *v;
-    count = *n;
+  if (isa<NamedBarrierOp, NVVM::BarrierArriveOp>(op)) {
+    std::optional<bool> arrive = namedBarrier(warp, frame, op, id, count);
+    if (!arrive)
+      return StepResult::Stop;
+    arriveOnly = *arrive;
   }
   if (arriveOnly) {
     for (int l : lanes)
