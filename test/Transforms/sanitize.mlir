@@ -35,10 +35,10 @@
 // CHECK-SAME: {kind = "mbarrier-wait-timeout", {{[^}]*}} what = "nvgpu.mbarrier.try_wait.parity of the mbarrier group (2) at {{[^}]*}}"}
 // CHECK-SAME: {kind = "mbarrier-wait-timeout", loc = "{{[^"]*}}sanitize.mlir:{{[0-9]+}}:9", what = "{{[^"]*}}"}]}
 //
-// The barrier index check: index >= 2 reports (check 0, the index, 2).
+// The barrier index check: index > 1 reports (check 0, the index, 2).
 // CHECK: tile.fence mbarrier_init
-// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
-// CHECK: %[[OUT:.*]] = arith.cmpi uge, %[[STAGE:.*]], %[[TWO]] : index
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[OUT:.*]] = arith.cmpi ugt, %[[STAGE:.*]], %[[ONE]] : index
 // CHECK: scf.if %[[OUT]] {
 // CHECK: %[[VALUE:.*]] = arith.index_cast %[[STAGE]] : index to i64
 // CHECK: %[[SIZE:.*]] = arith.constant 2 : i64
@@ -131,7 +131,7 @@ gpu.module @unchecked [#nvvm.target<chip = "sm_90a">] {
 // CHECK-LABEL: gpu.module @constant_out_of_range
 // CHECK: gpu.func @stage_two_of_two
 // CHECK-SAME: tile.sanitize_checks = [{kind = "mbarrier-index", {{[^}]*}}}, {kind = "shared-region", {{[^}]*}}}]
-// CHECK: arith.cmpi uge, %c2
+// CHECK: arith.cmpi ugt, %c2
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: arith.cmpi ugt, %c2
 // CHECK: tile.copy_async

@@ -192,6 +192,10 @@ private:
   bool provenAtMost(Value value, int64_t limit) const;
   void checkBarrierIndex(Operation *op, Sites &sites);
   void checkRegions(Operation *op, Sites &sites);
+  /// Before `op`: unsigned `index` > `last` calls the fail function with
+  /// `site`, the index and `reported` (the group size, or `last`).
+  void failAbove(Operation *op, Value index, int64_t last, int64_t reported,
+                 uint32_t site);
   void boundWait(nvgpu::MBarrierTryWaitParityOp wait, Sites &sites);
   void callFail(OpBuilder &b, Location loc, uint32_t site, Value value0,
                 Value value1, Value waitedMs);
@@ -271,18 +275,23 @@ void SanitizePass::checkBarrierIndex(Operation *op, Sites &sites) {
     return;
   uint32_t site = sites.add(&getContext(), CheckKind::BarrierIndex, op,
                             describeOp(op, group));
+  failAbove(op, index, entries - 1, entries, site);
+}
+
+void SanitizePass::failAbove(Operation *op, Value index, int64_t last,
+                             int64_t reported, uint32_t site) {
   OpBuilder b(op);
   Location loc = op->getLoc();
-  Value limit = arith::ConstantIndexOp::create(b, loc, entries);
-  Value outside =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, index, limit);
+  Value outside = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt, index,
+      arith::ConstantIndexOp::create(b, loc, last));
   auto ifOp = scf::IfOp::create(b, loc, outside, /*withElse=*/false);
   b.setInsertionPointToStart(ifOp.thenBlock());
   auto i64 = b.getI64Type();
   Value value = arith::IndexCastOp::create(b, loc, i64, index);
-  Value size = arith::ConstantIntOp::create(b, loc, i64, entries);
+  Value bound = arith::ConstantIntOp::create(b, loc, i64, reported);
   Value noWait = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  callFail(b, loc, site, value, size, noWait);
+  callFail(b, loc, site, value, bound, noWait);
 }
 
 void SanitizePass::checkRegions(Operation *op, Sites &sites) {
@@ -309,18 +318,7 @@ void SanitizePass::checkRegions(Operation *op, Sites &sites) {
       uint32_t site = sites.add(
           &getContext(), CheckKind::SharedRegion, op,
           describeOp(op, region.buffer) + ", dim " + std::to_string(d));
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      Value outside = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ugt, offset,
-          arith::ConstantIndexOp::create(b, loc, last));
-      auto ifOp = scf::IfOp::create(b, loc, outside, /*withElse=*/false);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      auto i64 = b.getI64Type();
-      Value value = arith::IndexCastOp::create(b, loc, i64, offset);
-      Value bound = arith::ConstantIntOp::create(b, loc, i64, last);
-      Value noWait = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-      callFail(b, loc, site, value, bound, noWait);
+      failAbove(op, offset, last, last, site);
     }
   }
 }
