@@ -60,3 +60,15 @@ add_custom_command(OUTPUT ${attention_mlir} ${attention_cases}
   COMMENT "Generating the attention kernels")
 tile_device_kernel(attention ${attention_mlir} sm_90a FLAGS --check)
 set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${attention_cases})
+
+# The block-scaled FP8 GEMMs (dense, grouped contiguous, grouped masked) and
+# their case list (python/tile_mlir/fp8.py and bench/fp8_bench.py read both).
+set(fp8_mlir ${TILE_BINARY_DIR}/bench/fp8.mlir)
+set(fp8_cases ${TILE_DEVICE_KERNELS_DIR}/fp8.cases.json)
+set(fp8_generator ${TILE_SOURCE_DIR}/bench/Kernels/gen_fp8_kernels.py)
+add_custom_command(OUTPUT ${fp8_mlir} ${fp8_cases}
+  COMMAND ${Python3_EXECUTABLE} ${fp8_generator} ${fp8_mlir} ${fp8_cases}
+  DEPENDS ${fp8_generator} ${gemm_generator}
+  COMMENT "Generating the block-scaled FP8 kernels")
+tile_device_kernel(fp8 ${fp8_mlir} sm_90a FLAGS --check)
+set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${fp8_cases})

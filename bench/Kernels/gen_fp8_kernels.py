@@ -1,0 +1,434 @@
+#!/usr/bin/env python3
+"""Writes the Hopper FP8 block-scaled GEMM kernels (tile IR, one sm_90a
+gpu.module):
+
+  gen_fp8_kernels.py OUT.mlir [OUT.json]
+  gen_fp8_kernels.py --example dense     one kernel, commented, on stdout
+
+D = (A * SFA) (B * SFB)^T in bf16, the DeepSeek-V3 recipe: A (M x K,
+e4m3) with one f32 scale per row and 128 K elements (SFA, stored
+transposed: [ceil(K/128), Mp], Mp >= M a multiple of 4, so one TMA box
+carries a tile's 128 row scales), B (N x K, e4m3) with one f32 scale per
+128 x 128 block (SFB: [ceil(N/128), ceil(K/128)]). Hopper's wgmma has no
+block scaling, so every 128-wide K block is multiplied into a partial
+accumulator of its own (zeroed by the first wgmma), and the partial is
+promoted into the f32 accumulator: acc += partial * SFA[row] * SFB.
+
+Three tile walks, one kernel each:
+  dense       one GEMM.
+  contiguous  G experts' GEMMs in one launch (mixture of experts, prefill
+              and training): A's rows are the experts' tokens concatenated,
+              expert g owning rows [offsets[g], offsets[g+1]) (a device
+              int32 array of G + 1; each segment a multiple of 128 rows),
+              each expert with its own B (stacked: [G N, K]) and SFB
+              ([G ceil(N/128), ceil(K/128)]). Rows past offsets[G] are not
+              written.
+  masked      G experts x a fixed capacity of rows (decode under CUDA
+              graphs): A [G, cap, K], D [G, cap, N], B [G, N, K], SFA
+              [G ceil(K/128), capp] (capp >= cap, a multiple of 4), SFB
+              [G, ceil(N/128), ceil(K/128)], and a device int32 array of
+              how many rows of each expert are valid. Tiles wholly past an
+              expert's count are skipped; rows past it inside a computed
+              tile are written with whatever A holds there.
+
+Every kernel is persistent and warp-specialized like the dense family
+(gen_gemm_kernels.py): warpgroup 0 produces (one thread issues the TMA
+loads of A, B and the tile's row scales into a ring of full/empty
+mbarriers), warpgroups 1 and 2 consume 64 rows each: per K block one
+gemm_async (4 wgmma k32) into the partial accumulator, wait, read the
+stage's row scales, release the stage, promote with one tile.map; the
+other consumer's wgmma runs while this one promotes. The epilogue converts
+to bf16 in a swizzled shared tile and TMA-stores it (clipped at M, N).
+"""
+import argparse
+import json
+import sys
+
+from gen_gemm_kernels import (accumulator, grouped_walk, layout,
+                              release, releasers_of)
+
+BM, BN, BK = 128, 128, 128
+WM = BM // 2  # rows per consumer warpgroup
+STAGES = 5
+GROUP_M = 8
+PRODUCER_REGS = 40
+CONSUMER_REGS = 232
+WALKS = ("dense", "contiguous", "masked")
+
+F8 = "f8E4M3FN"
+
+
+def ring(shape, strides, swizzle, unit):
+    """A shared ring: `unit` puts a unit dim after the stage dim, so that a
+    rank-3 copy region (an expert's slice of a 3-D tensor) indexes the
+    stage as a leading dim (a box's shared address must be static)."""
+    if unit:
+        shape = (shape[0], 1) + tuple(shape[1:])
+        strides = (strides[0], 0) + tuple(strides[1:])
+    return layout(shape, strides, swizzle)
+
+
+def types(walk):
+    """The shared rings and register tiles of a walk's kernel."""
+    unit = walk == "masked"
+    lead = f"{2 * STAGES}x1x" if unit else f"{2 * STAGES}x"
+    t = {}
+    t["a"] = (f"!tile.buffer<{lead}{WM}x{BK}x{F8}, shared, "
+              + ring((2 * STAGES, WM, BK), (WM * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
+    lead = f"{STAGES}x1x" if unit else f"{STAGES}x"
+    t["b"] = (f"!tile.buffer<{lead}{BN}x{BK}x{F8}, shared, "
+              + ring((STAGES, BN, BK), (BN * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
+    lead = "2x1x" if unit else "2x"
+    t["c"] = (f"!tile.buffer<{lead}{WM}x{BN}xbf16, shared, "
+              + ring((2, WM, BN // 64, 64), (WM * BN, 64, WM * 64, 1), "swizzle<3,3,3>", unit) + ">")
+    # A stage's 128 row scales as a column (rows x 1), behind a unit dim
+    # (the TMA region is [1, 128, 1] of SFA's [K blocks, rows, 1]), so that
+    # a consumer reads its 64 as a tile laid out like the accumulator's rows.
+    t["sfa"] = f"!tile.buffer<{STAGES}x1x{BM}x1xf32, shared>"
+    t["acc"] = f"!tile.buffer<{WM}x{BN}xf32, local, {accumulator(BN)}>"
+    # Row r = 16w + 8h + q of the accumulator is held by threads 32w + 4q + x
+    # (x = 0..3) in register h: its scale goes to the same threads.
+    t["rows"] = (f"!tile.buffer<{WM}x1xf32, local, #tile.layout<"
+                 "S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>")
+    t["lead"] = "0, " if unit else ""
+    return t
+
+
+STAGE_BYTES = (BM * BK + BN * BK) + BM * 4
+
+
+def memrefs(walk):
+    """The kernel's parameters: name -> memref type."""
+    if walk == "masked":
+        return [("a", f"memref<?x?x?x{F8}, 1>"), ("b", f"memref<?x?x?x{F8}, 1>"),
+                ("sfa", "memref<?x?x1xf32, 1>"), ("sfb", "memref<?x?x?xf32, 1>"),
+                ("d", "memref<?x?x?xbf16, 1>"), ("masked_m", "memref<?xi32, 1>")]
+    params = [("a", f"memref<?x?x{F8}, 1>"), ("b", f"memref<?x?x{F8}, 1>"),
+              ("sfa", "memref<?x?x1xf32, 1>"), ("sfb", "memref<?x?xf32, 1>"),
+              ("d", "memref<?x?xbf16, 1>")]
+    if walk == "contiguous":
+        params.append(("offsets", "memref<?xi32, 1>"))
+    return params
+
+
+def global_type(memref):
+    """The tile buffer a global memref becomes."""
+    shape = memref[len("memref<"):memref.rindex("x")]
+    elem = memref[memref.rindex("x") + 1:memref.index(",")]
+    return f"!tile.buffer<{shape}x{elem}, global>"
+
+
+def problem(walk):
+    """Sizes and tile counts off the memrefs; the global tile buffers."""
+    params = dict(memrefs(walk))
+    if walk == "masked":
+        text = f"""    %G = memref.dim %a, %c0 : {params['a']}
+    %CAP = memref.dim %a, %c1 : {params['a']}
+    %K = memref.dim %a, %c2 : {params['a']}
+    %N = memref.dim %b, %c1 : {params['b']}
+    %tiles_m = arith.ceildivui %CAP, %c_bm : index
+"""
+    else:
+        text = f"""    %M = memref.dim %a, %c0 : {params['a']}
+    %K = memref.dim %a, %c1 : {params['a']}
+    %N = memref.dim %d, %c1 : {params['d']}
+    %tiles_m = arith.ceildivui %M, %c_bm : index
+"""
+    text += """    %tiles_n = arith.ceildivui %N, %c_bn : index
+    %k_tiles = arith.ceildivui %K, %c_bk : index
+    %tiles_per_matrix = arith.muli %tiles_m, %tiles_n : index
+    %group_tiles = arith.muli %c_group, %tiles_n : index
+"""
+    if walk == "masked":
+        text += "    %tiles = arith.muli %G, %tiles_per_matrix : index\n"
+    else:
+        text += "    %tiles = arith.addi %tiles_per_matrix, %c0 : index\n"
+    if walk == "contiguous":
+        text += f"""    %offsets_len = memref.dim %offsets, %c0 : {params['offsets']}
+    %G = arith.subi %offsets_len, %c1 : index
+"""
+    for name in ("a", "b", "sfa", "d"):
+        text += (f"    %g{name} = tile.from_memref %{name} : {params[name]} -> "
+                 f"{global_type(params[name])}\n")
+    return text
+
+
+def tile_of(walk, indent):
+    """Walk index %t -> the tile: %m0 (row in A's rows, or in the expert's
+    slot), %n0, %pn (its 128-column block), %b_row (B's first row),
+    %sfb_row, %g (the expert) and %valid (whether it is computed)."""
+    if walk == "masked":
+        lines = ("%g = arith.divui %t, %tiles_per_matrix : index\n"
+                 "%t_in = arith.remui %t, %tiles_per_matrix : index\n" +
+                 grouped_walk("%c_group", "%group_tiles", "%tiles_m", "%pm")
+                 .replace("%t,", "%t_in,") + """
+%m0 = arith.muli %pm, %c_bm : index
+%n0 = arith.muli %pn, %c_bn : index
+%valid_rows_i32 = memref.load %masked_m[%g] : memref<?xi32, 1>
+%valid_rows = arith.index_cast %valid_rows_i32 : i32 to index
+%valid = arith.cmpi ult, %m0, %valid_rows : index
+%sfa_row0 = arith.muli %g, %k_tiles : index""")
+    else:
+        lines = grouped_walk("%c_group", "%group_tiles", "%tiles_m", "%pm") + """
+%m0 = arith.muli %pm, %c_bm : index
+%n0 = arith.muli %pn, %c_bn : index"""
+        if walk == "dense":
+            lines += """
+%valid = arith.constant true
+%b_row = arith.addi %n0, %c0 : index
+%sfb_row = arith.addi %pn, %c0 : index"""
+        else:
+            # The expert: how many of offsets[1..G] are <= m0 (segments are
+            # whole tiles, so the tile lies in one); G means past the last.
+            lines += """
+%m0_i32 = arith.index_cast %m0 : index to i32
+%g = scf.for %j = %c1 to %offsets_len step %c1 iter_args(%below = %c0) -> (index) {
+  %bound = memref.load %offsets[%j] : memref<?xi32, 1>
+  %passed = arith.cmpi sle, %bound, %m0_i32 : i32
+  %step = arith.select %passed, %c1, %c0 : index
+  %count = arith.addi %below, %step : index
+  scf.yield %count : index
+}
+%valid = arith.cmpi ult, %g, %G : index
+%g_n = arith.muli %g, %N : index
+%b_row = arith.addi %g_n, %n0 : index
+%g_nb = arith.muli %g, %tiles_n : index
+%sfb_row = arith.addi %g_nb, %pn : index"""
+    return "\n".join(indent + line for line in lines.splitlines())
+
+
+def coords(walk, what):
+    """Global coordinates of one copy (`what`: a0, a1, b, sfa, d)."""
+    masked = walk == "masked"
+    table = {
+        "a0": "[%g, %m0, %k0]" if masked else "[%m0, %k0]",
+        "a1": "[%g, %m1, %k0]" if masked else "[%m1, %k0]",
+        "b": "[%g, %n0, %k0]" if masked else "[%b_row, %k0]",
+        "sfa": "[%sfa_row, %m0, 0]",
+        "d": "[%g, %m_half, %n0]" if masked else "[%m_half, %n0]",
+    }
+    return table[what]
+
+
+def sizes(walk, rows, cols):
+    return f"[1, {rows}, {cols}]" if walk == "masked" else f"[{rows}, {cols}]"
+
+
+def producer(walk):
+    T = types(walk)
+    params = dict(memrefs(walk))
+    ga, gb, gsfa = (global_type(params[n]) for n in ("a", "b", "sfa"))
+    sfa_row = ("%sfa_row = arith.addi %sfa_row0, %kt : index" if walk == "masked"
+               else "%sfa_row = arith.addi %kt, %c0 : index")
+    return f"""      scf.if %leader {{
+        scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
+{tile_of(walk, "          ")}
+          %it2 = scf.if %valid -> (index) {{
+            %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
+              %s = arith.remui %i, %c_stages : index
+              %round = arith.divui %i, %c_stages : index
+              %round_bit = arith.andi %round, %c1 : index
+              %free_parity = arith.cmpi eq, %round_bit, %c0 : index
+              nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
+              nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
+              %k0 = arith.muli %kt, %c_bk : index
+              %a_half0 = arith.muli %s, %c2 : index
+              %a_half1 = arith.addi %a_half0, %c1 : index
+              %m1 = arith.addi %m0, %c_wm : index
+              {sfa_row}
+              tile.copy_async %ga{coords(walk, "a0")} to %sa[%a_half0, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
+                  mbar(%full[%s] : !ring) : {ga} to {T['a']}
+              tile.copy_async %ga{coords(walk, "a1")} to %sa[%a_half1, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
+                  mbar(%full[%s] : !ring) : {ga} to {T['a']}
+              tile.copy_async %gb{coords(walk, "b")} to %sb[%s, {T['lead']}0, 0] sizes {sizes(walk, BN, BK)} exec thread
+                  mbar(%full[%s] : !ring) : {gb} to {T['b']}
+              tile.copy_async %gsfa{coords(walk, "sfa")} to %ssfa[%s, 0, 0, 0] sizes [1, {BM}, 1] exec thread
+                  mbar(%full[%s] : !ring) : {gsfa} to {T['sfa']}
+              %next = arith.addi %i, %c1 : index
+              scf.yield %next : index
+            }}
+            scf.yield %it1 : index
+          }} else {{
+            scf.yield %it0 : index
+          }}
+          scf.yield %it2 : index
+        }}
+      }}
+"""
+
+
+def consumer(walk):
+    T = types(walk)
+    params = dict(memrefs(walk))
+    gd = global_type(params["d"])
+    sfb = ("memref.load %sfb[%g, %pn, %kt] : memref<?x?x?xf32, 1>"
+           if walk == "masked" else
+           "memref.load %sfb[%sfb_row, %kt] : memref<?x?xf32, 1>")
+    return f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
+      %half = arith.subi %wg, %c1 : index
+      %half_i32 = arith.index_cast %wg : index to i32
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+      %row0 = arith.muli %half, %c_wm : index
+{releasers_of(1, False)}      %acc = tile.alloc_local : {T['acc']}
+      %partial = tile.alloc_local : {T['acc']}
+      %scales = tile.alloc_local : {T['rows']}
+      scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
+{tile_of(walk, "        ")}
+        %it2 = scf.if %valid -> (index) {{
+          tile.fill %acc, %zero : {T['acc']}, f32
+          %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
+            %s = arith.remui %i, %c_stages : index
+            %round = arith.divui %i, %c_stages : index
+            %round_bit = arith.andi %round, %c1 : index
+            %parity = arith.cmpi ne, %round_bit, %c0 : index
+            // B's block scale: an L2 hit whose latency the wgmma hides.
+            %sfb_v = {sfb}
+            nvgpu.mbarrier.try_wait.parity %full[%s], %parity, %ticks : !ring
+            %a_pair = arith.muli %s, %c2 : index
+            %a_stage = arith.addi %a_pair, %half : index
+            // The K block's partial product: the first wgmma overwrites.
+            tile.gemm_async %partial[0, 0], %sa[%a_stage, {T['lead']}0, 0], %sb[%s, {T['lead']}0, 0] sizes [{WM}, {BN}, {BK}]
+                exec warpgroup accumulate(%false) {{transpose_b}} : {T['acc']}, {T['a']}, {T['b']}
+            tile.commit_group wgmma
+            tile.wait_group wgmma, 0
+            // This warpgroup's row scales, read before the stage goes back.
+            tile.load %ssfa[%s, 0, %row0, 0] to %scales : {T['sfa']} to {T['rows']}
+            scf.if %releaser {{
+{release("%s", False, "              ")}
+            }}
+            // Promotion: acc += partial * SFA[row] * SFB.
+            tile.map ins(%scales : {T['rows']}) outs(%scales : {T['rows']}) {{
+            ^bb0(%sa_v: f32, %si: index, %sj: index):
+              %both = arith.mulf %sa_v, %sfb_v : f32
+              tile.yield %both : f32
+            }}
+            tile.map ins(%acc, %partial, %scales : {T['acc']}, {T['acc']}, {T['rows']}) outs(%acc : {T['acc']}) {{
+            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+              %y = math.fma %p, %rs, %x : f32
+              tile.yield %y : f32
+            }}
+            %next = arith.addi %i, %c1 : index
+            scf.yield %next : index
+          }}
+          // Epilogue: the previous tile's TMA store must have read this
+          // warpgroup's half of the C tile before it is overwritten.
+          scf.if %wg_leader {{
+            tile.wait_group bulk, 0 {{read}}
+          }}
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          tile.store %acc to %sc[%half, {T['lead']}0, 0] : {T['acc']} to {T['c']}
+          tile.fence proxy_async
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          scf.if %wg_leader {{
+            %m_half = arith.addi %m0, %row0 : index
+            tile.copy_async %sc[%half, {T['lead']}0, 0] to %gd{coords(walk, "d")} sizes {sizes(walk, WM, BN)} exec thread
+                : {T['c']} to {gd}
+            tile.commit_group bulk
+          }}
+          scf.yield %it1 : index
+        }} else {{
+          scf.yield %it0 : index
+        }}
+        scf.yield %it2 : index
+      }}
+      scf.if %wg_leader {{
+        tile.wait_group bulk, 0
+      }}
+"""
+
+
+def kernel_name(walk):
+    return f"fp8_blockscaled_{walk}_{BM}x{BN}x{BK}_s{STAGES}"
+
+
+def kernel(walk):
+    T = types(walk)
+    params = ", ".join(f"%{n}: {t}" for n, t in memrefs(walk))
+    return f"""
+  // {walk}: {BM}x{BN}x{BK} tiles, {STAGES}-stage ring, e4m3 x e4m3 -> bf16,
+  // 1x128 (A) and 128x128 (B) f32 block scales
+  gpu.func @{kernel_name(walk)}({params}) kernel
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c_stages = arith.constant {STAGES} : index
+    %c_bm = arith.constant {BM} : index
+    %c_bn = arith.constant {BN} : index
+    %c_bk = arith.constant {BK} : index
+    %c_wm = arith.constant {WM} : index
+    %c_group = arith.constant {GROUP_M} : index
+    %stage_bytes = arith.constant {STAGE_BYTES} : index
+    %releasers = arith.constant 8 : index
+    %ticks = arith.constant 1000000 : index
+    %false = arith.constant false
+    %zero = arith.constant 0.0 : f32
+    %i32_128 = arith.constant 128 : i32
+{problem(walk)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {T['a']}
+    %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {T['b']}
+    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {T['c']}
+    %ssfa = tile.alloc_shared {{alignment = 128 : i64}} : {T['sfa']}
+    %full = nvgpu.mbarrier.create -> !ring
+    %empty = nvgpu.mbarrier.create -> !ring
+    %tid = gpu.thread_id x
+    %wg = arith.divui %tid, %c128 : index
+    %tid_in_wg = arith.remui %tid, %c128 : index
+    %lane = arith.remui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {{
+      scf.for %s = %c0 to %c_stages step %c1 {{
+        nvgpu.mbarrier.init %full[%s], %c1 : !ring
+        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
+      }}
+      tile.fence mbarrier_init
+    }}
+    gpu.barrier
+    %first_tile = gpu.block_id x
+    %ctas = gpu.grid_dim x
+    %is_producer = arith.cmpi eq, %wg, %c0 : index
+    scf.if %is_producer {{
+      nvvm.setmaxregister decrease {PRODUCER_REGS}
+{producer(walk)}    }} else {{
+{consumer(walk)}    }}
+    gpu.return
+  }}
+"""
+
+
+def case(walk):
+    return dict(kernel=kernel_name(walk), walk=walk, bm=BM, bn=BN, bk=BK,
+                stages=STAGES, block=384, scale_block=128)
+
+
+HEADER = f"""// Generated by bench/Kernels/gen_fp8_kernels.py: persistent,
+// warp-specialized FP8 GEMMs with 1x128 / 128x128 block scales. Do not edit.
+!ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>
+gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {{
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_mlir", nargs="?", help="the gpu.module to write")
+    parser.add_argument("out_json", nargs="?",
+                        help="the case list (JSON) to write")
+    parser.add_argument("--example", choices=WALKS,
+                        help="print one kernel as a module on stdout")
+    args = parser.parse_args()
+    if args.example:
+        sys.stdout.write(HEADER + kernel(args.example) + "}\n")
+        return
+    if not args.out_mlir:
+        parser.error("OUT.mlir is required without --example")
+    with open(args.out_mlir, "w") as f:
+        f.write(HEADER + "".join(kernel(w) for w in WALKS) + "}\n")
+    if args.out_json:
+        with open(args.out_json, "w") as f:
+            json.dump({"kernels": [case(w) for w in WALKS]}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

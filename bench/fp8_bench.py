@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""The tile-IR block-scaled FP8 GEMMs (bench/Kernels/gen_fp8_kernels.py,
+python/tile_mlir/fp8.py) on a GPU, against torch in the same process.
+
+  fp8_bench.py check    D against a float32 reference computed from the
+                        dequantized operands, random normal data: dense
+                        shapes with M, N, K tails, grouped contiguous with
+                        an empty expert and a 1-row one, grouped masked
+                        with counts 0, 1, partial and full
+  fp8_bench.py bench    TFLOP/s against cuBLASLt's block-scaled FP8 and
+                        per-tensor FP8 (torch._scaled_mm), interleaved
+                        medians, DeepSeek-V3's shapes; grouped against G
+                        separate cuBLASLt block-scaled calls
+  fp8_bench.py profile M N K   three launches of the dense kernel (for ncu)
+
+Tolerance: |D - ref| <= 2^-7 |ref| + 2^-7 rms(ref) element-wise: bf16
+rounding (2^-9 relative) plus f32 partial sums in another order.
+Needs build/device/ (kernels/fp8.sm_90a.*, python/tile_mlir) and torch.
+TILE_DEVICE_DIR names the folder (default: build/device next to this
+script's repository).
+"""
+import sys
+
+MODES = ("check", "bench", "profile")
+if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
+    print(__doc__)
+    sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
+
+import os
+import statistics
+from pathlib import Path
+
+import torch
+
+HERE = Path(__file__).resolve().parent
+DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
+sys.path.insert(0, str(DEVICE / "python"))
+from tile_mlir.fp8 import (BlockScaledGemm, dequantize,  # noqa: E402
+                           quantize_blocks, quantize_rows)
+
+
+def operands(m, n, k, groups=None):
+    lead = () if groups is None else (groups,)
+    x = torch.randn(*lead, m, k, device="cuda")
+    w = torch.randn(*lead, n, k, device="cuda")
+    a, sfa = quantize_rows(x)
+    b, sfb = quantize_blocks(w)
+    return a, sfa, b, sfb
+
+
+def reference(a, sfa, b, sfb):
+    return dequantize(a, sfa, 1) @ dequantize(b, sfb, 128).transpose(-1, -2)
+
+
+def compare(what, d, ref):
+    """Prints a failure line; returns whether `d` is within tolerance."""
+    d = d.float()
+    if d.shape != ref.shape:
+        print(f"FAIL {what}: shape {tuple(d.shape)}, {tuple(ref.shape)} expected")
+        return False
+    if ref.numel() == 0:
+        return True
+    rms = ref.pow(2).mean().sqrt().item()
+    err = (d - ref).abs()
+    bound = ref.abs() * 2 ** -7 + rms * 2 ** -7
+    bad = ~(err <= bound)  # NaN counts as bad
+    if bad.any():
+        i = tuple(x[0].item() for x in bad.nonzero(as_tuple=True))
+        print(f"FAIL {what}: {bad.sum().item()} elements out of tolerance, "
+              f"first {i}: {d[i].item()} vs {ref[i].item()}")
+        return False
+    print(f"ok   {what}: max |err| / rms {err.max().item() / rms:.2e}")
+    return True
+
+
+def check():
+    torch.manual_seed(0)
+    gemm = BlockScaledGemm(DEVICE / "kernels")
+    failures = 0
+    for m, n, k in [(128, 128, 128), (256, 512, 1024), (300, 328, 400),
+                    (1, 4096, 7168), (64, 2112, 7168), (4095, 1000, 528),
+                    (129, 136, 144), (1000, 7168, 2048)]:
+        a, sfa, b, sfb = operands(m, n, k)
+        ok = compare(f"dense {m}x{n}x{k}", gemm(a, sfa, b, sfb),
+                     reference(a, sfa, b, sfb))
+        # SFA in the transposed layout (read in place).
+        mp = -(-m // 4) * 4
+        sfa_t = torch.empty(sfa.shape[1], mp, device="cuda")[:, :m]
+        sfa_t.copy_(sfa.t())
+        ok &= compare(f"dense {m}x{n}x{k} (SFA transposed)",
+                      gemm(a, sfa_t.t(), b, sfb), reference(a, sfa, b, sfb))
+        # Run to run: the same bits.
+        ok &= torch.equal(gemm(a, sfa, b, sfb), gemm(a, sfa, b, sfb))
+        failures += not ok
+    for rows, n, k in [([384, 0, 1, 640], 512, 1024), ([1, 128, 0], 4096, 7168)]:
+        groups = len(rows)
+        padded = [-(-r // 128) * 128 for r in rows]
+        offsets = [0]
+        for p in padded:
+            offsets.append(offsets[-1] + p)
+        a, sfa, _, _ = operands(offsets[-1], n, k)
+        _, _, b, sfb = operands(1, n, k, groups)
+        off = torch.tensor(offsets, dtype=torch.int32, device="cuda")
+        d = gemm.grouped_contiguous(a, sfa, b, sfb, off)
+        ok = True
+        for g in range(groups):
+            lo, hi = offsets[g], offsets[g] + rows[g]
+            ok &= compare(f"contiguous {rows} expert {g} ({n}x{k})", d[lo:hi],
+                          reference(a[lo:hi], sfa[lo:hi], b[g], sfb[g]))
+        failures += not ok
+    for counts, cap, n, k in [([0, 1, 200], 256, 384, 512),
+                              ([256, 77], 200, 4096, 7168)]:
+        groups = len(counts)
+        a, sfa, b, sfb = operands(cap, n, k, groups)
+        mask = torch.tensor(counts, dtype=torch.int32, device="cuda")
+        d = gemm.grouped_masked(a, sfa, b, sfb, mask)
+        ok = True
+        for g in range(groups):
+            c = min(counts[g], cap)
+            ok &= compare(f"masked {counts} cap {cap} expert {g} ({n}x{k})",
+                          d[g, :c], reference(a[g, :c], sfa[g, :c], b[g], sfb[g]))
+        failures += not ok
+    print(f"{failures} failures")
+    return 1 if failures else 0
+
+
+def median_ms(fn, reps=20):
+    start, end = (torch.cuda.Event(enable_timing=True),
+                  torch.cuda.Event(enable_timing=True))
+    times = []
+    for _ in range(reps):
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def _scale_layouts(sfa, sfb):
+    """The scale tensors in each layout torch._scaled_mm might ask for:
+    A's [M, K/128] row- or column-major; B's as [K/128, N/128] (the blocks
+    of B^T) or [N/128, K/128], each row- or column-major."""
+    col = lambda t: t.t().contiguous().t()  # noqa: E731
+    a_forms = {"a_colmajor": col(sfa), "a_rowmajor": sfa.contiguous()}
+    bt = sfb.t()
+    b_forms = {"b_T_rowmajor": bt.contiguous(), "b_T_colmajor": col(bt),
+               "b_rowmajor": sfb.contiguous(), "b_colmajor": col(sfb)}
+    return a_forms, b_forms
+
+
+_CUBLAS_FORM = []
+
+
+def cublas_blockwise(a, sfa, b, sfb):
+    """A call of cuBLASLt's 1x128 / 128x128 block-scaled FP8 GEMM through
+    torch._scaled_mm, the scales already in the layout it takes (probed
+    once: each combination checked against the reference)."""
+    if not _CUBLAS_FORM:
+        pa, psa, pb, psb = operands(256, 384, 512)
+        ref = reference(pa, psa, pb, psb)
+        fa, fb = _scale_layouts(psa, psb)
+        for an, sa in fa.items():
+            for bn, sb in fb.items():
+                try:
+                    d = torch._scaled_mm(pa, pb.t(), scale_a=sa, scale_b=sb,
+                                         out_dtype=torch.bfloat16)
+                except RuntimeError:
+                    continue
+                if ((d.float() - ref).abs() <= ref.abs() * 2 ** -6 +
+                        ref.pow(2).mean().sqrt() * 2 ** -6).all():
+                    _CUBLAS_FORM.append((an, bn))
+                    print(f"  cuBLASLt block scales: {an}, {bn}")
+                    break
+            if _CUBLAS_FORM:
+                break
+        if not _CUBLAS_FORM:
+            raise RuntimeError("torch._scaled_mm takes no 1x128 / 128x128 "
+                               "scale layout tried here")
+    an, bn = _CUBLAS_FORM[0]
+    fa, fb = _scale_layouts(sfa, sfb)
+    sa, sb = fa[an], fb[bn]
+    return lambda: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb,
+                                    out_dtype=torch.bfloat16)
+
+
+def transposed_sfa(sfa):
+    """SFA [..., M, kb] in the layout the tile kernels read in place (M
+    contiguous, padded to 4): each side is timed with its own layout."""
+    m = sfa.shape[-2]
+    mp = -(-m // 4) * 4
+    buf = torch.empty(*sfa.shape[:-2], sfa.shape[-1], mp, device=sfa.device)
+    buf[..., :m] = sfa.transpose(-1, -2)
+    return buf[..., :m].transpose(-1, -2)
+
+
+def interleaved(entries, reps=10):
+    results = {name: [] for name in entries}
+    for _ in range(3):  # interleaved, each after an untimed batch
+        for name, fn in entries.items():
+            try:
+                fn()
+                results[name].append(median_ms(fn, reps))
+            except RuntimeError as e:
+                print(f"  {name}: {str(e).splitlines()[0][:120]}")
+                results[name].append(float("nan"))
+    return {n: statistics.median(t) for n, t in results.items()}
+
+
+def bench():
+    torch.manual_seed(0)
+    gemm = BlockScaledGemm(DEVICE / "kernels")
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print("TFLOP/s; ratios against cuBLASLt block-scaled (blk) and "
+          "per-tensor FP8 (pt)")
+    one = torch.ones((), device="cuda")
+    for m in (64, 128, 4096):
+        for n, k in [(2112, 7168), (24576, 1536), (32768, 512), (7168, 16384),
+                     (4096, 7168), (7168, 2048)]:
+            a, sfa, b, sfb = operands(m, n, k)
+            sfa_t = transposed_sfa(sfa)
+            entries = {
+                "tile": lambda: gemm(a, sfa_t, b, sfb),
+                "blk": cublas_blockwise(a, sfa, b, sfb),
+                "pt": lambda: torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,
+                                               out_dtype=torch.bfloat16),
+            }
+            ms = interleaved(entries)
+            tf = {name: 2 * m * n * k / (t * 1e-3) / 1e12 for name, t in ms.items()}
+            print(f"dense {m:5}x{n:5}x{k:5}: tile {tf['tile']:7.1f}  "
+                  f"blk {tf['blk']:7.1f}  pt {tf['pt']:7.1f}  "
+                  f"tile/blk {tf['tile'] / tf['blk']:.2f}  "
+                  f"tile/pt {tf['tile'] / tf['pt']:.2f}")
+    for groups, rows in ((4, 8192), (8, 4096)):
+        for n, k in [(4096, 7168), (7168, 2048)]:
+            a, sfa, _, _ = operands(groups * rows, n, k)
+            _, _, b, sfb = operands(1, n, k, groups)
+            off = torch.arange(0, groups * rows + 1, rows, dtype=torch.int32,
+                               device="cuda")
+            calls = [cublas_blockwise(a[g * rows:(g + 1) * rows],
+                                      sfa[g * rows:(g + 1) * rows], b[g], sfb[g])
+                     for g in range(groups)]
+            sfa_t = transposed_sfa(sfa)
+
+            def separate():
+                for call in calls:
+                    call()
+            entries = {"tile": lambda: gemm.grouped_contiguous(a, sfa_t, b, sfb, off),
+                       "blk": separate}
+            ms = interleaved(entries, 5)
+            flops = 2 * groups * rows * n * k
+            tf = {name: flops / (t * 1e-3) / 1e12 for name, t in ms.items()}
+            print(f"contiguous {groups}x{rows} {n}x{k}: tile {tf['tile']:7.1f}  "
+                  f"blk x{groups} {tf['blk']:7.1f}  tile/blk "
+                  f"{tf['tile'] / tf['blk']:.2f}")
+    for groups in (1, 2, 4):
+        for rows in (256, 512, 1024):
+            n, k = 4096, 7168
+            a, sfa, b, sfb = operands(rows, n, k, groups)
+            mask = torch.full((groups,), rows, dtype=torch.int32, device="cuda")
+            calls = [cublas_blockwise(a[g], sfa[g], b[g], sfb[g])
+                     for g in range(groups)]
+            sfa_t = transposed_sfa(sfa)
+
+            def separate():
+                for call in calls:
+                    call()
+            entries = {"tile": lambda: gemm.grouped_masked(a, sfa_t, b, sfb, mask),
+                       "blk": separate}
+            ms = interleaved(entries, 10)
+            flops = 2 * groups * rows * n * k
+            tf = {name: flops / (t * 1e-3) / 1e12 for name, t in ms.items()}
+            print(f"masked {groups}x{rows} {n}x{k}: tile {tf['tile']:7.1f}  "
+                  f"blk x{groups} {tf['blk']:7.1f}  tile/blk "
+                  f"{tf['tile'] / tf['blk']:.2f}")
+    return 0
+
+
+def profile(m, n, k):
+    torch.manual_seed(0)
+    gemm = BlockScaledGemm(DEVICE / "kernels")
+    a, sfa, b, sfb = operands(m, n, k)
+    for _ in range(3):
+        gemm(a, sfa, b, sfb)
+    torch.cuda.synchronize()
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "check":
+        sys.exit(check())
+    if sys.argv[1] == "bench":
+        sys.exit(bench())
+    sys.exit(profile(*map(int, sys.argv[2:5])))

@@ -1,0 +1,213 @@
+"""FP8 GEMMs with 1x128 / 128x128 block scales on torch tensors, with the
+tile-IR kernels (bench/Kernels/gen_fp8_kernels.py, compiled into
+build/device/kernels/fp8.sm_90a.* with fp8.cases.json).
+
+    from tile_mlir.fp8 import BlockScaledGemm, quantize_rows, quantize_blocks
+    gemm = BlockScaledGemm("build/device/kernels")
+    a, sfa = quantize_rows(x)          # x [M, K] -> e4m3, [M, ceil(K/128)]
+    b, sfb = quantize_blocks(w)        # w [N, K] -> e4m3, [ceil(N/128), ceil(K/128)]
+    d = gemm(a, sfa, b, sfb)           # [M, N] bf16 ~= x @ w.T
+
+D[m, n] = sum_k A[m, k] SFA[m, k / 128] B[n, k] SFB[n / 128, k / 128],
+accumulated in f32 (each 128-wide K block in full, then scaled and added),
+rounded to bf16 once. Requirements (TMA's 16-byte strides): K a multiple
+of 16, N a multiple of 8; M, N, K need not be multiples of the tiles.
+
+SFA may be given in either layout: [M, kb] row-major, or (DeepGEMM's and
+cuBLASLt's) "transposed": a [M, kb] view whose column stride is a multiple
+of 4 and row stride 1, which is read in place (the other is copied).
+
+Grouped (mixture of experts), one launch over G experts:
+  gemm.grouped_contiguous(a, sfa, b, sfb, offsets): a [M, K] holds the
+      experts' rows back to back, expert g rows offsets[g]..offsets[g+1]
+      (an int32 CUDA tensor of G + 1, each segment a multiple of 128 rows:
+      pad an expert's tokens); b [G, N, K], sfb [G, ceil(N/128), kb].
+      Rows past offsets[G] are left as torch.empty left them.
+  gemm.grouped_masked(a, sfa, b, sfb, masked_m): a [G, cap, K], sfa
+      [G, cap, kb], b [G, N, K], sfb [G, ceil(N/128), kb], masked_m an
+      int32 CUDA tensor of G (rows valid per expert; read on the device, so
+      the call is CUDA-graph safe). D is [G, cap, N]; its rows past
+      masked_m[g] are unspecified.
+Results are deterministic: the same inputs give the same bits (each
+output element is summed by one thread in a fixed order).
+"""
+
+import json
+import pathlib
+
+import tile_mlir
+
+SCALE_BLOCK = 128
+E4M3_MAX = 448.0
+
+
+def quantize_rows(x):
+    """x [..., K] (any float) -> (e4m3 [..., K], f32 scales [..., ceil(K/128)]):
+    each 1 x 128 block divided by its amax / 448 (a zero block: scale 1)."""
+    import torch
+    k = x.shape[-1]
+    kb = -(-k // SCALE_BLOCK)
+    padded = torch.nn.functional.pad(x.float(), (0, kb * SCALE_BLOCK - k))
+    blocks = padded.view(*x.shape[:-1], kb, SCALE_BLOCK)
+    amax = blocks.abs().amax(dim=-1)
+    scale = torch.where(amax > 0, amax / E4M3_MAX, torch.ones_like(amax))
+    q = (blocks / scale.unsqueeze(-1)).view(*x.shape[:-1], kb * SCALE_BLOCK)
+    return q[..., :k].to(torch.float8_e4m3fn).contiguous(), scale
+
+
+def quantize_blocks(w):
+    """w [..., N, K] -> (e4m3 [..., N, K], f32 scales [..., ceil(N/128),
+    ceil(K/128)]): each 128 x 128 block divided by its amax / 448."""
+    import torch
+    n, k = w.shape[-2:]
+    nb, kb = -(-n // SCALE_BLOCK), -(-k // SCALE_BLOCK)
+    padded = torch.nn.functional.pad(
+        w.float(), (0, kb * SCALE_BLOCK - k, 0, nb * SCALE_BLOCK - n))
+    blocks = padded.view(*w.shape[:-2], nb, SCALE_BLOCK, kb, SCALE_BLOCK)
+    amax = blocks.abs().amax(dim=(-3, -1))
+    scale = torch.where(amax > 0, amax / E4M3_MAX, torch.ones_like(amax))
+    q = blocks / scale.unsqueeze(-1).unsqueeze(-3)
+    q = q.view(*w.shape[:-2], nb * SCALE_BLOCK, kb * SCALE_BLOCK)[..., :n, :k]
+    return q.to(torch.float8_e4m3fn).contiguous(), scale
+
+
+def dequantize(q, scale, block_rows):
+    """The f32 values a quantized operand stands for (`block_rows`: 1 for
+    activations, 128 for weights)."""
+    rows, k = q.shape[-2:]
+    s = scale.repeat_interleave(SCALE_BLOCK, dim=-1)[..., :k]
+    s = s.repeat_interleave(block_rows, dim=-2)[..., :rows, :]
+    return q.float() * s
+
+
+def _transposed(sfa):
+    """SFA [..., M, kb] -> a [..., kb, M] view with row stride a multiple of
+    4 elements (the kernels' TMA box of 128 row scales), copying only when
+    the given layout is not already that."""
+    import torch
+    m = sfa.shape[-2]
+    t = sfa.transpose(-1, -2)
+    if t.stride(-1) == 1 and t.stride(-2) % 4 == 0 and t.stride(-2) >= m \
+            and (t.dim() == 2 or t.stride(-3) == t.shape[-2] * t.stride(-2)):
+        return t
+    padded = -(-m // 4) * 4
+    buf = torch.empty(*t.shape[:-1], padded, dtype=torch.float32,
+                      device=sfa.device)
+    buf[..., :m] = t
+    return buf[..., :m]
+
+
+class BlockScaledGemm:
+    """The block-scaled FP8 kernels, loaded into the current CUDA
+    context."""
+
+    def __init__(self, kernels_dir):
+        kernels = pathlib.Path(kernels_dir)
+        self.cases = {c["walk"]: c for c in json.loads(
+            (kernels / "fp8.cases.json").read_text())["kernels"]}
+        self.module = tile_mlir.load(
+            tile_mlir.Compiled.load(str(kernels / "fp8.sm_90a")))
+        self._kernels = {}
+        self._sms = None
+
+    def _kernel(self, walk):
+        if walk not in self._kernels:
+            self._kernels[walk] = self.module.kernel(self.cases[walk]["kernel"])
+        return self._kernels[walk]
+
+    def _grid(self, device, tiles):
+        import torch
+        if self._sms is None:
+            self._sms = torch.cuda.get_device_properties(
+                device).multi_processor_count
+        return (max(1, min(self._sms, tiles)), 1, 1)
+
+    @staticmethod
+    def _check(a, sfa, b, sfb, m, n, k, groups=None):
+        import torch
+        kb = -(-k // SCALE_BLOCK)
+        nb = -(-n // SCALE_BLOCK)
+        for name, t in (("a", a), ("b", b)):
+            if t.dtype != torch.float8_e4m3fn:
+                raise ValueError(f"{name} is {t.dtype}; float8_e4m3fn expected")
+        for name, t in (("sfa", sfa), ("sfb", sfb)):
+            if t.dtype != torch.float32:
+                raise ValueError(f"{name} is {t.dtype}; float32 expected")
+        if k == 0 or k % 16:
+            raise ValueError(f"K = {k}: must be a positive multiple of 16 "
+                             "(TMA's 16-byte row strides)")
+        if n == 0 or n % 8:
+            raise ValueError(f"N = {n}: must be a positive multiple of 8 "
+                             "(the bf16 output's 16-byte row stride)")
+        lead = () if groups is None else (groups,)
+        if tuple(sfa.shape) != lead + (m, kb):
+            raise ValueError(f"sfa is {tuple(sfa.shape)}, "
+                             f"{lead + (m, kb)} expected")
+        if tuple(sfb.shape) != lead + (nb, kb):
+            raise ValueError(f"sfb is {tuple(sfb.shape)}, "
+                             f"{lead + (nb, kb)} expected")
+
+    def __call__(self, a, sfa, b, sfb):
+        """D = (A SFA) (B SFB)^T, [M, N] bf16."""
+        import torch
+        if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[1]:
+            raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
+                             "[M, K] and [N, K] expected")
+        (m, k), n = a.shape, b.shape[0]
+        self._check(a, sfa, b, sfb, m, n, k)
+        d = torch.empty(m, n, dtype=torch.bfloat16, device=a.device)
+        if m == 0:
+            return d
+        tiles = -(-m // 128) * -(-n // 128)
+        self._kernel("dense")(a.contiguous(), b.contiguous(),
+                              _transposed(sfa).unsqueeze(-1),
+                              sfb.contiguous(), d,
+                              grid=self._grid(a.device, tiles))
+        return d
+
+    def grouped_contiguous(self, a, sfa, b, sfb, offsets):
+        """Expert g: D[offsets[g]:offsets[g+1]] = A[...] B[g]^T (scaled)."""
+        import torch
+        if a.dim() != 2 or b.dim() != 3 or a.shape[1] != b.shape[2]:
+            raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
+                             "[M, K] and [G, N, K] expected")
+        (m, k), (g, n) = a.shape, b.shape[:2]
+        self._check(a, sfa, b[0], sfb[0] if sfb.dim() == 3 else sfb, m, n, k)
+        if tuple(sfb.shape) != (g,) + tuple(sfb.shape[1:]):
+            raise ValueError(f"sfb is {tuple(sfb.shape)}; [G, nb, kb] expected")
+        if offsets.dtype != torch.int32 or tuple(offsets.shape) != (g + 1,):
+            raise ValueError(f"offsets: int32 [{g + 1}] expected")
+        d = torch.empty(m, n, dtype=torch.bfloat16, device=a.device)
+        if m == 0:
+            return d
+        tiles = -(-m // 128) * -(-n // 128)
+        self._kernel("contiguous")(
+            a.contiguous(), b.contiguous().view(g * n, k),
+            _transposed(sfa).unsqueeze(-1),
+            sfb.contiguous().view(-1, sfb.shape[-1]), d, offsets.contiguous(),
+            grid=self._grid(a.device, tiles))
+        return d
+
+    def grouped_masked(self, a, sfa, b, sfb, masked_m):
+        """Expert g: D[g, :masked_m[g]] = A[g, :masked_m[g]] B[g]^T (scaled)."""
+        import torch
+        if a.dim() != 3 or b.dim() != 3 or a.shape[0] != b.shape[0] \
+                or a.shape[2] != b.shape[2]:
+            raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
+                             "[G, cap, K] and [G, N, K] expected")
+        (g, cap, k), n = a.shape, b.shape[1]
+        self._check(a, sfa, b, sfb, cap, n, k, groups=g)
+        if masked_m.dtype != torch.int32 or tuple(masked_m.shape) != (g,):
+            raise ValueError(f"masked_m: int32 [{g}] expected")
+        d = torch.empty(g, cap, n, dtype=torch.bfloat16, device=a.device)
+        if cap == 0 or g == 0:
+            return d
+        sfa_t = _transposed(sfa)  # [G, kb, cap], planes whole row strides
+        kb = sfa_t.shape[1]
+        sfa_rows = sfa_t.reshape(g * kb, cap)
+        tiles = g * -(-cap // 128) * -(-n // 128)
+        self._kernel("masked")(a.contiguous(), b.contiguous(),
+                               sfa_rows.unsqueeze(-1), sfb.contiguous(), d,
+                               masked_m.contiguous(),
+                               grid=self._grid(a.device, tiles))
+        return d
