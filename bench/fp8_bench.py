@@ -8,9 +8,11 @@ python/tile_mlir/fp8.py) on a GPU, against torch in the same process.
                         an empty expert and a 1-row one, grouped masked
                         with counts 0, 1, partial and full
   fp8_bench.py bench    TFLOP/s against cuBLASLt's block-scaled FP8 and
-                        per-tensor FP8 (torch._scaled_mm), interleaved
-                        medians, DeepSeek-V3's shapes; grouped against G
-                        separate cuBLASLt block-scaled calls
+                        per-tensor FP8 (torch._scaled_mm), DeepSeek-V3's
+                        shapes; grouped against G separate cuBLASLt
+                        block-scaled calls. Each entry is captured as a
+                        CUDA graph of 10 calls (the masked kernels' use);
+                        medians of replays, interleaved
   fp8_bench.py profile M N K   three launches of the dense kernel (for ncu)
 
 Tolerance: |D - ref| <= 2^-7 |ref| + 2^-7 rms(ref) element-wise: bf16
@@ -194,13 +196,38 @@ def transposed_sfa(sfa):
     return buf[..., :m].transpose(-1, -2)
 
 
+def graphed(fn, calls=10):
+    """`fn` called `calls` times, captured as one CUDA graph: replays time
+    the GPU work alone (small GEMMs take less GPU time than a Python
+    launch takes host time, which eager timing would measure)."""
+    fn()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            fn()
+    return graph, calls
+
+
 def interleaved(entries, reps=10):
+    """Per-call milliseconds of each entry: medians of graph replays, the
+    entries interleaved, each batch after an untimed replay."""
+    graphs = {}
+    for name, fn in entries.items():
+        try:
+            graphs[name] = graphed(fn)
+        except Exception as e:  # noqa: BLE001 (a launch refused in capture)
+            print(f"  {name}: {str(e).splitlines()[0][:120]}")
+            graphs[name] = None
     results = {name: [] for name in entries}
-    for _ in range(3):  # interleaved, each after an untimed batch
-        for name, fn in entries.items():
+    for _ in range(3):
+        for name, captured in graphs.items():
             try:
-                fn()
-                results[name].append(median_ms(fn, reps))
+                if captured is None:
+                    raise RuntimeError("not captured")
+                graph, calls = captured
+                graph.replay()
+                results[name].append(median_ms(graph.replay, reps) / calls)
             except RuntimeError as e:
                 print(f"  {name}: {str(e).splitlines()[0][:120]}")
                 results[name].append(float("nan"))

@@ -409,6 +409,35 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {{
 """
 
 
+EXAMPLE_HEADER = """\
+// Block-scaled FP8 GEMM in tile IR (DeepSeek-V3's recipe on Hopper): the
+// dense kernel of the FP8 family, written out with its comments by
+//   bench/Kernels/gen_fp8_kernels.py --example dense
+// (test/Compile/fp8-family.mlir checks that this file is that output).
+// docs/FP8.md walks through it. What it computes:
+//   D[m, n] = sum_k A[m, k] SFA[k / 128, m] B[n, k] SFB[n / 128, k / 128]
+// A [M, K] and B [N, K] e4m3 (K contiguous), SFA [ceil(K/128), Mp, 1] f32
+// (A's 1 x 128 block scales, transposed; row stride a multiple of 4), SFB
+// [ceil(N/128), ceil(K/128)] f32 (B's 128 x 128 block scales), D [M, N]
+// bf16; K a multiple of 16, N of 8 (TMA's 16-byte strides). Launch 384
+// threads and up to one CTA per SM (the CTAs walk the 128 x 128 tiles).
+
+"""
+
+
+def with_aliases(text, walk):
+    """The example's long types as aliases above the module."""
+    t = types(walk)
+    aliases = [("a_ring", t["a"]), ("b_ring", t["b"]), ("d_tile", t["c"]),
+               ("sfa_ring", t["sfa"]), ("acc", t["acc"]),
+               ("row_scales", t["rows"])]
+    for name, full in sorted(aliases, key=lambda a: -len(a[1])):
+        text = text.replace(full, "!" + name)
+    defs = "".join(f"!{name} = {full}\n" for name, full in aliases)
+    body = text.split("\n", 2)[2]  # without the family file's banner
+    return EXAMPLE_HEADER + defs + body
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -419,7 +448,8 @@ def main():
                         help="print one kernel as a module on stdout")
     args = parser.parse_args()
     if args.example:
-        sys.stdout.write(HEADER + kernel(args.example) + "}\n")
+        sys.stdout.write(with_aliases(HEADER + kernel(args.example) + "}\n",
+                                      args.example))
         return
     if not args.out_mlir:
         parser.error("OUT.mlir is required without --example")

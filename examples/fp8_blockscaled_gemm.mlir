@@ -1,0 +1,215 @@
+// Block-scaled FP8 GEMM in tile IR (DeepSeek-V3's recipe on Hopper): the
+// dense kernel of the FP8 family, written out with its comments by
+//   bench/Kernels/gen_fp8_kernels.py --example dense
+// (test/Compile/fp8-family.mlir checks that this file is that output).
+// docs/FP8.md walks through it. What it computes:
+//   D[m, n] = sum_k A[m, k] SFA[k / 128, m] B[n, k] SFB[n / 128, k / 128]
+// A [M, K] and B [N, K] e4m3 (K contiguous), SFA [ceil(K/128), Mp, 1] f32
+// (A's 1 x 128 block scales, transposed; row stride a multiple of 4), SFB
+// [ceil(N/128), ceil(K/128)] f32 (B's 128 x 128 block scales), D [M, N]
+// bf16; K a multiple of 16, N of 8 (TMA's 16-byte strides). Launch 384
+// threads and up to one CTA per SM (the CTAs walk the 128 x 128 tiles).
+
+!a_ring = !tile.buffer<10x64x128xf8E4M3FN, shared, #tile.layout<S[(10,64,128):(8192,128,1)], swizzle<3,4,3>>>
+!b_ring = !tile.buffer<5x128x128xf8E4M3FN, shared, #tile.layout<S[(5,128,128):(16384,128,1)], swizzle<3,4,3>>>
+!d_tile = !tile.buffer<2x64x128xbf16, shared, #tile.layout<S[(2,64,2,64):(8192,64,4096,1)], swizzle<3,3,3>>>
+!sfa_ring = !tile.buffer<5x1x128x1xf32, shared>
+!acc = !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!row_scales = !tile.buffer<64x1xf32, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
+!ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
+
+  // dense: 128x128x128 tiles, 5-stage ring, e4m3 x e4m3 -> bf16,
+  // 1x128 (A) and 128x128 (B) f32 block scales
+  gpu.func @fp8_blockscaled_dense_128x128x128_s5(%a: memref<?x?xf8E4M3FN, 1>, %b: memref<?x?xf8E4M3FN, 1>, %sfa: memref<?x?x1xf32, 1>, %sfb: memref<?x?xf32, 1>, %d: memref<?x?xbf16, 1>) kernel
+      attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c_stages = arith.constant 5 : index
+    %c_bm = arith.constant 128 : index
+    %c_bn = arith.constant 128 : index
+    %c_bk = arith.constant 128 : index
+    %c_wm = arith.constant 64 : index
+    %c_group = arith.constant 8 : index
+    %stage_bytes = arith.constant 33280 : index
+    %releasers = arith.constant 8 : index
+    %ticks = arith.constant 1000000 : index
+    %false = arith.constant false
+    %zero = arith.constant 0.0 : f32
+    %i32_128 = arith.constant 128 : i32
+    %M = memref.dim %a, %c0 : memref<?x?xf8E4M3FN, 1>
+    %K = memref.dim %a, %c1 : memref<?x?xf8E4M3FN, 1>
+    %N = memref.dim %d, %c1 : memref<?x?xbf16, 1>
+    %tiles_m = arith.ceildivui %M, %c_bm : index
+    %tiles_n = arith.ceildivui %N, %c_bn : index
+    %k_tiles = arith.ceildivui %K, %c_bk : index
+    %tiles_per_matrix = arith.muli %tiles_m, %tiles_n : index
+    %group_tiles = arith.muli %c_group, %tiles_n : index
+    %tiles = arith.addi %tiles_per_matrix, %c0 : index
+    %ga = tile.from_memref %a : memref<?x?xf8E4M3FN, 1> -> !tile.buffer<?x?xf8E4M3FN, global>
+    %gb = tile.from_memref %b : memref<?x?xf8E4M3FN, 1> -> !tile.buffer<?x?xf8E4M3FN, global>
+    %gsfa = tile.from_memref %sfa : memref<?x?x1xf32, 1> -> !tile.buffer<?x?x1xf32, global>
+    %gd = tile.from_memref %d : memref<?x?xbf16, 1> -> !tile.buffer<?x?xbf16, global>
+    %sa = tile.alloc_shared {alignment = 1024 : i64} : !a_ring
+    %sb = tile.alloc_shared {alignment = 1024 : i64} : !b_ring
+    %sc = tile.alloc_shared {alignment = 1024 : i64} : !d_tile
+    %ssfa = tile.alloc_shared {alignment = 128 : i64} : !sfa_ring
+    %full = nvgpu.mbarrier.create -> !ring
+    %empty = nvgpu.mbarrier.create -> !ring
+    %tid = gpu.thread_id x
+    %wg = arith.divui %tid, %c128 : index
+    %tid_in_wg = arith.remui %tid, %c128 : index
+    %lane = arith.remui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      scf.for %s = %c0 to %c_stages step %c1 {
+        nvgpu.mbarrier.init %full[%s], %c1 : !ring
+        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
+      }
+      tile.fence mbarrier_init
+    }
+    gpu.barrier
+    %first_tile = gpu.block_id x
+    %ctas = gpu.grid_dim x
+    %is_producer = arith.cmpi eq, %wg, %c0 : index
+    scf.if %is_producer {
+      nvvm.setmaxregister decrease 40
+      scf.if %leader {
+        scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {
+          %group = arith.divui %t, %group_tiles : index
+          %first_m = arith.muli %group, %c_group : index
+          %rows_left = arith.subi %tiles_m, %first_m : index
+          %group_m = arith.minui %rows_left, %c_group : index
+          %in_group = arith.remui %t, %group_tiles : index
+          %row_off = arith.remui %in_group, %group_m : index
+          %pm = arith.addi %first_m, %row_off : index
+          %pn = arith.divui %in_group, %group_m : index
+          %m0 = arith.muli %pm, %c_bm : index
+          %n0 = arith.muli %pn, %c_bn : index
+          %valid = arith.constant true
+          %b_row = arith.addi %n0, %c0 : index
+          %sfb_row = arith.addi %pn, %c0 : index
+          %it2 = scf.if %valid -> (index) {
+            %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {
+              %s = arith.remui %i, %c_stages : index
+              %round = arith.divui %i, %c_stages : index
+              %round_bit = arith.andi %round, %c1 : index
+              %free_parity = arith.cmpi eq, %round_bit, %c0 : index
+              nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
+              nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
+              %k0 = arith.muli %kt, %c_bk : index
+              %a_half0 = arith.muli %s, %c2 : index
+              %a_half1 = arith.addi %a_half0, %c1 : index
+              %m1 = arith.addi %m0, %c_wm : index
+              %sfa_row = arith.addi %kt, %c0 : index
+              tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [64, 128] exec thread
+                  mbar(%full[%s] : !ring) : !tile.buffer<?x?xf8E4M3FN, global> to !a_ring
+              tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [64, 128] exec thread
+                  mbar(%full[%s] : !ring) : !tile.buffer<?x?xf8E4M3FN, global> to !a_ring
+              tile.copy_async %gb[%b_row, %k0] to %sb[%s, 0, 0] sizes [128, 128] exec thread
+                  mbar(%full[%s] : !ring) : !tile.buffer<?x?xf8E4M3FN, global> to !b_ring
+              tile.copy_async %gsfa[%sfa_row, %m0, 0] to %ssfa[%s, 0, 0, 0] sizes [1, 128, 1] exec thread
+                  mbar(%full[%s] : !ring) : !tile.buffer<?x?x1xf32, global> to !sfa_ring
+              %next = arith.addi %i, %c1 : index
+              scf.yield %next : index
+            }
+            scf.yield %it1 : index
+          } else {
+            scf.yield %it0 : index
+          }
+          scf.yield %it2 : index
+        }
+      }
+    } else {
+      nvvm.setmaxregister increase 232
+      %half = arith.subi %wg, %c1 : index
+      %half_i32 = arith.index_cast %wg : index to i32
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+      %row0 = arith.muli %half, %c_wm : index
+      // Lane 0 of each warp releases stages.
+      %releasing_lanes = arith.constant 1 : index
+      %releaser = arith.cmpi ult, %lane, %releasing_lanes : index
+      %acc = tile.alloc_local : !acc
+      %partial = tile.alloc_local : !acc
+      %scales = tile.alloc_local : !row_scales
+      scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {
+        %group = arith.divui %t, %group_tiles : index
+        %first_m = arith.muli %group, %c_group : index
+        %rows_left = arith.subi %tiles_m, %first_m : index
+        %group_m = arith.minui %rows_left, %c_group : index
+        %in_group = arith.remui %t, %group_tiles : index
+        %row_off = arith.remui %in_group, %group_m : index
+        %pm = arith.addi %first_m, %row_off : index
+        %pn = arith.divui %in_group, %group_m : index
+        %m0 = arith.muli %pm, %c_bm : index
+        %n0 = arith.muli %pn, %c_bn : index
+        %valid = arith.constant true
+        %b_row = arith.addi %n0, %c0 : index
+        %sfb_row = arith.addi %pn, %c0 : index
+        %it2 = scf.if %valid -> (index) {
+          tile.fill %acc, %zero : !acc, f32
+          %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {
+            %s = arith.remui %i, %c_stages : index
+            %round = arith.divui %i, %c_stages : index
+            %round_bit = arith.andi %round, %c1 : index
+            %parity = arith.cmpi ne, %round_bit, %c0 : index
+            // B's block scale: an L2 hit whose latency the wgmma hides.
+            %sfb_v = memref.load %sfb[%sfb_row, %kt] : memref<?x?xf32, 1>
+            nvgpu.mbarrier.try_wait.parity %full[%s], %parity, %ticks : !ring
+            %a_pair = arith.muli %s, %c2 : index
+            %a_stage = arith.addi %a_pair, %half : index
+            // The K block's partial product: the first wgmma overwrites.
+            tile.gemm_async %partial[0, 0], %sa[%a_stage, 0, 0], %sb[%s, 0, 0] sizes [64, 128, 128]
+                exec warpgroup accumulate(%false) {transpose_b} : !acc, !a_ring, !b_ring
+            tile.commit_group wgmma
+            tile.wait_group wgmma, 0
+            // This warpgroup's row scales, read before the stage goes back.
+            tile.load %ssfa[%s, 0, %row0, 0] to %scales : !sfa_ring to !row_scales
+            scf.if %releaser {
+              nvgpu.mbarrier.arrive %empty[%s] : !ring -> !nvgpu.mbarrier.token
+            }
+            // Promotion: acc += partial * SFA[row] * SFB.
+            tile.map ins(%scales : !row_scales) outs(%scales : !row_scales) {
+            ^bb0(%sa_v: f32, %si: index, %sj: index):
+              %both = arith.mulf %sa_v, %sfb_v : f32
+              tile.yield %both : f32
+            }
+            tile.map ins(%acc, %partial, %scales : !acc, !acc, !row_scales) outs(%acc : !acc) {
+            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+              %y = math.fma %p, %rs, %x : f32
+              tile.yield %y : f32
+            }
+            %next = arith.addi %i, %c1 : index
+            scf.yield %next : index
+          }
+          // Epilogue: the previous tile's TMA store must have read this
+          // warpgroup's half of the C tile before it is overwritten.
+          scf.if %wg_leader {
+            tile.wait_group bulk, 0 {read}
+          }
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          tile.store %acc to %sc[%half, 0, 0] : !acc to !d_tile
+          tile.fence proxy_async
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          scf.if %wg_leader {
+            %m_half = arith.addi %m0, %row0 : index
+            tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n0] sizes [64, 128] exec thread
+                : !d_tile to !tile.buffer<?x?xbf16, global>
+            tile.commit_group bulk
+          }
+          scf.yield %it1 : index
+        } else {
+          scf.yield %it0 : index
+        }
+        scf.yield %it2 : index
+      }
+      scf.if %wg_leader {
+        tile.wait_group bulk, 0
+      }
+    }
+    gpu.return
+  }
+}

@@ -1,0 +1,35 @@
+// The block-scaled FP8 family (bench/Kernels/gen_fp8_kernels.py): every
+// kernel compiles with translation validation, --tile-verify-kernels proves
+// each one (no remark, no error), ptxas assembles them with no spills and no
+// serialized wgmma; examples/fp8_blockscaled_gemm.mlir is the generator's
+// commented output.
+// REQUIRES: ptxas
+// RUN: %python %tile_src_root/bench/Kernels/gen_fp8_kernels.py %t.mlir %t.cases.json
+// RUN: tile-compile --check --remarks %t.mlir -o %t.ptx --manifest %t.json 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
+// RUN: %python %tile_src_root/bench/Kernels/gen_fp8_kernels.py --example dense > %t.example.mlir
+// RUN: diff %t.example.mlir %tile_src_root/examples/fp8_blockscaled_gemm.mlir
+// RUN: tile-compile --check --remarks %tile_src_root/examples/fp8_blockscaled_gemm.mlir -o %t.example.ptx 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+//
+// QUIET-NOT: remark
+// QUIET-NOT: error
+// QUIET-NOT: warning
+//
+// Three kernels (dense, contiguous, masked), none spilling, none with its
+// wgmma serialized.
+// PTXAS-NOT: C751
+// PTXAS-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: C751
+//
+// CASES: "kernel": "fp8_blockscaled_dense_128x128x128_s5"
+// CASES: "walk": "dense"
+// CASES: "kernel": "fp8_blockscaled_contiguous_128x128x128_s5"
+// CASES: "walk": "contiguous"
+// CASES: "kernel": "fp8_blockscaled_masked_128x128x128_s5"
+// CASES: "walk": "masked"
+//
+// The scale tiles come in by TMA beside the operands: 4 tensor maps per
+// kernel (A, B, SFA, D).
+// MANIFEST-COUNT-12: "kind": "tensor_map"
