@@ -181,6 +181,49 @@ def test_attention_matches_a_float_reference():
         assert "do not match" in str(e)
 
 
+def test_fp8_block_scaled_gemms_match_a_float_reference():
+    """tile_mlir.fp8 on torch tensors: a dense GEMM with tails in M, N and
+    K; a masked grouped GEMM replayed from a CUDA graph after its counts
+    changed on the device; inputs the kernels cannot take are refused."""
+    skip_without_gpu()
+    from tile_mlir.fp8 import (BlockScaledGemm, dequantize, quantize_blocks,
+                               quantize_rows)
+    gemm = BlockScaledGemm(KERNELS)
+    torch.manual_seed(2)
+
+    def close(d, a, sfa, b, sfb):
+        ref = dequantize(a, sfa, 1) @ dequantize(b, sfb, 128).transpose(-1, -2)
+        rms = ref.pow(2).mean().sqrt()
+        return bool(((d.float() - ref).abs() <= (ref.abs() + rms) / 128).all())
+
+    a, sfa = quantize_rows(torch.randn(200, 400, device="cuda"))
+    b, sfb = quantize_blocks(torch.randn(136, 400, device="cuda"))
+    assert close(gemm(a, sfa, b, sfb), a, sfa, b, sfb)
+    a3, sfa3 = quantize_rows(torch.randn(2, 160, 256, device="cuda"))
+    b3, sfb3 = quantize_blocks(torch.randn(2, 256, 256, device="cuda"))
+    counts = torch.tensor([160, 0], dtype=torch.int32, device="cuda")
+    gemm.grouped_masked(a3, sfa3, b3, sfb3, counts)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        d = gemm.grouped_masked(a3, sfa3, b3, sfb3, counts)
+    counts.copy_(torch.tensor([3, 130], dtype=torch.int32))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert close(d[0, :3], a3[0, :3], sfa3[0, :3], b3[0], sfb3[0])
+    assert close(d[1, :130], a3[1, :130], sfa3[1, :130], b3[1], sfb3[1])
+    for bad, message in (((a, sfa, b[:, :392], sfb), "[M, K] and [N, K]"),
+                         ((a.float(), sfa, b, sfb), "float8_e4m3fn expected"),
+                         ((a[:, :200], sfa[:, :2], b[:, :200], sfb[:, :2]),
+                          "multiple of 16"),
+                         ((a, sfa[:, :1], b, sfb), "sfa is")):
+        try:
+            gemm(*bad)
+            raise AssertionError(f"accepted: {message}")
+        except ValueError as e:
+            assert message in str(e), str(e)
+
+
 if __name__ == "__main__":
     failed = 0
     for name, fn in list(globals().items()):
