@@ -13,7 +13,9 @@ python/tile_mlir/fp8.py) on a GPU, against torch in the same process.
                         block-scaled calls. Each entry is captured as a
                         CUDA graph of 10 calls (the masked kernels' use);
                         medians of replays, interleaved
-  fp8_bench.py profile M N K   three launches of the dense kernel (for ncu)
+  fp8_bench.py profile M N K [cublas]
+                        three launches of the dense kernel, or of
+                        cuBLASLt's block-scaled GEMM (for ncu)
 
 Tolerance: |D - ref| <= 2^-7 |ref| + 2^-7 rms(ref) element-wise: bf16
 rounding (2^-9 relative) plus f32 partial sums in another order.
@@ -303,12 +305,16 @@ def bench():
     return 0
 
 
-def profile(m, n, k):
+def profile(m, n, k, which="tile"):
+    """Three launches of the dense kernel, or (`cublas`) of cuBLASLt's
+    block-scaled GEMM, for ncu."""
     torch.manual_seed(0)
     gemm = BlockScaledGemm(DEVICE / "kernels")
     a, sfa, b, sfb = operands(m, n, k)
+    run = (cublas_blockwise(a, sfa, b, sfb) if which == "cublas"
+           else lambda: gemm(a, transposed_sfa(sfa), b, sfb))
     for _ in range(3):
-        gemm(a, sfa, b, sfb)
+        run()
     torch.cuda.synchronize()
     return 0
 
@@ -318,4 +324,4 @@ if __name__ == "__main__":
         sys.exit(check())
     if sys.argv[1] == "bench":
         sys.exit(bench())
-    sys.exit(profile(*map(int, sys.argv[2:5])))
+    sys.exit(profile(*map(int, sys.argv[2:5]), *sys.argv[5:6]))
