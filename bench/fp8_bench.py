@@ -2,7 +2,8 @@
 """The tile-IR block-scaled FP8 GEMMs (bench/Kernels/gen_fp8_kernels.py,
 python/tile_mlir/fp8.py) on a GPU, against torch in the same process.
 
-  fp8_bench.py check    D against a float32 reference computed from the
+  fp8_bench.py check    the tile-IR quantizer bit for bit against torch's;
+                        D against a float32 reference computed from the
                         dequantized operands, random normal data: dense
                         shapes with M, N, K tails, grouped contiguous with
                         an empty expert and a 1-row one, grouped masked
@@ -66,6 +67,10 @@ def compare(what, d, ref):
         return True
     rms = ref.pow(2).mean().sqrt().item()
     err = (d - ref).abs()
+    if rms == 0:
+        ok = bool((err == 0).all())
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: reference all zero")
+        return ok
     bound = ref.abs() * 2 ** -7 + rms * 2 ** -7
     bad = ~(err <= bound)  # NaN counts as bad
     if bad.any():
@@ -77,10 +82,45 @@ def compare(what, d, ref):
     return True
 
 
+def check_quantizer(gemm):
+    """The tile-IR quantizer against quantize_rows (torch), bit for bit:
+    tails in M and K, a zero row (scale 1), large and tiny magnitudes."""
+    failures = 0
+    for m, k in [(64, 128), (1, 16), (300, 400), (4095, 7168), (129, 2064)]:
+        x = torch.randn(m, k, device="cuda") * torch.logspace(
+            -20, 20, m, base=2, device="cuda").unsqueeze(1)
+        x[m // 2] = 0
+        x = x.to(torch.bfloat16)
+        q, sfa = gemm.quantize(x)
+        q_ref, sfa_ref = quantize_rows(x)
+        same = (torch.equal(q.view(torch.uint8), q_ref.view(torch.uint8))
+                and torch.equal(sfa, sfa_ref))
+        detail = "bit for bit"
+        if not same:
+            qd = (q.view(torch.uint8) != q_ref.view(torch.uint8)).nonzero()
+            sd = (sfa != sfa_ref).nonzero()
+            detail = f"{len(qd)} values and {len(sd)} scales differ"
+            if len(qd):
+                i, j = qd[0].tolist()
+                detail += (f"; first ({i}, {j}): x {x[i, j].item()}, q "
+                           f"{q[i, j].float().item()} vs {q_ref[i, j].float().item()}")
+            if len(sd):
+                i, j = sd[0].tolist()
+                detail += f"; scale ({i}, {j}): {sfa[i, j].item()} vs {sfa_ref[i, j].item()}"
+        print(f"{'ok  ' if same else 'FAIL'} quantizer {m}x{k}: {detail}")
+        failures += not same
+        if same:  # and the GEMM reads its SFA layout in place
+            _, _, b, sfb = operands(1, 256, k)
+            failures += not compare(f"dense {m}x256x{k} on quantizer output",
+                                    gemm(q, sfa, b, sfb),
+                                    reference(q, sfa, b, sfb))
+    return failures
+
+
 def check():
     torch.manual_seed(0)
     gemm = BlockScaledGemm(DEVICE / "kernels")
-    failures = 0
+    failures = check_quantizer(gemm)
     for m, n, k in [(128, 128, 128), (256, 512, 1024), (300, 328, 400),
                     (1, 4096, 7168), (64, 2112, 7168), (4095, 1000, 528),
                     (129, 136, 144), (1000, 7168, 2048)]:
@@ -243,6 +283,13 @@ def bench():
     print("TFLOP/s; ratios against cuBLASLt block-scaled (blk) and "
           "per-tensor FP8 (pt)")
     one = torch.ones((), device="cuda")
+    for m, k in [(4096, 7168), (128, 7168), (16384, 2048)]:
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        ms = interleaved({"tile": lambda: gemm.quantize(x),
+                          "torch": lambda: quantize_rows(x)})
+        moved = m * k * 3 + m * -(-k // 128) * 4  # bf16 in, e4m3 + scales out
+        print(f"quantize {m:5}x{k:5}: tile {moved / ms['tile'] / 1e6:7.1f} GB/s  "
+              f"torch (eager ops) {moved / ms['torch'] / 1e6:7.1f} GB/s")
     for m in (64, 128, 4096):
         for n, k in [(2112, 7168), (24576, 1536), (32768, 512), (7168, 16384),
                      (4096, 7168), (7168, 2048)]:

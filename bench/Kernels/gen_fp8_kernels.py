@@ -94,6 +94,7 @@ def types(walk):
     return t
 
 
+E4M3_MAX = 448.0
 STAGE_BYTES = (BM * BK + BN * BK) + BM * 4
 
 
@@ -438,6 +439,118 @@ def with_aliases(text, walk):
     return EXAMPLE_HEADER + defs + body
 
 
+QUANT_ROWS = 64  # rows per CTA of the quantizer (one warpgroup)
+QUANTIZER = f"fp8_quantize_rows_{QUANT_ROWS}x{BK}"
+
+
+def quantizer():
+    """The activation quantizer the GEMMs consume: X (bf16 [M, K]) -> Q
+    (e4m3 [M, K]) and SFA (f32, transposed: [ceil(K/128), Mp, 1]), each
+    1 x 128 block divided by its amax / 448 (a zero block: scale 1), the
+    division IEEE and the conversion round-to-nearest-even, saturating
+    (never reached: |x| / scale <= 448), so the result is bit for bit
+    torch's `(x / scale).to(torch.float8_e4m3fn)`. One CTA of 128 threads
+    per 64 x 128 block, grid (ceil(M / 64), ceil(K / 128)): TMA brings the
+    block in (zeros past M and K), each thread holds its part in the wgmma
+    accumulator's layout (a row across a quad of lanes), the row amax is a
+    tile.reduce (in-thread, then two lane butterflies), tile.map scales,
+    tile.convert rounds to e4m3, and TMA writes Q and the row scales back
+    (clipped at M and K)."""
+    rows, cols = QUANT_ROWS, BK
+    x_t = (f"!tile.buffer<{rows}x{cols}xbf16, shared, "
+           f"{layout((rows, cols // 64, 64), (64, rows * 64, 1), 'swizzle<3,3,3>')}>")
+    q_t = (f"!tile.buffer<{rows}x{cols}x{F8}, shared, "
+           f"{layout((rows, cols), (cols, 1), 'swizzle<3,4,3>')}>")
+    s_t = f"!tile.buffer<1x{rows}x1xf32, shared>"
+    reg = accumulator(cols)
+    xf_t = f"!tile.buffer<{rows}x{cols}xf32, local, {reg}>"
+    q8_t = f"!tile.buffer<{rows}x{cols}x{F8}, local, {reg}>"
+    row_t = types("dense")["rows"]
+    bar_t = ("!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
+             "num_barriers = 1>")
+    return f"""
+  // The activation quantizer: bf16 -> e4m3 with 1x128 f32 block scales,
+  // the scales transposed (the layout the GEMMs read).
+  gpu.func @{QUANTIZER}(%x: memref<?x?xbf16, 1>, %q: memref<?x?x{F8}, 1>, %sfa: memref<?x?x1xf32, 1>) kernel
+      attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c_rows = arith.constant {rows} : index
+    %c_cols = arith.constant {cols} : index
+    %bytes = arith.constant {rows * cols * 2} : index
+    %ticks = arith.constant 1000000 : index
+    %false = arith.constant false
+    %i32_0 = arith.constant 0 : i32
+    %i32_128 = arith.constant 128 : i32
+    %gx = tile.from_memref %x : memref<?x?xbf16, 1> -> !tile.buffer<?x?xbf16, global>
+    %gq = tile.from_memref %q : memref<?x?x{F8}, 1> -> !tile.buffer<?x?x{F8}, global>
+    %gs = tile.from_memref %sfa : memref<?x?x1xf32, 1> -> !tile.buffer<?x?x1xf32, global>
+    %sx = tile.alloc_shared {{alignment = 1024 : i64}} : {x_t}
+    %sq = tile.alloc_shared {{alignment = 1024 : i64}} : {q_t}
+    %ss = tile.alloc_shared {{alignment = 128 : i64}} : {s_t}
+    %full = nvgpu.mbarrier.create -> {bar_t}
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %block_m = gpu.block_id x
+    %block_k = gpu.block_id y
+    %m0 = arith.muli %block_m, %c_rows : index
+    %k0 = arith.muli %block_k, %c_cols : index
+    scf.if %leader {{
+      nvgpu.mbarrier.init %full[%c0], %c1 : {bar_t}
+      tile.fence mbarrier_init
+    }}
+    gpu.barrier
+    scf.if %leader {{
+      nvgpu.mbarrier.arrive.expect_tx %full[%c0], %bytes : {bar_t}
+      tile.copy_async %gx[%m0, %k0] to %sx[0, 0] sizes [{rows}, {cols}] exec thread
+          mbar(%full[%c0] : {bar_t}) : !tile.buffer<?x?xbf16, global> to {x_t}
+    }}
+    nvgpu.mbarrier.try_wait.parity %full[%c0], %false, %ticks : {bar_t}
+    %v = tile.alloc_local : {xf_t}
+    tile.load %sx[0, 0] to %v : {x_t} to {xf_t}
+    // amax per row: |x| in a second tile, its rows' maximum.
+    %mag = tile.alloc_local : {xf_t}
+    tile.map ins(%v : {xf_t}) outs(%mag : {xf_t}) {{
+    ^bb0(%e: f32, %i: index, %j: index):
+      %a = math.absf %e : f32
+      tile.yield %a : f32
+    }}
+    %scale = tile.alloc_local : {row_t}
+    tile.reduce <max> %mag dims [1] into %scale : {xf_t} into {row_t}
+    tile.map ins(%scale : {row_t}) outs(%scale : {row_t}) {{
+    ^bb0(%amax: f32, %i: index, %j: index):
+      %zero = arith.constant 0.0 : f32
+      %one = arith.constant 1.0 : f32
+      %e4m3_max = arith.constant {E4M3_MAX} : f32
+      %s = arith.divf %amax, %e4m3_max : f32
+      %nonzero = arith.cmpf ogt, %amax, %zero : f32
+      %r = arith.select %nonzero, %s, %one : f32
+      tile.yield %r : f32
+    }}
+    tile.map ins(%v, %scale : {xf_t}, {row_t}) outs(%v : {xf_t}) {{
+    ^bb0(%e: f32, %s: f32, %i: index, %j: index):
+      %r = arith.divf %e, %s : f32
+      tile.yield %r : f32
+    }}
+    %q8 = tile.alloc_local : {q8_t}
+    tile.convert %v to %q8 : {xf_t} to {q8_t}
+    tile.store %q8 to %sq[0, 0] : {q8_t} to {q_t}
+    tile.store %scale to %ss[0, 0, 0] : {row_t} to {s_t}
+    tile.fence proxy_async
+    nvvm.barrier id = %i32_0 number_of_threads = %i32_128
+    scf.if %leader {{
+      tile.copy_async %sq[0, 0] to %gq[%m0, %k0] sizes [{rows}, {cols}] exec thread
+          : {q_t} to !tile.buffer<?x?x{F8}, global>
+      tile.copy_async %ss[0, 0, 0] to %gs[%block_k, %m0, 0] sizes [1, {rows}, 1] exec thread
+          : {s_t} to !tile.buffer<?x?x1xf32, global>
+      tile.commit_group bulk
+      tile.wait_group bulk, 0 {{read}}
+    }}
+    gpu.return
+  }}
+"""
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -454,10 +567,13 @@ def main():
     if not args.out_mlir:
         parser.error("OUT.mlir is required without --example")
     with open(args.out_mlir, "w") as f:
-        f.write(HEADER + "".join(kernel(w) for w in WALKS) + "}\n")
+        f.write(HEADER + "".join(kernel(w) for w in WALKS) + quantizer()
+                + "}\n")
     if args.out_json:
         with open(args.out_json, "w") as f:
-            json.dump({"kernels": [case(w) for w in WALKS]}, f, indent=1)
+            json.dump({"kernels": [case(w) for w in WALKS],
+                       "quantizer": dict(kernel=QUANTIZER, rows=QUANT_ROWS,
+                                         cols=BK, block=128)}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -182,8 +182,8 @@ def test_attention_matches_a_float_reference():
 
 
 def test_fp8_block_scaled_gemms_match_a_float_reference():
-    """tile_mlir.fp8 on torch tensors: a dense GEMM with tails in M, N and
-    K; a masked grouped GEMM replayed from a CUDA graph after its counts
+    """tile_mlir.fp8 on torch tensors: the quantizer kernel against torch's,
+    bit for bit; a dense GEMM with tails in M, N and K; a masked grouped GEMM replayed from a CUDA graph after its counts
     changed on the device; inputs the kernels cannot take are refused."""
     skip_without_gpu()
     from tile_mlir.fp8 import (BlockScaledGemm, dequantize, quantize_blocks,
@@ -196,7 +196,11 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
         rms = ref.pow(2).mean().sqrt()
         return bool(((d.float() - ref).abs() <= (ref.abs() + rms) / 128).all())
 
-    a, sfa = quantize_rows(torch.randn(200, 400, device="cuda"))
+    x = torch.randn(200, 400, device="cuda", dtype=torch.bfloat16)
+    a, sfa = gemm.quantize(x)  # the tile-IR quantizer: torch's bits
+    a_ref, sfa_ref = quantize_rows(x)
+    assert torch.equal(a.view(torch.uint8), a_ref.view(torch.uint8))
+    assert torch.equal(sfa, sfa_ref)
     b, sfb = quantize_blocks(torch.randn(136, 400, device="cuda"))
     assert close(gemm(a, sfa, b, sfb), a, sfa, b, sfb)
     a3, sfa3 = quantize_rows(torch.randn(2, 160, 256, device="cuda"))

@@ -4,7 +4,7 @@ build/device/kernels/fp8.sm_90a.* with fp8.cases.json).
 
     from tile_mlir.fp8 import BlockScaledGemm, quantize_rows, quantize_blocks
     gemm = BlockScaledGemm("build/device/kernels")
-    a, sfa = quantize_rows(x)          # x [M, K] -> e4m3, [M, ceil(K/128)]
+    a, sfa = gemm.quantize(x)          # x [M, K] bf16 -> e4m3, [M, ceil(K/128)]
     b, sfb = quantize_blocks(w)        # w [N, K] -> e4m3, [ceil(N/128), ceil(K/128)]
     d = gemm(a, sfa, b, sfb)           # [M, N] bf16 ~= x @ w.T
 
@@ -28,7 +28,10 @@ Grouped (mixture of experts), one launch over G experts:
       int32 CUDA tensor of G (rows valid per expert; read on the device, so
       the call is CUDA-graph safe). D is [G, cap, N]; its rows past
       masked_m[g] are unspecified.
-Results are deterministic: the same inputs give the same bits (each
+`gemm.quantize` is the activation quantizer as a tile-IR kernel (bf16 in;
+bit for bit `quantize_rows`, the torch reference, which takes any float
+type; `quantize_blocks` quantizes weights, in torch). Results are
+deterministic: the same inputs give the same bits (each
 output element is summed by one thread in a fixed order).
 """
 
@@ -41,6 +44,14 @@ SCALE_BLOCK = 128
 E4M3_MAX = 448.0
 
 
+def _ieee_div(t, value):
+    """t / value correctly rounded: torch divides a CUDA tensor by a Python
+    number as a multiplication by its reciprocal (1 ulp off at times), by a
+    tensor with a true division (as the quantizer kernel does)."""
+    import torch
+    return t / torch.full_like(t, value)
+
+
 def quantize_rows(x):
     """x [..., K] (any float) -> (e4m3 [..., K], f32 scales [..., ceil(K/128)]):
     each 1 x 128 block divided by its amax / 448 (a zero block: scale 1)."""
@@ -50,7 +61,8 @@ def quantize_rows(x):
     padded = torch.nn.functional.pad(x.float(), (0, kb * SCALE_BLOCK - k))
     blocks = padded.view(*x.shape[:-1], kb, SCALE_BLOCK)
     amax = blocks.abs().amax(dim=-1)
-    scale = torch.where(amax > 0, amax / E4M3_MAX, torch.ones_like(amax))
+    scale = torch.where(amax > 0, _ieee_div(amax, E4M3_MAX),
+                        torch.ones_like(amax))
     q = (blocks / scale.unsqueeze(-1)).view(*x.shape[:-1], kb * SCALE_BLOCK)
     return q[..., :k].to(torch.float8_e4m3fn).contiguous(), scale
 
@@ -65,7 +77,8 @@ def quantize_blocks(w):
         w.float(), (0, kb * SCALE_BLOCK - k, 0, nb * SCALE_BLOCK - n))
     blocks = padded.view(*w.shape[:-2], nb, SCALE_BLOCK, kb, SCALE_BLOCK)
     amax = blocks.abs().amax(dim=(-3, -1))
-    scale = torch.where(amax > 0, amax / E4M3_MAX, torch.ones_like(amax))
+    scale = torch.where(amax > 0, _ieee_div(amax, E4M3_MAX),
+                        torch.ones_like(amax))
     q = blocks / scale.unsqueeze(-1).unsqueeze(-3)
     q = q.view(*w.shape[:-2], nb * SCALE_BLOCK, kb * SCALE_BLOCK)[..., :n, :k]
     return q.to(torch.float8_e4m3fn).contiguous(), scale
@@ -103,8 +116,9 @@ class BlockScaledGemm:
 
     def __init__(self, kernels_dir):
         kernels = pathlib.Path(kernels_dir)
-        self.cases = {c["walk"]: c for c in json.loads(
-            (kernels / "fp8.cases.json").read_text())["kernels"]}
+        listing = json.loads((kernels / "fp8.cases.json").read_text())
+        self.cases = {c["walk"]: c for c in listing["kernels"]}
+        self.quantizer = listing["quantizer"]
         self.module = tile_mlir.load(
             tile_mlir.Compiled.load(str(kernels / "fp8.sm_90a")))
         self._kernels = {}
@@ -112,8 +126,33 @@ class BlockScaledGemm:
 
     def _kernel(self, walk):
         if walk not in self._kernels:
-            self._kernels[walk] = self.module.kernel(self.cases[walk]["kernel"])
+            name = (self.quantizer if walk == "quantizer"
+                    else self.cases[walk])["kernel"]
+            self._kernels[walk] = self.module.kernel(name)
         return self._kernels[walk]
+
+    def quantize(self, x):
+        """x [M, K] bf16 -> (e4m3 [M, K], SFA [M, ceil(K/128)] f32) with the
+        tile-IR quantizer, bit for bit `quantize_rows(x)`; SFA comes in the
+        transposed layout (M contiguous, column stride a multiple of 4),
+        which the GEMMs read in place. K must be a multiple of 16."""
+        import torch
+        if x.dim() != 2 or x.dtype != torch.bfloat16:
+            raise ValueError(f"x is {x.dtype} {tuple(x.shape)}; a 2-D "
+                             "bfloat16 tensor expected")
+        m, k = x.shape
+        if k == 0 or k % 16:
+            raise ValueError(f"K = {k}: must be a positive multiple of 16 "
+                             "(the e4m3 output's 16-byte row stride)")
+        kb = -(-k // SCALE_BLOCK)
+        q = torch.empty(m, k, dtype=torch.float8_e4m3fn, device=x.device)
+        scales = torch.empty(kb, -(-m // 4) * 4, dtype=torch.float32,
+                             device=x.device)[:, :m]
+        if m:
+            rows = self.quantizer["rows"]
+            self._kernel("quantizer")(x.contiguous(), q, scales.unsqueeze(-1),
+                                      grid=(-(-m // rows), kb, 1))
+        return q, scales.t()
 
     def _grid(self, device, tiles):
         import torch

@@ -109,6 +109,48 @@ struct IntrinsicPattern : OpRewritePattern<OpT> {
   }
 };
 
+/// |x| as the sign bit cleared: exact for every input (-0, NaN, infinities)
+/// and legal where convert-gpu-to-nvvm refuses llvm.intr.fabs.
+struct AbsFPattern : OpRewritePattern<math::AbsFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::AbsFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    if (!type)
+      return failure();
+    unsigned width = type.getWidth();
+    Location loc = op.getLoc();
+    Type bits = rewriter.getIntegerType(width);
+    Value raw = arith::BitcastOp::create(rewriter, loc, bits, op.getOperand());
+    Value mask = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getIntegerAttr(bits, APInt::getSignedMaxValue(width)));
+    Value cleared = arith::AndIOp::create(rewriter, loc, raw, mask);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, cleared);
+    return success();
+  }
+};
+
+/// Correctly rounded square roots (sqrt.rn) through the NVVM intrinsics:
+/// convert-gpu-to-nvvm refuses llvm.intr.sqrt.
+struct SqrtPattern : OpRewritePattern<math::SqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::SqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    const char *name = type.isF32()   ? "llvm.nvvm.sqrt.rn.f"
+                       : type.isF64() ? "llvm.nvvm.sqrt.rn.d"
+                                      : nullptr;
+    if (!name)
+      return failure();
+    rewriter.replaceOp(op, callIntrinsic(rewriter, op.getLoc(), name,
+                                         op.getOperand()));
+    return success();
+  }
+};
+
 struct TileMathToNVVMPass
     : public tile::impl::TileMathToNVVMBase<TileMathToNVVMPass> {
   void runOnOperation() override {
@@ -120,13 +162,12 @@ struct TileMathToNVVMPass
     patterns.add<F32Pattern<math::LogOp>>(ctx, log);
     patterns.add<F32Pattern<math::RsqrtOp>>(ctx, rsqrt);
     patterns.add<F32Pattern<math::TanhOp>>(ctx, tanh);
+    patterns.add<AbsFPattern, SqrtPattern>(ctx);
     patterns.add<IntrinsicPattern<arith::MaxNumFOp, LLVM::MaxNumOp>,
                  IntrinsicPattern<arith::MinNumFOp, LLVM::MinNumOp>,
                  IntrinsicPattern<arith::MaximumFOp, LLVM::MaximumOp>,
                  IntrinsicPattern<arith::MinimumFOp, LLVM::MinimumOp>,
-                 IntrinsicPattern<math::FmaOp, LLVM::FMAOp>,
-                 IntrinsicPattern<math::AbsFOp, LLVM::FAbsOp>,
-                 IntrinsicPattern<math::SqrtOp, LLVM::SqrtOp>>(ctx);
+                 IntrinsicPattern<math::FmaOp, LLVM::FMAOp>>(ctx);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
