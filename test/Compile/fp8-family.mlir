@@ -17,10 +17,10 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Three kernels (dense, contiguous, masked), none spilling, none with its
-// wgmma serialized.
+// Four kernels (dense, contiguous, masked, the quantizer), none spilling,
+// none with its wgmma serialized.
 // PTXAS-NOT: C751
-// PTXAS-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-4: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // CASES: "kernel": "fp8_blockscaled_dense_128x128x128_s5"
@@ -29,7 +29,10 @@
 // CASES: "walk": "contiguous"
 // CASES: "kernel": "fp8_blockscaled_masked_128x128x128_s5"
 // CASES: "walk": "masked"
+// CASES: "quantizer": {
+// CASES-NEXT: "kernel": "fp8_quantize_rows_64x128"
 //
 // The scale tiles come in by TMA beside the operands: 4 tensor maps per
-// kernel (A, B, SFA, D).
-// MANIFEST-COUNT-12: "kind": "tensor_map"
+// GEMM (A, B, SFA, D), 3 for the quantizer (X, Q, SFA).
+// MANIFEST-COUNT-15: "kind": "tensor_map"
+// MANIFEST-NOT: "kind": "tensor_map"
