@@ -72,3 +72,15 @@ add_custom_command(OUTPUT ${fp8_mlir} ${fp8_cases}
   COMMENT "Generating the block-scaled FP8 kernels")
 tile_device_kernel(fp8 ${fp8_mlir} sm_90a FLAGS --check)
 set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${fp8_cases})
+
+# The split-K GEMMs and their reductions (python/tile_mlir/gemm.py chooses
+# between them and the family above; bench/gemm_any_bench.py checks it).
+set(gemm_splitk_mlir ${TILE_BINARY_DIR}/bench/gemm_splitk.mlir)
+set(gemm_splitk_cases ${TILE_DEVICE_KERNELS_DIR}/gemm_splitk.cases.json)
+set(gemm_splitk_generator ${TILE_SOURCE_DIR}/bench/Kernels/gen_gemm_splitk_kernels.py)
+add_custom_command(OUTPUT ${gemm_splitk_mlir} ${gemm_splitk_cases}
+  COMMAND ${Python3_EXECUTABLE} ${gemm_splitk_generator} ${gemm_splitk_mlir} ${gemm_splitk_cases}
+  DEPENDS ${gemm_splitk_generator} ${gemm_generator}
+  COMMENT "Generating the split-K GEMM kernels")
+tile_device_kernel(gemm_splitk ${gemm_splitk_mlir} sm_90a FLAGS --check)
+set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${gemm_splitk_cases})

@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""Writes the Hopper split-K GEMM kernels (tile IR, one sm_90a gpu.module):
+
+  gen_gemm_splitk_kernels.py OUT.mlir [OUT.json]
+
+For problems with few output tiles and a long K (small M: decode, skinny
+layers), where one CTA per tile leaves most SMs idle. Two kernels per type:
+
+  gemm_<type>_tn_128x128x<BK>_s4_splitk: C = A B^T (A M x K, B N x K, both
+      K-major) with K cut into S parts: the persistent CTAs walk
+      (tile, part) units; each computes its part's f32 partial tile and
+      TMA-stores it into a workspace W [S, M, N] f32 (part j's slice; TMA
+      clips at M and N per slice). S is a kernel argument; every part must
+      be non-empty (ceil(k_tiles / S) * (S - 1) < k_tiles: the caller's
+      choice, python/tile_mlir/gemm.py).
+  gemm_splitk_reduce_<out>: C[m, n] = sum over j = 0 .. S-1, in that order,
+      of W[j, m, n], rounded once to the output type; one CTA of 128
+      threads per 64 x 128 block, the parts TMA-loaded two at a time.
+
+The sum's order is fixed, so the result is the same bits run to run
+(deterministic, unlike an atomic or TMA reduce-add into C). The rest of the
+GEMM kernel is the dense family's (gen_gemm_kernels.py): warpgroup 0
+produces, warpgroups 1 and 2 consume 64 rows each with one wgmma group in
+flight.
+"""
+import argparse
+import json
+
+from gen_gemm_kernels import (BYTES, SHORT, accumulator, consumer_step,
+                              layout, raster, release, releasers_of,
+                              ring_k_major)
+
+BM, BN, STAGES = 128, 128, 4
+WM = BM // 2
+GROUP_M = 8
+PRODUCER_REGS = 40
+CONSUMER_REGS = 232
+TYPES = [("bf16", "bf16", 64), ("f16", "f16", 64), ("f8E4M3FN", "bf16", 128)]
+REDUCE_ROWS, REDUCE_COLS = 64, 128
+
+
+def f32_tile(lead, rows, cols):
+    """`lead` x 1 x rows x cols f32 in shared memory, 128-byte swizzled
+    atoms of 32 elements (the unit dim makes a [1, rows, cols] region of
+    the workspace index the leading dim)."""
+    return (f"!tile.buffer<{lead}x1x{rows}x{cols}xf32, shared, "
+            f"{layout((lead, 1, rows, cols // 32, 32), (rows * cols, 0, 32, rows * 32, 1), 'swizzle<3,2,3>')}>")
+
+
+def splitk_kernel(ty, bk):
+    name = f"gemm_{SHORT[ty]}_tn_{BM}x{BN}x{bk}_s{STAGES}_splitk"
+    a_t = (f"!tile.buffer<{2 * STAGES}x{WM}x{bk}x{ty}, shared, "
+           f"{ring_k_major(ty, 2 * STAGES, WM, bk)}>")
+    b_t = (f"!tile.buffer<{STAGES}x{BN}x{bk}x{ty}, shared, "
+           f"{ring_k_major(ty, STAGES, BN, bk)}>")
+    w_t = f32_tile(2, WM, BN)
+    acc_t = f"!tile.buffer<{WM}x{BN}xf32, local, {accumulator(BN)}>"
+    g_in = f"!tile.buffer<?x?x{ty}, global>"
+    g_w = "!tile.buffer<?x?x?xf32, global>"
+    m_in = f"memref<?x?x{ty}, 1>"
+    stage_bytes = (BM * bk + BN * bk) * BYTES[ty]
+    text = f"""
+  // {BM}x{BN}x{bk} tiles, {STAGES}-stage ring, {SHORT[ty]}, K cut into %parts
+  gpu.func @{name}(%a: {m_in}, %b: {m_in}, %w: memref<?x?x?xf32, 1>, %parts_i32: i32) kernel
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c_stages = arith.constant {STAGES} : index
+    %c_bm = arith.constant {BM} : index
+    %c_bn = arith.constant {BN} : index
+    %c_bk = arith.constant {bk} : index
+    %c_wm = arith.constant {WM} : index
+    %c_group = arith.constant {GROUP_M} : index
+    %stage_bytes = arith.constant {stage_bytes} : index
+    %releasers = arith.constant 8 : index
+    %ticks = arith.constant 1000000 : index
+    %i32_128 = arith.constant 128 : i32
+    %parts = arith.index_cast %parts_i32 : i32 to index
+    %M = memref.dim %a, %c0 : {m_in}
+    %K = memref.dim %a, %c1 : {m_in}
+    %N = memref.dim %b, %c0 : {m_in}
+    %tiles_m = arith.ceildivui %M, %c_bm : index
+    %tiles_n = arith.ceildivui %N, %c_bn : index
+    %k_tiles = arith.ceildivui %K, %c_bk : index
+    %tiles = arith.muli %tiles_m, %tiles_n : index
+    %group_tiles = arith.muli %c_group, %tiles_n : index
+    // Units: (tile, part), the parts of a tile adjacent.
+    %units = arith.muli %tiles, %parts : index
+    %part_tiles = arith.ceildivui %k_tiles, %parts : index
+    %ga = tile.from_memref %a : {m_in} -> {g_in}
+    %gb = tile.from_memref %b : {m_in} -> {g_in}
+    %gw = tile.from_memref %w : memref<?x?x?xf32, 1> -> {g_w}
+    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
+    %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
+    %sw = tile.alloc_shared {{alignment = 1024 : i64}} : {w_t}
+    %full = nvgpu.mbarrier.create -> !ring
+    %empty = nvgpu.mbarrier.create -> !ring
+    %tid = gpu.thread_id x
+    %wg = arith.divui %tid, %c128 : index
+    %tid_in_wg = arith.remui %tid, %c128 : index
+    %lane = arith.remui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {{
+      scf.for %s = %c0 to %c_stages step %c1 {{
+        nvgpu.mbarrier.init %full[%s], %c1 : !ring
+        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
+      }}
+      tile.fence mbarrier_init
+    }}
+    gpu.barrier
+    %first_unit = gpu.block_id x
+    %ctas = gpu.grid_dim x
+    %is_producer = arith.cmpi eq, %wg, %c0 : index
+    scf.if %is_producer {{
+      nvvm.setmaxregister decrease {PRODUCER_REGS}
+      scf.if %leader {{
+        scf.for %u = %first_unit to %units step %ctas iter_args(%it0 = %c0) -> (index) {{
+{unit_of("          ")}
+          %it1 = scf.for %kt = %k_begin to %k_end step %c1 iter_args(%i = %it0) -> (index) {{
+            %s = arith.remui %i, %c_stages : index
+            %round = arith.divui %i, %c_stages : index
+            %round_bit = arith.andi %round, %c1 : index
+            %free_parity = arith.cmpi eq, %round_bit, %c0 : index
+            nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
+            nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
+            %k0 = arith.muli %kt, %c_bk : index
+            %a_half0 = arith.muli %s, %c2 : index
+            %a_half1 = arith.addi %a_half0, %c1 : index
+            %m1 = arith.addi %m0, %c_wm : index
+            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {a_t}
+            tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{WM}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {a_t}
+            tile.copy_async %gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{BN}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {b_t}
+            %next = arith.addi %i, %c1 : index
+            scf.yield %next : index
+          }}
+          scf.yield %it1 : index
+        }}
+      }}
+    }} else {{
+      nvvm.setmaxregister increase {CONSUMER_REGS}
+      %half = arith.subi %wg, %c1 : index
+      %half_i32 = arith.index_cast %wg : index to i32
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+{releasers_of(1, False)}      %acc = tile.alloc_local : {acc_t}
+      scf.for %u = %first_unit to %units step %ctas iter_args(%it0 = %c0) -> (index) {{
+{unit_of("        ")}
+        // The part's first K step overwrites the accumulator; the others
+        // accumulate.
+{consumer_step("%it0", "false", None, False)}
+        %it_next = arith.addi %it0, %c1 : index
+        %k_second = arith.addi %k_begin, %c1 : index
+        %it1 = scf.for %kt = %k_second to %k_end step %c1 iter_args(%i = %it_next) -> (index) {{
+{consumer_step("%i", "true", "%i", False)}
+          %next = arith.addi %i, %c1 : index
+          scf.yield %next : index
+        }}
+        tile.wait_group wgmma, 0
+        scf.if %releaser {{
+          %last = arith.addi %it1, %c_stages : index
+          %last1 = arith.subi %last, %c1 : index
+          %ls = arith.remui %last1, %c_stages : index
+{release("%ls", False, "          ")}
+        }}
+        // The f32 partial into this warpgroup's half of the staging tile
+        // (once the previous unit's TMA store has read it), then into the
+        // part's slice of the workspace.
+        scf.if %wg_leader {{
+          tile.wait_group bulk, 0 {{read}}
+        }}
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        tile.store %acc to %sw[%half, 0, 0, 0] : {acc_t} to {w_t}
+        tile.fence proxy_async
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        scf.if %wg_leader {{
+          %row = arith.muli %half, %c_wm : index
+          %m_half = arith.addi %m0, %row : index
+          tile.copy_async %sw[%half, 0, 0, 0] to %gw[%part, %m_half, %n0] sizes [1, {WM}, {BN}] exec thread
+              : {w_t} to {g_w}
+          tile.commit_group bulk
+        }}
+        scf.yield %it1 : index
+      }}
+      scf.if %wg_leader {{
+        tile.wait_group bulk, 0
+      }}
+    }}
+    gpu.return
+  }}
+"""
+    for key, value in (("@WM", str(WM)), ("@BN", str(BN)), ("@BK", str(bk)),
+                       ("@ATTR", " {transpose_b}"), ("@ACC_T", acc_t),
+                       ("@A_T", a_t), ("@B_T", b_t)):
+        text = text.replace(key, value)
+    case = dict(kernel=name, dtype=ty, bm=BM, bn=BN, bk=bk, stages=STAGES,
+                block=384)
+    return text, case
+
+
+def unit_of(indent):
+    """Unit %u -> its tile (%m0, %n0, grouped raster) and part (%part: K
+    tiles %k_begin .. %k_end)."""
+    lines = ("%t = arith.divui %u, %parts : index\n"
+             "%part = arith.remui %u, %parts : index\n" + raster("") + """
+%k_begin = arith.muli %part, %part_tiles : index
+%k_stop = arith.addi %k_begin, %part_tiles : index
+%k_end = arith.minui %k_stop, %k_tiles : index""")
+    return "\n".join(indent + line.strip() for line in lines.splitlines())
+
+
+def reduce_kernel(out_ty):
+    """C = sum of the workspace's S slices, in order; parts two at a time
+    through a 2-deep ring of 64 x 128 f32 tiles."""
+    rows, cols = REDUCE_ROWS, REDUCE_COLS
+    name = f"gemm_splitk_reduce_{SHORT[out_ty]}"
+    w_t = f32_tile(2, rows, cols)
+    inner = 128 // BYTES[out_ty]
+    c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
+    c_t = (f"!tile.buffer<{rows}x{cols}x{out_ty}, shared, "
+           f"{layout((rows, cols // inner, inner), (inner, rows * inner, 1), c_swz)}>")
+    reg = accumulator(cols)
+    sum_t = f"!tile.buffer<{rows}x{cols}xf32, local, {reg}>"
+    out_t = f"!tile.buffer<{rows}x{cols}x{out_ty}, local, {reg}>"
+    bars = ("!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
+            "num_barriers = 2>")
+    g_w = "!tile.buffer<?x?x?xf32, global>"
+    g_c = f"!tile.buffer<?x?x{out_ty}, global>"
+    text = f"""
+  // C = the sum of the workspace's parts, in order, rounded to {out_ty}
+  gpu.func @{name}(%w: memref<?x?x?xf32, 1>, %c: memref<?x?x{out_ty}, 1>) kernel
+      attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c_rows = arith.constant {rows} : index
+    %c_cols = arith.constant {cols} : index
+    %bytes = arith.constant {rows * cols * 4} : index
+    %ticks = arith.constant 1000000 : index
+    %i32_0 = arith.constant 0 : i32
+    %i32_128 = arith.constant 128 : i32
+    %zero = arith.constant 0.0 : f32
+    %parts = memref.dim %w, %c0 : memref<?x?x?xf32, 1>
+    %gw = tile.from_memref %w : memref<?x?x?xf32, 1> -> {g_w}
+    %gc = tile.from_memref %c : memref<?x?x{out_ty}, 1> -> {g_c}
+    %sw = tile.alloc_shared {{alignment = 1024 : i64}} : {w_t}
+    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
+    %full = nvgpu.mbarrier.create -> {bars}
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %bm = gpu.block_id x
+    %bn = gpu.block_id y
+    %m0 = arith.muli %bm, %c_rows : index
+    %n0 = arith.muli %bn, %c_cols : index
+    scf.if %leader {{
+      nvgpu.mbarrier.init %full[%c0], %c1 : {bars}
+      nvgpu.mbarrier.init %full[%c1], %c1 : {bars}
+      tile.fence mbarrier_init
+    }}
+    gpu.barrier
+    // Part j lands in slot j mod 2; parts 0 and 1 are requested first,
+    // part j + 2 once every thread has read part j (the barrier below).
+    scf.if %leader {{
+      scf.for %j = %c0 to %c2 step %c1 {{
+        %has = arith.cmpi ult, %j, %parts : index
+        scf.if %has {{
+          nvgpu.mbarrier.arrive.expect_tx %full[%j], %bytes : {bars}
+          tile.copy_async %gw[%j, %m0, %n0] to %sw[%j, 0, 0, 0] sizes [1, {rows}, {cols}] exec thread
+              mbar(%full[%j] : {bars}) : {g_w} to {w_t}
+        }}
+      }}
+    }}
+    %sum = tile.alloc_local : {sum_t}
+    %part = tile.alloc_local : {sum_t}
+    tile.fill %sum, %zero : {sum_t}, f32
+    scf.for %j = %c0 to %parts step %c1 {{
+      %slot = arith.remui %j, %c2 : index
+      %round = arith.divui %j, %c2 : index
+      %round_bit = arith.andi %round, %c1 : index
+      %parity = arith.cmpi ne, %round_bit, %c0 : index
+      nvgpu.mbarrier.try_wait.parity %full[%slot], %parity, %ticks : {bars}
+      tile.load %sw[%slot, 0, 0, 0] to %part : {w_t} to {sum_t}
+      tile.map ins(%sum, %part : {sum_t}, {sum_t}) outs(%sum : {sum_t}) {{
+      ^bb0(%x: f32, %y: f32, %i: index, %k: index):
+        %z = arith.addf %x, %y : f32
+        tile.yield %z : f32
+      }}
+      // Every thread has read the slot: refill it with part j + 2.
+      nvvm.barrier id = %i32_0 number_of_threads = %i32_128
+      %j2 = arith.addi %j, %c2 : index
+      %more = arith.cmpi ult, %j2, %parts : index
+      %refill = arith.andi %more, %leader : i1
+      scf.if %refill {{
+        nvgpu.mbarrier.arrive.expect_tx %full[%slot], %bytes : {bars}
+        tile.copy_async %gw[%j2, %m0, %n0] to %sw[%slot, 0, 0, 0] sizes [1, {rows}, {cols}] exec thread
+            mbar(%full[%slot] : {bars}) : {g_w} to {w_t}
+      }}
+    }}
+    %out = tile.alloc_local : {out_t}
+    tile.convert %sum to %out : {sum_t} to {out_t}
+    tile.store %out to %sc[0, 0] : {out_t} to {c_t}
+    tile.fence proxy_async
+    nvvm.barrier id = %i32_0 number_of_threads = %i32_128
+    scf.if %leader {{
+      tile.copy_async %sc[0, 0] to %gc[%m0, %n0] sizes [{rows}, {cols}] exec thread
+          : {c_t} to {g_c}
+      tile.commit_group bulk
+      tile.wait_group bulk, 0 {{read}}
+    }}
+    gpu.return
+  }}
+"""
+    return text, dict(kernel=name, out=out_ty, rows=rows, cols=cols, block=128)
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_mlir", help="the gpu.module to write")
+    parser.add_argument("out_json", nargs="?", help="the case list to write")
+    args = parser.parse_args()
+    texts, cases, reducers = [], [], []
+    for ty, out_ty, bk in TYPES:
+        text, case = splitk_kernel(ty, bk)
+        case["out"] = out_ty
+        texts.append(text)
+        cases.append(case)
+    for out_ty in sorted({t[1] for t in TYPES}):
+        text, case = reduce_kernel(out_ty)
+        texts.append(text)
+        reducers.append(case)
+    header = f"""// Generated by bench/Kernels/gen_gemm_splitk_kernels.py: split-K GEMMs
+// and their deterministic reductions in tile IR. Do not edit.
+!ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>
+gpu.module @gemm_splitk [#nvvm.target<chip = "sm_90a">] {{
+"""
+    with open(args.out_mlir, "w") as f:
+        f.write(header + "".join(texts) + "}\n")
+    if args.out_json:
+        with open(args.out_json, "w") as f:
+            json.dump({"kernels": cases, "reducers": reducers}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""GEMMs on torch tensors with the tile-IR Hopper kernels: one call that
+picks the kernel (build/device/kernels/gemm.sm_90a.* from
+bench/Kernels/gen_gemm_kernels.py, gemm_splitk.sm_90a.* from
+gen_gemm_splitk_kernels.py).
+
+    from tile_mlir.gemm import Gemm
+    gemm = Gemm("build/device/kernels")
+    c = gemm.linear(a, w)      # a [M, K], w [N, K]: a @ w.T
+    c = gemm.matmul(a, b)      # a [M, K], b [K, N]: a @ b
+    gemm.explain(a, w)         # which kernel, and why
+
+bf16 and f16 give their own type; float8_e4m3fn gives bf16. Any M, N, K
+(K > 0) and any strides: the kernels load through TMA, which needs 16-byte
+aligned bases and row strides and a unit inner stride, so an operand
+without them is first copied into an aligned buffer (the one cost of an
+odd stride; `explain` says so), and C is allocated with its row stride
+rounded up to 16 bytes (the result is a view of it when N is not a
+multiple of 16 bytes' worth of elements).
+
+The choice, from the shape and the GPU's SM count: the persistent family's
+128 x {256, 192, 128, 64} tiles, the one with the fewest waves of tiles
+weighted by the tile's measured efficiency; for few tiles and a long K,
+split-K (128 x 128 tiles, K cut into S parts, f32 partials in a workspace
+summed in order by a second kernel: deterministic). TILE_MLIR_GEMM_DEBUG=1
+prints each call's choice.
+"""
+
+import json
+import os
+import pathlib
+
+import tile_mlir
+
+_SHORT = {"torch.bfloat16": "bf16", "torch.float16": "f16",
+          "torch.float8_e4m3fn": "f8E4M3FN"}
+# Throughput of a 128 x N tile relative to 128 x 256, as measured on an
+# H200 (docs/Performance.md (d)): narrower tiles reload A more per FLOP.
+_TILE_EFFICIENCY = {256: 1.0, 192: 0.97, 128: 0.93, 64: 0.8}
+_SPLITK_EFFICIENCY = 0.85  # a 128 x 128 tile, plus the reduction's traffic
+
+
+def _aligned(t):
+    """`t` (2-D) if TMA can read it in place, else an aligned copy (a view
+    of a buffer whose rows start 16 bytes apart); the reason or None."""
+    import torch
+    e = t.element_size()
+    rows, cols = t.shape
+    reason = None
+    if t.stride(1) != 1 and cols > 1:
+        reason = f"inner stride {t.stride(1)} (TMA reads rows)"
+    elif rows > 1 and (t.stride(0) * e) % 16:
+        reason = f"row stride {t.stride(0) * e} bytes is not a multiple of 16"
+    elif t.data_ptr() % 16:
+        reason = f"base address {t.data_ptr():#x} is not 16-byte aligned"
+    if reason is None:
+        return t, None
+    padded = -(-cols * e // 16) * 16 // e
+    buf = torch.empty(rows, padded, dtype=t.dtype, device=t.device)
+    view = buf[:, :cols]
+    view.copy_(t)
+    return view, reason
+
+
+class Gemm:
+    """The GEMM kernels, loaded into the current CUDA context."""
+
+    def __init__(self, kernels_dir):
+        kernels = pathlib.Path(kernels_dir)
+        family = json.loads((kernels / "gemm.cases.json").read_text())
+        splitk = json.loads((kernels / "gemm_splitk.cases.json").read_text())
+        self.family = [c for c in family["kernels"]
+                       if not c["b_mn"] and "cluster" not in c]
+        self.splitk = splitk["kernels"]
+        self.reducers = {c["out"]: c for c in splitk["reducers"]}
+        self.modules = {
+            name: tile_mlir.load(tile_mlir.Compiled.load(
+                str(kernels / f"{name}.sm_90a")))
+            for name in ("gemm", "gemm_splitk")}
+        self._kernels = {}
+        self._sms = None
+        self.debug = os.environ.get("TILE_MLIR_GEMM_DEBUG") == "1"
+
+    def _kernel(self, module, name):
+        if name not in self._kernels:
+            self._kernels[name] = self.modules[module].kernel(name)
+        return self._kernels[name]
+
+    def _sm_count(self, device):
+        import torch
+        if self._sms is None:
+            self._sms = torch.cuda.get_device_properties(
+                device).multi_processor_count
+        return self._sms
+
+    def choose(self, dtype, m, n, k, sms):
+        """(kernel case, parts or None, why) for an M x N x K problem."""
+        ty = _SHORT.get(str(dtype))
+        family = [c for c in self.family if c["dtype"] == ty]
+        if not family:
+            raise ValueError(f"{dtype}: the GEMM kernels take bfloat16, "
+                             "float16 or float8_e4m3fn")
+        best = None
+        for case in family:
+            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+            waves = -(-tiles // sms)
+            cost = waves * case["bn"] / _TILE_EFFICIENCY[case["bn"]]
+            # Prefer the deeper-K variant of a width (fewer barrier rounds).
+            key = (cost, -case["bk"])
+            if best is None or key < best[0]:
+                best = (key, case, None,
+                        f"{tiles} tiles of 128x{case['bn']} on {sms} SMs: "
+                        f"{waves} wave(s)")
+        for case in self.splitk:
+            if case["dtype"] != ty:
+                continue
+            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+            k_tiles = -(-k // case["bk"])
+            parts = min(sms // max(tiles, 1), k_tiles // 4, 16)
+            if parts < 2:
+                continue
+            # Every part non-empty: S parts of ceil(k_tiles / S) K tiles.
+            per_part = -(-k_tiles // parts)
+            parts = -(-k_tiles // per_part)
+            waves = -(-(tiles * parts) // sms)
+            cost = waves * case["bn"] / _SPLITK_EFFICIENCY / parts
+            if cost < best[0][0]:
+                best = ((cost, -case["bk"]), case, parts,
+                        f"{tiles} tiles of 128x128 x {parts} K parts of "
+                        f"{per_part * case['bk']} on {sms} SMs")
+        return best[1], best[2], best[3]
+
+    def linear(self, a, w, explain=False):
+        """a [M, K] @ w [N, K]^T."""
+        import torch
+        if a.dim() != 2 or w.dim() != 2 or a.shape[1] != w.shape[1]:
+            raise ValueError(f"a {tuple(a.shape)} and w {tuple(w.shape)}: "
+                             "[M, K] and [N, K] expected")
+        if a.dtype != w.dtype:
+            raise ValueError(f"a is {a.dtype}, w is {w.dtype}")
+        if not a.is_cuda or not w.is_cuda:
+            raise ValueError("a and w must be CUDA tensors")
+        (m, k), n = a.shape, w.shape[0]
+        out_dtype = torch.bfloat16 if a.dtype == torch.float8_e4m3fn else a.dtype
+        sms = self._sm_count(a.device)
+        case, parts, why = self.choose(a.dtype, m, n, k, sms)
+        notes = [why]
+        a2, reason = _aligned(a)
+        if reason:
+            notes.append(f"A copied: {reason}")
+        w2, reason = _aligned(w)
+        if reason:
+            notes.append(f"W copied: {reason}")
+        ce = torch.empty((), dtype=out_dtype).element_size()
+        padded_n = -(-n * ce // 16) * 16 // ce
+        c = torch.empty(m, padded_n, dtype=out_dtype, device=a.device)[:, :n]
+        text = f"{case['kernel']}{f' + reduce, {parts} parts' if parts else ''}: " \
+               + "; ".join(notes)
+        if self.debug:
+            print(f"tile_mlir.gemm {m}x{n}x{k} {a.dtype}: {text}")
+        if explain:
+            return text
+        if m == 0 or n == 0:
+            return c
+        if k == 0:
+            return c.zero_()
+        if parts is None:
+            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+            self._kernel("gemm", case["kernel"])(a2, w2, c,
+                                                 grid=(min(sms, tiles),))
+            return c
+        tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+        workspace = torch.empty(parts, m, -(-n // 4) * 4, dtype=torch.float32,
+                                device=a.device)[:, :, :n]
+        self._kernel("gemm_splitk", case["kernel"])(
+            a2, w2, workspace, parts, grid=(min(sms, tiles * parts),))
+        reducer = self.reducers[_SHORT[str(out_dtype)]]
+        self._kernel("gemm_splitk", reducer["kernel"])(
+            workspace, c, grid=(-(-m // reducer["rows"]),
+                                -(-n // reducer["cols"])))
+        return c
+
+    def matmul(self, a, b, explain=False):
+        """a [M, K] @ b [K, N] (b read as its transpose: in place when b is
+        a transposed view of a K-contiguous tensor, else copied)."""
+        if b.dim() != 2:
+            raise ValueError(f"b {tuple(b.shape)}: [K, N] expected")
+        return self.linear(a, b.t(), explain=explain)
+
+    def explain(self, a, w):
+        """What `linear(a, w)` would run, and why."""
+        return self.linear(a, w, explain=True)
