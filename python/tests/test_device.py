@@ -228,6 +228,30 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
             assert message in str(e), str(e)
 
 
+def test_gemm_chooses_split_k_and_copies_odd_strides():
+    """tile_mlir.gemm: a skinny problem runs split-K (bit-identical run to
+    run), a row stride TMA cannot take is copied, not refused."""
+    skip_without_gpu()
+    from tile_mlir.gemm import Gemm
+    gemm = Gemm(KERNELS)
+    torch.manual_seed(3)
+    a = torch.randn(16, 4096, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(1024, 4096, device="cuda", dtype=torch.bfloat16)
+    assert "splitk" in gemm.explain(a, w), gemm.explain(a, w)
+    c = gemm.linear(a, w)
+    ref = a.float() @ w.float().t()
+    rms = ref.pow(2).mean().sqrt()
+    assert ((c.float() - ref).abs() <= (ref.abs() + rms) / 128).all()
+    assert torch.equal(c, gemm.linear(a, w))
+    odd = torch.randn(100, 4097, device="cuda", dtype=torch.float16)[:, :4095]
+    w2 = torch.randn(300, 4095, device="cuda", dtype=torch.float16)
+    assert "A copied" in gemm.explain(odd, w2)
+    c2 = gemm.linear(odd, w2)
+    ref2 = odd.float() @ w2.float().t()
+    rms2 = ref2.pow(2).mean().sqrt()
+    assert ((c2.float() - ref2).abs() <= (ref2.abs() + rms2) / 128).all()
+
+
 if __name__ == "__main__":
     failed = 0
     for name, fn in list(globals().items()):
