@@ -45,8 +45,8 @@ def close(what, c, ref, rms_tolerance=2 ** -7, baseline=None):
     err = (c - ref).abs()
     bad = ~(err <= ref.abs() * 2 ** -7 + rms * rms_tolerance)
     worst = err.max().item() / rms if rms else 0.0
-    other = ""
-    if baseline is not None:
+    other = ", cuBLAS refuses the shape" if baseline is False else ""
+    if baseline is not None and baseline is not False:
         other = (f", cuBLAS {(baseline.float() - ref).abs().max().item() / rms:.1e}"
                  if rms else "")
     if c.shape != ref.shape or bad.any():
@@ -87,11 +87,14 @@ def check():
     for m, n, k in [(128, 8192, 8192), (300, 700, 256), (16, 4096, 7168)]:
         a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
         w = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
-        cublas = torch._scaled_mm(a, w.t(), scale_a=one, scale_b=one,
-                                  out_dtype=torch.bfloat16)
+        try:  # cuBLASLt takes FP8 only with N and K multiples of 16
+            cublas = torch._scaled_mm(a, w.t(), scale_a=one, scale_b=one,
+                                      out_dtype=torch.bfloat16)
+        except RuntimeError:
+            cublas = None
         failures += not close(f"e4m3 {m}x{n}x{k} ({gemm.explain(a, w)})",
                               gemm.linear(a, w), a.float() @ w.float().t(),
-                              2 ** -5, cublas)
+                              2 ** -5, False if cublas is None else cublas)
     try:
         gemm.linear(torch.randn(4, 8, device="cuda", dtype=torch.float64),
                     torch.randn(4, 8, device="cuda", dtype=torch.float64))
