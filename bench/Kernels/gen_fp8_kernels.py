@@ -19,10 +19,10 @@ Three tile walks, one kernel each:
   contiguous  G experts' GEMMs in one launch (mixture of experts, prefill
               and training): A's rows are the experts' tokens concatenated,
               expert g owning rows [offsets[g], offsets[g+1]) (a device
-              int32 array of G + 1; each segment a multiple of 128 rows),
-              each expert with its own B (stacked: [G N, K]) and SFB
-              ([G ceil(N/128), ceil(K/128)]). Rows past offsets[G] are not
-              written.
+              int32 array of G + 1, non-decreasing; each segment a multiple
+              of 128 rows), each expert with its own B (stacked: [G N, K])
+              and SFB ([G ceil(N/128), ceil(K/128)]). Rows outside
+              [offsets[0], offsets[G]) are not written.
   masked      G experts x a fixed capacity of rows (decode under CUDA
               graphs): A [G, cap, K], D [G, cap, N], B [G, N, K], SFA
               [G ceil(K/128), capp] (capp >= cap, a multiple of 4), SFB
@@ -180,7 +180,8 @@ def tile_of(walk, indent):
 %sfb_row = arith.addi %pn, %c0 : index"""
         else:
             # The expert: how many of offsets[1..G] are <= m0 (segments are
-            # whole tiles, so the tile lies in one); G means past the last.
+            # whole tiles, so the tile lies in one); G means past the last,
+            # and a tile before offsets[0] belongs to none either.
             lines += """
 %m0_i32 = arith.index_cast %m0 : index to i32
 %g = scf.for %j = %c1 to %offsets_len step %c1 iter_args(%below = %c0) -> (index) {
@@ -190,7 +191,10 @@ def tile_of(walk, indent):
   %count = arith.addi %below, %step : index
   scf.yield %count : index
 }
-%valid = arith.cmpi ult, %g, %G : index
+%in_experts = arith.cmpi ult, %g, %G : index
+%first_row = memref.load %offsets[%c0] : memref<?xi32, 1>
+%past_first = arith.cmpi sge, %m0_i32, %first_row : i32
+%valid = arith.andi %in_experts, %past_first : i1
 %g_n = arith.muli %g, %N : index
 %b_row = arith.addi %g_n, %n0 : index
 %g_nb = arith.muli %g, %tiles_n : index

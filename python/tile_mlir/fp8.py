@@ -20,9 +20,11 @@ of 4 and row stride 1, which is read in place (the other is copied).
 Grouped (mixture of experts), one launch over G experts:
   gemm.grouped_contiguous(a, sfa, b, sfb, offsets): a [M, K] holds the
       experts' rows back to back, expert g rows offsets[g]..offsets[g+1]
-      (an int32 CUDA tensor of G + 1, each segment a multiple of 128 rows:
-      pad an expert's tokens); b [G, N, K], sfb [G, ceil(N/128), kb].
-      Rows past offsets[G] are left as torch.empty left them.
+      (an int32 CUDA tensor of G + 1, offsets[0] = 0, non-decreasing, each
+      segment a multiple of 128 rows: pad an expert's tokens; the kernel
+      reads them on the device and does not check them); b [G, N, K], sfb
+      [G, ceil(N/128), kb]. Rows outside [offsets[0], offsets[G]) are left
+      as torch.empty left them.
   gemm.grouped_masked(a, sfa, b, sfb, masked_m): a [G, cap, K], sfa
       [G, cap, kb], b [G, N, K], sfb [G, ceil(N/128), kb], masked_m an
       int32 CUDA tensor of G (rows valid per expert; read on the device, so
@@ -93,6 +95,23 @@ def dequantize(q, scale, block_rows):
     return q.float() * s
 
 
+def _on_current_device(**tensors):
+    """The kernels run in the current CUDA context: every tensor must be
+    on its device (a CPU tensor or another GPU's is refused by name)."""
+    import torch
+    here = torch.cuda.current_device()
+    for name, t in tensors.items():
+        if not t.is_cuda or t.device.index != here:
+            raise ValueError(f"{name} is on {t.device}; the kernels run on "
+                             f"cuda:{here} (the current device)")
+
+
+def _tma_ready(t):
+    """`t` dense and 16-byte aligned (TMA's base address), copied if not."""
+    t = t.contiguous()
+    return t if t.data_ptr() % 16 == 0 else t.clone()
+
+
 def _transposed(sfa):
     """SFA [..., M, kb] -> a [..., kb, M] view with row stride a multiple of
     4 elements (the kernels' TMA box of 128 row scales), copying only when
@@ -101,6 +120,7 @@ def _transposed(sfa):
     m = sfa.shape[-2]
     t = sfa.transpose(-1, -2)
     if t.stride(-1) == 1 and t.stride(-2) % 4 == 0 and t.stride(-2) >= m \
+            and t.data_ptr() % 16 == 0 \
             and (t.dim() == 2 or t.stride(-3) == t.shape[-2] * t.stride(-2)):
         return t
     padded = -(-m // 4) * 4
@@ -140,6 +160,7 @@ class BlockScaledGemm:
         if x.dim() != 2 or x.dtype != torch.bfloat16:
             raise ValueError(f"x is {x.dtype} {tuple(x.shape)}; a 2-D "
                              "bfloat16 tensor expected")
+        _on_current_device(x=x)
         m, k = x.shape
         if k == 0 or k % 16:
             raise ValueError(f"K = {k}: must be a positive multiple of 16 "
@@ -150,7 +171,7 @@ class BlockScaledGemm:
                              device=x.device)[:, :m]
         if m:
             rows = self.quantizer["rows"]
-            self._kernel("quantizer")(x.contiguous(), q, scales.unsqueeze(-1),
+            self._kernel("quantizer")(_tma_ready(x), q, scales.unsqueeze(-1),
                                       grid=(-(-m // rows), kb, 1))
         return q, scales.t()
 
@@ -164,6 +185,7 @@ class BlockScaledGemm:
     @staticmethod
     def _check(a, sfa, b, sfb, m, n, k, groups=None):
         import torch
+        _on_current_device(a=a, sfa=sfa, b=b, sfb=sfb)
         kb = -(-k // SCALE_BLOCK)
         nb = -(-n // SCALE_BLOCK)
         for name, t in (("a", a), ("b", b)):
@@ -193,12 +215,12 @@ class BlockScaledGemm:
             raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
                              "[M, K] and [N, K] expected")
         (m, k), n = a.shape, b.shape[0]
-        self._check(a, sfa, b, sfb, m, n, k)
         d = torch.empty(m, n, dtype=torch.bfloat16, device=a.device)
-        if m == 0:
+        if m == 0 or n == 0:
             return d
+        self._check(a, sfa, b, sfb, m, n, k)
         tiles = -(-m // 128) * -(-n // 128)
-        self._kernel("dense")(a.contiguous(), b.contiguous(),
+        self._kernel("dense")(_tma_ready(a), _tma_ready(b),
                               _transposed(sfa).unsqueeze(-1),
                               sfb.contiguous(), d,
                               grid=self._grid(a.device, tiles))
@@ -211,17 +233,18 @@ class BlockScaledGemm:
             raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
                              "[M, K] and [G, N, K] expected")
         (m, k), (g, n) = a.shape, b.shape[:2]
-        self._check(a, sfa, b[0], sfb[0] if sfb.dim() == 3 else sfb, m, n, k)
-        if tuple(sfb.shape) != (g,) + tuple(sfb.shape[1:]):
-            raise ValueError(f"sfb is {tuple(sfb.shape)}; [G, nb, kb] expected")
         if offsets.dtype != torch.int32 or tuple(offsets.shape) != (g + 1,):
             raise ValueError(f"offsets: int32 [{g + 1}] expected")
+        if sfb.dim() != 3 or sfb.shape[0] != g:
+            raise ValueError(f"sfb is {tuple(sfb.shape)}; [G = {g}, "
+                             "ceil(N/128), ceil(K/128)] expected")
         d = torch.empty(m, n, dtype=torch.bfloat16, device=a.device)
-        if m == 0:
+        if g == 0 or m == 0 or n == 0:
             return d
+        self._check(a, sfa, b[0], sfb[0], m, n, k)
         tiles = -(-m // 128) * -(-n // 128)
         self._kernel("contiguous")(
-            a.contiguous(), b.contiguous().view(g * n, k),
+            _tma_ready(a), _tma_ready(b).view(g * n, k),
             _transposed(sfa).unsqueeze(-1),
             sfb.contiguous().view(-1, sfb.shape[-1]), d, offsets.contiguous(),
             grid=self._grid(a.device, tiles))
@@ -235,17 +258,17 @@ class BlockScaledGemm:
             raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
                              "[G, cap, K] and [G, N, K] expected")
         (g, cap, k), n = a.shape, b.shape[1]
-        self._check(a, sfa, b, sfb, cap, n, k, groups=g)
         if masked_m.dtype != torch.int32 or tuple(masked_m.shape) != (g,):
             raise ValueError(f"masked_m: int32 [{g}] expected")
         d = torch.empty(g, cap, n, dtype=torch.bfloat16, device=a.device)
-        if cap == 0 or g == 0:
+        if cap == 0 or g == 0 or n == 0:
             return d
+        self._check(a, sfa, b, sfb, cap, n, k, groups=g)
         sfa_t = _transposed(sfa)  # [G, kb, cap], planes whole row strides
         kb = sfa_t.shape[1]
         sfa_rows = sfa_t.reshape(g * kb, cap)
         tiles = g * -(-cap // 128) * -(-n // 128)
-        self._kernel("masked")(a.contiguous(), b.contiguous(),
+        self._kernel("masked")(_tma_ready(a), _tma_ready(b),
                                sfa_rows.unsqueeze(-1), sfb.contiguous(), d,
                                masked_m.contiguous(),
                                grid=self._grid(a.device, tiles))

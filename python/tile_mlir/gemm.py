@@ -9,8 +9,9 @@ gen_gemm_splitk_kernels.py).
     c = gemm.matmul(a, b)      # a [M, K], b [K, N]: a @ b
     gemm.explain(a, w)         # which kernel, and why
 
-bf16 and f16 give their own type; float8_e4m3fn gives bf16. Any M, N, K
-(K > 0) and any strides: the kernels load through TMA, which needs 16-byte
+bf16 and f16 give their own type; float8_e4m3fn gives bf16 (no scale
+arguments: block-scaled FP8 is tile_mlir.fp8). Any M, N, K (K = 0 gives
+zeros) and any strides: the kernels load through TMA, which needs 16-byte
 aligned bases and row strides and a unit inner stride, so an operand
 without them is first copied into an aligned buffer (the one cost of an
 odd stride; `explain` says so), and C is allocated with its row stride
@@ -39,26 +40,34 @@ _TILE_EFFICIENCY = {256: 1.0, 192: 0.97, 128: 0.93, 64: 0.8}
 _SPLITK_EFFICIENCY = 0.85  # a 128 x 128 tile, plus the reduction's traffic
 
 
-def _aligned(t):
-    """`t` (2-D) if TMA can read it in place, else an aligned copy (a view
-    of a buffer whose rows start 16 bytes apart); the reason or None."""
-    import torch
+def _tma_reason(t):
+    """Why TMA cannot read the 2-D tensor `t` in place, or None."""
     e = t.element_size()
+    rows = t.shape[0]
+    if t.stride(1) != 1:
+        return f"inner stride {t.stride(1)} (TMA reads rows)"
+    if rows > 1 and (t.stride(0) * e) % 16:
+        return f"row stride {t.stride(0) * e} bytes is not a multiple of 16"
+    if rows > 1 and t.stride(0) < t.shape[1]:
+        return f"row stride {t.stride(0)} overlaps the rows"
+    if t.data_ptr() % 16:
+        return f"base address {t.data_ptr():#x} is not 16-byte aligned"
+    return None
+
+
+def _aligned(t):
+    """`t` if TMA can read it in place, else an aligned copy (a view of a
+    buffer whose rows start 16 bytes apart)."""
+    import torch
+    if _tma_reason(t) is None:
+        return t
     rows, cols = t.shape
-    reason = None
-    if t.stride(1) != 1 and cols > 1:
-        reason = f"inner stride {t.stride(1)} (TMA reads rows)"
-    elif rows > 1 and (t.stride(0) * e) % 16:
-        reason = f"row stride {t.stride(0) * e} bytes is not a multiple of 16"
-    elif t.data_ptr() % 16:
-        reason = f"base address {t.data_ptr():#x} is not 16-byte aligned"
-    if reason is None:
-        return t, None
-    padded = -(-cols * e // 16) * 16 // e
+    e = t.element_size()
+    padded = max(1, -(-cols * e // 16) * 16 // e)
     buf = torch.empty(rows, padded, dtype=t.dtype, device=t.device)
     view = buf[:, :cols]
     view.copy_(t)
-    return view, reason
+    return view
 
 
 class Gemm:
@@ -137,42 +146,44 @@ class Gemm:
                              "[M, K] and [N, K] expected")
         if a.dtype != w.dtype:
             raise ValueError(f"a is {a.dtype}, w is {w.dtype}")
-        if not a.is_cuda or not w.is_cuda:
-            raise ValueError("a and w must be CUDA tensors")
+        here = torch.cuda.current_device()
+        for name, t in (("a", a), ("w", w)):
+            if not t.is_cuda or t.device.index != here:
+                raise ValueError(f"{name} is on {t.device}; the kernels run "
+                                 f"on cuda:{here} (the current device)")
         (m, k), n = a.shape, w.shape[0]
         out_dtype = torch.bfloat16 if a.dtype == torch.float8_e4m3fn else a.dtype
         sms = self._sm_count(a.device)
         case, parts, why = self.choose(a.dtype, m, n, k, sms)
         notes = [why]
-        a2, reason = _aligned(a)
-        if reason:
-            notes.append(f"A copied: {reason}")
-        w2, reason = _aligned(w)
-        if reason:
-            notes.append(f"W copied: {reason}")
-        ce = torch.empty((), dtype=out_dtype).element_size()
-        padded_n = -(-n * ce // 16) * 16 // ce
-        c = torch.empty(m, padded_n, dtype=out_dtype, device=a.device)[:, :n]
+        for name, t in (("A", a), ("W", w)):
+            reason = _tma_reason(t)
+            if reason:
+                notes.append(f"{name} copied: {reason}")
         text = f"{case['kernel']}{f' + reduce, {parts} parts' if parts else ''}: " \
                + "; ".join(notes)
         if self.debug:
             print(f"tile_mlir.gemm {m}x{n}x{k} {a.dtype}: {text}")
         if explain:
             return text
+        ce = torch.empty((), dtype=out_dtype).element_size()
+        padded_n = max(1, -(-n * ce // 16) * 16 // ce)
+        c = torch.empty(m, padded_n, dtype=out_dtype, device=a.device)[:, :n]
         if m == 0 or n == 0:
             return c
         if k == 0:
             return c.zero_()
         if parts is None:
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-            self._kernel("gemm", case["kernel"])(a2, w2, c,
+            self._kernel("gemm", case["kernel"])(_aligned(a), _aligned(w), c,
                                                  grid=(min(sms, tiles),))
             return c
         tiles = -(-m // case["bm"]) * -(-n // case["bn"])
         workspace = torch.empty(parts, m, -(-n // 4) * 4, dtype=torch.float32,
                                 device=a.device)[:, :, :n]
         self._kernel("gemm_splitk", case["kernel"])(
-            a2, w2, workspace, parts, grid=(min(sms, tiles * parts),))
+            _aligned(a), _aligned(w), workspace, parts,
+            grid=(min(sms, tiles * parts),))
         reducer = self.reducers[_SHORT[str(out_dtype)]]
         self._kernel("gemm_splitk", reducer["kernel"])(
             workspace, c, grid=(-(-m // reducer["rows"]),
@@ -187,5 +198,6 @@ class Gemm:
         return self.linear(a, b.t(), explain=explain)
 
     def explain(self, a, w):
-        """What `linear(a, w)` would run, and why."""
+        """What `linear(a, w)` would run, and why (nothing is copied,
+        allocated or launched)."""
         return self.linear(a, w, explain=True)

@@ -2,7 +2,8 @@
 // instruction (docs/RegisterCompute.md "Scalar functions"). math.absf and
 // math.sqrt failed to lower before (convert-gpu-to-nvvm refuses
 // llvm.intr.fabs / llvm.intr.sqrt): --tile-math-to-nvvm clears the sign
-// bit and calls the sqrt.rn intrinsic instead.
+// bit (which LLVM turns back into abs.f32) and calls the sqrt.rn intrinsic;
+// f16 sqrt goes through f32.
 // RUN: tile-compile --check %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
@@ -13,10 +14,15 @@
 // CHECK: max.NaN.f32 [[MAX:%r[0-9]+]], [[ROOT]], [[X]];
 // CHECK: min.f32 [[MIN:%r[0-9]+]], [[MAX]], [[ABS]];
 // CHECK: fma.rn.f32 {{%r[0-9]+}}, [[MIN]], [[ABS]], [[ROOT]];
+// CHECK-LABEL: .entry scalar_math_f16(
+// CHECK: cvt.f32.f16
+// CHECK: sqrt.rn.f32
+// CHECK: cvt.rn.f16.f32
 // CHECK-LABEL: .entry scalar_math_f64(
 // CHECK: abs.f64
 // CHECK: sqrt.rn.f64
 
+!h = !tile.buffer<128x4xf16, local, #tile.layout<S[(128,4):(1@tid_in_wg,1)]>>
 !d = !tile.buffer<128x4xf64, local, #tile.layout<S[(128,4):(1@tid_in_wg,1)]>>
 !t = !tile.buffer<128x4xf32, local, #tile.layout<S[(128,4):(1@tid_in_wg,1)]>>
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
@@ -35,6 +41,19 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     }
     %g = tile.from_memref %out : memref<128x4xf32, 1> -> !tile.buffer<128x4xf32, global>
     tile.store %x to %g[0, 0] : !t to !tile.buffer<128x4xf32, global>
+    gpu.return
+  }
+  gpu.func @scalar_math_f16(%out: memref<128x4xf16, 1>, %c: f16) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %x = tile.alloc_local : !h
+    tile.fill %x, %c : !h, f16
+    tile.map ins(%x : !h) outs(%x : !h) {
+    ^bb0(%e: f16, %i: index, %j: index):
+      %s = math.sqrt %e : f16
+      tile.yield %s : f16
+    }
+    %g = tile.from_memref %out : memref<128x4xf16, 1> -> !tile.buffer<128x4xf16, global>
+    tile.store %x to %g[0, 0] : !h to !tile.buffer<128x4xf16, global>
     gpu.return
   }
   gpu.func @scalar_math_f64(%out: memref<128x4xf64, 1>, %c: f64) kernel

@@ -133,20 +133,29 @@ struct AbsFPattern : OpRewritePattern<math::AbsFOp> {
 };
 
 /// Correctly rounded square roots (sqrt.rn) through the NVVM intrinsics:
-/// convert-gpu-to-nvvm refuses llvm.intr.sqrt.
+/// convert-gpu-to-nvvm refuses llvm.intr.sqrt. f16 and bf16 go through
+/// f32, still correctly rounded (f32 has more than twice their bits).
 struct SqrtPattern : OpRewritePattern<math::SqrtOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(math::SqrtOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    const char *name = type.isF32()   ? "llvm.nvvm.sqrt.rn.f"
-                       : type.isF64() ? "llvm.nvvm.sqrt.rn.d"
-                                      : nullptr;
-    if (!name)
+    Location loc = op.getLoc();
+    if (type.isF64()) {
+      rewriter.replaceOp(op, callIntrinsic(rewriter, loc, "llvm.nvvm.sqrt.rn.d",
+                                           op.getOperand()));
+      return success();
+    }
+    if (!type.isF32() && !type.isF16() && !type.isBF16())
       return failure();
-    rewriter.replaceOp(op, callIntrinsic(rewriter, op.getLoc(), name,
-                                         op.getOperand()));
+    Value x = op.getOperand();
+    if (!type.isF32())
+      x = arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), x);
+    Value root = callIntrinsic(rewriter, loc, "llvm.nvvm.sqrt.rn.f", x);
+    if (!type.isF32())
+      root = arith::TruncFOp::create(rewriter, loc, type, root);
+    rewriter.replaceOp(op, root);
     return success();
   }
 };
