@@ -136,10 +136,13 @@ def check():
         # Run to run: the same bits.
         ok &= torch.equal(gemm(a, sfa, b, sfb), gemm(a, sfa, b, sfb))
         failures += not ok
-    for rows, n, k in [([384, 0, 1, 640], 512, 1024), ([1, 128, 0], 4096, 7168)]:
+    for rows, n, k, first in [([384, 0, 1, 640], 512, 1024, 0),
+                              ([1, 128, 0], 4096, 7168, 0),
+                              ([200, 128], 384, 512, 256)]:
+        # `first`: rows before offsets[0] belong to no expert.
         groups = len(rows)
         padded = [-(-r // 128) * 128 for r in rows]
-        offsets = [0]
+        offsets = [first]
         for p in padded:
             offsets.append(offsets[-1] + p)
         a, sfa, _, _ = operands(offsets[-1], n, k)
