@@ -138,12 +138,14 @@ def TileMathToNVVM : Pass<"tile-math-to-nvvm"> {
     `rsqrt.approx.ftz.f32`, `math.tanh` -> `tanh.approx.f32` (sm_75+; the
     one instruction without an NVVM intrinsic, so inline PTX). Subnormal
     inputs and results flush to zero. `arith.maxnumf` / `minnumf` /
-    `maximumf` / `minimumf`, `math.fma`, `math.absf` and `math.sqrt` (f16,
-    bf16, f32, f64) become the LLVM intrinsics NVPTX selects to single
-    instructions (`max.f32`, `max.NaN.f32`, `fma.rn.f32`, `abs.f32`,
-    `sqrt.rn.f32`: correctly rounded). Other math ops, and other types, are
-    left to `convert-gpu-to-nvvm`: libdevice calls, linked when the CUDA
-    toolkit is found ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH).
+    `maximumf` / `minimumf` and `math.fma` (f16, bf16, f32, f64) become the
+    LLVM intrinsics NVPTX selects to single instructions (`max.f32`,
+    `max.NaN.f32`, `fma.rn.f32`); `math.absf` clears the sign bit (`abs.f32`
+    after LLVM) and `math.sqrt` calls `sqrt.rn` (f32, f64; f16 and bf16
+    through f32), both correctly rounded (`convert-gpu-to-nvvm` refuses
+    the LLVM fabs and sqrt intrinsics). Other math ops, and other types,
+    are left to `convert-gpu-to-nvvm`: libdevice calls, linked when the
+    CUDA toolkit is found ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];
