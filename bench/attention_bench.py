@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
 sys.path.insert(0, str(DEVICE / "python"))
 from tile_mlir.attention import Attention as AttentionKernels  # noqa: E402
+from timing import median_ms  # noqa: E402
 
 
 def Attention():
@@ -94,18 +95,6 @@ def check():
                   f"sq{sq} sk{sk}: max|O-ref| {o_err:.2e}, max|LSE-ref| {lse_err:.2e}")
     print(f"{failures} failures")
     return 1 if failures else 0
-
-
-def median_ms(fn, reps=20):
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(reps):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def bench():

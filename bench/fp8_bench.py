@@ -32,7 +32,6 @@ if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
 
 import os
-import statistics
 from pathlib import Path
 
 import torch
@@ -42,6 +41,7 @@ DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"
 sys.path.insert(0, str(DEVICE / "python"))
 from tile_mlir.fp8 import (BlockScaledGemm, dequantize,  # noqa: E402
                            quantize_blocks, quantize_rows)
+from timing import interleaved  # noqa: E402
 
 
 def operands(m, n, k, groups=None):
@@ -171,19 +171,6 @@ def check():
     return 1 if failures else 0
 
 
-def median_ms(fn, reps=20):
-    start, end = (torch.cuda.Event(enable_timing=True),
-                  torch.cuda.Event(enable_timing=True))
-    times = []
-    for _ in range(reps):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
-
-
 def _scale_layouts(sfa, sfb):
     """The scale tensors in each layout torch._scaled_mm might ask for:
     A's [M, K/128] row- or column-major; B's as [K/128, N/128] (the blocks
@@ -241,42 +228,18 @@ def transposed_sfa(sfa):
     return buf[..., :m].transpose(-1, -2)
 
 
-def graphed(fn, calls=10):
-    """`fn` called `calls` times, captured as one CUDA graph: replays time
-    the GPU work alone (small GEMMs take less GPU time than a Python
-    launch takes host time, which eager timing would measure)."""
-    fn()
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(calls):
-            fn()
-    return graph, calls
-
-
-def interleaved(entries, reps=10):
-    """Per-call milliseconds of each entry: medians of graph replays, the
-    entries interleaved, each batch after an untimed replay."""
-    graphs = {}
-    for name, fn in entries.items():
-        try:
-            graphs[name] = graphed(fn)
-        except Exception as e:  # noqa: BLE001 (a launch refused in capture)
-            print(f"  {name}: {str(e).splitlines()[0][:120]}")
-            graphs[name] = None
-    results = {name: [] for name in entries}
-    for _ in range(3):
-        for name, captured in graphs.items():
-            try:
-                if captured is None:
-                    raise RuntimeError("not captured")
-                graph, calls = captured
-                graph.replay()
-                results[name].append(median_ms(graph.replay, reps) / calls)
-            except RuntimeError as e:
-                print(f"  {name}: {str(e).splitlines()[0][:120]}")
-                results[name].append(float("nan"))
-    return {n: statistics.median(t) for n, t in results.items()}
+def bench_grouped(layout, groups, rows, n, k, tile, calls, reps=10):
+    """One grouped row: `tile` (one launch over the experts) against the G
+    cuBLASLt `calls` run in turn."""
+    def separate():
+        for call in calls:
+            call()
+    ms = interleaved({"tile": tile, "blk": separate}, reps)
+    flops = 2 * groups * rows * n * k
+    tf = {name: flops / (t * 1e-3) / 1e12 for name, t in ms.items()}
+    print(f"{layout} {groups}x{rows} {n}x{k}: tile {tf['tile']:7.1f}  "
+          f"blk x{groups} {tf['blk']:7.1f}  tile/blk "
+          f"{tf['tile'] / tf['blk']:.2f}")
 
 
 def bench():
@@ -320,18 +283,9 @@ def bench():
                                       sfa[g * rows:(g + 1) * rows], b[g], sfb[g])
                      for g in range(groups)]
             sfa_t = transposed_sfa(sfa)
-
-            def separate():
-                for call in calls:
-                    call()
-            entries = {"tile": lambda: gemm.grouped_contiguous(a, sfa_t, b, sfb, off),
-                       "blk": separate}
-            ms = interleaved(entries, 5)
-            flops = 2 * groups * rows * n * k
-            tf = {name: flops / (t * 1e-3) / 1e12 for name, t in ms.items()}
-            print(f"contiguous {groups}x{rows} {n}x{k}: tile {tf['tile']:7.1f}  "
-                  f"blk x{groups} {tf['blk']:7.1f}  tile/blk "
-                  f"{tf['tile'] / tf['blk']:.2f}")
+            bench_grouped("contiguous", groups, rows, n, k,
+                          lambda: gemm.grouped_contiguous(a, sfa_t, b, sfb, off),
+                          calls, reps=5)
     for groups in (1, 2, 4):
         for rows in (256, 512, 1024):
             n, k = 4096, 7168
@@ -340,18 +294,9 @@ def bench():
             calls = [cublas_blockwise(a[g], sfa[g], b[g], sfb[g])
                      for g in range(groups)]
             sfa_t = transposed_sfa(sfa)
-
-            def separate():
-                for call in calls:
-                    call()
-            entries = {"tile": lambda: gemm.grouped_masked(a, sfa_t, b, sfb, mask),
-                       "blk": separate}
-            ms = interleaved(entries, 10)
-            flops = 2 * groups * rows * n * k
-            tf = {name: flops / (t * 1e-3) / 1e12 for name, t in ms.items()}
-            print(f"masked {groups}x{rows} {n}x{k}: tile {tf['tile']:7.1f}  "
-                  f"blk x{groups} {tf['blk']:7.1f}  tile/blk "
-                  f"{tf['tile'] / tf['blk']:.2f}")
+            bench_grouped("masked", groups, rows, n, k,
+                          lambda: gemm.grouped_masked(a, sfa_t, b, sfb, mask),
+                          calls)
     return 0
 
 

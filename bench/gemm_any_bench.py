@@ -26,7 +26,6 @@ if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
 
 import os
-import statistics
 from pathlib import Path
 
 import torch
@@ -35,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 DEVICE = Path(os.environ.get("TILE_DEVICE_DIR", HERE.parent / "build" / "device"))
 sys.path.insert(0, str(DEVICE / "python"))
 from tile_mlir.gemm import Gemm  # noqa: E402
+from timing import interleaved  # noqa: E402
 
 
 def close(what, c, ref, rms_tolerance=2 ** -7, baseline=None):
@@ -106,29 +106,6 @@ def check():
     return 1 if failures else 0
 
 
-def median_ms(fn, reps=10):
-    start, end = (torch.cuda.Event(enable_timing=True),
-                  torch.cuda.Event(enable_timing=True))
-    times = []
-    for _ in range(reps):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
-
-
-def graphed(fn, calls=10):
-    fn()
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(calls):
-            fn()
-    return graph, calls
-
-
 def bench():
     torch.manual_seed(0)
     gemm = Gemm(DEVICE / "kernels")
@@ -146,15 +123,9 @@ def bench():
                     a, w.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
             else:
                 ref = lambda: a @ w.t()  # noqa: E731
-            entries = {"tile": lambda: gemm.linear(a, w), "torch": ref}
-            graphs = {name: graphed(fn) for name, fn in entries.items()}
-            times = {name: [] for name in entries}
-            for _ in range(3):
-                for name, (graph, calls) in graphs.items():
-                    graph.replay()
-                    times[name].append(median_ms(graph.replay) / calls)
-            tf = {name: 2 * m * n * k / (statistics.median(t) * 1e-3) / 1e12
-                  for name, t in times.items()}
+            ms = interleaved({"tile": lambda: gemm.linear(a, w), "torch": ref})
+            tf = {name: 2 * m * n * k / (t * 1e-3) / 1e12
+                  for name, t in ms.items()}
             print(f"{str(dtype)[6:]:14} {m:5}x{n:5}x{k:5}: tile {tf['tile']:7.1f}  "
                   f"torch {tf['torch']:7.1f}  ratio {tf['tile'] / tf['torch']:.2f}"
                   f"  [{gemm.explain(a, w).split(':')[0]}]")

@@ -44,15 +44,13 @@ import argparse
 import json
 import sys
 
-from gen_gemm_kernels import (accumulator, grouped_walk, layout,
-                              release, releasers_of)
+from gen_gemm_kernels import (CONSUMER_REGS, PRODUCER_REGS, accumulator,
+                              acquire_stage, grouped_walk, layout, release,
+                              releasers_of, ring_constants, roles_and_ring)
 
 BM, BN, BK = 128, 128, 128
 WM = BM // 2  # rows per consumer warpgroup
 STAGES = 5
-GROUP_M = 8
-PRODUCER_REGS = 40
-CONSUMER_REGS = 232
 WALKS = ("dense", "contiguous", "masked")
 
 F8 = "f8E4M3FN"
@@ -230,17 +228,7 @@ def producer(walk):
 {tile_of(walk, "          ")}
           %it2 = scf.if %valid -> (index) {{
             %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
-              %s = arith.remui %i, %c_stages : index
-              %round = arith.divui %i, %c_stages : index
-              %round_bit = arith.andi %round, %c1 : index
-              %free_parity = arith.cmpi eq, %round_bit, %c0 : index
-              nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
-              nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
-              %k0 = arith.muli %kt, %c_bk : index
-              %a_half0 = arith.muli %s, %c2 : index
-              %a_half1 = arith.addi %a_half0, %c1 : index
-              %m1 = arith.addi %m0, %c_wm : index
-              {sfa_row}
+{acquire_stage("              ")}              {sfa_row}
               tile.copy_async %ga{coords(walk, "a0")} to %sa[%a_half0, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
                   mbar(%full[%s] : !ring) : {ga} to {T['a']}
               tile.copy_async %ga{coords(walk, "a1")} to %sa[%a_half1, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
@@ -354,42 +342,14 @@ def kernel(walk):
   // 1x128 (A) and 128x128 (B) f32 block scales
   gpu.func @{kernel_name(walk)}({params}) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c32 = arith.constant 32 : index
-    %c128 = arith.constant 128 : index
-    %c_stages = arith.constant {STAGES} : index
-    %c_bm = arith.constant {BM} : index
-    %c_bn = arith.constant {BN} : index
-    %c_bk = arith.constant {BK} : index
-    %c_wm = arith.constant {WM} : index
-    %c_group = arith.constant {GROUP_M} : index
-    %stage_bytes = arith.constant {STAGE_BYTES} : index
-    %releasers = arith.constant 8 : index
-    %ticks = arith.constant 1000000 : index
-    %false = arith.constant false
+{ring_constants(STAGES, BM, BN, BK, STAGE_BYTES, 8)}    %false = arith.constant false
     %zero = arith.constant 0.0 : f32
     %i32_128 = arith.constant 128 : i32
 {problem(walk)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {T['a']}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {T['b']}
     %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {T['c']}
     %ssfa = tile.alloc_shared {{alignment = 128 : i64}} : {T['sfa']}
-    %full = nvgpu.mbarrier.create -> !ring
-    %empty = nvgpu.mbarrier.create -> !ring
-    %tid = gpu.thread_id x
-    %wg = arith.divui %tid, %c128 : index
-    %tid_in_wg = arith.remui %tid, %c128 : index
-    %lane = arith.remui %tid, %c32 : index
-    %leader = arith.cmpi eq, %tid, %c0 : index
-    scf.if %leader {{
-      scf.for %s = %c0 to %c_stages step %c1 {{
-        nvgpu.mbarrier.init %full[%s], %c1 : !ring
-        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
-      }}
-      tile.fence mbarrier_init
-    }}
-    gpu.barrier
+{roles_and_ring()}    gpu.barrier
     %first_tile = gpu.block_id x
     %ctas = gpu.grid_dim x
     %is_producer = arith.cmpi eq, %wg, %c0 : index

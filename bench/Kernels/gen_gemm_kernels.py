@@ -160,21 +160,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, {bias_param}%c: {m_out}) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{cluster_attr}}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c32 = arith.constant 32 : index
-    %c128 = arith.constant 128 : index
-    %c_stages = arith.constant {stages} : index
-    %c_bm = arith.constant {bm} : index
-    %c_bn = arith.constant {bn} : index
-    %c_bk = arith.constant {bk} : index
-    %c_wm = arith.constant {wm} : index
-    %c_wm1 = arith.constant {wm + 1} : index
-    %c_group = arith.constant {GROUP_M} : index
-    %stage_bytes = arith.constant {stage_bytes} : index
-    %releasers = arith.constant {releasers} : index
-    %ticks = arith.constant 1000000 : index
+{ring_constants(stages, bm, bn, bk, stage_bytes, releasers)}    %c_wm1 = arith.constant {wm + 1} : index
     %true = arith.constant true
     %zero = arith.constant 0.0 : f32
     %i1_1 = arith.constant 1 : i32
@@ -182,38 +168,14 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
 {problem(m_in, m_out, g_in, g_out, n_dim)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
-{bias_alloc}    %full = nvgpu.mbarrier.create -> !ring
-    %empty = nvgpu.mbarrier.create -> !ring
-    %tid = gpu.thread_id x
-    %wg = arith.divui %tid, %c128 : index
-    %tid_in_wg = arith.remui %tid, %c128 : index
-    %lane = arith.remui %tid, %c32 : index
-    %leader = arith.cmpi eq, %tid, %c0 : index
-    scf.if %leader {{
-      scf.for %s = %c0 to %c_stages step %c1 {{
-        nvgpu.mbarrier.init %full[%s], %c1 : !ring
-        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
-      }}
-{extra_init}      tile.fence mbarrier_init
-    }}
-{setup(multicast_b, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
+{bias_alloc}{roles_and_ring(extra_init)}{setup(multicast_b, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
       nvvm.setmaxregister decrease {PRODUCER_REGS}
       scf.if %leader {{
         scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
 {tile_of(multicast_b, "        ")}
           %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
-            %s = arith.remui %i, %c_stages : index
-            %round = arith.divui %i, %c_stages : index
-            %round_bit = arith.andi %round, %c1 : index
-            %free_parity = arith.cmpi eq, %round_bit, %c0 : index
-            nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
-            nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
-            %k0 = arith.muli %kt, %c_bk : index
-            %a_half0 = arith.muli %s, %c2 : index
-            %a_half1 = arith.addi %a_half0, %c1 : index
-            %m1 = arith.addi %m0, %c_wm : index
-{b_first}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
+{acquire_stage("            ")}{b_first}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
             tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{wm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
@@ -573,6 +535,66 @@ def source_epilogue(out_ty, wm, bn, acc_t, c_t, g_out, m_out):
         }}
 """
     return param, alloc, init, prologue, code
+
+
+def ring_constants(stages, bm, bn, bk, stage_bytes, releasers):
+    """The constants of a warp-specialized kernel's ring and tile walk
+    (the consumers' rows %c_wm are half the tile's)."""
+    return f"""    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c_stages = arith.constant {stages} : index
+    %c_bm = arith.constant {bm} : index
+    %c_bn = arith.constant {bn} : index
+    %c_bk = arith.constant {bk} : index
+    %c_wm = arith.constant {bm // 2} : index
+    %c_group = arith.constant {GROUP_M} : index
+    %stage_bytes = arith.constant {stage_bytes} : index
+    %releasers = arith.constant {releasers} : index
+    %ticks = arith.constant 1000000 : index
+"""
+
+
+def roles_and_ring(extra_init=""):
+    """The warp-specialized kernels' thread roles (%tid, %wg, %tid_in_wg,
+    %lane, %leader) and their `stages`-deep ring of full barriers (one TMA
+    arrival) and empty barriers (%releasers arrivals), initialised by the
+    leader (`extra_init`: more barriers of the kernel's own) and fenced."""
+    return f"""    %full = nvgpu.mbarrier.create -> !ring
+    %empty = nvgpu.mbarrier.create -> !ring
+    %tid = gpu.thread_id x
+    %wg = arith.divui %tid, %c128 : index
+    %tid_in_wg = arith.remui %tid, %c128 : index
+    %lane = arith.remui %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {{
+      scf.for %s = %c0 to %c_stages step %c1 {{
+        nvgpu.mbarrier.init %full[%s], %c1 : !ring
+        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
+      }}
+{extra_init}      tile.fence mbarrier_init
+    }}
+"""
+
+
+def acquire_stage(indent):
+    """Producer, ring slot %i of K tile %kt: wait until the slot's stage is
+    free (%s), arm its full barrier with %stage_bytes, and the coordinates
+    its copies need (%k0, the two A halves' stages %a_half0 / %a_half1,
+    the second half's first row %m1)."""
+    lines = """%s = arith.remui %i, %c_stages : index
+%round = arith.divui %i, %c_stages : index
+%round_bit = arith.andi %round, %c1 : index
+%free_parity = arith.cmpi eq, %round_bit, %c0 : index
+nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
+nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
+%k0 = arith.muli %kt, %c_bk : index
+%a_half0 = arith.muli %s, %c2 : index
+%a_half1 = arith.addi %a_half0, %c1 : index
+%m1 = arith.addi %m0, %c_wm : index"""
+    return "".join(indent + line + "\n" for line in lines.splitlines())
 
 
 def consumer_step(i, accumulate, release_after, multicast_b):

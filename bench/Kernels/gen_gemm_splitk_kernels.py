@@ -26,15 +26,13 @@ flight.
 import argparse
 import json
 
-from gen_gemm_kernels import (BYTES, SHORT, accumulator, consumer_step,
+from gen_gemm_kernels import (BYTES, CONSUMER_REGS, PRODUCER_REGS, SHORT,
+                              accumulator, acquire_stage, consumer_step,
                               layout, raster, release, releasers_of,
-                              ring_k_major)
+                              ring_constants, ring_k_major, roles_and_ring)
 
 BM, BN, STAGES = 128, 128, 4
 WM = BM // 2
-GROUP_M = 8
-PRODUCER_REGS = 40
-CONSUMER_REGS = 232
 TYPES = [("bf16", "bf16", 64), ("f16", "f16", 64), ("f8E4M3FN", "bf16", 128)]
 REDUCE_ROWS, REDUCE_COLS = 64, 128
 
@@ -63,21 +61,7 @@ def splitk_kernel(ty, bk):
   // {BM}x{BN}x{bk} tiles, {STAGES}-stage ring, {SHORT[ty]}, K cut into %parts
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, %w: memref<?x?x?xf32, 1>, %parts_i32: i32) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c32 = arith.constant 32 : index
-    %c128 = arith.constant 128 : index
-    %c_stages = arith.constant {STAGES} : index
-    %c_bm = arith.constant {BM} : index
-    %c_bn = arith.constant {BN} : index
-    %c_bk = arith.constant {bk} : index
-    %c_wm = arith.constant {WM} : index
-    %c_group = arith.constant {GROUP_M} : index
-    %stage_bytes = arith.constant {stage_bytes} : index
-    %releasers = arith.constant 8 : index
-    %ticks = arith.constant 1000000 : index
-    %i32_128 = arith.constant 128 : i32
+{ring_constants(STAGES, BM, BN, bk, stage_bytes, 8)}    %i32_128 = arith.constant 128 : i32
     %parts = arith.index_cast %parts_i32 : i32 to index
     %M = memref.dim %a, %c0 : {m_in}
     %K = memref.dim %a, %c1 : {m_in}
@@ -96,21 +80,7 @@ def splitk_kernel(ty, bk):
     %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sw = tile.alloc_shared {{alignment = 1024 : i64}} : {w_t}
-    %full = nvgpu.mbarrier.create -> !ring
-    %empty = nvgpu.mbarrier.create -> !ring
-    %tid = gpu.thread_id x
-    %wg = arith.divui %tid, %c128 : index
-    %tid_in_wg = arith.remui %tid, %c128 : index
-    %lane = arith.remui %tid, %c32 : index
-    %leader = arith.cmpi eq, %tid, %c0 : index
-    scf.if %leader {{
-      scf.for %s = %c0 to %c_stages step %c1 {{
-        nvgpu.mbarrier.init %full[%s], %c1 : !ring
-        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
-      }}
-      tile.fence mbarrier_init
-    }}
-    gpu.barrier
+{roles_and_ring()}    gpu.barrier
     %first_unit = gpu.block_id x
     %ctas = gpu.grid_dim x
     %is_producer = arith.cmpi eq, %wg, %c0 : index
@@ -120,17 +90,7 @@ def splitk_kernel(ty, bk):
         scf.for %u = %first_unit to %units step %ctas iter_args(%it0 = %c0) -> (index) {{
 {unit_of("          ")}
           %it1 = scf.for %kt = %k_begin to %k_end step %c1 iter_args(%i = %it0) -> (index) {{
-            %s = arith.remui %i, %c_stages : index
-            %round = arith.divui %i, %c_stages : index
-            %round_bit = arith.andi %round, %c1 : index
-            %free_parity = arith.cmpi eq, %round_bit, %c0 : index
-            nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
-            nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
-            %k0 = arith.muli %kt, %c_bk : index
-            %a_half0 = arith.muli %s, %c2 : index
-            %a_half1 = arith.addi %a_half0, %c1 : index
-            %m1 = arith.addi %m0, %c_wm : index
-            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
+{acquire_stage("            ")}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
             tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{WM}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
