@@ -9,7 +9,9 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Target/CUDA/HardwareLimits.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -17,6 +19,7 @@
 
 using namespace mlir;
 using namespace tile::dispatch;
+using namespace tile;
 using tile::TensorMapPlanAttr;
 
 namespace {
@@ -151,4 +154,80 @@ FailureOr<Value> tile::dispatch::sharedScratchAddress(OpBuilder &b,
     return op->emitError() << "no shared scratch was placed for this op; run "
                               "--tile-assign-shared-offsets first";
   return dynamicSegmentAddress(b, op->getLoc(), op, offset.getInt());
+}
+
+OrReason<SmallVector<int64_t, 5>>
+tile::dispatch::staticGlobalStrides(Type bufferType) {
+  using R = OrReason<SmallVector<int64_t, 5>>;
+  auto type = dyn_cast<BufferType>(bufferType);
+  if (!type || type.getScope() != MemoryScope::global)
+    return R::failure("not a global tile buffer");
+  ArrayRef<int64_t> shape = type.getShape();
+  const unsigned rank = shape.size();
+  SmallVector<int64_t, 5> strides(rank, 1);
+  if (LayoutAttr layoutAttr = type.getLayout()) {
+    OrReason<GroupedLayout> grouped = layoutAttr.getLayout().group(shape);
+    if (!grouped)
+      return R::failure("global layout: " + grouped.reason());
+    for (unsigned d = 0; d < rank; ++d) {
+      unsigned nonUnit = 0;
+      for (const Iter &it : grouped->group(d))
+        if (it.extent > 1) {
+          strides[d] = it.stride;
+          ++nonUnit;
+        }
+      if (nonUnit > 1)
+        return R::failure("global dim " + std::to_string(d) +
+                          " is not one strided dim");
+    }
+    return strides;
+  }
+  int64_t inner = 1;
+  for (unsigned d = rank; d-- > 0;) {
+    strides[d] = inner;
+    if (inner != ShapedType::kDynamic)
+      inner = ShapedType::isDynamic(shape[d]) ? ShapedType::kDynamic
+                                              : inner * shape[d];
+  }
+  return strides;
+}
+
+GlobalExtents tile::dispatch::emitGlobalExtents(OpBuilder &b, Location loc,
+                                                Value memref,
+                                                Type bufferType) {
+  auto type = cast<BufferType>(bufferType);
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  auto asI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, index);
+  };
+  OrReason<SmallVector<int64_t, 5>> strides = staticGlobalStrides(type);
+  GlobalExtents extents;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    int64_t size = type.getShape()[d];
+    extents.sizes.push_back(ShapedType::isDynamic(size)
+                                ? asI64(metadata.getSizes()[d])
+                                : constant(size));
+    int64_t stride = strides ? (*strides)[d] : ShapedType::kDynamic;
+    extents.strides.push_back(ShapedType::isDynamic(stride)
+                                  ? asI64(metadata.getStrides()[d])
+                                  : constant(stride));
+  }
+  return extents;
+}
+
+FailureOr<Value> KernelABI::globalTensorSource(Operation *op, Value buffer) {
+  auto type = dyn_cast<BufferType>(buffer.getType());
+  if (!type || type.getScope() != MemoryScope::global)
+    return op->emitError() << "expected a global tile buffer";
+  auto view = buffer.getDefiningOp<FromMemrefOp>();
+  if (!view)
+    return op->emitError()
+           << "the global buffer's runtime sizes and strides are needed: it "
+              "must be a tile.from_memref in the same function (not a "
+              "function or block argument)";
+  return view.getSource();
 }

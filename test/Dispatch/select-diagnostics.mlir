@@ -2,6 +2,7 @@
 
 // Every predicate of the candidate is evaluated and listed.
 func.func @nothing_matches(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>) {
+  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> shared; cp.async copies global -> shared; rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
   // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
   // expected-note @+3 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared; rejected: single_thread — issued by a warp; one thread issues tensor copies (exec thread)}}
   // expected-note @+2 {{dsmem (priority 10): rejected: single_thread — issued by a warp; one thread issues bulk copies (exec thread); rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
@@ -17,6 +18,7 @@ func.func @nothing_matches(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64
 // names, per form, the row the walk misses.
 !t = !tile.buffer<128x32xf32, tmem, #tile.layout<S[(128,32):(1@TLane,1@TCol)]>>
 func.func @s2t(%s: !tile.buffer<128x32xf32, shared>, %t: !t) {
+  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> tmem; cp.async copies global -> shared; rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
   // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
   // expected-note @+3 {{tma (priority 20): rejected: global_shared — copies shared -> tmem; tma copies global <-> shared}}
   // expected-note @+2 {{dsmem (priority 10): rejected: shared_to_shared — copies shared -> tmem; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
@@ -31,6 +33,7 @@ func.func @s2t(%s: !tile.buffer<128x32xf32, shared>, %t: !t) {
 func.func @declined(%s: !tile.buffer<4x64xf16, shared>,
                     %d: !tile.buffer<4x64xf16, shared, #tile.layout<S[(4,64):(1,4)]>>,
                     %bar: !llvm.ptr<3>, %peer: i32) {
+  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> shared; cp.async copies global -> shared; rejected: supported_config — remote_cta given; cp.async copies into the issuing CTA, zero-filling what lies outside the tensor}}
   // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
   // expected-note @+3 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared}}
   // expected-note @+2 {{dsmem (priority 10): declined — the contiguous run at source byte 0 is 2 bytes (destination byte 0), not a multiple of 16 bytes; cp.async.bulk copies 16-byte multiples}}
@@ -44,7 +47,7 @@ func.func @declined(%s: !tile.buffer<4x64xf16, shared>,
 
 // An unknown forced variant lists the registered ones.
 func.func @unknown(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32) {
-  // expected-error @+1 {{unknown variant 'bulk' for tile.copy_async on cuda; registered: tma, dsmem}}
+  // expected-error @+1 {{unknown variant 'bulk' for tile.copy_async on cuda; registered: tma, ldgsts, dsmem}}
   tile.copy_async %s[0] to %d[0] sizes [64] exec thread mbar(%bar) remote_cta(%peer) {dispatch = "bulk"} : !tile.buffer<64xf16, shared> to !tile.buffer<64xf16, shared>
   return
 }
@@ -65,6 +68,7 @@ gpu.module @old [#nvvm.target<chip = "sm_80">] {
 
 // Dynamic offsets: the planner needs static ones and says so.
 func.func @dynamic(%s: !tile.buffer<128x64xf16, shared>, %d: !tile.buffer<128x64xf16, shared>, %bar: !llvm.ptr<3>, %peer: i32, %row: index) {
+  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> shared; cp.async copies global -> shared; rejected: supported_config — remote_cta given; cp.async copies into the issuing CTA, zero-filling what lies outside the tensor}}
   // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
   // expected-note @+3 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared}}
   // expected-note @+2 {{dsmem (priority 10): declined — source region has a dynamic offset; the dsmem planner needs static offsets}}

@@ -7,6 +7,7 @@
 // CHECK: tile.copy_async {{.*}} {variant = "dsmem"}
 gpu.module @k [#nvvm.target<chip = "sm_90a">] {
   gpu.func @cluster_copy(%s: !d, %d: !d, %bar: !llvm.ptr<3>, %peer: i32) kernel {
+    // expected-note @+4 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> shared; cp.async copies global -> shared; rejected: supported_config — remote_cta given; cp.async copies into the issuing CTA, zero-filling what lies outside the tensor}}
     // expected-remark @+3 {{selected dsmem (priority 10) on sm_90a}}
     // expected-note @+2 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared}}
     // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies shared -> shared; tcgen05.cp copies shared -> tmem}}
@@ -25,6 +26,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a">] {
 func.func @forced(%s: !tile.buffer<8x128xf16, shared, #tile.layout<S[(8,128):(256,1)]>>,
                   %d: !tile.buffer<8x128xf16, shared>,
                   %bar: !llvm.ptr<3>, %peer: i32) {
+  // expected-note @+4 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> shared; cp.async copies global -> shared; rejected: supported_config — remote_cta given; cp.async copies into the issuing CTA, zero-filling what lies outside the tensor}}
   // expected-remark @+3 {{selected dsmem (priority 10) on sm_100a}}
   // expected-note @+2 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared}}
   // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies shared -> shared; tcgen05.cp copies shared -> tmem}}

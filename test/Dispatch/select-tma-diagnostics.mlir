@@ -2,6 +2,7 @@
 
 // The caller's config must fit the direction.
 func.func @missing_mbar(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>) {
+  // expected-note @+5 {{ldgsts (priority 15): rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
   // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
   // expected-note @+3 {{tma (priority 20): rejected: completion — a global -> shared tensor copy completes on an mbarrier; give mbar(...)}}
   // expected-note @+2 {{dsmem (priority 10): rejected}}

@@ -12,11 +12,13 @@ gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     %g = tile.from_memref %in : memref<8x256xf16, 1> -> !tile.buffer<8x256xf16, global>
     %o = tile.from_memref %out : memref<8x256xf16, 1> -> !tile.buffer<8x256xf16, global>
     %s = tile.alloc_shared : !sw128
+    // expected-note @+4 {{ldgsts (priority 15): viable, lower priority}}
     // expected-remark @+3 {{selected tma (priority 20) on sm_90a}}
     // expected-note @+2 {{dsmem (priority 10): rejected: shared_to_shared — copies global -> shared; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed}}
     // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies global -> shared; tcgen05.cp copies shared -> tmem}}
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar)
         : !tile.buffer<8x256xf16, global> to !sw128
+    // expected-note @+4 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> global; cp.async copies global -> shared; rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
     // expected-remark @+3 {{selected tma (priority 20) on sm_90a}}
     // expected-note @+2 {{dsmem (priority 10): rejected: shared_to_shared — copies shared -> global; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
     // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies shared -> global; tcgen05.cp copies shared -> tmem}}
@@ -35,6 +37,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @tile(%in: memref<?x?xf16, 1>, %bar: !llvm.ptr<3>, %row: index, %col: index) kernel {
     %g = tile.from_memref %in : memref<?x?xf16, 1> -> !tile.buffer<?x?xf16, global>
     %s = tile.alloc_shared : !tile.buffer<128x64xf16, shared, #tile.layout<S[(128,64):(64,1)], swizzle<3,3,3>>>
+    // expected-note @+4 {{ldgsts (priority 15): declined — 4-byte vectors: 4096 vectors over 1 thread are 4096 per thread (at most 256); give the copy more threads}}
     // expected-remark @+3 {{selected tma (priority 20) on sm_100a}}
     // expected-note @+2 {{dsmem (priority 10): rejected}}
     // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies global -> shared; tcgen05.cp copies shared -> tmem}}

@@ -25,6 +25,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
+#include "tile/Support/OrReason.h"
 
 #include <optional>
 #include <string>
@@ -79,8 +80,39 @@ mlir::FailureOr<mlir::Value> dynamicSegmentAddress(mlir::OpBuilder &b,
 mlir::FailureOr<mlir::Value> sharedScratchAddress(mlir::OpBuilder &b,
                                                   mlir::Operation *op);
 
+/// A global buffer's runtime extents, for emitters that compute global
+/// addresses themselves (a TMA copy's extents travel in its host-encoded
+/// tensor map instead): i64 values by dim, constants where the buffer's
+/// type or layout fixes them, else read from the memref's descriptor
+/// (which a kernel argument carries: KernelABI.h's loweredParamParts).
+struct GlobalExtents {
+  llvm::SmallVector<mlir::Value, 5> sizes;
+  /// Element strides.
+  llvm::SmallVector<mlir::Value, 5> strides;
+};
+
+/// The element strides of global buffer type `bufferType` by dim as the
+/// compiler knows them: from its #tile.layout (each dim one strided iter),
+/// else dense row-major over its shape, mlir::ShapedType::kDynamic where a
+/// dim inside is dynamic (the run time knows them: the memref's strides).
+OrReason<llvm::SmallVector<int64_t, 5>>
+staticGlobalStrides(mlir::Type bufferType);
+
+/// Emits the extents of `buffer`, a global tile buffer viewing `memref`
+/// (the source of its tile.from_memref, KernelABI::globalTensorSource).
+GlobalExtents emitGlobalExtents(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value memref, mlir::Type bufferType);
+
 class KernelABI {
 public:
+  /// The memref whose descriptor holds the runtime sizes and strides of
+  /// `buffer`, a global tile buffer used by `op`: the source of its
+  /// tile.from_memref, which dominates `op`. Reports on `op` why they are
+  /// out of reach otherwise (a buffer passed through a function argument,
+  /// a block argument, or not global).
+  mlir::FailureOr<mlir::Value> globalTensorSource(mlir::Operation *op,
+                                                  mlir::Value buffer);
+
   /// The kernel argument holding the tensor-map parameter described by
   /// `plan` (its `param` is ignored) in the gpu.func kernel enclosing `op`:
   /// appended on first use, shared by equal plans. Reports an error on `op`

@@ -114,6 +114,8 @@ llvm::StringRef tile::cuda::familyName(InstructionFamily family) {
     return "mbarrier expect-tx and fence.proxy.async";
   case InstructionFamily::MbarrierParityWait:
     return "mbarrier.try_wait.parity";
+  case InstructionFamily::CpAsync:
+    return "cp.async";
   case InstructionFamily::BulkCopyCluster:
     return "cp.async.bulk.shared::cluster and mapa";
   case InstructionFamily::Tcgen05: return "tcgen05";
@@ -148,6 +150,9 @@ std::optional<PtxRange> ChipInfo::support(InstructionFamily family) const {
                 PtxRange{std::max<PtxVersion>(ptx.min, 86), ptx.max});
   case InstructionFamily::MbarrierParityWait:
     return when(sm >= 90, ptx);
+  case InstructionFamily::CpAsync:
+    // cp.async and cp.async.mbarrier.arrive: sm_80, PTX 7.0.
+    return when(sm >= 80, PtxRange{std::max<PtxVersion>(ptx.min, 70), ptx.max});
   case InstructionFamily::BulkTensorCopyCtaGroup:
     return when(hasCtaGroupCopies(*this), tcgen05);
   case InstructionFamily::Tcgen05:

@@ -11,6 +11,7 @@
 
 void tile::registerBuiltinVariants(dispatch::VariantRegistry &registry) {
   registerTMAVariant(registry);
+  registerLdgstsVariant(registry);
   registerDSMEMVariant(registry);
   registerTcgen05CpVariant(registry);
   registerTcgen05MmaVariant(registry);

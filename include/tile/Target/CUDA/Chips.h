@@ -58,6 +58,8 @@ enum class InstructionFamily {
   AsyncBarrier,
   /// mbarrier.try_wait.parity.
   MbarrierParityWait,
+  /// cp.async (LDGSTS) and cp.async.mbarrier.arrive (ldgsts).
+  CpAsync,
   /// tcgen05.mma (f16, tf32, f8f6f4), tcgen05.cp, alloc, commit.
   Tcgen05,
   /// tcgen05.mma kind::i8.

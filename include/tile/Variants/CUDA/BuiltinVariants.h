@@ -14,13 +14,13 @@ class VariantRegistry;
 
 namespace tile {
 
-/// Priorities of the built-in variants. The copy_async variants cover
-/// disjoint directions (global <-> shared, shared -> remote shared, shared
-/// -> tensor memory), so today they never compete; tma ranks above the
-/// others so that a variant added later for global <-> shared (e.g. a
-/// cp.async fallback) must outrank it on purpose. An embedder's variant
-/// with a higher priority is tried first.
+/// Priorities of the built-in variants. tma and ldgsts both copy global
+/// -> shared: tma ranks first wherever its predicates and planner accept
+/// the op, ldgsts takes what they refuse (or what `dispatch = "ldgsts"`
+/// forces). The other copy_async variants cover disjoint directions. An
+/// embedder's variant with a higher priority is tried first.
 constexpr int kTMAPriority = 20;
+constexpr int kLdgstsPriority = 15;
 constexpr int kDSMEMPriority = 10;
 constexpr int kTcgen05CpPriority = 10;
 constexpr int kTcgen05MmaPriority = 10;
@@ -37,6 +37,13 @@ void registerDSMEMVariant(dispatch::VariantRegistry &registry);
 /// cta_group_target; planner: tma::planTensorCopy; adds one by-value
 /// tensor-map kernel parameter per distinct plan; emits cp.async.bulk.tensor.
 void registerTMAVariant(dispatch::VariantRegistry &registry);
+
+/// The ldgsts copy_async variant: global -> shared through cp.async, the
+/// exec scope's threads sharing the vectors. Predicates: global_to_shared,
+/// exec_scope, completion, supported_config, ldgsts_target; planner:
+/// ldgsts::planCooperativeCopy; its kernel-ABI step finds the memref
+/// holding the tensor's runtime sizes and strides.
+void registerLdgstsVariant(dispatch::VariantRegistry &registry);
 
 /// The tcgen05_cp copy_async variant: shared -> tensor memory through
 /// tcgen05.cp. Predicates: shared_tmem, single_thread, tmem_address,

@@ -105,41 +105,19 @@ OrReason<tma::Request> requestFor(CopyAsyncOp copy) {
 
   // Global dims and element strides: from the layout, else row-major with
   // runtime strides where a dim inside is dynamic.
-  unsigned rank = global.getRank();
   for (int64_t d : global.getShape())
     r.global.shape.push_back(ShapedType::isDynamic(d) ? tma::kDynamic : d);
-  if (LayoutAttr layoutAttr = global.getLayout()) {
-    TileLayout layout = layoutAttr.getLayout();
-    if (layout.offset(Axis::m) != 0)
-      return R::failure("the global layout starts at element " +
-                        std::to_string(layout.offset(Axis::m)) +
-                        "; a tensor map starts at the buffer's address");
-    OrReason<GroupedLayout> grouped = layout.group(global.getShape());
-    if (!grouped)
-      return R::failure("global layout: " + grouped.reason());
-    for (unsigned d = 0; d < rank; ++d) {
-      int64_t stride = 0;
-      unsigned nonUnit = 0;
-      for (const Iter &it : grouped->group(d))
-        if (it.extent > 1) {
-          stride = it.stride;
-          ++nonUnit;
-        }
-      if (nonUnit > 1)
-        return R::failure("global dim " + std::to_string(d) +
-                          " is not one strided dim");
-      r.global.strides.push_back(nonUnit ? stride : 1);
-    }
-  } else {
-    r.global.strides.assign(rank, 1);
-    int64_t inner = 1;
-    for (unsigned d = rank; d-- > 0;) {
-      r.global.strides[d] = inner;
-      if (inner != tma::kDynamic)
-        inner = r.global.shape[d] == tma::kDynamic ? tma::kDynamic
-                                               : inner * r.global.shape[d];
-    }
-  }
+  if (LayoutAttr layoutAttr = global.getLayout();
+      layoutAttr && layoutAttr.getLayout().offset(Axis::m) != 0)
+    return R::failure("the global layout starts at element " +
+                      std::to_string(layoutAttr.getLayout().offset(Axis::m)) +
+                      "; a tensor map starts at the buffer's address");
+  OrReason<SmallVector<int64_t, 5>> strides = staticGlobalStrides(global);
+  if (!strides)
+    return R::failure(strides.reason());
+  for (int64_t stride : *strides)
+    r.global.strides.push_back(ShapedType::isDynamic(stride) ? tma::kDynamic
+                                                             : stride);
   for (int64_t o : globalOffsets)
     r.global.offsets.push_back(ShapedType::isDynamic(o) ? tma::kDynamic : o);
 
