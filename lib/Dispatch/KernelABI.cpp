@@ -200,7 +200,13 @@ GlobalExtents tile::dispatch::emitGlobalExtents(OpBuilder &b, Location loc,
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, v);
   };
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  // The descriptor is read only where the type leaves a value open.
+  memref::ExtractStridedMetadataOp metadata;
+  auto read = [&]() {
+    if (!metadata)
+      metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    return metadata;
+  };
   auto asI64 = [&](Value index) -> Value {
     return arith::IndexCastOp::create(b, loc, i64, index);
   };
@@ -209,11 +215,11 @@ GlobalExtents tile::dispatch::emitGlobalExtents(OpBuilder &b, Location loc,
   for (unsigned d = 0; d < type.getRank(); ++d) {
     int64_t size = type.getShape()[d];
     extents.sizes.push_back(ShapedType::isDynamic(size)
-                                ? asI64(metadata.getSizes()[d])
+                                ? asI64(read().getSizes()[d])
                                 : constant(size));
     int64_t stride = strides ? (*strides)[d] : ShapedType::kDynamic;
     extents.strides.push_back(ShapedType::isDynamic(stride)
-                                  ? asI64(metadata.getStrides()[d])
+                                  ? asI64(read().getStrides()[d])
                                   : constant(stride));
   }
   return extents;

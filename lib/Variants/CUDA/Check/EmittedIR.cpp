@@ -63,7 +63,47 @@ std::optional<int64_t> binary(Operation *op, int64_t a, int64_t b) {
       .Case([&](arith::ShRUIOp) -> std::optional<int64_t> {
         return b >= 0 && b < 64 ? std::optional(int64_t(uint64_t(a) >> b)) : 0;
       })
+      .Case([&](arith::DivUIOp) -> std::optional<int64_t> {
+        if (b == 0)
+          return std::nullopt;
+        return int64_t(uint64_t(a) / uint64_t(b));
+      })
+      .Case([&](arith::RemUIOp) -> std::optional<int64_t> {
+        if (b == 0)
+          return std::nullopt;
+        return int64_t(uint64_t(a) % uint64_t(b));
+      })
+      .Case([&](arith::MinSIOp) { return std::min(a, b); })
+      .Case([&](arith::MaxSIOp) { return std::max(a, b); })
       .Default([](Operation *) { return std::nullopt; });
+}
+
+/// `v` (of `width` bits) as a signed value.
+int64_t signExtend(int64_t v, unsigned width) {
+  if (width >= 64)
+    return v;
+  return int64_t(uint64_t(v) << (64 - width)) >> (64 - width);
+}
+
+/// An integer comparison of known operands of `width` bits.
+std::optional<int64_t> compare(arith::CmpIPredicate p, int64_t a, int64_t b,
+                               unsigned width) {
+  uint64_t ua = width >= 64 ? uint64_t(a) : uint64_t(a) & ((uint64_t(1) << width) - 1);
+  uint64_t ub = width >= 64 ? uint64_t(b) : uint64_t(b) & ((uint64_t(1) << width) - 1);
+  int64_t sa = signExtend(a, width), sb = signExtend(b, width);
+  switch (p) {
+  case arith::CmpIPredicate::eq: return ua == ub;
+  case arith::CmpIPredicate::ne: return ua != ub;
+  case arith::CmpIPredicate::ult: return ua < ub;
+  case arith::CmpIPredicate::ule: return ua <= ub;
+  case arith::CmpIPredicate::ugt: return ua > ub;
+  case arith::CmpIPredicate::uge: return ua >= ub;
+  case arith::CmpIPredicate::slt: return sa < sb;
+  case arith::CmpIPredicate::sle: return sa <= sb;
+  case arith::CmpIPredicate::sgt: return sa > sb;
+  case arith::CmpIPredicate::sge: return sa >= sb;
+  }
+  return std::nullopt;
 }
 
 /// ops whose result is their first operand's value (casts, mapa: the same
@@ -109,6 +149,18 @@ void EmittedValues::evaluate(Operation *op) {
     v = 1; // the lane that issues
   } else if (auto gep = dyn_cast<LLVM::GEPOp>(op)) {
     v = gepValue(gep, *this);
+  } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    OrReason<int64_t> a = get(cmp.getLhs()), b = get(cmp.getRhs());
+    if (a && b)
+      v = compare(cmp.getPredicate(), *a, *b, widthOf(cmp.getLhs().getType()));
+  } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
+    OrReason<int64_t> c = get(select.getCondition());
+    if (c) {
+      OrReason<int64_t> taken =
+          get(*c ? select.getTrueValue() : select.getFalseValue());
+      if (taken)
+        v = *taken;
+    }
   } else if (forwardsValue(op) && op->getNumOperands() >= 1) {
     if (OrReason<int64_t> a = get(op->getOperand(0)))
       v = *a;

@@ -52,6 +52,8 @@ void tile::registerBuiltinLoweringChecks(dispatch::VariantRegistry &registry) {
   using namespace lowering_check;
   registry.setCheck("tile.copy_async", dispatch::kCudaFamily, "tma",
                     checkTMALowering);
+  registry.setCheck("tile.copy_async", dispatch::kCudaFamily, "ldgsts",
+                    checkLdgstsLowering);
   registry.setCheck("tile.copy_async", dispatch::kCudaFamily, "dsmem",
                     checkDSMEMLowering);
   registry.setCheck("tile.copy_async", dispatch::kCudaFamily, "tcgen05_cp",

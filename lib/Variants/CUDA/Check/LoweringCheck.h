@@ -54,6 +54,10 @@ llvm::LogicalResult checkTMALowering(mlir::Operation *op,
                                      mlir::ValueRange lowered,
                                      llvm::ArrayRef<mlir::Operation *> emitted,
                                      const dispatch::DispatchContext &);
+llvm::LogicalResult checkLdgstsLowering(mlir::Operation *op,
+                                        mlir::ValueRange lowered,
+                                        llvm::ArrayRef<mlir::Operation *> emitted,
+                                        const dispatch::DispatchContext &);
 llvm::LogicalResult checkDSMEMLowering(mlir::Operation *op,
                                        mlir::ValueRange lowered,
                                        llvm::ArrayRef<mlir::Operation *> emitted,

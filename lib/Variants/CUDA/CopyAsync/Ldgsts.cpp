@@ -88,7 +88,10 @@ std::optional<int64_t> scopeThreads(CopyAsyncOp copy) {
 /// to the stage its runtime leading indices name.
 int64_t sharedBaseAlignment(CopyAsyncOp copy) {
   BufferType shared = copy.getDstType();
-  int64_t alignment = std::max<int64_t>(1, shared.getElementBits() / 8);
+  // A tile that does not come from its tile.alloc_shared here is assumed
+  // 16-byte aligned (allocations are at least 128-byte aligned unless an
+  // explicit alignment says less).
+  int64_t alignment = 16;
   if (auto alloc = copy.getDst().getDefiningOp<AllocSharedOp>())
     alignment = alloc.getEffectiveAlignment();
   ArrayRef<int64_t> offsets = copy.getDstStaticOffsets();
