@@ -656,6 +656,53 @@ def stage_ring(name, ty, stages, rows, cols, sw):
 """
 
 
+def ldgsts_copy(name, ty, rows, cols, layout, scope, threads):
+    """in[row, col] rows x cols region -> tile by cp.async (the exec scope's
+    threads sharing it; `thread`: the leader alone, the variant forced) ->
+    out[0, 0] by a TMA store. `in` is any runtime-sized tensor: its row
+    stride need not be a multiple of 16 bytes."""
+    t = buf((rows, cols), ty, "shared", layout)
+    nbytes = rows * cols * BYTES[ty]
+    copy = (f"tile.copy_async %g_in[%row, %col] to %tile[0, 0] sizes [{rows}, {cols}] "
+            f"exec {scope}\n          mbar(%bar[%c0] : !bar)")
+    if scope == "thread":
+        copy = ("scf.if %leader {\n      " + copy +
+                ' {dispatch = "ldgsts"}' + f" : {gbuf(2, ty)} to {t}\n    }}")
+    else:
+        copy += f" : {gbuf(2, ty)} to {t}"
+    return f"""
+  gpu.func @{name}(%in: {memref(2, ty)}, %out: {memref(2, ty)}, %row: index, %col: index) kernel
+      attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
+{CONSTANTS}    %bytes = arith.constant {nbytes} : index
+    %g_in = tile.from_memref %in : {memref(2, ty)} -> {gbuf(2, ty)}
+    %g_out = tile.from_memref %out : {memref(2, ty)} -> {gbuf(2, ty)}
+    %tile = tile.alloc_shared {{alignment = 1024 : i64}} : {t}
+    %bar = nvgpu.mbarrier.create -> !bar
+    scf.if %leader {{
+      nvgpu.mbarrier.init %bar[%c0], %c1 : !bar
+      tile.fence mbarrier_init
+    }}
+    gpu.barrier
+    scf.if %leader {{
+      nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : !bar
+    }}
+    {copy}
+    nvgpu.mbarrier.try_wait.parity %bar[%c0], %false, %ticks : !bar
+    // cp.async writes through the generic proxy; the TMA store reads
+    // through the async proxy.
+    tile.fence proxy_async
+    gpu.barrier
+    scf.if %leader {{
+      tile.copy_async %tile[0, 0] to %g_out[0, 0] sizes [{rows}, {cols}] exec thread
+          : {t} to {gbuf(2, ty)}
+      tile.commit_group bulk
+      tile.wait_group bulk, 0 {{read}}
+    }}
+    gpu.return
+  }}
+"""
+
+
 def parse_arguments():
     """OUT.mlir [OUT.json]: `--help` prints this script's description."""
     parser = argparse.ArgumentParser(
@@ -750,6 +797,20 @@ def main():
             body.append(readback(name, ty, r, c, nvmma_layout(ty, r, c, sw)))
             cases.append(dict(kernel=name, family="readback", dtype=ty,
                               bytes=BYTES[ty], region=[r, c], swizzle=sw))
+
+    # cp.async (ldgsts) copies shared by the exec scope's threads, from
+    # tensors whose row stride the test chooses (16-, 8- and 4-byte
+    # aligned rows).
+    for ty, r, c, sw, scope, threads in (
+            ("bf16", 64, 64, "128", "warpgroup", 128),
+            ("f16", 64, 32, "64", "warp", 32),
+            ("f32", 32, 64, "128", "cta", 256),
+            ("i8", 16, 64, "none", "thread", 32)):
+        name = f"ldgsts_{ty}_{r}x{c}_sw{sw}_{scope}"
+        body.append(ldgsts_copy(name, ty, r, c, nvmma_layout(ty, r, c, sw),
+                                scope, threads))
+        cases.append(dict(kernel=name, family="ldgsts", dtype=ty,
+                          bytes=BYTES[ty], region=[r, c], swizzle=sw))
 
     # Dynamic shared memory beyond 48 KiB: 4 stages x 128x128 f16 (32 KiB).
     name = "ring_f16_4x128x128_sw128"
