@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """tile_mlir.gemm (python/tile_mlir/gemm.py: the kernel chosen per call,
-split-K for few tiles and long K) on a GPU, against torch (cuBLAS) in the
-same process.
+swap-AB for M <= 64, split-K for few tiles and long K) on a GPU, against
+torch (cuBLAS) in the same process.
 
   gemm_any_bench.py check   C against a float32 reference on random normal
                             data: small and odd M, N, K, strides TMA cannot
-                            take (copied), transposed B, e4m3, split-K
-                            shapes run twice for bit equality
-  gemm_any_bench.py bench   TFLOP/s against torch.matmul (cuBLAS) on small-M
-                            and skinny shapes, each entry a CUDA graph of 10
-                            calls, replays interleaved (medians)
+                            take (copied), transposed B, e4m3; every shape
+                            run twice for bit equality
+  gemm_any_bench.py bench   TFLOP/s against torch.matmul (cuBLAS) on the
+                            grid M in {1 .. 4096} x LLM (N, K), bf16 and
+                            e4m3 (M <= 64 also without swap-AB), and the
+                            misaligned 4095 x 4097 x 4096; each entry a CUDA
+                            graph of 10 calls, replays interleaved (medians)
 
 Tolerance: |C - ref| <= 2^-7 |ref| + 2^-7 rms(ref) (f16/bf16 output
 rounding plus f32 sums in another order); e4m3: + 2^-5 rms(ref) (Hopper's
@@ -25,6 +27,7 @@ if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
 
+import math
 import os
 from pathlib import Path
 
@@ -63,7 +66,10 @@ def check():
     failures = 0
     shapes = [(1, 4096, 4096), (16, 8192, 8192), (128, 8192, 8192),
               (256, 4096, 14336), (300, 700, 200), (4095, 4097, 4096),
-              (64, 64, 64), (7, 9, 16), (2048, 2048, 2048), (129, 1000, 33)]
+              (64, 64, 64), (7, 9, 16), (2048, 2048, 2048), (129, 1000, 33),
+              # swap-AB: every tile width, odd M, N and K, K split in parts
+              (33, 1000, 520), (17, 2112, 7168), (64, 28672, 4096),
+              (1, 1000, 24), (127, 4100, 4096)]
     for dtype in (torch.bfloat16, torch.float16):
         for m, n, k in shapes:
             a = torch.randn(m, k, device="cuda", dtype=dtype)
@@ -106,29 +112,72 @@ def check():
     return 1 if failures else 0
 
 
+# The issue's grid: decode/skinny M against LLM layer shapes (N, K).
+BENCH_M = (1, 16, 32, 64, 128, 256, 1024, 4096)
+BENCH_NK = ((4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336),
+            (8192, 8192), (1024, 8192))
+
+
 def bench():
+    """Every (M, N, K) of the grid, bf16 and e4m3, against cuBLAS; for
+    M <= 64 also the choice without swap-AB (split-K or the family's
+    128-row tiles), in the same interleaved rounds. Then the misaligned
+    4095 x 4097 x 4096 problem. Prints the geometric means the goals are
+    stated in."""
     torch.manual_seed(0)
     gemm = Gemm(DEVICE / "kernels")
+    plain = Gemm(DEVICE / "kernels")
+    plain.force_swap_ab = False
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
-    print("TFLOP/s, C = A W^T; ratio against torch (cuBLAS)")
+    print("TFLOP/s, C = A W^T; ratio against torch (cuBLAS); 'no swap': "
+          "the choice without swap-AB")
+    one = torch.ones((), device="cuda")
+    ratios = {}
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
-        for m, n, k in [(16, 8192, 8192), (64, 8192, 8192), (128, 8192, 8192),
-                        (256, 4096, 14336), (128, 28672, 4096),
-                        (512, 8192, 8192), (8192, 8192, 8192)]:
-            a = torch.randn(m, k, device="cuda").to(dtype)
-            w = torch.randn(n, k, device="cuda").to(dtype)
-            if dtype == torch.float8_e4m3fn:
-                one = torch.ones((), device="cuda")
-                ref = lambda: torch._scaled_mm(  # noqa: E731
-                    a, w.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
-            else:
-                ref = lambda: a @ w.t()  # noqa: E731
-            ms = interleaved({"tile": lambda: gemm.linear(a, w), "torch": ref})
-            tf = {name: 2 * m * n * k / (t * 1e-3) / 1e12
-                  for name, t in ms.items()}
-            print(f"{str(dtype)[6:]:14} {m:5}x{n:5}x{k:5}: tile {tf['tile']:7.1f}  "
-                  f"torch {tf['torch']:7.1f}  ratio {tf['tile'] / tf['torch']:.2f}"
-                  f"  [{gemm.explain(a, w).split(':')[0]}]")
+        for m in BENCH_M:
+            for n, k in BENCH_NK:
+                a = torch.randn(m, k, device="cuda").to(dtype)
+                w = torch.randn(n, k, device="cuda").to(dtype)
+                if dtype == torch.float8_e4m3fn:
+                    ref = lambda: torch._scaled_mm(  # noqa: E731
+                        a, w.t(), scale_a=one, scale_b=one,
+                        out_dtype=torch.bfloat16)
+                else:
+                    ref = lambda: a @ w.t()  # noqa: E731
+                entries = {"tile": lambda: gemm.linear(a, w), "torch": ref}
+                if m <= 64:
+                    entries["no swap"] = lambda: plain.linear(a, w)
+                ms = interleaved(entries)
+                tf = {name: 2 * m * n * k / (t * 1e-3) / 1e12
+                      for name, t in ms.items()}
+                ratio = tf["tile"] / tf["torch"]
+                ratios[(str(dtype)[6:], m, n, k)] = ratio
+                extra = (f"  no swap {tf['no swap']:7.1f} "
+                         f"({tf['no swap'] / tf['torch']:.2f})"
+                         if "no swap" in tf else "")
+                print(f"{str(dtype)[6:]:13} {m:5}x{n:5}x{k:5}: tile "
+                      f"{tf['tile']:7.1f}  torch {tf['torch']:7.1f}  ratio "
+                      f"{ratio:.2f}{extra}  [{gemm.explain(a, w).split(':')[0]}]",
+                      flush=True)
+    # Strides TMA cannot take (a row of 4097 bf16 is 8194 bytes): A and W
+    # are copied into aligned buffers first (docs/Gemm.md).
+    m, n, k = 4095, 4097, 4096
+    a = torch.randn(m, k + 1, device="cuda", dtype=torch.bfloat16)[:, :k]
+    w = torch.randn(n, k + 1, device="cuda", dtype=torch.bfloat16)[:, :k]
+    ms = interleaved({"tile": lambda: gemm.linear(a, w),
+                      "torch": lambda: a @ w.t()})
+    print(f"misaligned bf16 {m}x{n}x{k} (row strides {k + 1}): ratio "
+          f"{ms['torch'] / ms['tile']:.2f}  [{gemm.explain(a, w)}]")
+
+    def geomean(values):
+        values = list(values)
+        return math.exp(sum(math.log(v) for v in values) / len(values))
+    for ty in ("bfloat16", "float8_e4m3fn"):
+        small = [r for (t, m, _, _), r in ratios.items() if t == ty and m <= 256]
+        large = [r for (t, m, _, _), r in ratios.items() if t == ty and m >= 1024]
+        print(f"{ty}: geometric mean M <= 256 {geomean(small):.3f}, "
+              f"M >= 1024 {geomean(large):.3f}, lowest "
+              f"{min(ratios[key] for key in ratios if key[0] == ty):.2f}")
     return 0
 
 

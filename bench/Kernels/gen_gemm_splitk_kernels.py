@@ -35,6 +35,11 @@ BM, BN, STAGES = 128, 128, 4
 WM = BM // 2
 TYPES = [("bf16", "bf16", 64), ("f16", "f16", 64), ("f8E4M3FN", "bf16", 128)]
 REDUCE_ROWS, REDUCE_COLS = 64, 128
+# Swap-AB forms (the activations' rows as the wgmma's N) for M <= 64:
+# (N, stages). A stage holds 128 weight rows and N activation rows of BK,
+# so the narrow ones afford a deeper ring (more bytes in flight: small-M
+# GEMMs stream the weight at memory speed).
+SWAP_AB = [(16, 8, True), (32, 8, True), (64, 6, True)]
 
 
 def f32_tile(lead, rows, cols):
@@ -45,23 +50,83 @@ def f32_tile(lead, rows, cols):
             f"{layout((lead, 1, rows, cols // 32, 32), (rows * cols, 0, 32, rows * 32, 1), 'swizzle<3,2,3>')}>")
 
 
-def splitk_kernel(ty, bk):
-    name = f"gemm_{SHORT[ty]}_tn_{BM}x{BN}x{bk}_s{STAGES}_splitk"
-    a_t = (f"!tile.buffer<{2 * STAGES}x{WM}x{bk}x{ty}, shared, "
-           f"{ring_k_major(ty, 2 * STAGES, WM, bk)}>")
-    b_t = (f"!tile.buffer<{STAGES}x{BN}x{bk}x{ty}, shared, "
-           f"{ring_k_major(ty, STAGES, BN, bk)}>")
-    w_t = f32_tile(2, WM, BN)
-    acc_t = f"!tile.buffer<{WM}x{BN}xf32, local, {accumulator(BN)}>"
+def transposed_accumulator(rows):
+    """The wgmma m64nN f32 fragment read transposed, for a swap-AB tile of
+    `rows` (C's rows, the instructions' N) x 64 (C's columns, the
+    instructions' M): thread 32w + 4q + r holds C(8j + 2r + e, 16w + 8h + q)
+    in register 4j + 2h + e."""
+    return layout((rows // 8, 4, 2, 4, 2, 8),
+                  (4, "1@tid_in_wg", 1, "32@tid_in_wg", 2, "4@tid_in_wg"))
+
+
+def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
+    """The split-K GEMM C = A B^T. Plain: BM x 128 tiles, each consumer
+    warpgroup owning 64 of the tile's rows (A's halves). With `swap`, the
+    swap-AB form for small M: `bn` x 128 tiles (`bn` rows of A, 8..64),
+    each consumer warpgroup owning 64 of the tile's columns (B's halves);
+    its gemm_async is `bn` x 64, an M that no wgmma has, so dispatch
+    computes C^T = B A^T (B's rows as the wgmma's M, A's as its N)."""
+    if swap:
+        name = f"gemm_{SHORT[ty]}_tn_swapab_{bn}x{2 * WM}x{bk}_s{stages}_splitk"
+        tile_m, tile_n = bn, 2 * WM
+        # A (activations): one bn-row tile per stage, read by both
+        # consumers; B (weights): two 64-row halves per stage.
+        a_t = (f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, "
+               f"{ring_k_major(ty, stages, bn, bk)}>")
+        b_t = (f"!tile.buffer<{2 * stages}x{WM}x{bk}x{ty}, shared, "
+               f"{ring_k_major(ty, 2 * stages, WM, bk)}>")
+        acc_t = (f"!tile.buffer<{bn}x{WM}xf32, local, "
+                 f"{transposed_accumulator(bn)}>")
+        # Row-major, unswizzled: a thread's columns 16w + q + 8h cross the
+        # 32-column atoms of a 128-byte swizzle at a thread-dependent row
+        # (a 4-way bank conflict instead, on a few stores per tile).
+        w_t = (f"!tile.buffer<2x1x{bn}x{WM}xf32, shared, "
+               f"{layout((2, 1, bn, WM), (bn * WM, 0, WM, 1))}>")
+        mma_m, mma_n = bn, WM
+        loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bn}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
+            %n1 = arith.addi %n0, %c_wn : index
+            tile.copy_async %gb[%n0, %k0] to %sb[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
+            tile.copy_async %gb[%n1, %k0] to %sb[%a_half1, 0, 0] sizes [{WM}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
+"""
+        out_at = """%col = arith.muli %half, %c_wn : index
+          %m_half = arith.addi %m0, %c0 : index
+          %n_half = arith.addi %n0, %col : index"""
+        out_sizes = f"[1, {bn}, {WM}]"
+    else:
+        name = f"gemm_{SHORT[ty]}_tn_{BM}x{bn}x{bk}_s{stages}_splitk"
+        tile_m, tile_n = BM, bn
+        a_t = (f"!tile.buffer<{2 * stages}x{WM}x{bk}x{ty}, shared, "
+               f"{ring_k_major(ty, 2 * stages, WM, bk)}>")
+        b_t = (f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, "
+               f"{ring_k_major(ty, stages, bn, bk)}>")
+        acc_t = f"!tile.buffer<{WM}x{bn}xf32, local, {accumulator(bn)}>"
+        w_t = f32_tile(2, WM, bn)
+        mma_m, mma_n = WM, bn
+        loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
+            tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{WM}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
+            tile.copy_async %gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{bn}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
+"""
+        out_at = """%row = arith.muli %half, %c_wm : index
+          %m_half = arith.addi %m0, %row : index
+          %n_half = arith.addi %n0, %c0 : index"""
+        out_sizes = f"[1, {WM}, {bn}]"
     g_in = f"!tile.buffer<?x?x{ty}, global>"
     g_w = "!tile.buffer<?x?x?xf32, global>"
     m_in = f"memref<?x?x{ty}, 1>"
-    stage_bytes = (BM * bk + BN * bk) * BYTES[ty]
+    loads = loads.format(g_in=g_in, a_t=a_t, b_t=b_t)
+    stage_bytes = (tile_m + tile_n) * bk * BYTES[ty]
     text = f"""
-  // {BM}x{BN}x{bk} tiles, {STAGES}-stage ring, {SHORT[ty]}, K cut into %parts
+  // {tile_m}x{tile_n}x{bk} tiles, {stages}-stage ring, {SHORT[ty]}, K cut into %parts{' (swap-AB)' if swap else ''}
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, %w: memref<?x?x?xf32, 1>, %parts_i32: i32) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
-{ring_constants(STAGES, BM, BN, bk, stage_bytes, 8)}    %i32_128 = arith.constant 128 : i32
+{ring_constants(stages, tile_m, tile_n, bk, stage_bytes, 8)}    %i32_128 = arith.constant 128 : i32
+    %c_wn = arith.constant {WM} : index
     %parts = arith.index_cast %parts_i32 : i32 to index
     %M = memref.dim %a, %c0 : {m_in}
     %K = memref.dim %a, %c1 : {m_in}
@@ -90,13 +155,7 @@ def splitk_kernel(ty, bk):
         scf.for %u = %first_unit to %units step %ctas iter_args(%it0 = %c0) -> (index) {{
 {unit_of("          ")}
           %it1 = scf.for %kt = %k_begin to %k_end step %c1 iter_args(%i = %it0) -> (index) {{
-{acquire_stage("            ")}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {g_in} to {a_t}
-            tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{WM}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {g_in} to {a_t}
-            tile.copy_async %gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{BN}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {g_in} to {b_t}
-            %next = arith.addi %i, %c1 : index
+{acquire_stage("            ")}{loads}            %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
           scf.yield %it1 : index
@@ -138,9 +197,8 @@ def splitk_kernel(ty, bk):
         tile.fence proxy_async
         nvvm.barrier id = %half_i32 number_of_threads = %i32_128
         scf.if %wg_leader {{
-          %row = arith.muli %half, %c_wm : index
-          %m_half = arith.addi %m0, %row : index
-          tile.copy_async %sw[%half, 0, 0, 0] to %gw[%part, %m_half, %n0] sizes [1, {WM}, {BN}] exec thread
+          {out_at}
+          tile.copy_async %sw[%half, 0, 0, 0] to %gw[%part, %m_half, %n_half] sizes {out_sizes} exec thread
               : {w_t} to {g_w}
           tile.commit_group bulk
         }}
@@ -153,12 +211,21 @@ def splitk_kernel(ty, bk):
     gpu.return
   }}
 """
-    for key, value in (("@WM", str(WM)), ("@BN", str(BN)), ("@BK", str(bk)),
+    for key, value in (("@WM", str(mma_m)), ("@BN", str(mma_n)), ("@BK", str(bk)),
                        ("@ATTR", " {transpose_b}"), ("@ACC_T", acc_t),
                        ("@A_T", a_t), ("@B_T", b_t)):
         text = text.replace(key, value)
-    case = dict(kernel=name, dtype=ty, bm=BM, bn=BN, bk=bk, stages=STAGES,
-                block=384)
+    if stages != STAGES:
+        text = text.replace("!ring", f"!ring{stages}")
+    if swap:
+        # The consumer's MMA reads its half of B's stage and the whole A
+        # stage.
+        text = text.replace("%sa[%a_stage_first, 0, 0], %sb[%s_first, 0, 0]",
+                            "%sa[%s_first, 0, 0], %sb[%a_stage_first, 0, 0]")
+        text = text.replace("%sa[%a_stage, 0, 0], %sb[%s, 0, 0]",
+                            "%sa[%s, 0, 0], %sb[%a_stage, 0, 0]")
+    case = dict(kernel=name, dtype=ty, bm=tile_m, bn=tile_n, bk=bk,
+                stages=stages, block=384, swap_ab=swap)
     return text, case
 
 
@@ -285,10 +352,11 @@ def main():
     args = parser.parse_args()
     texts, cases, reducers = [], [], []
     for ty, out_ty, bk in TYPES:
-        text, case = splitk_kernel(ty, bk)
-        case["out"] = out_ty
-        texts.append(text)
-        cases.append(case)
+        for bn, stages, swap in [(BN, STAGES, False)] + SWAP_AB:
+            text, case = splitk_kernel(ty, bk, bn, stages, swap)
+            case["out"] = out_ty
+            texts.append(text)
+            cases.append(case)
     for out_ty in sorted({t[1] for t in TYPES}):
         text, case = reduce_kernel(out_ty)
         texts.append(text)
@@ -296,7 +364,10 @@ def main():
     header = f"""// Generated by bench/Kernels/gen_gemm_splitk_kernels.py: split-K GEMMs
 // and their deterministic reductions in tile IR. Do not edit.
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>
-gpu.module @gemm_splitk [#nvvm.target<chip = "sm_90a">] {{
+""" + "".join(
+        f"!ring{n} = !nvgpu.mbarrier.group<memorySpace = "
+        f"#gpu.address_space<workgroup>, num_barriers = {n}>\n"
+        for n in sorted({stages for _, stages, _ in SWAP_AB})) + f"""gpu.module @gemm_splitk [#nvvm.target<chip = "sm_90a">] {{
 """
     with open(args.out_mlir, "w") as f:
         f.write(header + "".join(texts) + "}\n")

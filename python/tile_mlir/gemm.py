@@ -18,12 +18,16 @@ odd stride; `explain` says so), and C is allocated with its row stride
 rounded up to 16 bytes (the result is a view of it when N is not a
 multiple of 16 bytes' worth of elements).
 
-The choice, from the shape and the GPU's SM count: the persistent family's
-128 x {256, 192, 128, 64} tiles, the one with the fewest waves of tiles
-weighted by the tile's measured efficiency; for few tiles and a long K,
-split-K (128 x 128 tiles, K cut into S parts, f32 partials in a workspace
-summed in order by a second kernel: deterministic). TILE_MLIR_GEMM_DEBUG=1
-prints each call's choice.
+The choice, from the shape and the GPU's SM count: for M <= 64, swap-AB
+(tiles of {16, 32, 64} rows of A by 128 of W, the narrowest that holds M;
+the tile's rows are the wgmma's N, so an M of 16 wastes nothing of the
+MMA, and K is cut into parts until the tiles fill the SMs); otherwise the
+persistent family's 128 x {256, 192, 128, 64} tiles, the one with the
+fewest waves of tiles weighted by the tile's measured efficiency, or for
+few tiles and a long K split-K (128 x 128 tiles, K cut into S parts).
+Split-K and swap-AB write f32 partials into a workspace that a second
+kernel sums in part order: the same inputs give the same bits run to run.
+TILE_MLIR_GEMM_DEBUG=1 prints each call's choice.
 """
 
 import json
@@ -79,7 +83,8 @@ class Gemm:
         splitk = json.loads((kernels / "gemm_splitk.cases.json").read_text())
         self.family = [c for c in family["kernels"]
                        if not c["b_mn"] and "cluster" not in c]
-        self.splitk = splitk["kernels"]
+        self.splitk = [c for c in splitk["kernels"] if not c.get("swap_ab")]
+        self.swap_ab = [c for c in splitk["kernels"] if c.get("swap_ab")]
         self.reducers = {c["out"]: c for c in splitk["reducers"]}
         self.modules = {
             name: tile_mlir.load(tile_mlir.Compiled.load(
@@ -88,6 +93,8 @@ class Gemm:
         self._kernels = {}
         self._sms = None
         self.debug = os.environ.get("TILE_MLIR_GEMM_DEBUG") == "1"
+        # False: never swap-AB (the benchmarks' comparison of the two).
+        self.force_swap_ab = None
 
     def _kernel(self, module, name):
         if name not in self._kernels:
@@ -101,6 +108,49 @@ class Gemm:
                 device).multi_processor_count
         return self._sms
 
+    @staticmethod
+    def _parts(case, m, n, k, sms, least):
+        """K parts for `case`'s tiles of an M x N x K problem on `sms` SMs:
+        the count with the least modelled time, every part at least 4 K
+        tiles, at most 16 parts, normalised so that every part is
+        non-empty (S parts of ceil(k_tiles / S) K tiles); None when that
+        is fewer than `least`. The model counts bytes: each SM streams its
+        units' A and B slices, writes their f32 partial tiles and pays a
+        pipeline fill per unit, wave after wave; the reduction reads the
+        partials back (a small M streams W at memory speed, so bytes, not
+        FLOPs, decide)."""
+        bm, bn, bk = case["bm"], case["bn"], case["bk"]
+        eb = 1 if case["dtype"] == "f8E4M3FN" else 2
+        tiles = -(-m // bm) * -(-n // bn)
+        k_tiles = -(-k // bk)
+        fill = 32768  # bytes an SM could have moved while a unit starts
+        best = None
+        for parts in range(1, max(1, min(k_tiles // 4, 16)) + 1):
+            per_part = -(-k_tiles // parts)
+            parts = -(-k_tiles // per_part)
+            waves = -(-(tiles * parts) // sms)
+            unit = (bm + bn) * per_part * bk * eb + bm * bn * 4 + fill
+            cost = waves * unit * sms + (parts * m * n * 4 if parts > 1 else 0)
+            if best is None or cost < best[0]:
+                best = (cost, parts)
+        if best[1] < least:
+            return None
+        return best[1]
+
+    def _swap_ab(self, ty, m, n, k, sms):
+        """The swap-AB choice for M <= 64: the narrowest tile holding M
+        rows (16, 32 or 64: the wgmma's N), K split to fill the SMs."""
+        cases = sorted((c for c in self.swap_ab if c["dtype"] == ty
+                        and c["bm"] >= m), key=lambda c: c["bm"])
+        if not cases or m > 64:
+            return None
+        case = cases[0]
+        tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+        parts = self._parts(case, m, n, k, sms, 1)
+        return (case, parts,
+                f"M = {m} <= 64: swap-AB, {tiles} tiles of {case['bm']}x"
+                f"{case['bn']} x {parts} K part(s) on {sms} SMs")
+
     def choose(self, dtype, m, n, k, sms):
         """(kernel case, parts or None, why) for an M x N x K problem."""
         ty = _SHORT.get(str(dtype))
@@ -108,6 +158,10 @@ class Gemm:
         if not family:
             raise ValueError(f"{dtype}: the GEMM kernels take bfloat16, "
                              "float16 or float8_e4m3fn")
+        if self.force_swap_ab is not False:
+            swap = self._swap_ab(ty, m, n, k, sms)
+            if swap:
+                return swap
         best = None
         for case in family:
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
@@ -124,12 +178,10 @@ class Gemm:
                 continue
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
             k_tiles = -(-k // case["bk"])
-            parts = min(sms // max(tiles, 1), k_tiles // 4, 16)
-            if parts < 2:
+            parts = self._parts(case, m, n, k, sms, 2)
+            if parts is None:
                 continue
-            # Every part non-empty: S parts of ceil(k_tiles / S) K tiles.
             per_part = -(-k_tiles // parts)
-            parts = -(-k_tiles // per_part)
             waves = -(-(tiles * parts) // sms)
             cost = waves * case["bn"] / _SPLITK_EFFICIENCY / parts
             if cost < best[0][0]:
@@ -160,7 +212,7 @@ class Gemm:
             reason = _tma_reason(t)
             if reason:
                 notes.append(f"{name} copied: {reason}")
-        text = f"{case['kernel']}{f' + reduce, {parts} parts' if parts else ''}: " \
+        text = f"{case['kernel']}{f' + reduce, {parts} part(s)' if parts else ''}: " \
                + "; ".join(notes)
         if self.debug:
             print(f"tile_mlir.gemm {m}x{n}x{k} {a.dtype}: {text}")
@@ -178,6 +230,8 @@ class Gemm:
             self._kernel("gemm", case["kernel"])(_aligned(a), _aligned(w), c,
                                                  grid=(min(sms, tiles),))
             return c
+        # Split-K and swap-AB (whose tiles are M x 128): f32 partials in
+        # a workspace, summed in part order by the reduction.
         tiles = -(-m // case["bm"]) * -(-n // case["bn"])
         workspace = torch.empty(parts, m, -(-n // 4) * 4, dtype=torch.float32,
                                 device=a.device)[:, :, :n]

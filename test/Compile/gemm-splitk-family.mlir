@@ -12,14 +12,21 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Three GEMMs (bf16, f16, e4m3) and two reductions (to bf16, to f16).
+// Per type (bf16, f16, e4m3) a 128 x 128 GEMM and three swap-AB GEMMs
+// (16, 32, 64 rows of A: M as the wgmma's N), and two reductions (to bf16,
+// to f16).
 // PTXAS-NOT: C751
-// PTXAS-COUNT-5: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-14: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s4_splitk"
+// CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_splitk"
+// CASES: "swap_ab": true
+// CASES: "kernel": "gemm_bf16_tn_swapab_32x128x64_s8_splitk"
+// CASES: "kernel": "gemm_bf16_tn_swapab_64x128x64_s6_splitk"
 // CASES: "kernel": "gemm_f16_tn_128x128x64_s4_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_128x128x128_s4_splitk"
+// CASES: "kernel": "gemm_e4m3_tn_swapab_16x128x128_s8_splitk"
 // CASES: "reducers"
 // CASES: "kernel": "gemm_splitk_reduce_bf16"
 // CASES: "kernel": "gemm_splitk_reduce_f16"

@@ -248,7 +248,8 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// M is 64 rows per instruction.
+// M is 64 rows per instruction; an M of 32 is possible only as swap-AB
+// (C^T = B A^T), whose accumulator is the fragment transposed.
 !a = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
 !acc32 = !tile.buffer<32x64xf32, local, #tile.layout<S[(32,4,16):(1@tid_in_wg,32@tid_in_wg,1)]>>
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
@@ -256,7 +257,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %acc = tile.alloc_local : !acc32
     // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
     // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
-    // expected-note @+1 {{wgmma (priority 10): declined — M = 32 is not a multiple of 64: a warpgroup's wgmma is M 64 (larger M as several instructions)}}
+    // expected-note @+1 {{wgmma (priority 10): rejected: accumulator_layout — M = 32 is not a multiple of 64 (wgmma's M); swap-AB (C^T = B A^T, M as wgmma's N): C element (0, 1) is in thread 1; the wgmma accumulator fragment puts it in thread 0}}
     tile.gemm_async %acc[0, 0], %a[0, 0], %a[0, 0] sizes [32, 64, 64] exec warpgroup {transpose_b} : !acc32, !a, !a
     gpu.return
   }

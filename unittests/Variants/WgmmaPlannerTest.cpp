@@ -179,8 +179,15 @@ TEST(WgmmaPlanner, DeclinesNamingTheRule) {
   m.m = 32;
   p = planWgmma(m);
   ASSERT_FALSE(p);
+  // The swapped form (M as wgmma's N) is tried too, and declines on C's
+  // layout, which is the plain fragment.
   EXPECT_EQ(p.reason(), "M = 32 is not a multiple of 64: a warpgroup's wgmma "
-                        "is M 64 (larger M as several instructions)");
+                        "is M 64 (larger M as several instructions); swap-AB "
+                        "(C^T = B A^T): C element (0, 1) is in thread 4; the "
+                        "wgmma accumulator fragment puts it in thread 0 "
+                        "(thread t = 32w + 4q + r of the warpgroup holds row "
+                        "16w + 8h + q, column 8j + 2r + e in register "
+                        "4j + 2h + e)");
 
   Request k = kMajor(64, 64, 64, SwizzleMode::B128);
   k.k = 40;
@@ -197,7 +204,9 @@ TEST(WgmmaPlanner, DeclinesNamingTheRule) {
                   {64, 64});
   p = planWgmma(c);
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.reason(),
+  EXPECT_EQ(p.reason().substr(0, p.reason().find("; swap-AB (C^T = B A^T): C "
+                                                 "element (0, 1) is in thread "
+                                                 "1;")),
             "C element (8, 0) is in thread 8; the wgmma accumulator fragment "
             "puts it in thread 0 (thread t = 32w + 4q + r of the warpgroup "
             "holds row 16w + 8h + q, column 8j + 2r + e in register 4j + 2h "
@@ -482,3 +491,112 @@ TEST(WgmmaPlanner, ShapeMatrix) {
 }
 
 } // namespace
+
+namespace {
+
+/// C [m, n] as the accumulator fragment of an n x m instruction tile read
+/// transposed (the swap-AB form): thread 32w + 4q + r holds C(8j + 2r + e,
+/// 16w + 8h + q) in register 4j + 2h + e.
+TileLayout transposedFragment(int64_t m) {
+  return TileLayout({Iter{m / 8, 4, Axis::m}, Iter{4, 1, Axis::tid_in_wg},
+                     Iter{2, 1, Axis::m}, Iter{4, 32, Axis::tid_in_wg},
+                     Iter{2, 2, Axis::m}, Iter{8, 4, Axis::tid_in_wg}});
+}
+
+/// A [m, k] and B [n, k] K-major (transpose_b), C the transposed fragment.
+Request swapRequest(int64_t m, int64_t n, int64_t k) {
+  Request r;
+  r.aSide = whole(nvmma(16, m, k, SwizzleMode::B64), {m, k});
+  r.bSide = whole(nvmma(16, n, k, SwizzleMode::B64), {n, k});
+  r.transposeB = true;
+  r.cSide = whole(transposedFragment(m), {m, n});
+  r.m = m;
+  r.n = n;
+  r.k = k;
+  return r;
+}
+
+} // namespace
+
+TEST(WgmmaSwapAB, SmallMBecomesTheInstructionsN) {
+  // C [16, 64] = A [16, 32] B^T: no m16 wgmma; as C^T = B A^T it is
+  // m64n16k16 twice, wgmma's A read from B's buffer (K-major, K steps of
+  // 32 bytes) and wgmma's B from A's.
+  OrReason<Plan> p = planWgmma(swapRequest(16, 64, 32));
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_TRUE(p->swapAB);
+  EXPECT_EQ(p->instM, 64);
+  EXPECT_EQ(p->instN, 16);
+  EXPECT_EQ(p->mTiles, 1);
+  EXPECT_EQ(p->nTiles, 1);
+  ASSERT_EQ(p->issues.size(), 2u);
+  EXPECT_EQ(p->issues[1].aByte, 32);
+  EXPECT_EQ(p->issues[1].bByte, 32);
+  EXPECT_FALSE(p->aOperand.mnMajor);
+  EXPECT_FALSE(p->bOperand.mnMajor);
+  // Element by element: fragment register i of thread t holds D(row, col)
+  // of the 64 x 16 instruction tile, which is C(col, row); the plan's
+  // register for it must be where C's layout puts C(col, row) in thread t.
+  TileLayout c = transposedFragment(16);
+  ASSERT_EQ(p->accumulatorRegisters.size(), 1u);
+  ASSERT_EQ(p->accumulatorRegisters[0].size(), 8u);
+  for (int64_t t = 0; t < 128; ++t)
+    for (int64_t i = 0; i < 8; ++i) {
+      auto [row, col] = fragmentElement(t, i);
+      AxisAddress addr = c.apply({col, row}, {16, 64});
+      EXPECT_EQ(tile::at(addr, Axis::tid_in_wg), t)
+          << "thread " << t << " reg " << i;
+      EXPECT_EQ(tile::at(addr, Axis::m), p->accumulatorRegisters[0][i])
+          << "thread " << t << " reg " << i;
+    }
+}
+
+TEST(WgmmaSwapAB, DirectFormWinsWhereItFits) {
+  // M = 64 with the plain fragment: no swap.
+  OrReason<Plan> p = planWgmma(kMajor(64, 16, 32, SwizzleMode::B64));
+  ASSERT_TRUE(p) << p.reason();
+  EXPECT_FALSE(p->swapAB);
+  // M = 64 with the transposed fragment: the direct form declines on C's
+  // layout, the swapped one (m64n64) fits.
+  OrReason<Plan> s = planWgmma(swapRequest(64, 64, 32));
+  ASSERT_TRUE(s) << s.reason();
+  EXPECT_TRUE(s->swapAB);
+  EXPECT_EQ(s->instN, 64);
+}
+
+TEST(WgmmaSwapAB, DeclinesNamingBothForms) {
+  // The plain fragment on a 16-row C: neither form holds it.
+  Request r = swapRequest(16, 64, 32);
+  r.cSide = whole(TileLayout({Iter{16, 1, Axis::tid_in_wg},
+                              Iter{8, 16, Axis::tid_in_wg},
+                              Iter{8, 1, Axis::m}}),
+                  {16, 64});
+  OrReason<Plan> p = planWgmma(r);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.reason().find("M = 16 is not a multiple of 64"),
+            std::string::npos)
+      << p.reason();
+  EXPECT_NE(p.reason().find("swap-AB (C^T = B A^T): C element"),
+            std::string::npos)
+      << p.reason();
+  // A register A has no swapped form (wgmma's B is always in shared
+  // memory): the direct reason alone.
+  Request reg = swapRequest(16, 64, 32);
+  reg.aInRegisters = true;
+  p = planWgmma(reg);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.reason().find("swap-AB"), std::string::npos) << p.reason();
+  // An N that is no wgmma M once swapped (not a multiple of 64).
+  Request n40 = swapRequest(16, 40, 32);
+  n40.bSide = whole(nvmma(16, 40, 32, SwizzleMode::B64), {40, 32});
+  n40.cSide = whole(TileLayout({Iter{2, 4, Axis::m},
+                                Iter{4, 1, Axis::tid_in_wg},
+                                Iter{2, 1, Axis::m},
+                                Iter{40, 32, Axis::tid_in_wg}}),
+                    {16, 40});
+  p = planWgmma(n40);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.reason().find("swap-AB (C^T = B A^T): M = 40"),
+            std::string::npos)
+      << p.reason();
+}

@@ -17,7 +17,9 @@
 // writes the registers while the chain is in flight). A register A's MMAs
 // are inline PTX, read back from the asm string and its constraints (four
 // A registers written before the fence, the accumulators tied in place).
-// Which elements each
+// Each descriptor must start from the op's A or B buffer, one each: A's
+// from B's marks the swap-AB form (C^T = B^T A^T), read with M and N, and
+// the operand types, exchanged. Which elements each
 // descriptor reads is the planner's element-by-element check; this check
 // does not re-derive it through the PTX model.
 //
@@ -258,16 +260,54 @@ Status checkRegisters(const Mma &mma, const std::string &what,
   return Status::success();
 }
 
-Status checkEmitted(GemmAsyncOp op, ArrayRef<Operation *> emitted) {
+/// Whether `v` is computed from `source` through the ops defining it.
+bool derivesFrom(Value v, Value source) {
+  SmallVector<Value> stack{v};
+  llvm::DenseSet<Value> seen;
+  while (!stack.empty()) {
+    Value x = stack.pop_back_val();
+    if (x == source)
+      return true;
+    if (!seen.insert(x).second)
+      continue;
+    if (Operation *def = x.getDefiningOp())
+      llvm::append_range(stack, def->getOperands());
+  }
+  return false;
+}
+
+Status checkEmitted(GemmAsyncOp op, ValueRange lowered,
+                    ArrayRef<Operation *> emitted) {
   Operation *fence = nullptr;
   SmallVector<Mma> mmas;
   if (Status s = collectMmas(emitted, fence, mmas); !s)
     return s;
-  ArrayRef<int64_t> mnk = op.getSizes();
+  SmallVector<int64_t, 3> mnk(op.getSizes());
   Type a = op.getA().getType().getElementType();
   Type b = op.getB().getType().getElementType();
   Type c = op.getC().getType().getElementType();
   const bool registerA = op.getA().getType().getScope() == MemoryScope::local;
+  // Which buffer each descriptor starts from: the op's A and B, or in the
+  // swap-AB form (C^T = B^T A^T) B and A, and then the MMAs see an
+  // N x M x K problem with B's type as A's.
+  GemmAsyncOp::Adaptor adaptor(lowered, op);
+  bool swapped = false;
+  if (!registerA) {
+    const Mma &mma = mmas.front();
+    bool aFromA = derivesFrom(mma.descriptorA, adaptor.getA());
+    bool aFromB = derivesFrom(mma.descriptorA, adaptor.getB());
+    bool bFromA = derivesFrom(mma.descriptorB, adaptor.getA());
+    bool bFromB = derivesFrom(mma.descriptorB, adaptor.getB());
+    if (!(aFromA && bFromB) && !(aFromB && bFromA))
+      return Status::failure("the MMA descriptors do not start from the "
+                             "op's A and B buffers (one each)");
+    // The same buffer as A and B: the shape tells the form.
+    swapped = (aFromB && bFromA) && (!(aFromA && bFromB) || mnk[0] % 64);
+  }
+  if (swapped) {
+    std::swap(mnk[0], mnk[1]);
+    std::swap(a, b);
+  }
   const Mma &first = mmas.front();
   int64_t n = first.n, k = first.k;
   int64_t wantK = 256 / a.getIntOrFloatBitWidth();
@@ -315,7 +355,8 @@ Status checkEmitted(GemmAsyncOp op, ArrayRef<Operation *> emitted) {
 } // namespace
 
 LogicalResult lowering_check::checkWgmmaLowering(
-    Operation *op, ValueRange, ArrayRef<Operation *> emitted,
+    Operation *op, ValueRange lowered, ArrayRef<Operation *> emitted,
     const dispatch::DispatchContext &) {
-  return reportOn(op, "wgmma", checkEmitted(cast<GemmAsyncOp>(op), emitted));
+  return reportOn(op, "wgmma",
+                  checkEmitted(cast<GemmAsyncOp>(op), lowered, emitted));
 }

@@ -418,11 +418,14 @@ LogicalResult WgmmaEmitter::emit() {
     aRegs = packRegisterA();
 
   // 2. Descriptors, the fence, the chain.
+  // Swap-AB: the instructions' A is the op's B and their B the op's A.
+  Value aBuffer = plan.swapAB ? adaptor.getB() : adaptor.getA();
+  Value bBuffer = plan.swapAB ? adaptor.getA() : adaptor.getB();
   Value aBase;
   if (!registerA)
-    aBase = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getA(),
+    aBase = tcgen05::sharedDescriptor(rewriter, loc, aBuffer,
                                       plan.aOperand.descriptorTemplate());
-  Value bBase = tcgen05::sharedDescriptor(rewriter, loc, adaptor.getB(),
+  Value bBase = tcgen05::sharedDescriptor(rewriter, loc, bBuffer,
                                           plan.bOperand.descriptorTemplate());
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
   auto shape = NVVM::MMAShapeAttr::get(ctx, plan.instM, plan.instN, plan.instK);
@@ -480,21 +483,44 @@ OpPredicate<GemmAsyncOp> wgmmaTarget() {
       });
 }
 
-/// C's layout against the accumulator fragment (the planner repeats it
-/// with the chosen N; any N divides into the same fragment map).
+/// C's layout against the accumulator fragment, or (A in shared memory)
+/// against it transposed, the swap-AB form (the planner repeats it with the
+/// chosen N; any N divides into the same fragment map).
 Verdict accumulatorLayout(GemmAsyncOp op, const DispatchContext &) {
   BufferType c = op.getC().getType();
   ArrayRef<int64_t> mnk = op.getSizes();
-  if (c.getScope() != MemoryScope::local || mnk[0] % 64 || mnk[1] % 8 ||
-      c.getRank() != 2)
+  if (c.getScope() != MemoryScope::local || c.getRank() != 2)
     return Verdict::success(); // the scope and shape rules say why
   RegionSide side;
   side.layout = *c.getEffectiveLayout();
   side.shape.assign(c.getShape().begin(), c.getShape().end());
   for (int64_t o : op.getCStaticOffsets())
     side.offsets.push_back(ShapedType::isDynamic(o) ? 0 : o);
-  std::string problem = wgmma::accumulatorProblem(side, mnk[0], mnk[1]);
-  return problem.empty() ? Verdict::success() : Verdict::failure(problem);
+  auto fits = [](int64_t m, int64_t n) { return m % 64 == 0 && n % 8 == 0; };
+  std::string direct, swapped;
+  if (fits(mnk[0], mnk[1])) {
+    direct = wgmma::accumulatorProblem(side, mnk[0], mnk[1]);
+    if (direct.empty())
+      return Verdict::success();
+  }
+  bool swappable = op.getA().getType().getScope() == MemoryScope::shared &&
+                   fits(mnk[1], mnk[0]);
+  if (swappable) {
+    OrReason<RegionSide> t = wgmma::transposedSide(side);
+    swapped = t ? wgmma::accumulatorProblem(*t, mnk[1], mnk[0]) : t.reason();
+    if (swapped.empty())
+      return Verdict::success();
+  }
+  if (direct.empty() && swapped.empty())
+    return Verdict::success(); // the shape rules say why
+  if (swapped.empty())
+    return Verdict::failure(direct);
+  if (direct.empty())
+    return Verdict::failure("M = " + std::to_string(mnk[0]) +
+                            " is not a multiple of 64 (wgmma's M); swap-AB "
+                            "(C^T = B A^T, M as wgmma's N): " +
+                            swapped);
+  return Verdict::failure(direct + "; swap-AB (C^T = B A^T): " + swapped);
 }
 
 /// A register A against the A fragment (the planner repeats it): K-major

@@ -342,7 +342,68 @@ std::string wgmma::aFragmentProblem(const RegionSide &a, int64_t m,
   return s ? "" : s.reason();
 }
 
+OrReason<RegionSide> wgmma::transposedSide(const RegionSide &side) {
+  using R = OrReason<RegionSide>;
+  if (side.shape.size() != 2 || side.offsets.size() != 2)
+    return R::failure("C's region is not of rank 2");
+  OrReason<TileLayout> t = side.layout.permuteDims(side.shape, {1, 0});
+  if (!t)
+    return R::failure("C's layout does not transpose: " + t.reason());
+  return RegionSide{*t, {side.shape[1], side.shape[0]},
+                    {side.offsets[1], side.offsets[0]}};
+}
+
+OrReason<Request> wgmma::swappedRequest(const Request &req) {
+  using R = OrReason<Request>;
+  if (req.aInRegisters)
+    return R::failure("A is a register tile (the swapped form reads A as "
+                      "wgmma's B, from shared memory)");
+  OrReason<RegionSide> cT = transposedSide(req.cSide);
+  if (!cT)
+    return R::failure(cT.reason());
+  Request s = req;
+  s.a = req.b;
+  s.b = req.a;
+  s.aBits = req.bBits;
+  s.bBits = req.aBits;
+  // A' = B: [N, K] with transpose_b, else [K, N] (MN-major); B' = A:
+  // [M, K] (K-major, read as a transposed B) or [K, M] with transpose_a.
+  s.aSide = req.bSide;
+  s.transposeA = !req.transposeB;
+  s.bSide = req.aSide;
+  s.transposeB = !req.transposeA;
+  s.cSide = *cT;
+  s.m = req.n;
+  s.n = req.m;
+  return s;
+}
+
 OrReason<Plan> wgmma::planWgmma(const Request &req) {
+  using R = OrReason<Plan>;
+  OrReason<Plan> direct = planDirect(req);
+  if (direct || req.aInRegisters)
+    return direct;
+  // Only what the swap changes can make it fit: M (which becomes the
+  // instructions' N) or C's layout (read transposed).
+  bool mFits = req.m % 64 == 0 && req.m >= 64;
+  if (mFits && req.n % 8 == 0 &&
+      accumulatorProblem(req.cSide, req.m, req.n).empty())
+    return direct;
+  // Swap-AB: C^T = B^T A^T, the op's B as wgmma's A (M 64 per instruction)
+  // and its A as wgmma's B (N 8..256): an M such as 16 that no wgmma has,
+  // or a C whose layout is the accumulator fragment transposed.
+  OrReason<Request> s = swappedRequest(req);
+  if (!s)
+    return R::failure(direct.reason() + "; swap-AB: " + s.reason());
+  OrReason<Plan> swapped = planDirect(*s);
+  if (!swapped)
+    return R::failure(direct.reason() + "; swap-AB (C^T = B A^T): " +
+                      swapped.reason());
+  swapped->swapAB = true;
+  return swapped;
+}
+
+OrReason<Plan> wgmma::planDirect(const Request &req) {
   using R = OrReason<Plan>;
   if (std::string rule = typeRule(req.a, req.b, req.d); !rule.empty())
     return R::failure(rule);

@@ -147,6 +147,11 @@ struct Plan {
   std::vector<std::vector<int64_t>> aRegisters;
   int64_t aPerRegister = 2;
   int64_t mTiles = 1, nTiles = 1, kSteps = 1;
+  /// Swap-AB: the instructions compute C^T = B^T A^T (wgmma's A is the
+  /// op's B, wgmma's B the op's A; M, N, the tiles and aByte/bByte are the
+  /// swapped problem's; the accumulator registers are C's, read
+  /// transposed).
+  bool swapAB = false;
   /// C's registers (elements) a thread holds: the local tile's cosize(m).
   int64_t cRegisters = 0;
   /// Per output tile (mi * nTiles + ni): fragment register i -> the local
@@ -162,8 +167,22 @@ struct Plan {
 /// element of every instruction against it (MN-major only for 16-bit
 /// types), checks a register A against the A fragment and C's local layout
 /// against the accumulator fragment, and lists the issues. Declines naming
-/// the rule.
+/// the rule. When that fails and A is in shared memory, plans the swap-AB
+/// form instead (swappedRequest; Plan::swapAB): M becomes the
+/// instructions' N (so M = 8, 16, ..., 256 fits) and C's layout must be
+/// the accumulator fragment transposed.
 OrReason<Plan> planWgmma(const Request &request);
+
+/// planWgmma without the swap-AB fallback.
+OrReason<Plan> planDirect(const Request &request);
+
+/// A rank-2 region side with its two dims exchanged (C read as C^T).
+OrReason<RegionSide> transposedSide(const RegionSide &side);
+
+/// C^T = B^T A^T as a request: A and B exchanged (each one's major-ness
+/// kept: transpose flags flipped, since A' = B is read as an A and B' = A
+/// as a B), C's region transposed, M and N exchanged.
+OrReason<Request> swappedRequest(const Request &request);
 
 constexpr size_t kMaxIssues = 4096;
 
