@@ -12,6 +12,8 @@ torch (cuBLAS) in the same process.
                             e4m3 (M <= 64 also without swap-AB), and the
                             misaligned 4095 x 4097 x 4096; each entry a CUDA
                             graph of 10 calls, replays interleaved (medians)
+  gemm_any_bench.py sweep   every kernel and K-part count on small-M shapes
+                            (what the choice's model is checked against)
 
 Tolerance: |C - ref| <= 2^-7 |ref| + 2^-7 rms(ref) (f16/bf16 output
 rounding plus f32 sums in another order); e4m3: + 2^-5 rms(ref) (Hopper's
@@ -22,7 +24,7 @@ script's repository).
 """
 import sys
 
-MODES = ("check", "bench")
+MODES = ("check", "bench", "sweep")
 if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
@@ -181,5 +183,53 @@ def bench():
     return 0
 
 
+def sweep():
+    """Every kernel and K-part count on the small-M shapes, timed against
+    each other and cuBLAS in one interleaved round set per shape: the data
+    the choice's model is checked against (docs/Gemm.md)."""
+    torch.manual_seed(0)
+    gemm = Gemm(DEVICE / "kernels")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    one = torch.ones((), device="cuda")
+    shapes = [(m, n, k) for m in (16, 64, 128, 256)
+              for n, k in ((4096, 4096), (6144, 4096), (8192, 8192),
+                           (1024, 8192))]
+    for dtype in (torch.bfloat16, torch.float8_e4m3fn):
+        ty = {torch.bfloat16: "bf16", torch.float8_e4m3fn: "f8E4M3FN"}[dtype]
+        for m, n, k in shapes:
+            a = torch.randn(m, k, device="cuda").to(dtype)
+            w = torch.randn(n, k, device="cuda").to(dtype)
+            if dtype == torch.float8_e4m3fn:
+                ref = lambda: torch._scaled_mm(  # noqa: E731
+                    a, w.t(), scale_a=one, scale_b=one,
+                    out_dtype=torch.bfloat16)
+            else:
+                ref = lambda: a @ w.t()  # noqa: E731
+            entries = {"torch": ref}
+            chosen = gemm.choose(dtype, m, n, k, sms)
+            for case in gemm.family + gemm.splitk + gemm.swap_ab:
+                if case["dtype"] != ty or (case in gemm.swap_ab
+                                           and case["bm"] < m):
+                    continue
+                k_tiles = -(-k // case["bk"])
+                counts = ([None] if case in gemm.family else
+                          sorted({-(-k_tiles // -(-k_tiles // p))
+                                  for p in (1, 2, 3, 4, 6, 8, 12, 16)
+                                  if p <= k_tiles}))
+                for parts in counts:
+                    choice = (case["kernel"], parts)
+                    entries[choice] = (lambda c=choice: gemm.linear(a, w, choice=c))
+            ms = interleaved(entries, rounds=2)
+            ranked = sorted((t, name) for name, t in ms.items()
+                            if name != "torch" and t == t)
+            pick = ms.get((chosen[0]["kernel"], chosen[1]), float("nan"))
+            print(f"{ty} {m}x{n}x{k}: torch {ms['torch'] * 1e3:.1f} us; chosen "
+                  f"{chosen[0]['kernel']} / {chosen[1]} {pick * 1e3:.1f} us; best:")
+            for t, (kernel, parts) in ranked[:4]:
+                print(f"    {t * 1e3:7.1f} us  {kernel} / {parts}")
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(check() if sys.argv[1] == "check" else bench())
+    sys.exit({"check": check, "bench": bench, "sweep": sweep}[sys.argv[1]]())

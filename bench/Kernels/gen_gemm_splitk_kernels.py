@@ -34,7 +34,7 @@ from gen_gemm_kernels import (BYTES, CONSUMER_REGS, PRODUCER_REGS, SHORT,
 BM, BN, STAGES = 128, 128, 4
 WM = BM // 2
 TYPES = [("bf16", "bf16", 64), ("f16", "f16", 64), ("f8E4M3FN", "bf16", 128)]
-REDUCE_ROWS, REDUCE_COLS = 64, 128
+REDUCE_ROWS, REDUCE_COLS, REDUCE_DEPTH = 16, 128, 8
 # Swap-AB forms (the activations' rows as the wgmma's N) for M <= 64:
 # (N, stages). A stage holds 128 weight rows and N activation rows of BK,
 # so the narrow ones afford a deeper ring (more bytes in flight: small-M
@@ -54,9 +54,13 @@ def transposed_accumulator(rows):
     """The wgmma m64nN f32 fragment read transposed, for a swap-AB tile of
     `rows` (C's rows, the instructions' N) x 64 (C's columns, the
     instructions' M): thread 32w + 4q + r holds C(8j + 2r + e, 16w + 8h + q)
-    in register 4j + 2h + e."""
-    return layout((rows // 8, 4, 2, 4, 2, 8),
-                  (4, "1@tid_in_wg", 1, "32@tid_in_wg", 2, "4@tid_in_wg"))
+    in register 4j + 2h + e. The warp digit is spelled as two (w = 2u +
+    v), so that each steps whole 16-column halves of a 128-byte swizzle
+    atom of 32 f32 columns (the staging tile's), which a thread's columns
+    16w + q + 8h then never cross."""
+    return layout((rows // 8, 4, 2, 2, 2, 2, 8),
+                  (4, "1@tid_in_wg", 1, "64@tid_in_wg", "32@tid_in_wg", 2,
+                   "4@tid_in_wg"))
 
 
 def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
@@ -77,11 +81,7 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
                f"{ring_k_major(ty, 2 * stages, WM, bk)}>")
         acc_t = (f"!tile.buffer<{bn}x{WM}xf32, local, "
                  f"{transposed_accumulator(bn)}>")
-        # Row-major, unswizzled: a thread's columns 16w + q + 8h cross the
-        # 32-column atoms of a 128-byte swizzle at a thread-dependent row
-        # (a 4-way bank conflict instead, on a few stores per tile).
-        w_t = (f"!tile.buffer<2x1x{bn}x{WM}xf32, shared, "
-               f"{layout((2, 1, bn, WM), (bn * WM, 0, WM, 1))}>")
+        w_t = f32_tile(2, bn, WM)
         mma_m, mma_n = bn, WM
         loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bn}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
@@ -241,20 +241,31 @@ def unit_of(indent):
 
 
 def reduce_kernel(out_ty):
-    """C = sum of the workspace's S slices, in order; parts two at a time
-    through a 2-deep ring of 64 x 128 f32 tiles."""
-    rows, cols = REDUCE_ROWS, REDUCE_COLS
+    """C = sum of the workspace's S slices, in order, per 16 x 128 block:
+    the parts' tiles TMA-loaded through a REDUCE_DEPTH-deep ring, all of
+    them requested at once when S <= REDUCE_DEPTH (the chooser's S is at
+    most 8), so the block waits for one load latency, not S of them. Each
+    of the 4 warps owns 32 columns: the m16n8 fragments of a 16 x 32 strip
+    (stored by stmatrix)."""
+    rows, cols, depth = REDUCE_ROWS, REDUCE_COLS, REDUCE_DEPTH
     name = f"gemm_splitk_reduce_{SHORT[out_ty]}"
-    w_t = f32_tile(2, rows, cols)
+    w_t = f32_tile(depth, rows, cols)
     inner = 128 // BYTES[out_ty]
     c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
     c_t = (f"!tile.buffer<{rows}x{cols}x{out_ty}, shared, "
            f"{layout((rows, cols // inner, inner), (inner, rows * inner, 1), c_swz)}>")
-    reg = accumulator(cols)
+    # Thread 32w + 4q + r holds row 8h + q, column 32w + 8j + 2r + e in
+    # register 4j + 2h + e; the warp digit is spelled as two (w = 2u + v)
+    # so that each steps whole 32-column halves of the C tile's 64-column
+    # swizzle atoms.
+    assert cols == 128
+    reg = layout((2, 8, 2, 2, 4, 4, 2),
+                 (2, "4@tid_in_wg", "64@tid_in_wg", "32@tid_in_wg", 4,
+                  "1@tid_in_wg", 1))
     sum_t = f"!tile.buffer<{rows}x{cols}xf32, local, {reg}>"
     out_t = f"!tile.buffer<{rows}x{cols}x{out_ty}, local, {reg}>"
     bars = ("!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
-            "num_barriers = 2>")
+            f"num_barriers = {depth}>")
     g_w = "!tile.buffer<?x?x?xf32, global>"
     g_c = f"!tile.buffer<?x?x{out_ty}, global>"
     text = f"""
@@ -263,7 +274,7 @@ def reduce_kernel(out_ty):
       attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
+    %c_depth = arith.constant {depth} : index
     %c_rows = arith.constant {rows} : index
     %c_cols = arith.constant {cols} : index
     %bytes = arith.constant {rows * cols * 4} : index
@@ -284,15 +295,17 @@ def reduce_kernel(out_ty):
     %m0 = arith.muli %bm, %c_rows : index
     %n0 = arith.muli %bn, %c_cols : index
     scf.if %leader {{
-      nvgpu.mbarrier.init %full[%c0], %c1 : {bars}
-      nvgpu.mbarrier.init %full[%c1], %c1 : {bars}
+      scf.for %s = %c0 to %c_depth step %c1 {{
+        nvgpu.mbarrier.init %full[%s], %c1 : {bars}
+      }}
       tile.fence mbarrier_init
     }}
     gpu.barrier
-    // Part j lands in slot j mod 2; parts 0 and 1 are requested first,
-    // part j + 2 once every thread has read part j (the barrier below).
+    // Part j lands in slot j mod {depth}; parts 0 .. {depth - 1} are
+    // requested first, part j + {depth} once every thread has read part j
+    // (the barrier below).
     scf.if %leader {{
-      scf.for %j = %c0 to %c2 step %c1 {{
+      scf.for %j = %c0 to %c_depth step %c1 {{
         %has = arith.cmpi ult, %j, %parts : index
         scf.if %has {{
           nvgpu.mbarrier.arrive.expect_tx %full[%j], %bytes : {bars}
@@ -305,8 +318,8 @@ def reduce_kernel(out_ty):
     %part = tile.alloc_local : {sum_t}
     tile.fill %sum, %zero : {sum_t}, f32
     scf.for %j = %c0 to %parts step %c1 {{
-      %slot = arith.remui %j, %c2 : index
-      %round = arith.divui %j, %c2 : index
+      %slot = arith.remui %j, %c_depth : index
+      %round = arith.divui %j, %c_depth : index
       %round_bit = arith.andi %round, %c1 : index
       %parity = arith.cmpi ne, %round_bit, %c0 : index
       nvgpu.mbarrier.try_wait.parity %full[%slot], %parity, %ticks : {bars}
@@ -318,7 +331,7 @@ def reduce_kernel(out_ty):
       }}
       // Every thread has read the slot: refill it with part j + 2.
       nvvm.barrier id = %i32_0 number_of_threads = %i32_128
-      %j2 = arith.addi %j, %c2 : index
+      %j2 = arith.addi %j, %c_depth : index
       %more = arith.cmpi ult, %j2, %parts : index
       %refill = arith.andi %more, %leader : i1
       scf.if %refill {{

@@ -111,31 +111,21 @@ class Gemm:
     @staticmethod
     def _parts(case, m, n, k, sms, least):
         """K parts for `case`'s tiles of an M x N x K problem on `sms` SMs:
-        the count with the least modelled time, every part at least 4 K
-        tiles, at most 16 parts, normalised so that every part is
+        as many as keep the (tile, part) units within one wave, at most 8
+        and at least 4 K tiles a part, normalised so that every part is
         non-empty (S parts of ceil(k_tiles / S) K tiles); None when that
-        is fewer than `least`. The model counts bytes: each SM streams its
-        units' A and B slices, writes their f32 partial tiles and pays a
-        pipeline fill per unit, wave after wave; the reduction reads the
-        partials back (a small M streams W at memory speed, so bytes, not
-        FLOPs, decide)."""
-        bm, bn, bk = case["bm"], case["bn"], case["bk"]
-        eb = 1 if case["dtype"] == "f8E4M3FN" else 2
-        tiles = -(-m // bm) * -(-n // bn)
-        k_tiles = -(-k // bk)
-        fill = 32768  # bytes an SM could have moved while a unit starts
-        best = None
-        for parts in range(1, max(1, min(k_tiles // 4, 16)) + 1):
-            per_part = -(-k_tiles // parts)
-            parts = -(-k_tiles // per_part)
-            waves = -(-(tiles * parts) // sms)
-            unit = (bm + bn) * per_part * bk * eb + bm * bn * 4 + fill
-            cost = waves * unit * sms + (parts * m * n * 4 if parts > 1 else 0)
-            if best is None or cost < best[0]:
-                best = (cost, parts)
-        if best[1] < least:
+        is fewer than `least`. `gemm_any_bench.py sweep` timed every count
+        on the small-M grid (docs/Gemm.md): this rule picked the fastest
+        or one within 5 % on each shape, where more parts lose to the
+        reduction's serial reads and more than a wave to the tail."""
+        tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+        k_tiles = -(-k // case["bk"])
+        parts = min(sms // max(tiles, 1), k_tiles // 4, 8)
+        if parts < least:
             return None
-        return best[1]
+        parts = max(parts, 1)
+        per_part = -(-k_tiles // parts)
+        return -(-k_tiles // per_part)
 
     def _swap_ab(self, ty, m, n, k, sms):
         """The swap-AB choice for M <= 64: the narrowest tile holding M
@@ -146,7 +136,8 @@ class Gemm:
             return None
         case = cases[0]
         tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-        parts = self._parts(case, m, n, k, sms, 1)
+        # One wave of tiles or more: one part (the reduction only converts).
+        parts = self._parts(case, m, n, k, sms, 1) or 1
         return (case, parts,
                 f"M = {m} <= 64: swap-AB, {tiles} tiles of {case['bm']}x"
                 f"{case['bn']} x {parts} K part(s) on {sms} SMs")
@@ -190,8 +181,16 @@ class Gemm:
                         f"{per_part * case['bk']} on {sms} SMs")
         return best[1], best[2], best[3]
 
-    def linear(self, a, w, explain=False):
-        """a [M, K] @ w [N, K]^T."""
+    def case(self, kernel):
+        """The case (manifest entry) of the GEMM kernel named `kernel`."""
+        for case in self.family + self.splitk + self.swap_ab:
+            if case["kernel"] == kernel:
+                return case
+        raise ValueError(f"no GEMM kernel {kernel}")
+
+    def linear(self, a, w, explain=False, choice=None):
+        """a [M, K] @ w [N, K]^T. `choice` = (kernel name, K parts or None)
+        replaces the heuristic's (benchmarks compare choices with it)."""
         import torch
         if a.dim() != 2 or w.dim() != 2 or a.shape[1] != w.shape[1]:
             raise ValueError(f"a {tuple(a.shape)} and w {tuple(w.shape)}: "
@@ -206,7 +205,22 @@ class Gemm:
         (m, k), n = a.shape, w.shape[0]
         out_dtype = torch.bfloat16 if a.dtype == torch.float8_e4m3fn else a.dtype
         sms = self._sm_count(a.device)
-        case, parts, why = self.choose(a.dtype, m, n, k, sms)
+        if choice is None:
+            case, parts, why = self.choose(a.dtype, m, n, k, sms)
+        else:
+            case, parts, why = self.case(choice[0]), choice[1], "chosen by the caller"
+            if case["dtype"] != _SHORT.get(str(a.dtype)):
+                raise ValueError(f"{choice[0]} takes {case['dtype']}, not {a.dtype}")
+            if (parts is None) != (case in self.family):
+                raise ValueError(f"{choice[0]}: K parts are "
+                                 f"{'not ' if case in self.family else ''}"
+                                 "a choice of this kernel")
+            k_tiles = -(-k // case["bk"])
+            if parts is not None and not (
+                    1 <= parts <= k_tiles
+                    and -(-k_tiles // parts) * (parts - 1) < k_tiles):
+                raise ValueError(f"{parts} parts of {k_tiles} K tiles: a "
+                                 "part would be empty")
         notes = [why]
         for name, t in (("A", a), ("W", w)):
             reason = _tma_reason(t)

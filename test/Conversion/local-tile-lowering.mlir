@@ -99,3 +99,27 @@ func.func @swizzled_destination() {
   tile.store %acc to %s[0, 64] : !halves to !atoms
   return
 }
+
+// Lanes 0..31 along columns of a destination split every 16 columns: with
+// the lane spelled as two digits (16u + v), digit u steps a whole 16-column
+// group (32 elements in memory) and v stays inside one, so every element is
+// the thread's base plus a constant: the base adds u * 32 + v. (As one
+// digit of 32 lanes the store is refused: invalid-local.mlir.)
+!lanes2 = !tile.buffer<2x32xf32, local, #tile.layout<S[(2,2,16):(1,16@laneid,1@laneid)]>>
+!split = !tile.buffer<2x64xf32, shared, #tile.layout<S[(2,4,16):(16,32,1)]>>
+// CHECK-LABEL: func.func @thread_digit_steps_a_group
+// CHECK: %[[TID:.+]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[U:.+]] = llvm.urem %{{.+}}, %{{.+}} : i64
+// CHECK: %[[C32:.+]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: llvm.mul %[[U]], %[[C32]] : i64
+// CHECK: %[[V:.+]] = llvm.urem %{{.+}}, %{{.+}} : i64
+// CHECK: %[[C1:.+]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: llvm.mul %[[V]], %[[C1]] : i64
+// Register 1 (row 1) is 16 elements on.
+// CHECK: llvm.mlir.constant(16 : i64) : i64
+func.func @thread_digit_steps_a_group() {
+  %acc = tile.alloc_local : !lanes2
+  %s = tile.alloc_shared : !split
+  tile.store %acc to %s[0, 0] : !lanes2 to !split
+  return
+}

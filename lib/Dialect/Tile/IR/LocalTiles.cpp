@@ -119,13 +119,35 @@ OrReason<LocalAccessPlan> planLocalAccess(BufferType src, BufferType dst,
     return R::failure(grouped.reason());
   const size_t rank = dst.getRank(), lead = rank - src.getRank();
   LocalElements local = localElements(src);
-  // The largest coordinate a thread's digits add along each dim.
+  // The largest coordinate a thread's digits add along each dim, and the
+  // coordinates every thread's digits add (each combination of them).
   SmallVector<int64_t, 4> threadReach(rank, 0);
   for (const LocalElements::ThreadIter &t : local.threadIters)
     threadReach[lead + t.dim] += t.coordStep * (t.extent - 1);
+  // Per thread: (coordinate, digit index) pairs per dim, so that its base
+  // can be checked against the steps the emitter adds.
+  struct ThreadCoord {
+    SmallVector<int64_t, 4> coord;
+    SmallVector<int64_t, 4> digits;
+  };
+  SmallVector<ThreadCoord> threadCoords{
+      ThreadCoord{SmallVector<int64_t, 4>(rank, 0), {}}};
+  for (const LocalElements::ThreadIter &t : local.threadIters) {
+    SmallVector<ThreadCoord> next;
+    for (const ThreadCoord &c : threadCoords)
+      for (int64_t digit = 0; digit < t.extent; ++digit) {
+        next.push_back(c);
+        next.back().coord[lead + t.dim] += digit * t.coordStep;
+        next.back().digits.push_back(digit);
+      }
+    threadCoords = std::move(next);
+  }
 
   LocalAccessPlan plan;
   plan.swizzle = layout->swizzle();
+  for (const LocalElements::ThreadIter &t : local.threadIters)
+    plan.threadStep.push_back(
+        dimOffset(grouped->group(lead + t.dim), t.coordStep));
   plan.elementOffset.assign(local.elements.size(), layout->offset(Axis::m));
   for (size_t d = 0; d < rank; ++d) {
     ArrayRef<Iter> iters = grouped->group(d);
@@ -143,9 +165,18 @@ OrReason<LocalAccessPlan> planLocalAccess(BufferType src, BufferType dst,
     int64_t start = dynamic ? 0 : staticOffsets[d];
     for (size_t e = 0; e < local.elements.size(); ++e) {
       int64_t x = start + (d < lead ? 0 : local.elements[e].coord[d - lead]);
-      // The thread's digits must not carry out of the innermost step, so
-      // its base moves every element by the same amount.
-      if (iters.size() > 1 && x % inner + threadReach[d] >= inner)
+      // Each thread's base (the sum of its digits' steps along this dim)
+      // must move every element by the same amount: no thread coordinate
+      // may carry across a step of the dim's mixed radix (one that is a
+      // multiple of the innermost step moves an outer digit only).
+      auto carries = [&](const ThreadCoord &c) {
+        int64_t base = 0;
+        for (auto [i, t] : llvm::enumerate(local.threadIters))
+          if (lead + t.dim == d)
+            base += c.digits[i] * plan.threadStep[i];
+        return dimOffset(iters, x + c.coord[d]) != dimOffset(iters, x) + base;
+      };
+      if (iters.size() > 1 && llvm::any_of(threadCoords, carries))
         return R::failure(
             what + " splits dim " + std::to_string(d) + " every " +
             std::to_string(inner) + " elements, and the threads' coordinates " +

@@ -71,13 +71,13 @@ ThreadBase threadBase(OpBuilder &b, Location loc,
       Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
       thread = LLVM::ZExtOp::create(b, loc, i64, tid);
     }
-    for (const LocalElements::ThreadIter &t : local.threadIters) {
+    for (auto [i, t] : llvm::enumerate(local.threadIters)) {
       // digit = (thread / stride) % extent; the group (warp or warpgroup)
       // is a power of two, so this also drops the group id.
       Value digit =
           LLVM::UDivOp::create(b, loc, thread, constant(t.threadStride));
       digit = LLVM::URemOp::create(b, loc, digit, constant(t.extent));
-      int64_t step = t.coordStep * plan.runtimeStride[lead + t.dim];
+      int64_t step = plan.threadStep[i];
       add(LLVM::MulOp::create(b, loc, digit, constant(step)), step);
     }
   }
@@ -151,15 +151,13 @@ stmatrix::Request matrixRequest(BufferType src, BufferType dst,
                                 const LocalAccessPlan &plan,
                                 const LocalElements &local, int64_t threads,
                                 int64_t alignment) {
-  const size_t lead = dst.getRank() - src.getRank();
   stmatrix::Request req;
   req.bits = dst.getElementBits();
   req.offset.assign(threads, {});
   for (int64_t t = 0; t < threads; ++t) {
     int64_t digits = 0;
-    for (const LocalElements::ThreadIter &it : local.threadIters)
-      digits += (t / it.threadStride) % it.extent * it.coordStep *
-                plan.runtimeStride[lead + it.dim];
+    for (auto [i, it] : llvm::enumerate(local.threadIters))
+      digits += (t / it.threadStride) % it.extent * plan.threadStep[i];
     for (int64_t offset : plan.elementOffset)
       req.offset[t].push_back(digits + offset);
   }

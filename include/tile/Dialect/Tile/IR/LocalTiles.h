@@ -57,6 +57,11 @@ struct LocalAccessPlan {
   /// Per destination dim: the element stride a thread digit or a runtime
   /// offset along it moves (the dim's innermost layout step).
   llvm::SmallVector<int64_t, 4> runtimeStride;
+  /// Per `LocalElements::threadIters` entry: the elements one step of that
+  /// thread digit moves (its coordinate step through the dim's layout; a
+  /// step that is a multiple of the dim's innermost step lands on an
+  /// outer one).
+  llvm::SmallVector<int64_t, 4> threadStep;
   /// Per element of `LocalElements::elements`: its offset before the
   /// swizzle, with the static region offsets and the layout's base.
   llvm::SmallVector<int64_t> elementOffset;
@@ -66,9 +71,9 @@ struct LocalAccessPlan {
 
 /// How `local` is stored into (or loaded from) the region of `memory` at
 /// `staticOffsets` (dynamic entries are runtime offsets), or why it cannot
-/// be: every element must be the thread's base plus a constant, so a dim
-/// the layout splits into several steps must keep each thread's digits
-/// inside its innermost step.
+/// be: every element must be the thread's base plus a constant, so where
+/// the layout splits a dim into several steps, no thread's coordinate may
+/// carry across one (checked for every thread and element).
 OrReason<LocalAccessPlan> planLocalAccess(BufferType local, BufferType memory,
                                           llvm::ArrayRef<int64_t> staticOffsets);
 
