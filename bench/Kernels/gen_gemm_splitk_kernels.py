@@ -4,7 +4,7 @@
   gen_gemm_splitk_kernels.py OUT.mlir [OUT.json]
 
 For problems with few output tiles and a long K (small M: decode, skinny
-layers), where one CTA per tile leaves most SMs idle. Two kernels per type:
+layers), where one CTA per tile leaves most SMs idle. Per type:
 
   gemm_<type>_tn_128x128x<BK>_s4_splitk: C = A B^T (A M x K, B N x K, both
       K-major) with K cut into S parts: the persistent CTAs walk
@@ -13,9 +13,17 @@ layers), where one CTA per tile leaves most SMs idle. Two kernels per type:
       clips at M and N per slice). S is a kernel argument; every part must
       be non-empty (ceil(k_tiles / S) * (S - 1) < k_tiles: the caller's
       choice, python/tile_mlir/gemm.py).
-  gemm_splitk_reduce_<out>: C[m, n] = sum over j = 0 .. S-1, in that order,
-      of W[j, m, n], rounded once to the output type; one CTA of 128
-      threads per 64 x 128 block, the parts TMA-loaded two at a time.
+  gemm_<type>_tn_swapab_<R>x128x<BK>_s<stages>_splitk: the same for M <= 64
+      with R x 128 tiles (R = 16, 32, 64 rows of A): each consumer
+      warpgroup owns 64 of the tile's columns and its gemm_async is R x 64,
+      which dispatch lowers as swap-AB (C^T = B A^T: B's rows as the
+      wgmma's M, A's as its N), so a small M wastes no MMA rows; the ring
+      is deeper (8 or 6 stages), since a stage is smaller.
+  gemm_splitk_reduce_<out>_<R>x128: C[m, n] = sum over j = 0 .. S-1, in
+      that order, of W[j, m, n], rounded once to the output type; one CTA
+      of 128 threads per R x 128 block (R = 16 or 64), the parts
+      TMA-loaded through a ring deep enough to have most or all of them in
+      flight at once.
 
 The sum's order is fixed, so the result is the same bits run to run
 (deterministic, unlike an atomic or TMA reduce-add into C). The rest of the
@@ -34,7 +42,11 @@ from gen_gemm_kernels import (BYTES, CONSUMER_REGS, PRODUCER_REGS, SHORT,
 BM, BN, STAGES = 128, 128, 4
 WM = BM // 2
 TYPES = [("bf16", "bf16", 64), ("f16", "f16", 64), ("f8E4M3FN", "bf16", 128)]
-REDUCE_ROWS, REDUCE_COLS, REDUCE_DEPTH = 16, 128, 8
+# The reductions' blocks: (rows, ring depth) x 128 columns; 16 rows for
+# M <= 64 (more blocks, every part of up to 8 in flight), 64 for larger M
+# (fewer, longer-lived blocks).
+REDUCE_COLS = 128
+REDUCERS = [(16, 8), (64, 4)]
 # Swap-AB forms (the activations' rows as the wgmma's N) for M <= 64:
 # (N, stages). A stage holds 128 weight rows and N activation rows of BK,
 # so the narrow ones afford a deeper ring (more bytes in flight: small-M
@@ -240,15 +252,16 @@ def unit_of(indent):
     return "\n".join(indent + line.strip() for line in lines.splitlines())
 
 
-def reduce_kernel(out_ty):
-    """C = sum of the workspace's S slices, in order, per 16 x 128 block:
-    the parts' tiles TMA-loaded through a REDUCE_DEPTH-deep ring, all of
-    them requested at once when S <= REDUCE_DEPTH (the chooser's S is at
-    most 8), so the block waits for one load latency, not S of them. Each
-    of the 4 warps owns 32 columns: the m16n8 fragments of a 16 x 32 strip
-    (stored by stmatrix)."""
-    rows, cols, depth = REDUCE_ROWS, REDUCE_COLS, REDUCE_DEPTH
-    name = f"gemm_splitk_reduce_{SHORT[out_ty]}"
+def reduce_kernel(out_ty, rows, depth):
+    """C = sum of the workspace's S slices, in order, per `rows` x 128
+    block: the parts' tiles TMA-loaded through a `depth`-deep ring, all of
+    them requested at once when S <= depth, so that a block waits for one
+    load latency, not S of them. 16 rows (small M): each of the 4 warps
+    owns 32 columns, the m16n8 fragments of a 16 x 32 strip; 64 rows: each
+    owns 16 rows, the wgmma accumulator fragment. Both are stored by
+    stmatrix."""
+    cols = REDUCE_COLS
+    name = f"gemm_splitk_reduce_{SHORT[out_ty]}_{rows}x{cols}"
     w_t = f32_tile(depth, rows, cols)
     inner = 128 // BYTES[out_ty]
     c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
@@ -258,10 +271,11 @@ def reduce_kernel(out_ty):
     # register 4j + 2h + e; the warp digit is spelled as two (w = 2u + v)
     # so that each steps whole 32-column halves of the C tile's 64-column
     # swizzle atoms.
-    assert cols == 128
-    reg = layout((2, 8, 2, 2, 4, 4, 2),
-                 (2, "4@tid_in_wg", "64@tid_in_wg", "32@tid_in_wg", 4,
-                  "1@tid_in_wg", 1))
+    assert cols == 128 and rows in (16, 64)
+    reg = accumulator(cols) if rows == 64 else layout(
+        (2, 8, 2, 2, 4, 4, 2),
+        (2, "4@tid_in_wg", "64@tid_in_wg", "32@tid_in_wg", 4, "1@tid_in_wg",
+         1))
     sum_t = f"!tile.buffer<{rows}x{cols}xf32, local, {reg}>"
     out_t = f"!tile.buffer<{rows}x{cols}x{out_ty}, local, {reg}>"
     bars = ("!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
@@ -354,7 +368,8 @@ def reduce_kernel(out_ty):
     gpu.return
   }}
 """
-    return text, dict(kernel=name, out=out_ty, rows=rows, cols=cols, block=128)
+    return text, dict(kernel=name, out=out_ty, rows=rows, cols=cols,
+                      depth=depth, block=128)
 
 
 def main():
@@ -371,9 +386,10 @@ def main():
             texts.append(text)
             cases.append(case)
     for out_ty in sorted({t[1] for t in TYPES}):
-        text, case = reduce_kernel(out_ty)
-        texts.append(text)
-        reducers.append(case)
+        for rows, depth in REDUCERS:
+            text, case = reduce_kernel(out_ty, rows, depth)
+            texts.append(text)
+            reducers.append(case)
     header = f"""// Generated by bench/Kernels/gen_gemm_splitk_kernels.py: split-K GEMMs
 // and their deterministic reductions in tile IR. Do not edit.
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>

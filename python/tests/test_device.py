@@ -228,21 +228,34 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
             assert message in str(e), str(e)
 
 
-def test_gemm_chooses_split_k_and_copies_odd_strides():
-    """tile_mlir.gemm: a skinny problem runs split-K (bit-identical run to
-    run), a row stride TMA cannot take is copied, not refused."""
+def test_gemm_chooses_swap_ab_split_k_and_copies_odd_strides():
+    """tile_mlir.gemm: M <= 64 runs swap-AB, a skinny M = 128 split-K (both
+    bit-identical run to run), a row stride TMA cannot take is copied, not
+    refused, and a caller's choice is checked."""
     skip_without_gpu()
     from tile_mlir.gemm import Gemm
     gemm = Gemm(KERNELS)
     torch.manual_seed(3)
-    a = torch.randn(16, 4096, device="cuda", dtype=torch.bfloat16)
-    w = torch.randn(1024, 4096, device="cuda", dtype=torch.bfloat16)
-    assert "splitk" in gemm.explain(a, w), gemm.explain(a, w)
-    c = gemm.linear(a, w)
-    ref = a.float() @ w.float().t()
-    rms = ref.pow(2).mean().sqrt()
-    assert ((c.float() - ref).abs() <= (ref.abs() + rms) / 128).all()
-    assert torch.equal(c, gemm.linear(a, w))
+    for m, kind in ((16, "swapab_16x128"), (40, "swapab_64x128"),
+                    (128, "tn_128x128x64_s4_splitk")):
+        a = torch.randn(m, 4096, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(1024, 4096, device="cuda", dtype=torch.bfloat16)
+        assert kind in gemm.explain(a, w), gemm.explain(a, w)
+        c = gemm.linear(a, w)
+        ref = a.float() @ w.float().t()
+        rms = ref.pow(2).mean().sqrt()
+        assert ((c.float() - ref).abs() <= (ref.abs() + rms) / 128).all()
+        assert torch.equal(c, gemm.linear(a, w))
+    for choice, message in (
+            (("gemm_bf16_tn_swapab_16x128x64_s8_splitk", 65), "empty"),
+            (("gemm_bf16_tn_swapab_16x128x64_s8_splitk", None), "K parts"),
+            (("gemm_f16_tn_swapab_16x128x64_s8_splitk", 2), "takes f16"),
+            (("no_such_kernel", None), "no GEMM kernel")):
+        try:
+            gemm.linear(a, w, choice=choice)
+            raise AssertionError(f"accepted {choice}")
+        except ValueError as e:
+            assert message in str(e), str(e)
     odd = torch.randn(100, 4097, device="cuda", dtype=torch.float16)[:, :4095]
     w2 = torch.randn(300, 4095, device="cuda", dtype=torch.float16)
     assert "A copied" in gemm.explain(odd, w2)

@@ -85,7 +85,7 @@ class Gemm:
                        if not c["b_mn"] and "cluster" not in c]
         self.splitk = [c for c in splitk["kernels"] if not c.get("swap_ab")]
         self.swap_ab = [c for c in splitk["kernels"] if c.get("swap_ab")]
-        self.reducers = {c["out"]: c for c in splitk["reducers"]}
+        self.reducers = splitk["reducers"]
         self.modules = {
             name: tile_mlir.load(tile_mlir.Compiled.load(
                 str(kernels / f"{name}.sm_90a")))
@@ -252,7 +252,11 @@ class Gemm:
         self._kernel("gemm_splitk", case["kernel"])(
             _aligned(a), _aligned(w), workspace, parts,
             grid=(min(sms, tiles * parts),))
-        reducer = self.reducers[_SHORT[str(out_dtype)]]
+        # 16-row blocks (8 parts in flight) for a small M or many parts,
+        # else 64-row ones (4 in flight; fewer, longer-lived blocks).
+        rows = 16 if m <= 64 or parts > 4 else 64
+        reducer = next(r for r in self.reducers
+                       if r["out"] == _SHORT[str(out_dtype)] and r["rows"] == rows)
         self._kernel("gemm_splitk", reducer["kernel"])(
             workspace, c, grid=(-(-m // reducer["rows"]),
                                 -(-n // reducer["cols"])))

@@ -13,10 +13,10 @@
 // QUIET-NOT: warning
 //
 // Per type (bf16, f16, e4m3) a 128 x 128 GEMM and three swap-AB GEMMs
-// (16, 32, 64 rows of A: M as the wgmma's N), and two reductions (to bf16,
-// to f16).
+// (16, 32, 64 rows of A: M as the wgmma's N), and four reductions (to
+// bf16, to f16; 16- and 64-row blocks).
 // PTXAS-NOT: C751
-// PTXAS-COUNT-14: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-16: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s4_splitk"
@@ -28,5 +28,7 @@
 // CASES: "kernel": "gemm_e4m3_tn_128x128x128_s4_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_swapab_16x128x128_s8_splitk"
 // CASES: "reducers"
-// CASES: "kernel": "gemm_splitk_reduce_bf16"
-// CASES: "kernel": "gemm_splitk_reduce_f16"
+// CASES: "kernel": "gemm_splitk_reduce_bf16_16x128"
+// CASES: "kernel": "gemm_splitk_reduce_bf16_64x128"
+// CASES: "kernel": "gemm_splitk_reduce_f16_16x128"
+// CASES: "kernel": "gemm_splitk_reduce_f16_64x128"
