@@ -2,7 +2,8 @@
 // atoms of a row become a tensor-map dim of their own (box [atom, rows,
 // atoms]), also for a tensor whose 1000 columns end inside an atom: the
 // atom dim views the 15 whole atoms, which is all these regions touch.
-// Measured before that split: 8, 4, 1, 16, 32, 56 and 1 issues.
+// Measured before that split: 8, 4, 1, 16, 32, 56 and 1 issues. Atoms
+// tiled twice take a map dim spanning two modes (atom_blocks).
 // RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s --chip sm_90a -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -15,6 +16,9 @@
 !b32_32x512 = !tile.buffer<32x512xf16, shared, #tile.layout<S[(32,32,16):(16,512,1)], swizzle<1,3,3>>>
 !b128_7x32x512 = !tile.buffer<7x32x512xf16, shared, #tile.layout<S[(7,32,8,64):(16384,64,2048,1)], swizzle<3,3,3>>>
 !plain_32x512 = !tile.buffer<32x512xf16, shared>
+// 16x256 blocks of 8x64 atoms, the blocks 2x2: six modes that do not fuse.
+!blocks_32x512 = !tile.buffer<32x512xf16, shared, #tile.layout<S[(2,2,8,2,4,64):(8192,2048,64,4096,512,1)], swizzle<3,3,3>>>
+!blocks_7x32x512 = !tile.buffer<7x32x512xf16, shared, #tile.layout<S[(7,2,2,8,2,4,64):(16384,8192,2048,64,4096,512,1)], swizzle<3,3,3>>>
 !g = !tile.buffer<1000x1000xf16, global>
 !g3 = !tile.buffer<7x1000x1000xf16, global>
 
@@ -100,6 +104,30 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 
+  // Atoms tiled twice (2x2 blocks of 2x4 atoms): six modes, a rank-5 map.
+  // The rows above the first 8 are one map dim (size 125, stride 8 rows)
+  // boxed on the atom row (2) and looped over the block row: 2 issues of
+  // 16 KiB. One stage of seven such tiles: the stage takes a map dim, so
+  // the column pair (atoms, blocks) spans one map dim too: 4 issues.
+  // (8 and 8 when a region dim could be only one map dim, or one per mode.)
+  // CHECK-LABEL: gpu.func @atom_blocks
+  // CHECK-SAME: encode = [5, 64, 8, 4, 125, 3, 2000, 128, 16000, 512, 64, 8, 4, 2, 2, 1, 1, 1, 1, 1, 0, 3, 2, 0]
+  // CHECK-SAME: bytes_per_issue = 16384, issues = 2>
+  // CHECK-SAME: encode = [5, 64, 8, 15, 125, 7, 2000, 128, 16000, 2000000, 64, 8, 4, 2, 1, 1, 1, 1, 1, 1, 0, 3, 2, 0]
+  // CHECK-SAME: bytes_per_issue = 8192, issues = 4>
+  // CHECK-COUNT-6: nvvm.cp.async.bulk.tensor.shared.cluster.global
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  gpu.func @atom_blocks(%in: memref<1000x1000xf16, 1>, %in3: memref<7x1000x1000xf16, 1>, %s: !blocks_32x512, %s7: !blocks_7x32x512) kernel {
+    %g = tile.from_memref %in : memref<1000x1000xf16, 1> -> !g
+    %g3 = tile.from_memref %in3 : memref<7x1000x1000xf16, 1> -> !g3
+    %b = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %tx7 = arith.constant 65536 : i32
+    nvvm.mbarrier.arrive.expect_tx %b, %tx7 : !llvm.ptr<3>, i32
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [32, 512] exec thread mbar(%b) : !g to !blocks_32x512
+    tile.copy_async %g3[3, 0, 0] to %s7[3, 0, 0] sizes [1, 32, 512] exec thread mbar(%b) : !g3 to !blocks_7x32x512
+    gpu.return
+  }
+
   // Unswizzled rows of 512 f16: promoted to 4-byte units, one 256x32 box.
   // CHECK-LABEL: gpu.func @plain_32x512
   // CHECK-SAME: data_type = "UINT32", encode = [2, 500, 1000, 2000, 256, 32, 1, 1, 0, 0, 2, 0]
@@ -131,6 +159,9 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 // PTX-NOT: cp.async.bulk.tensor
 // PTX-LABEL: .entry b128_7x32x512(
 // PTX-COUNT-1: cp.async.bulk.tensor.4d.shared::cluster.global
+// PTX-NOT: cp.async.bulk.tensor
+// PTX-LABEL: .entry atom_blocks(
+// PTX-COUNT-6: cp.async.bulk.tensor.5d.shared::cluster.global
 // PTX-NOT: cp.async.bulk.tensor
 // PTX-LABEL: .entry plain_32x512(
 // PTX-COUNT-1: cp.async.bulk.tensor.2d.shared::cluster.global

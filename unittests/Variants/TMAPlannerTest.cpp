@@ -409,6 +409,45 @@ TEST(TMAPlanner, AtomDimViewsTheWholeAtomsOfATensor) {
   EXPECT_EQ(planOk(w).issues.size(), 1u);
 }
 
+TEST(TMAPlanner, AtomBlocksTiledTwiceSpanTwoModesInOneMapDim) {
+  // 16x256 blocks of 8x64 swizzle atoms (atom rows 2048 elements apart,
+  // atom columns 512), the blocks 2x2 (block columns 4096 apart, block
+  // rows 8192): rows are modes 8:64, 2:2048, 2:8192 and columns 64:1,
+  // 4:512, 2:4096, which no two fuse. Six modes for a rank-5 map: one map
+  // dim takes both row modes above the first 8 rows, boxed on the inner
+  // (2) and looped over the outer (2), so 2 issues (8 when a dim could
+  // only be one map dim or one per mode).
+  TileLayout swizzled = nvmma(16, 32, 512, SwizzleMode::B128);
+  TileLayout blocks(
+      {Iter{2, 8192, Axis::m}, Iter{2, 2048, Axis::m}, Iter{8, 64, Axis::m},
+       Iter{2, 4096, Axis::m}, Iter{4, 512, Axis::m}, Iter{64, 1, Axis::m}},
+      {}, {}, swizzled.swizzle());
+  Request r = rowMajorRequest({1000, 1000}, TileLayout(), 16,
+                              TensorMapDataType::Float16);
+  r.shared = SharedSide{blocks, {32, 512}, {0, 0}};
+  r.sizes = {32, 512};
+  Plan p = planOk(r);
+  // Map dims: 64 columns, 8 rows, 4 atoms of 64 columns, rows in steps of
+  // 8 (125, the box's 2 rows of atoms), columns in steps of 256 (3).
+  EXPECT_EQ(args(p), (Args{5, 64, 8, 4, 125, 3, 2000, 128, 16000, 512, 64, 8,
+                           4, 2, 2, 1, 1, 1, 1, 1, 0, 3, 2, 0}));
+  ASSERT_EQ(p.issues.size(), 2u);
+  EXPECT_EQ(p.issues[1].coords[3].constant, 2);
+  EXPECT_EQ(p.issues[1].sharedByte, 8192 * 2);
+  // One stage of seven such tiles from a 7x1000x1000 tensor: the stage
+  // takes a map dim, so both the row and the column pairs span one map dim
+  // each: 4 issues (8 before).
+  llvm::SmallVector<Iter> staged = {Iter{7, 32 * 512, Axis::m}};
+  staged.append(blocks.shard().begin(), blocks.shard().end());
+  Request st = rowMajorRequest({7, 1000, 1000}, TileLayout(), 16,
+                               TensorMapDataType::Float16);
+  st.shared = SharedSide{TileLayout(staged, {}, {}, blocks.swizzle()),
+                         {7, 32, 512}, {3, 0, 0}};
+  st.global.offsets = {3, 0, 0};
+  st.sizes = {1, 32, 512};
+  EXPECT_EQ(planOk(st).issues.size(), 4u);
+}
+
 //===----------------------------------------------------------------------===//
 // Regions past the tensor's edge (the checker: an element outside the
 // tensor must lie in a box past the edge, which a load fills and a store

@@ -743,6 +743,17 @@ def main():
     body.append(roundtrip(name, "f16", (8, 64), "S[(8,64):(128,1)]", (8, 64), (0, 0)))
     cases.append(dict(kernel=name, family="roundtrip", dtype="f16", bytes=2,
                       region=[8, 64], swizzle="none"))
+    # Atoms tiled twice (16x256 blocks of 8x64 atoms, 2x2 blocks): six
+    # shared modes. The coordinates are runtime arguments here, so no dim
+    # can be cut: 32 issues each way, every loop of the uncut plan run (at
+    # static coordinates a map dim spans two modes and 2 issues suffice:
+    # test/Conversion/tma-issue-counts.mlir).
+    name = "roundtrip_f16_32x512_atom_blocks_sw128"
+    body.append(roundtrip(name, "f16", (32, 512),
+                          "S[(2,2,8,2,4,64):(8192,2048,64,4096,512,1)], "
+                          "swizzle<3,3,3>", (32, 512), (0, 0)))
+    cases.append(dict(kernel=name, family="roundtrip", dtype="f16", bytes=2,
+                      region=[32, 512], swizzle="128"))
     # Rows 4..11 of a 16-row tile: a shared offset that is not the tile base.
     name = "roundtrip_f32_8x32_rows_4_of_16"
     body.append(roundtrip(name, "f32", (16, 32), nvmma_layout("f32", 16, 32, "128"),

@@ -81,10 +81,15 @@ bool splitsExactly(int64_t n, int64_t o, int64_t size, int64_t inner) {
   return viewEnd == n || o + size <= viewEnd || o >= n;
 }
 
-/// The map dims of `split` (`split[d]`: dim d's modes become map dims of
-/// their own); an unsplit dim boxes its innermost mode and loops over the
-/// others at advancing coordinates.
-OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
+/// The map dims of `cuts` (`cuts[d]` bit j: region dim d is cut between
+/// its modes j and j + 1). Each run of modes between cuts becomes one map
+/// dim: its innermost mode is boxed, its other modes are issue loops at
+/// advancing coordinates of that map dim (so a dim of three modes can be
+/// one map dim, three, or two with the box on the inner of a pair). An
+/// uncut dim is the global dim itself (runtime size, stride and offset
+/// allowed); a cut one needs a static stride and an exact cut
+/// (splitsExactly).
+OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<unsigned> cuts) {
   using R = OrReason<Draft>;
   unsigned rank = u.sizes.size();
   Draft draft;
@@ -93,6 +98,18 @@ OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
   };
   auto coordinate = [](int64_t offset, int d) {
     return offset == kDynamic ? Coordinate{d, 0} : Coordinate{-1, offset};
+  };
+  // One map dim over `group` (modes innermost first): the box its first
+  // mode, loops over the rest.
+  auto addGroup = [&](MapDim dim, llvm::ArrayRef<Mode> group) {
+    unsigned at = draft.dims.size();
+    dim.boxMode = group[0];
+    draft.dims.push_back(dim);
+    int64_t inner = group[0].extent;
+    for (const Mode &m : group.drop_front()) {
+      draft.loops.push_back({at, m.extent, inner, m.sharedStride});
+      inner *= m.extent;
+    }
   };
   for (unsigned d = 0; d < rank; ++d) {
     const auto &modes = u.modes[d];
@@ -106,31 +123,37 @@ OrReason<Draft> splitIntoMapDims(const Units &u, llvm::ArrayRef<bool> split) {
           {value(n, d), value(g, d), coordinate(o, d), Mode{1, 0}});
       continue;
     }
-    if (!split[d] || modes.size() == 1) {
-      unsigned at = draft.dims.size();
-      draft.dims.push_back(
-          {value(n, d), value(g, d), coordinate(o, d), modes[0]});
-      int64_t inner = modes[0].extent;
-      for (size_t j = 1; j < modes.size(); ++j) {
-        draft.loops.push_back(
-            {at, modes[j].extent, inner, modes[j].sharedStride});
-        inner *= modes[j].extent;
-      }
+    unsigned dimCuts = cuts[d] & ((1u << (modes.size() - 1)) - 1);
+    if (!dimCuts) {
+      addGroup({value(n, d), value(g, d), coordinate(o, d), Mode{}}, modes);
       continue;
     }
+    // The runs between cuts; all but the last have their extent's size.
+    llvm::SmallVector<llvm::ArrayRef<Mode>, 4> groups;
+    size_t start = 0;
+    for (size_t j = 0; j < modes.size(); ++j)
+      if (j + 1 == modes.size() || (dimCuts >> j & 1)) {
+        groups.push_back(llvm::ArrayRef<Mode>(modes).slice(start, j + 1 - start));
+        start = j + 1;
+      }
     int64_t innerAll = 1;
-    for (size_t j = 0; j + 1 < modes.size(); ++j)
-      innerAll *= modes[j].extent;
+    for (size_t i = 0; i + 1 < groups.size(); ++i)
+      for (const Mode &m : groups[i])
+        innerAll *= m.extent;
     if (g == kDynamic || !splitsExactly(n, o, u.sizes[d], innerAll))
       return R::failure("global dim " + str(d) + " cannot be split exactly");
     int64_t inner = 1;
-    for (size_t j = 0; j < modes.size(); ++j) {
-      bool last = j + 1 == modes.size();
-      int64_t size = last ? n / inner : modes[j].extent;
-      int64_t coord = last ? o / inner : (o / inner) % modes[j].extent;
-      draft.dims.push_back({MapValue{size, -1, 1}, MapValue{g * inner, -1, 1},
-                            Coordinate{-1, coord}, modes[j]});
-      inner *= modes[j].extent;
+    for (size_t i = 0; i < groups.size(); ++i) {
+      bool last = i + 1 == groups.size();
+      int64_t extent = 1;
+      for (const Mode &m : groups[i])
+        extent *= m.extent;
+      int64_t size = last ? n / inner : extent;
+      int64_t coord = last ? o / inner : (o / inner) % extent;
+      addGroup({MapValue{size, -1, 1}, MapValue{g * inner, -1, 1},
+                Coordinate{-1, coord}, Mode{}},
+               groups[i]);
+      inner *= extent;
     }
   }
   return draft;
@@ -359,12 +382,12 @@ Status listIssues(const Units &u, const Draft &draft, TensorMapSwizzle swizzle,
   return Status::success();
 }
 
-/// Plans one split choice (`split[d]`: dim d's modes become map dims).
-OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<bool> split,
+/// Plans one split choice (`cuts`, as splitIntoMapDims takes them).
+OrReason<Plan> planOne(const Units &u, llvm::ArrayRef<unsigned> cuts,
                        TensorMapSwizzle swizzle,
                        cuda::TensorMapOobFill oobFill) {
   using R = OrReason<Plan>;
-  OrReason<Draft> draft = splitIntoMapDims(u, split);
+  OrReason<Draft> draft = splitIntoMapDims(u, cuts);
   if (!draft)
     return R::failure(draft.reason());
   if (Status s = orderMapDims(*draft); !s)
@@ -489,18 +512,29 @@ OrReason<Units> unitsOf(const Request &r, const TileLayout &residual,
   return u;
 }
 
-/// Plans every split choice and element promotion; the plan with the fewest
-/// issues wins (then no promotion, then the lowest rank). When none is
-/// valid, the reason is the unsplit, unpromoted plan's.
+/// Plans every split choice (every set of cuts between the modes of each
+/// region dim) and element promotion; the plan with the fewest issues wins
+/// (then no promotion, then the lowest rank). When none is valid, the
+/// reason is the unsplit, unpromoted plan's.
 OrReason<Plan> bestPlan(const Units &u, TensorMapSwizzle swizzle,
                         cuda::TensorMapOobFill oobFill) {
   unsigned rank = u.sizes.size();
   std::optional<Plan> best;
   std::string unsplitReason;
+  // The cut points: (dim, bit) for each pair of adjacent modes.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 8> cutPoints;
+  for (unsigned d = 0; d < rank; ++d)
+    for (unsigned j = 0; j + 1 < u.modes[d].size(); ++j)
+      cutPoints.push_back({d, j});
+  // Every subset while there are few (2^12 drafts at most); beyond that,
+  // each dim wholly cut or not, as before.
+  constexpr size_t kMaxCutPoints = 12;
+  bool perDim = cutPoints.size() > kMaxCutPoints;
   llvm::SmallVector<unsigned, 5> splittable;
   for (unsigned d = 0; d < rank; ++d)
     if (u.modes[d].size() > 1)
       splittable.push_back(d);
+  size_t choices = perDim ? splittable.size() : cutPoints.size();
   for (unsigned factor = 1; u.unitBytes * factor <= 8; factor *= 2) {
     Units units = u;
     if (factor > 1) {
@@ -509,11 +543,17 @@ OrReason<Plan> bestPlan(const Units &u, TensorMapSwizzle swizzle,
         continue;
       units = *promoted;
     }
-    for (unsigned mask = 0; mask < (1u << splittable.size()); ++mask) {
-      llvm::SmallVector<bool, 5> split(rank, false);
-      for (unsigned i = 0; i < splittable.size(); ++i)
-        split[splittable[i]] = mask >> i & 1;
-      OrReason<Plan> plan = planOne(units, split, swizzle, oobFill);
+    for (unsigned mask = 0; mask < (1u << choices); ++mask) {
+      llvm::SmallVector<unsigned, 5> cuts(rank, 0);
+      for (unsigned i = 0; i < choices; ++i) {
+        if (!(mask >> i & 1))
+          continue;
+        if (perDim)
+          cuts[splittable[i]] = ~0u;
+        else
+          cuts[cutPoints[i].first] |= 1u << cutPoints[i].second;
+      }
+      OrReason<Plan> plan = planOne(units, cuts, swizzle, oobFill);
       if (!plan) {
         if (factor == 1 && mask == 0)
           unsplitReason = plan.reason();
