@@ -237,7 +237,7 @@ def test_gemm_chooses_swap_ab_split_k_and_copies_odd_strides():
     gemm = Gemm(KERNELS)
     torch.manual_seed(3)
     for m, kind in ((16, "swapab_16x128"), (40, "swapab_64x128"),
-                    (128, "tn_128x128x64_s4_splitk")):
+                    (128, "tn_128x128x64_s5_splitk")):
         a = torch.randn(m, 4096, device="cuda", dtype=torch.bfloat16)
         w = torch.randn(1024, 4096, device="cuda", dtype=torch.bfloat16)
         assert kind in gemm.explain(a, w), gemm.explain(a, w)

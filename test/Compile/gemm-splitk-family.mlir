@@ -19,13 +19,13 @@
 // PTXAS-COUNT-16: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
-// CASES: "kernel": "gemm_bf16_tn_128x128x64_s4_splitk"
+// CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_splitk"
 // CASES: "swap_ab": true
 // CASES: "kernel": "gemm_bf16_tn_swapab_32x128x64_s8_splitk"
 // CASES: "kernel": "gemm_bf16_tn_swapab_64x128x64_s6_splitk"
-// CASES: "kernel": "gemm_f16_tn_128x128x64_s4_splitk"
-// CASES: "kernel": "gemm_e4m3_tn_128x128x128_s4_splitk"
+// CASES: "kernel": "gemm_f16_tn_128x128x64_s5_splitk"
+// CASES: "kernel": "gemm_e4m3_tn_128x128x128_s5_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_swapab_16x128x128_s8_splitk"
 // CASES: "reducers"
 // CASES: "kernel": "gemm_splitk_reduce_bf16_16x128"
