@@ -216,7 +216,7 @@ class Gemm:
                                  f"{'not ' if case in self.family else ''}"
                                  "a choice of this kernel")
             k_tiles = -(-k // case["bk"])
-            if parts is not None and not (
+            if parts is not None and k > 0 and not (
                     1 <= parts <= k_tiles
                     and -(-k_tiles // parts) * (parts - 1) < k_tiles):
                 raise ValueError(f"{parts} parts of {k_tiles} K tiles: a "

@@ -31,3 +31,19 @@ func.func @swap_ab(%x: !x, %w: !w) {
   tile.gemm_async %acc[0, 0], %x[0, 0], %w[0, 0] sizes [16, 64, 32] exec warpgroup {transpose_b} : !acc, !x, !w
   return
 }
+
+// Two stages of one ring as A and B lower to one pointer: the check cannot
+// tell the form from the descriptors' buffers and takes the one whose
+// shapes match. M = 128 fits wgmma directly, but C is the fragment
+// transposed, so this is swap-AB: two m64n128k16 MMAs (C^T is 64 x 128).
+!ring = !tile.buffer<2x128x32xf16, shared, #tile.layout<S[(2,128,32):(4096,32,1)], swizzle<2,3,3>>>
+!acc_t = !tile.buffer<128x64xf32, local, #tile.layout<S[(16,4,2,4,2,8):(4,1@tid_in_wg,1,32@tid_in_wg,2,4@tid_in_wg)]>>
+// CHECK-LABEL: func.func @swap_ab_one_ring
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>
+// CHECK-NOT: nvvm.wgmma.mma_async
+func.func @swap_ab_one_ring(%s: !ring) {
+  %acc = tile.alloc_local : !acc_t
+  tile.gemm_async %acc[0, 0], %s[0, 0, 0], %s[1, 0, 0] sizes [128, 64, 32] exec warpgroup {transpose_b} : !acc_t, !ring, !ring
+  return
+}

@@ -257,7 +257,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %acc = tile.alloc_local : !acc32
     // expected-error @+3 {{no variant of tile.gemm_async can implement this op on sm_90a}}
     // expected-note @+2 {{tcgen05 (priority 10): rejected: }}
-    // expected-note @+1 {{wgmma (priority 10): rejected: accumulator_layout — M = 32 is not a multiple of 64 (wgmma's M); swap-AB (C^T = B A^T, M as wgmma's N): C element (0, 1) is in thread 1; the wgmma accumulator fragment puts it in thread 0}}
+    // expected-note @+1 {{wgmma (priority 10): rejected: accumulator_layout — M = 32 is not a multiple of 64 (wgmma's M); swap-AB (C^T = B A^T; in its terms A, B, M and N are the op's B, A, N and M, and C element (i, j) is the op's C(j, i)): C element (0, 1) is in thread 1; the wgmma accumulator fragment puts it in thread 0}}
     tile.gemm_async %acc[0, 0], %a[0, 0], %a[0, 0] sizes [32, 64, 64] exec warpgroup {transpose_b} : !acc32, !a, !a
     gpu.return
   }

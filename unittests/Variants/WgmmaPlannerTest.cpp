@@ -182,8 +182,9 @@ TEST(WgmmaPlanner, DeclinesNamingTheRule) {
   // The swapped form (M as wgmma's N) is tried too, and declines on C's
   // layout, which is the plain fragment.
   EXPECT_EQ(p.reason(), "M = 32 is not a multiple of 64: a warpgroup's wgmma "
-                        "is M 64 (larger M as several instructions); swap-AB "
-                        "(C^T = B A^T): C element (0, 1) is in thread 4; the "
+                        "is M 64 (larger M as several instructions); " +
+                            std::string(kSwapABReason) +
+                            ": C element (0, 1) is in thread 4; the "
                         "wgmma accumulator fragment puts it in thread 0 "
                         "(thread t = 32w + 4q + r of the warpgroup holds row "
                         "16w + 8h + q, column 8j + 2r + e in register "
@@ -204,9 +205,9 @@ TEST(WgmmaPlanner, DeclinesNamingTheRule) {
                   {64, 64});
   p = planWgmma(c);
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.reason().substr(0, p.reason().find("; swap-AB (C^T = B A^T): C "
-                                                 "element (0, 1) is in thread "
-                                                 "1;")),
+  EXPECT_EQ(p.reason().substr(0, p.reason().find(
+                                     "; " + std::string(kSwapABReason) +
+                                     ": C element (0, 1) is in thread 1;")),
             "C element (8, 0) is in thread 8; the wgmma accumulator fragment "
             "puts it in thread 0 (thread t = 32w + 4q + r of the warpgroup "
             "holds row 16w + 8h + q, column 8j + 2r + e in register 4j + 2h "
@@ -576,7 +577,7 @@ TEST(WgmmaSwapAB, DeclinesNamingBothForms) {
   EXPECT_NE(p.reason().find("M = 16 is not a multiple of 64"),
             std::string::npos)
       << p.reason();
-  EXPECT_NE(p.reason().find("swap-AB (C^T = B A^T): C element"),
+  EXPECT_NE(p.reason().find(std::string(kSwapABReason) + ": C element"),
             std::string::npos)
       << p.reason();
   // A register A has no swapped form (wgmma's B is always in shared
@@ -596,7 +597,8 @@ TEST(WgmmaSwapAB, DeclinesNamingBothForms) {
                     {16, 40});
   p = planWgmma(n40);
   ASSERT_FALSE(p);
-  EXPECT_NE(p.reason().find("swap-AB (C^T = B A^T): M = 40"),
+  // (M = 40 in the swapped problem's terms: the op's N.)
+  EXPECT_NE(p.reason().find(std::string(kSwapABReason) + ": M = 40"),
             std::string::npos)
       << p.reason();
 }

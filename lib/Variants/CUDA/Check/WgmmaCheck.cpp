@@ -276,65 +276,98 @@ bool derivesFrom(Value v, Value source) {
   return false;
 }
 
+Status checkForm(GemmAsyncOp op, ArrayRef<Mma> mmas, bool swap);
+Status checkChain(ArrayRef<Mma> mmas, Operation *fence, bool registerA);
+
 Status checkEmitted(GemmAsyncOp op, ValueRange lowered,
                     ArrayRef<Operation *> emitted) {
   Operation *fence = nullptr;
   SmallVector<Mma> mmas;
   if (Status s = collectMmas(emitted, fence, mmas); !s)
     return s;
+  const bool registerA = op.getA().getType().getScope() == MemoryScope::local;
+  if (!registerA && !mmas.front().descriptorA)
+    return Status::failure("MMA 0 takes A from registers; A is in shared "
+                           "memory");
+  // Which buffer each descriptor starts from: the op's A and B, or in the
+  // swap-AB form (C^T = B^T A^T) B and A, and then the MMAs see an
+  // N x M x K problem with B's type as A's. Where both readings fit (A and
+  // B lower to one pointer, e.g. two stages of one ring), the form whose
+  // shapes and counts match is the one emitted.
+  GemmAsyncOp::Adaptor adaptor(lowered, op);
+  bool direct = true, swapped = false;
+  if (!registerA) {
+    const Mma &mma = mmas.front();
+    direct = derivesFrom(mma.descriptorA, adaptor.getA()) &&
+             derivesFrom(mma.descriptorB, adaptor.getB());
+    swapped = derivesFrom(mma.descriptorA, adaptor.getB()) &&
+              derivesFrom(mma.descriptorB, adaptor.getA());
+    if (!direct && !swapped)
+      return Status::failure("the MMA descriptors do not start from the "
+                             "op's A and B buffers (one each)");
+  }
+  Status form = Status::failure("");
+  for (bool swap : {false, true}) {
+    if (!(swap ? swapped : direct))
+      continue;
+    Status s = checkForm(op, mmas, swap);
+    if (s)
+      return checkChain(mmas, fence, registerA);
+    if (form.reason().empty())
+      form = s;
+  }
+  return form;
+}
+
+/// The MMAs' shapes, count and types against the op's problem, read
+/// directly or (`swap`) as C^T = B^T A^T.
+Status checkForm(GemmAsyncOp op, ArrayRef<Mma> mmas, bool swap) {
   SmallVector<int64_t, 3> mnk(op.getSizes());
   Type a = op.getA().getType().getElementType();
   Type b = op.getB().getType().getElementType();
   Type c = op.getC().getType().getElementType();
-  const bool registerA = op.getA().getType().getScope() == MemoryScope::local;
-  // Which buffer each descriptor starts from: the op's A and B, or in the
-  // swap-AB form (C^T = B^T A^T) B and A, and then the MMAs see an
-  // N x M x K problem with B's type as A's.
-  GemmAsyncOp::Adaptor adaptor(lowered, op);
-  bool swapped = false;
-  if (!registerA) {
-    const Mma &mma = mmas.front();
-    bool aFromA = derivesFrom(mma.descriptorA, adaptor.getA());
-    bool aFromB = derivesFrom(mma.descriptorA, adaptor.getB());
-    bool bFromA = derivesFrom(mma.descriptorB, adaptor.getA());
-    bool bFromB = derivesFrom(mma.descriptorB, adaptor.getB());
-    if (!(aFromA && bFromB) && !(aFromB && bFromA))
-      return Status::failure("the MMA descriptors do not start from the "
-                             "op's A and B buffers (one each)");
-    // The same buffer as A and B: the shape tells the form.
-    swapped = (aFromB && bFromA) && (!(aFromA && bFromB) || mnk[0] % 64);
-  }
-  if (swapped) {
+  if (swap) {
     std::swap(mnk[0], mnk[1]);
     std::swap(a, b);
   }
   const Mma &first = mmas.front();
   int64_t n = first.n, k = first.k;
   int64_t wantK = 256 / a.getIntOrFloatBitWidth();
+  std::string form = swap ? " (read as swap-AB, C^T = B A^T)" : "";
   if (first.m != 64 || k != wantK || !wgmma::shapeRule(n).empty() ||
       mnk[1] % n)
     return Status::failure("MMA shape m" + str(first.m) + "n" + str(n) +
                            "k" + str(k) + " for a " + str(mnk[0]) + "x" +
                            str(mnk[1]) + "x" + str(mnk[2]) + " op (m64, k" +
-                           str(wantK) + ", N dividing the op's)");
+                           str(wantK) + ", N dividing the op's)" + form);
   int64_t want = (mnk[0] / 64) * (mnk[1] / n) * (mnk[2] / k);
   if (int64_t(mmas.size()) != want)
     return Status::failure(str(mmas.size()) + " MMAs; an " + str(mnk[0]) +
                            "x" + str(mnk[1]) + "x" + str(mnk[2]) +
                            " op of m64n" + str(n) + "k" + str(k) + " needs " +
-                           str(want));
-  llvm::DenseSet<Operation *> chain;
-  for (const Mma &mma : mmas)
-    chain.insert(mma.op);
+                           str(want) + form);
   for (auto [i, mma] : llvm::enumerate(mmas)) {
     std::string what = "MMA " + str(i);
     if (mma.m != first.m || mma.n != n || mma.k != k)
       return Status::failure(what + " has another shape");
     if (mma.a != expectedType(a) || mma.b != expectedType(b))
       return Status::failure(what + " operand types differ from the op's " +
-                             llvm::to_string(a) + " x " + llvm::to_string(b));
+                             llvm::to_string(a) + " x " + llvm::to_string(b) +
+                             form);
     if (mma.d != (c.isF16() ? "f16" : "f32"))
       return Status::failure(what + " accumulates in another type than C's");
+  }
+  return Status::success();
+}
+
+/// What every MMA must satisfy whatever the form: A from registers exactly
+/// when A is a register tile, valid descriptors, the register rule.
+Status checkChain(ArrayRef<Mma> mmas, Operation *fence, bool registerA) {
+  llvm::DenseSet<Operation *> chain;
+  for (const Mma &mma : mmas)
+    chain.insert(mma.op);
+  for (auto [i, mma] : llvm::enumerate(mmas)) {
+    std::string what = "MMA " + str(i);
     if (registerA != !mma.descriptorA)
       return Status::failure(what + (registerA ? " reads A through a "
                                                  "descriptor; A is a "

@@ -515,12 +515,12 @@ Verdict accumulatorLayout(GemmAsyncOp op, const DispatchContext &) {
     return Verdict::success(); // the shape rules say why
   if (swapped.empty())
     return Verdict::failure(direct);
+  std::string swapReason = std::string(wgmma::kSwapABReason) + ": " + swapped;
   if (direct.empty())
     return Verdict::failure("M = " + std::to_string(mnk[0]) +
-                            " is not a multiple of 64 (wgmma's M); swap-AB "
-                            "(C^T = B A^T, M as wgmma's N): " +
-                            swapped);
-  return Verdict::failure(direct + "; swap-AB (C^T = B A^T): " + swapped);
+                            " is not a multiple of 64 (wgmma's M); " +
+                            swapReason);
+  return Verdict::failure(direct + "; " + swapReason);
 }
 
 /// A register A against the A fragment (the planner repeats it): K-major

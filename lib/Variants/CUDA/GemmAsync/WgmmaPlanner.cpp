@@ -394,10 +394,11 @@ OrReason<Plan> wgmma::planWgmma(const Request &req) {
   // or a C whose layout is the accumulator fragment transposed.
   OrReason<Request> s = swappedRequest(req);
   if (!s)
-    return R::failure(direct.reason() + "; swap-AB: " + s.reason());
+    return R::failure(direct.reason() + "; swap-AB (C^T = B A^T): " +
+                      s.reason());
   OrReason<Plan> swapped = planDirect(*s);
   if (!swapped)
-    return R::failure(direct.reason() + "; swap-AB (C^T = B A^T): " +
+    return R::failure(direct.reason() + "; " + kSwapABReason + ": " +
                       swapped.reason());
   swapped->swapAB = true;
   return swapped;

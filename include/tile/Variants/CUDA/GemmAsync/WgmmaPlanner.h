@@ -176,6 +176,12 @@ OrReason<Plan> planWgmma(const Request &request);
 /// planWgmma without the swap-AB fallback.
 OrReason<Plan> planDirect(const Request &request);
 
+/// Introduces the reason a swap-AB plan declined, which speaks of the
+/// swapped problem.
+inline constexpr const char *kSwapABReason =
+    "swap-AB (C^T = B A^T; in its terms A, B, M and N are the op's B, A, N "
+    "and M, and C element (i, j) is the op's C(j, i))";
+
 /// A rank-2 region side with its two dims exchanged (C read as C^T).
 OrReason<RegionSide> transposedSide(const RegionSide &side);
 
