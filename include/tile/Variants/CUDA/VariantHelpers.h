@@ -8,8 +8,9 @@
 // Public: the built-in variants use these, and so may a variant another
 // compiler registers (docs/Design.md, "Adding a variant from another
 // compiler"): a named `single_thread` predicate, the direction text of a
-// reason, and the planner's view of a region (leading indexed dims folded
-// into the layout).
+// reason, the thread count of a cooperative op's exec scope, and the
+// planner's view of a region (leading indexed dims folded into the
+// layout).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "tile/Dispatch/VariantDecl.h"
 #include "tile/Variants/CUDA/CopyAsync/RegionSide.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace tile::copy_async {
@@ -36,6 +38,28 @@ singleThread(std::string instructions) {
                 "issued by a " + stringifyExecScope(copy.getExec()).str() +
                 "; one thread issues " + instructions + " (exec thread)");
           }};
+}
+
+/// Threads that run an op of exec scope `scope` together: 1, a warp's 32,
+/// a warpgroup's 128, or the enclosing kernel's `known_block_size` for
+/// `cta`; nullopt for `cluster` and for a cta without a known block.
+inline std::optional<int64_t> execScopeThreads(mlir::Operation *op,
+                                               ExecScope scope) {
+  switch (scope) {
+  case ExecScope::thread: return 1;
+  case ExecScope::warp: return 32;
+  case ExecScope::warpgroup: return 128;
+  case ExecScope::cta: {
+    auto func = op->getParentOfType<mlir::gpu::GPUFuncOp>();
+    std::optional<llvm::ArrayRef<int32_t>> block =
+        func ? func.getKnownBlockSize() : std::nullopt;
+    if (!block)
+      return std::nullopt;
+    return int64_t((*block)[0]) * (*block)[1] * (*block)[2];
+  }
+  case ExecScope::cluster: return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 /// `copies <src scope> -> <dst scope>`.

@@ -262,27 +262,14 @@ Status compare(CopyAsyncOp copy, const Sample &sample,
   return Status::success();
 }
 
-/// Threads of the exec scope, as the variant counts them.
-int64_t scopeThreads(CopyAsyncOp copy) {
-  switch (copy.getExec()) {
-  case ExecScope::thread: return 1;
-  case ExecScope::warp: return 32;
-  case ExecScope::warpgroup: return 128;
-  default: break;
-  }
-  auto func = copy->getParentOfType<gpu::GPUFuncOp>();
-  std::optional<ArrayRef<int32_t>> block =
-      func ? func.getKnownBlockSize() : std::nullopt;
-  return block ? int64_t((*block)[0]) * (*block)[1] * (*block)[2] : 0;
-}
-
 } // namespace
 
 LogicalResult lowering_check::checkLdgstsLowering(
     Operation *op, ValueRange lowered, ArrayRef<Operation *> emitted,
     const dispatch::DispatchContext &) {
   auto copy = cast<CopyAsyncOp>(op);
-  const int64_t threads = scopeThreads(copy);
+  const int64_t threads =
+      copy_async::execScopeThreads(copy, copy.getExec()).value_or(0);
   const int64_t elementBytes = copy.getSrcType().getElementBits() / 8;
   int64_t regionBytes = elementBytes;
   for (int64_t s : copy.getSizes())

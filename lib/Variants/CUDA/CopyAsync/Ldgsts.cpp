@@ -68,22 +68,6 @@ std::optional<SmallVector<int64_t, 3>> knownBlock(Operation *op) {
   return SmallVector<int64_t, 3>(block->begin(), block->end());
 }
 
-/// Threads of the exec scope, or nullopt (cluster; cta without a known
-/// block size).
-std::optional<int64_t> scopeThreads(CopyAsyncOp copy) {
-  switch (copy.getExec()) {
-  case ExecScope::thread: return 1;
-  case ExecScope::warp: return 32;
-  case ExecScope::warpgroup: return 128;
-  case ExecScope::cta:
-    if (auto block = knownBlock(copy))
-      return (*block)[0] * (*block)[1] * (*block)[2];
-    return std::nullopt;
-  case ExecScope::cluster: return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 /// What the shared tile's base is aligned to, after the lowering moves it
 /// to the stage its runtime leading indices name.
 int64_t sharedBaseAlignment(CopyAsyncOp copy) {
@@ -128,7 +112,8 @@ OrReason<ldgsts::Plan> planLdgsts(CopyAsyncOp copy, const DispatchContext &) {
     return R::failure(side.reason());
   r.shared = std::move(*side);
   r.sharedAlignment = sharedBaseAlignment(copy);
-  std::optional<int64_t> threads = scopeThreads(copy);
+  std::optional<int64_t> threads =
+      copy_async::execScopeThreads(copy, copy.getExec());
   if (!threads)
     return R::failure("the exec scope's thread count is unknown");
   r.threads = *threads;
@@ -355,7 +340,7 @@ LogicalResult emitLdgsts(CopyAsyncOp copy, const LdgstsLowering &lowering,
   s.shared = adaptor.getDst();
   s.global = adaptor.getSrc();
   s.mbar = adaptor.getMbar();
-  s.threads = *scopeThreads(copy);
+  s.threads = *copy_async::execScopeThreads(copy, copy.getExec());
   s.thread = threadInScope(copy, s.threads, i);
   s.extents = emitGlobalExtents(rewriter, loc, lowering.memref, globalType);
   ArrayRef<int64_t> staticOffsets = copy.getSrcStaticOffsets();
@@ -421,7 +406,7 @@ Verdict globalToShared(CopyAsyncOp copy, const DispatchContext &) {
 /// The exec scopes the variant serves: every thread of a warp, warpgroup
 /// or CTA (known_block_size) takes its share; one thread may copy alone.
 Verdict execScope(CopyAsyncOp copy, const DispatchContext &) {
-  if (scopeThreads(copy))
+  if (copy_async::execScopeThreads(copy, copy.getExec()))
     return Verdict::success();
   if (copy.getExec() == ExecScope::cta)
     return Verdict::failure("exec cta without a known_block_size on the "
