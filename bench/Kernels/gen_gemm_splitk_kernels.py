@@ -83,8 +83,9 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
     warpgroup owning 64 of the tile's rows (A's halves). With `swap`, the
     swap-AB form for small M: `bn` x 128 tiles (`bn` rows of A, 8..64),
     each consumer warpgroup owning 64 of the tile's columns (B's halves);
-    its gemm_async is `bn` x 64, an M that no wgmma has, so dispatch
-    computes C^T = B A^T (B's rows as the wgmma's M, A's as its N)."""
+    its gemm_async is `bn` x 64 with the accumulator fragment transposed
+    (and for 16 and 32 an M that no wgmma has), so dispatch computes
+    C^T = B A^T (B's rows as the wgmma's M, A's as its N)."""
     if swap:
         name = f"gemm_{SHORT[ty]}_tn_swapab_{bn}x{2 * WM}x{bk}_s{stages}_splitk"
         tile_m, tile_n = bn, 2 * WM
