@@ -91,18 +91,16 @@ def check():
     # Hopper's FP8 MMAs add with fewer bits than f32 (why block-scaled
     # recipes promote every 128 K): e4m3 within 2^-5 rms, cuBLAS's error
     # printed beside.
-    one = torch.ones((), device="cuda")
     for m, n, k in [(128, 8192, 8192), (300, 700, 256), (16, 4096, 7168)]:
         a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
         w = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
         try:  # cuBLASLt takes FP8 only with N and K multiples of 16
-            cublas = torch._scaled_mm(a, w.t(), scale_a=one, scale_b=one,
-                                      out_dtype=torch.bfloat16)
+            cublas_c = cublas(a, w)()
         except RuntimeError:
-            cublas = None
+            cublas_c = None
         failures += not close(f"e4m3 {m}x{n}x{k} ({gemm.explain(a, w)})",
                               gemm.linear(a, w), a.float() @ w.float().t(),
-                              2 ** -5, False if cublas is None else cublas)
+                              2 ** -5, False if cublas_c is None else cublas_c)
     try:
         gemm.linear(torch.randn(4, 8, device="cuda", dtype=torch.float64),
                     torch.randn(4, 8, device="cuda", dtype=torch.float64))
@@ -120,6 +118,17 @@ BENCH_NK = ((4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336),
             (8192, 8192), (1024, 8192))
 
 
+def cublas(a, w):
+    """The reference call for a @ w.T: torch's matmul (cuBLAS) for 16-bit
+    types, torch._scaled_mm with unit scales (cuBLASLt, bf16 out) for
+    e4m3."""
+    if a.dtype == torch.float8_e4m3fn:
+        one = torch.ones((), device="cuda")
+        return lambda: torch._scaled_mm(a, w.t(), scale_a=one, scale_b=one,
+                                        out_dtype=torch.bfloat16)
+    return lambda: a @ w.t()
+
+
 def bench():
     """Every (M, N, K) of the grid, bf16 and e4m3, against cuBLAS; for
     M <= 64 also the choice without swap-AB (split-K or the family's
@@ -133,20 +142,14 @@ def bench():
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print("TFLOP/s, C = A W^T; ratio against torch (cuBLAS); 'no swap': "
           "the choice without swap-AB")
-    one = torch.ones((), device="cuda")
     ratios = {}
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
         for m in BENCH_M:
             for n, k in BENCH_NK:
                 a = torch.randn(m, k, device="cuda").to(dtype)
                 w = torch.randn(n, k, device="cuda").to(dtype)
-                if dtype == torch.float8_e4m3fn:
-                    ref = lambda: torch._scaled_mm(  # noqa: E731
-                        a, w.t(), scale_a=one, scale_b=one,
-                        out_dtype=torch.bfloat16)
-                else:
-                    ref = lambda: a @ w.t()  # noqa: E731
-                entries = {"tile": lambda: gemm.linear(a, w), "torch": ref}
+                entries = {"tile": lambda: gemm.linear(a, w),
+                           "torch": cublas(a, w)}
                 if m <= 64:
                     entries["no swap"] = lambda: plain.linear(a, w)
                 ms = interleaved(entries)
@@ -173,6 +176,8 @@ def bench():
 
     def geomean(values):
         values = list(values)
+        if not values:  # a grid without such M
+            return float("nan")
         return math.exp(sum(math.log(v) for v in values) / len(values))
     for ty in ("bfloat16", "float8_e4m3fn"):
         small = [r for (t, m, _, _), r in ratios.items() if t == ty and m <= 256]
@@ -191,7 +196,6 @@ def sweep():
     gemm = Gemm(DEVICE / "kernels")
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
-    one = torch.ones((), device="cuda")
     shapes = [(m, n, k) for m in (16, 64, 128, 256)
               for n, k in ((4096, 4096), (6144, 4096), (8192, 8192),
                            (1024, 8192))]
@@ -200,13 +204,7 @@ def sweep():
         for m, n, k in shapes:
             a = torch.randn(m, k, device="cuda").to(dtype)
             w = torch.randn(n, k, device="cuda").to(dtype)
-            if dtype == torch.float8_e4m3fn:
-                ref = lambda: torch._scaled_mm(  # noqa: E731
-                    a, w.t(), scale_a=one, scale_b=one,
-                    out_dtype=torch.bfloat16)
-            else:
-                ref = lambda: a @ w.t()  # noqa: E731
-            entries = {"torch": ref}
+            entries = {"torch": cublas(a, w)}
             chosen = gemm.choose(dtype, m, n, k, sms)
             for case in gemm.family + gemm.splitk + gemm.swap_ab:
                 if case["dtype"] != ty or (case in gemm.swap_ab
