@@ -20,6 +20,10 @@ llvm::StringRef tile::sanitize::checkKindName(CheckKind kind) {
     return "mbarrier-index";
   case CheckKind::SharedRegion:
     return "shared-region";
+  case CheckKind::TxBalance:
+    return "mbarrier-tx-balance";
+  case CheckKind::ArrivalCount:
+    return "mbarrier-arrival-count";
   }
   return "unknown";
 }
@@ -29,6 +33,8 @@ std::optional<CheckKind> tile::sanitize::parseCheckKind(llvm::StringRef name) {
       .Case("mbarrier-wait-timeout", CheckKind::WaitTimeout)
       .Case("mbarrier-index", CheckKind::BarrierIndex)
       .Case("shared-region", CheckKind::SharedRegion)
+      .Case("mbarrier-tx-balance", CheckKind::TxBalance)
+      .Case("mbarrier-arrival-count", CheckKind::ArrivalCount)
       .Default(std::nullopt);
 }
 
@@ -48,6 +54,8 @@ tile::sanitize::decodeReport(const volatile uint32_t *words) {
   }
   r.value0 = wide(words, kValue0);
   r.value1 = wide(words, kValue1);
+  r.value2 = wide(words, kValue2);
+  r.value3 = wide(words, kValue3);
   r.waitedMs = words[kWaitedMs];
   return r;
 }
@@ -76,6 +84,37 @@ std::string tile::sanitize::describeReport(llvm::StringRef kernel,
        << report.value1
        << " (a wrong parity or stage, too few arrivals, or more bytes "
           "expected than copied)";
+    if (report.value2 != kNoCount && report.value3 != kNoCount) {
+      uint64_t counts = uint64_t(report.value3);
+      os << "; its current phase has " << (counts & 0xffffffffu) << " of "
+         << (counts >> 32) << " arrivals";
+      if (report.value2 > 0)
+        os << " and expects " << report.value2
+           << " bytes that no copy has brought";
+      else if (report.value2 < 0)
+        os << ", and its copies brought " << -report.value2
+           << " bytes more than were expected";
+    }
+    break;
+  case CheckKind::TxBalance:
+    os << " saw mbarrier " << report.value0
+       << " complete its phase of parity " << report.value2
+       << " while its arrivals since init had expected " << report.value1
+       << " bytes "
+       << (report.value1 >= 0 ? "more" : "fewer")
+       << " than the copies completing on it carry (an expect-tx byte count "
+          "that does not match the copies: the phase completes "
+       << (report.value1 >= 0 ? "late or never" : "before its data lands")
+       << ")";
+    break;
+  case CheckKind::ArrivalCount:
+    os << " arrived on mbarrier " << report.value0 << " (init count "
+       << report.value2 << ") after " << report.value1
+       << " arrivals since its init, with a count of " << report.value3
+       << ": that counts toward a phase the barrier is not in (more "
+          "arrivals per phase than its init count: a whole warp arriving "
+          "where one thread should, or an init count sized for fewer "
+          "arrivals)";
     break;
   case CheckKind::BarrierIndex:
     os << " used mbarrier " << report.value0 << " of a group of "

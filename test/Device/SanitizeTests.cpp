@@ -36,6 +36,7 @@ struct Protocol {
   int64_t count = 1;
   int64_t extraBytes = 0;
   int64_t latePhase = 0;
+  int64_t extraArrivals = 0;
 };
 
 constexpr int64_t kRows = 64, kCols = 64;
@@ -90,7 +91,8 @@ std::string roundTrip(const Protocol &protocol) {
        KernelArg::memref(out->address(), {kRows, kCols}),
        KernelArg::i64(protocol.ringStage), KernelArg::i64(protocol.barIndex),
        KernelArg::i64(protocol.count), KernelArg::i64(protocol.extraBytes),
-       KernelArg::i64(protocol.latePhase)});
+       KernelArg::i64(protocol.latePhase),
+       KernelArg::i64(protocol.extraArrivals)});
   if (launched)
     return llvm::toString(std::move(launched));
   if (llvm::Error e = out->copyToHost(back.data(), bytes))
@@ -144,8 +146,9 @@ TEST_F(SanitizeMode, MissingArrivalTimesOut) {
   p.count = 2;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-wait-timeout\\) failed at "
-              ".*sanitize_protocol.mlir:68:7.* waited [0-9]+ ms for mbarrier "
-              "1 to complete its phase of parity 0");
+              ".*sanitize_protocol.mlir:94:7.* waited [0-9]+ ms for mbarrier "
+              "1 to complete its phase of parity 0.*its current phase has 1 "
+              "of 2 arrivals");
 }
 
 TEST_F(SanitizeMode, MoreBytesExpectedThanCopiedTimesOut) {
@@ -153,7 +156,41 @@ TEST_F(SanitizeMode, MoreBytesExpectedThanCopiedTimesOut) {
   p.extraBytes = 128;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-wait-timeout\\) failed at "
-              ".*sanitize_protocol.mlir:68:7.* mbarrier 1 .*parity 0");
+              ".*sanitize_protocol.mlir:94:7.* mbarrier 1 .*parity 0.* "
+              "expects 128 bytes that no copy has brought");
+}
+
+TEST_F(SanitizeMode, FewerBytesExpectedThanCopiedIsReported) {
+  // The phase completes once half the tile has landed: the consumer would
+  // read the rest before it arrives.
+  Protocol p;
+  p.extraBytes = -4096;
+  EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
+              "\\(mbarrier-tx-balance\\) failed at "
+              ".*sanitize_protocol.mlir:94:7.* saw mbarrier 1 complete its "
+              "phase of parity 0 while its arrivals since init had expected "
+              "-4096 bytes fewer than the copies");
+}
+
+TEST_F(SanitizeMode, AWarpArrivingWhereOneThreadShouldIsReported) {
+  Protocol p;
+  p.extraArrivals = 31;
+  EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
+              "\\(mbarrier-arrival-count\\) failed at "
+              ".*sanitize_protocol.mlir:87:16.* arrived on mbarrier 1 \\(init "
+              "count 1\\) after [0-9]+ arrivals since its init");
+}
+
+TEST_F(SanitizeMode, MoreArrivalsThanTheInitCountAreReported) {
+  // Init count 2 and three threads of a warp arriving together: the third
+  // arrival counts toward phase 1 while the barrier is still in phase 0.
+  Protocol p;
+  p.count = 2;
+  p.extraArrivals = 3;
+  EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
+              "\\(mbarrier-arrival-count\\) failed at "
+              ".*sanitize_protocol.mlir:87:16.* \\(init count 2\\) after 2 "
+              "arrivals since its init, with a count of 1");
 }
 
 TEST_F(SanitizeMode, WaitForAPhaseNobodyCompletesTimesOut) {
@@ -161,7 +198,7 @@ TEST_F(SanitizeMode, WaitForAPhaseNobodyCompletesTimesOut) {
   p.latePhase = 1;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-wait-timeout\\) failed at "
-              ".*sanitize_protocol.mlir:71:9.* parity 1");
+              ".*sanitize_protocol.mlir:97:9.* parity 1");
 }
 
 /// The suite's sanitized run (scripts/device-run) sets

@@ -12,7 +12,7 @@
 // CHECK-LABEL: gpu.module @checked
 // CHECK: llvm.mlir.global external @__tile_sanitize_report(0 : i64) {addr_space = 1 : i32, alignment = 8 : i64} : i64
 // CHECK: llvm.mlir.global internal @__tile_sanitize_claim(0 : i32) {addr_space = 1 : i32
-// CHECK: llvm.func internal @__tile_sanitize_fail(%{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i32) attributes {passthrough = ["noinline"]}
+// CHECK: llvm.func internal @__tile_sanitize_fail(%{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64) attributes {passthrough = ["noinline"]}
 // One thread claims the report; the others park until the trap.
 // CHECK: llvm.cmpxchg
 // CHECK: llvm.mlir.addressof @__tile_sanitize_report
@@ -23,17 +23,21 @@
 // CHECK: nvvm.nanosleep
 
 // The checks, in order: the stage's barrier (a kernel argument, so
-// unproven) at the arrive, the copy's barrier and its ring stage, the wait's
-// barrier and its timeout; the loop's stage (i mod 2) and the constant
-// indices get none.
+// unproven) and the arrival's phase at the arrive, the copy's barrier and
+// its ring stage, the wait's barrier, its timeout and its byte balance; the
+// loop's stage (i mod 2) and the constant indices get no index check.
 // CHECK-LABEL: gpu.func @ring
 // CHECK-SAME: tile.sanitize_checks = [
 // CHECK-SAME: {kind = "mbarrier-index", loc = "{{[^"]*}}sanitize.mlir:{{[0-9]+}}:7", what = "nvgpu.mbarrier.arrive.expect_tx of the mbarrier group (2) at {{[^}]*}}"}
+// CHECK-SAME: {kind = "mbarrier-arrival-count", {{[^}]*}} what = "nvgpu.mbarrier.arrive.expect_tx of the mbarrier group (2) at {{[^}]*}}"}
 // CHECK-SAME: {kind = "mbarrier-index", {{[^}]*}} what = "tile.copy_async of the mbarrier group (2) at {{[^}]*}}"}
 // CHECK-SAME: {kind = "shared-region", {{[^}]*}} what = "tile.copy_async of the shared buffer 2x64x64xbf16 at {{[^}]*}}, dim 0"}
 // CHECK-SAME: {kind = "mbarrier-index", {{[^}]*}} what = "nvgpu.mbarrier.try_wait.parity of the mbarrier group (2) at {{[^}]*}}"}
 // CHECK-SAME: {kind = "mbarrier-wait-timeout", {{[^}]*}} what = "nvgpu.mbarrier.try_wait.parity of the mbarrier group (2) at {{[^}]*}}"}
-// CHECK-SAME: {kind = "mbarrier-wait-timeout", loc = "{{[^"]*}}sanitize.mlir:{{[0-9]+}}:9", what = "{{[^"]*}}"}]}
+// CHECK-SAME: {kind = "mbarrier-tx-balance", {{[^}]*}} what = "nvgpu.mbarrier.try_wait.parity of the mbarrier group (2) at {{[^}]*}}"}
+// CHECK-SAME: {kind = "mbarrier-arrival-count", loc = "{{[^"]*}}sanitize.mlir:{{[0-9]+}}:9", what = "{{[^"]*}}"}
+// CHECK-SAME: {kind = "mbarrier-wait-timeout", loc = "{{[^"]*}}sanitize.mlir:{{[0-9]+}}:9", what = "{{[^"]*}}"}
+// CHECK-SAME: {kind = "mbarrier-tx-balance", loc = "{{[^"]*}}sanitize.mlir:{{[0-9]+}}:9", what = "{{[^"]*}}"}]}
 //
 // The barrier index check: index > 1 reports (check 0, the index, 2).
 // CHECK: tile.fence mbarrier_init
@@ -44,7 +48,7 @@
 // CHECK: %[[SIZE:.*]] = arith.constant 2 : i64
 // CHECK: %[[NO_WAIT:.*]] = arith.constant 0 : i32
 // CHECK: %[[C0:.*]] = arith.constant 0 : i32
-// CHECK: llvm.call @__tile_sanitize_fail(%[[C0]], %[[VALUE]], %[[SIZE]], %[[NO_WAIT]])
+// CHECK: llvm.call @__tile_sanitize_fail(%[[C0]], %[[VALUE]], %[[SIZE]], %[[NO_WAIT]], %{{.*}}, %{{.*}})
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 //
 // The ring stage: offset > 1 (the last stage) reports.
@@ -52,8 +56,9 @@
 // CHECK: tile.copy_async
 //
 // The wait: non-blocking tests until the barrier's phase completes or
-// 250 ms of %globaltimer have passed; then check 4 reports the index, the
-// parity and the milliseconds.
+// 250 ms of %globaltimer have passed; then check 5 reports the index, the
+// parity, the milliseconds, the bytes still expected and the phase's
+// arrivals.
 // CHECK: %[[BAR:.*]] = nvgpu.mbarrier.get
 // CHECK: %[[PTR:.*]] = llvm.inttoptr %[[BAR]] : i64 to !llvm.ptr<3>
 // CHECK: %[[START:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
@@ -69,8 +74,9 @@
 // CHECK: %[[MS:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK: %[[INDEX:.*]] = arith.index_cast %[[STAGE]] : index to i64
 // CHECK: %[[PARITY:.*]] = arith.extui %{{.*}} : i1 to i64
-// CHECK: %[[C4:.*]] = arith.constant 4 : i32
-// CHECK: llvm.call @__tile_sanitize_fail(%[[C4]], %[[INDEX]], %[[PARITY]], %[[MS]])
+// CHECK: %[[BALANCE:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[C5:.*]] = arith.constant 5 : i32
+// CHECK: llvm.call @__tile_sanitize_fail(%[[C5]], %[[INDEX]], %[[PARITY]], %[[MS]], %[[BALANCE]], %{{.*}})
 // CHECK-NOT: nvgpu.mbarrier.try_wait.parity
 // CHECK: gpu.return
 //
@@ -130,7 +136,7 @@ gpu.module @unchecked [#nvvm.target<chip = "sm_90a">] {
 // verifier reads an SSA offset as 0.
 // CHECK-LABEL: gpu.module @constant_out_of_range
 // CHECK: gpu.func @stage_two_of_two
-// CHECK-SAME: tile.sanitize_checks = [{kind = "mbarrier-index", {{[^}]*}}}, {kind = "shared-region", {{[^}]*}}}]
+// CHECK-SAME: tile.sanitize_checks = [{kind = "mbarrier-index", {{[^}]*}}}, {kind = "mbarrier-arrival-count", {{[^}]*}}}, {kind = "shared-region", {{[^}]*}}}]
 // CHECK: arith.cmpi ugt, %c2
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: arith.cmpi ugt, %c2

@@ -21,8 +21,9 @@ using namespace tile::sanitize;
 namespace {
 
 /// The words a thread of CTA (3, 1, 0), thread (37, 1, 0) writes.
-std::array<uint32_t, kReportWords> reportWords(uint32_t check, int64_t v0,
-                                               int64_t v1, uint32_t ms) {
+std::array<uint32_t, kReportWords>
+reportWords(uint32_t check, int64_t v0, int64_t v1, uint32_t ms,
+            int64_t v2 = kNoCount, int64_t v3 = kNoCount) {
   std::array<uint32_t, kReportWords> w{};
   w[kStatus] = kReported;
   w[kCheck] = check;
@@ -35,6 +36,10 @@ std::array<uint32_t, kReportWords> reportWords(uint32_t check, int64_t v0,
   w[kValue1] = uint32_t(v1);
   w[kValue1 + 1] = uint32_t(uint64_t(v1) >> 32);
   w[kWaitedMs] = ms;
+  w[kValue2] = uint32_t(v2);
+  w[kValue2 + 1] = uint32_t(uint64_t(v2) >> 32);
+  w[kValue3] = uint32_t(v3);
+  w[kValue3 + 1] = uint32_t(uint64_t(v3) >> 32);
   return w;
 }
 
@@ -60,6 +65,11 @@ TEST(SanitizeReport, WordsDecodeToTheReport) {
   EXPECT_EQ(r->value0, int64_t(1) << 40 | 7);
   EXPECT_EQ(r->value1, -1);
   EXPECT_EQ(r->waitedMs, 1002u);
+  EXPECT_EQ(r->value2, kNoCount);
+  EXPECT_EQ(r->value3, kNoCount);
+  auto counted = reportWords(4, 0, 0, 0, -4096, int64_t(3) << 32 | 1);
+  EXPECT_EQ(decodeReport(counted.data())->value2, -4096);
+  EXPECT_EQ(decodeReport(counted.data())->value3, int64_t(3) << 32 | 1);
 }
 
 TEST(SanitizeReport, TimeoutNamesKernelCheckThreadAndBarrier) {
@@ -75,6 +85,48 @@ TEST(SanitizeReport, TimeoutNamesKernelCheckThreadAndBarrier) {
             "for mbarrier 2 to complete its phase of parity 1 (a wrong "
             "parity or stage, too few arrivals, or more bytes expected than "
             "copied)");
+}
+
+TEST(SanitizeReport, TimeoutWithShadowCountsSaysArrivalsAndBytes) {
+  // Phase with 1 of 2 arrivals, 128 bytes expected and never copied.
+  auto w = reportWords(4, 1, 0, 300, 128, int64_t(2) << 32 | 1);
+  std::string text =
+      describeReport("k", *decodeReport(w.data()), CheckKind::WaitTimeout,
+                     "k.mlir:1:1", "x", {128, 1, 1});
+  EXPECT_NE(text.find("; its current phase has 1 of 2 arrivals and expects "
+                      "128 bytes that no copy has brought"),
+            std::string::npos)
+      << text;
+  auto over = reportWords(4, 1, 0, 300, -64, int64_t(1) << 32);
+  text = describeReport("k", *decodeReport(over.data()),
+                        CheckKind::WaitTimeout, "k.mlir:1:1", "x", {128, 1, 1});
+  EXPECT_NE(text.find("has 0 of 1 arrivals, and its copies brought 64 bytes "
+                      "more than were expected"),
+            std::string::npos)
+      << text;
+}
+
+TEST(SanitizeReport, BalanceAndArrivalChecksSayTheirCounts) {
+  auto fewer = reportWords(6, 1, -4096, 0, 0);
+  std::string text =
+      describeReport("k", *decodeReport(fewer.data()), CheckKind::TxBalance,
+                     "k.mlir:1:1", "x", {128, 1, 1});
+  EXPECT_NE(text.find("(mbarrier-tx-balance)"), std::string::npos) << text;
+  EXPECT_NE(text.find("saw mbarrier 1 complete its phase of parity 0 while "
+                      "its arrivals since init had expected -4096 bytes "
+                      "fewer than the copies"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("before its data lands"), std::string::npos) << text;
+  auto arrival = reportWords(2, 3, 5, 0, 4, 1);
+  text = describeReport("k", *decodeReport(arrival.data()),
+                        CheckKind::ArrivalCount, "k.mlir:1:1", "x",
+                        {128, 1, 1});
+  EXPECT_NE(text.find("(mbarrier-arrival-count)"), std::string::npos) << text;
+  EXPECT_NE(text.find("arrived on mbarrier 3 (init count 4) after 5 arrivals "
+                      "since its init, with a count of 1"),
+            std::string::npos)
+      << text;
 }
 
 TEST(SanitizeReport, IndexChecksSayTheValueAndTheBound) {
@@ -97,8 +149,9 @@ TEST(SanitizeReport, IndexChecksSayTheValueAndTheBound) {
 }
 
 TEST(SanitizeReport, KindNamesRoundTrip) {
-  for (CheckKind kind : {CheckKind::WaitTimeout, CheckKind::BarrierIndex,
-                         CheckKind::SharedRegion})
+  for (CheckKind kind :
+       {CheckKind::WaitTimeout, CheckKind::BarrierIndex,
+        CheckKind::SharedRegion, CheckKind::TxBalance, CheckKind::ArrivalCount})
     EXPECT_EQ(parseCheckKind(checkKindName(kind)), kind);
   EXPECT_FALSE(parseCheckKind("parity"));
 }

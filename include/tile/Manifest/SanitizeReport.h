@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,7 +51,18 @@ enum class CheckKind : uint32_t {
   /// A region of a shared buffer outside the buffer (a ring stage index
   /// out of range).
   SharedRegion = 3,
+  /// An mbarrier phase completed while the bytes its arrivals expected
+  /// (`arrive.expect_tx`) and the bytes of the copies completing on it
+  /// differed (counted per barrier since its init).
+  TxBalance = 4,
+  /// An arrival that counts toward a phase the barrier is not in: more
+  /// arrivals per phase than the barrier's init count.
+  ArrivalCount = 5,
 };
+
+/// Value2/Value3 when the barrier has no shadow counts (a group used by an
+/// op the pass does not follow).
+constexpr int64_t kNoCount = INT64_MIN;
 
 /// The manifest's spelling ("mbarrier-wait-timeout", ...), and back.
 llvm::StringRef checkKindName(CheckKind kind);
@@ -70,14 +82,24 @@ enum ReportWord : unsigned {
   kThreadX = 5,
   kThreadY = 6,
   kThreadZ = 7,
-  /// Two 64-bit values (low word first), by kind. WaitTimeout: the barrier
-  /// index, the parity waited for. BarrierIndex: the index, the group's
-  /// size. SharedRegion: the offset, the largest offset in range.
+  /// Four 64-bit values (low word first), by kind.
+  ///  WaitTimeout: the barrier index, the parity waited for, the bytes
+  ///    expected and not yet copied, and the current phase's arrivals (low
+  ///    32 bits) and the init count (high 32 bits); the last two are
+  ///    kNoCount for a barrier without shadow counts.
+  ///  BarrierIndex: the index, the group's size.
+  ///  SharedRegion: the offset, the largest offset in range.
+  ///  TxBalance: the barrier index, the bytes expected minus the bytes
+  ///    copied, the parity of the phase that completed.
+  ///  ArrivalCount: the barrier index, how many arrivals it had before this
+  ///    one since its init, its init count, the count of this arrival.
   kValue0 = 8,
   kValue1 = 10,
   /// Milliseconds waited (WaitTimeout).
   kWaitedMs = 12,
-  kReportWords = 16,
+  kValue2 = 13,
+  kValue3 = 15,
+  kReportWords = 20,
 };
 
 constexpr uint32_t kReported = 0x7153a417;
@@ -89,6 +111,8 @@ struct Report {
   uint32_t thread[3] = {0, 0, 0};
   int64_t value0 = 0;
   int64_t value1 = 0;
+  int64_t value2 = 0;
+  int64_t value3 = 0;
   uint32_t waitedMs = 0;
 };
 

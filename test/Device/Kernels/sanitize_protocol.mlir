@@ -13,16 +13,28 @@
 //   extra_bytes added to the expected transaction bytes (0 is right)
 //   late_phase  1: wait once more, for a phase nothing completes (a
 //               consumer one phase ahead of its producer)
+//   extra_arrivals  how many more threads (1, 2, ...) arrive on the
+//               barrier before the leader's arrival (0 is right; 31: the
+//               rest of a warp arriving where one thread should)
 //
 // Here, without a GPU: it compiles with --sanitize, ptxas assembles it, and
-// the manifest lists every check the device tests expect to fire.
+// the manifest lists every check the device tests expect to fire: the
+// index, region and timeout checks, the arrival counts of the extra
+// arrivals and of the leader's, and the byte balance of each wait.
 // REQUIRES: ptxas
 // RUN: tile-compile --sanitize --sanitize-timeout-ms 300 %s -o %t.ptx --cubin %t.cubin --manifest %t.json
 // RUN: FileCheck %s < %t.json
 // CHECK: "sanitize_checks": [
 // CHECK: "kind": "mbarrier-index",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#EXTRA:]]:16",
+// CHECK: "kind": "mbarrier-arrival-count",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#EXTRA]]:16",
+// CHECK-NEXT: "what": "nvgpu.mbarrier.arrive of the mbarrier group (2)
+// CHECK: "kind": "mbarrier-index",
 // CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE:]]:7",
 // CHECK-NEXT: "what": "nvgpu.mbarrier.arrive.expect_tx of the mbarrier group (2)
+// CHECK: "kind": "mbarrier-arrival-count",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE]]:7",
 // CHECK: "kind": "mbarrier-index",
 // CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+1]]:7",
 // CHECK: "kind": "shared-region",
@@ -30,7 +42,11 @@
 // CHECK-NEXT: "what": "tile.copy_async of the shared buffer 2x64x64xbf16 at {{.*}}, dim 0"
 // CHECK: "kind": "mbarrier-wait-timeout",
 // CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+3]]:7",
+// CHECK: "kind": "mbarrier-tx-balance",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+3]]:7",
 // CHECK: "kind": "mbarrier-wait-timeout",
+// CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+6]]:9",
+// CHECK: "kind": "mbarrier-tx-balance",
 // CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+6]]:9",
 // CHECK: "kind": "shared-region",
 // CHECK-NEXT: "loc": "{{.*}}sanitize_protocol.mlir:[[#ARRIVE+8]]:7",
@@ -43,7 +59,7 @@ gpu.module @sanitize_protocol [#nvvm.target<chip = "sm_90a">] {
   gpu.func @ring_round_trip(%in: memref<?x?xbf16, 1>, %out: memref<?x?xbf16, 1>,
                             %ring_stage: index, %bar_index: index,
                             %count: index, %extra_bytes: index,
-                            %late_phase: index) kernel
+                            %late_phase: index, %extra_arrivals: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -61,6 +77,16 @@ gpu.module @sanitize_protocol [#nvvm.target<chip = "sm_90a">] {
       nvgpu.mbarrier.init %bars[%c0], %count : !bars
       nvgpu.mbarrier.init %bars[%c1], %count : !bars
       tile.fence mbarrier_init
+    }
+    gpu.barrier
+    %last_extra = arith.addi %extra_arrivals, %c1 : index
+    %extra = arith.cmpi ult, %tid, %last_extra : index
+    %not_leader = arith.cmpi ne, %tid, %c0 : index
+    %arrives = arith.andi %extra, %not_leader : i1
+    scf.if %arrives {
+      %token = nvgpu.mbarrier.arrive %bars[%bar_index] : !bars -> !nvgpu.mbarrier.token
+    }
+    scf.if %leader {
       %bytes = arith.addi %tile_bytes, %extra_bytes : index
       nvgpu.mbarrier.arrive.expect_tx %bars[%bar_index], %bytes : !bars
       tile.copy_async %g_in[0, 0] to %ring[%ring_stage, 0, 0] sizes [64, 64]

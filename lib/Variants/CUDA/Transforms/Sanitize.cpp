@@ -43,6 +43,11 @@ using namespace tile::sanitize;
 namespace {
 
 constexpr llvm::StringLiteral kFailFunction = "__tile_sanitize_fail";
+/// Prefix of the shadow arrays (one per followed mbarrier group).
+constexpr llvm::StringLiteral kShadowPrefix = "__tile_sanitize_shadow";
+/// How long a completed phase's byte imbalance may take to settle (another
+/// CTA's count of its multicast half racing its data) before it is reported.
+constexpr int64_t kTxGraceNs = 50000;
 
 /// `file:line:col` of `loc` (the first file location inside it).
 std::string fileLocation(Location loc) {
@@ -197,12 +202,39 @@ private:
   void failAbove(Operation *op, Value index, int64_t last, int64_t reported,
                  uint32_t site);
   void boundWait(nvgpu::MBarrierTryWaitParityOp wait, Sites &sites);
+  /// Calls the fail function: `site`, four i64 values (Value2/Value3
+  /// default to kNoCount) and the i32 milliseconds waited.
   void callFail(OpBuilder &b, Location loc, uint32_t site, Value value0,
-                Value value1, Value waitedMs);
+                Value value1, Value waitedMs, Value value2 = {},
+                Value value3 = {});
   void addRuntimeSupport(gpu::GPUModuleOp module);
+
+  // Shadow counts: per barrier of a group whose every use the pass follows,
+  // three i32 in the CTA's shared memory: arrivals since init, the init
+  // count, and bytes expected minus bytes copied since init.
+  enum ShadowField : int64_t { kArrivals = 0, kInitCount = 1, kTxBalance = 2 };
+  /// Gives each followed group of `kernel` its shadow array.
+  void addShadows(gpu::GPUModuleOp module, gpu::GPUFuncOp kernel);
+  /// Instruments `op`'s init, arrivals and copied bytes on shadowed groups.
+  void countOnShadow(Operation *op, Sites &sites);
+  /// The address (generic when `rank` is given: that CTA's copy, via mapa;
+  /// else shared) of `field` of barrier `index` of `group`'s shadow.
+  Value shadowAddress(OpBuilder &b, Location loc, Value group, Value index,
+                      ShadowField field, Value rank = {});
+  /// Checks, before a local arrival of `count` (i32) on `group[index]`,
+  /// that it counts toward the phase the barrier is in.
+  void checkArrival(OpBuilder &b, Location loc, Value group, Value index,
+                    Value count, uint32_t site);
+  /// Adds `delta` (i32) to `field` of `group[index]` in the CTA of each
+  /// rank in `ranks` (`mask`: the bits of an i16 are ranks), or locally.
+  void addToShadow(OpBuilder &b, Location loc, Value group, Value index,
+                   ShadowField field, Value delta, Value mask, Value rank,
+                   Value pairSlot);
 
   /// The kernel's integer ranges while it is instrumented.
   DataFlowSolver *ranges = nullptr;
+  /// The shadow array of each followed mbarrier group of the kernel.
+  DenseMap<Value, LLVM::GlobalOp> shadows;
 };
 
 LogicalResult SanitizePass::instrumentModule(gpu::GPUModuleOp module) {
@@ -252,12 +284,17 @@ void SanitizePass::instrumentKernel(gpu::GPUFuncOp kernel, Sites &sites) {
   solver.load<dataflow::SparseConstantPropagation>();
   solver.load<dataflow::IntegerRangeAnalysis>();
   ranges = succeeded(solver.initializeAndRun(kernel)) ? &solver : nullptr;
-  llvm::scope_exit reset([&] { ranges = nullptr; });
+  llvm::scope_exit reset([&] {
+    ranges = nullptr;
+    shadows.clear();
+  });
+  addShadows(kernel->getParentOfType<gpu::GPUModuleOp>(), kernel);
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {
     checkBarrierIndex(op, sites);
     checkRegions(op, sites);
+    countOnShadow(op, sites);
     if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
       boundWait(wait, sites);
   }
@@ -378,20 +415,402 @@ void SanitizePass::boundWait(nvgpu::MBarrierTryWaitParityOp wait,
           b, loc, elapsed, arith::ConstantIntOp::create(b, loc, i64, 1000000)));
   Value index = arith::IndexCastOp::create(b, loc, i64, wait.getMbarId());
   Value parityWide = arith::ExtUIOp::create(b, loc, i64, wait.getPhaseParity());
-  callFail(b, loc, site, index, parityWide, ms);
+  Value group = wait.getBarriers();
+  if (!shadows.count(group)) {
+    callFail(b, loc, site, index, parityWide, ms);
+    wait.erase();
+    return;
+  }
+  // What the shadow counts say about the phase that did not complete: the
+  // bytes it still expects, its arrivals of the init count.
+  auto load = [&](OpBuilder &at, ShadowField field) -> Value {
+    return LLVM::LoadOp::create(
+        at, loc, i32, shadowAddress(at, loc, group, wait.getMbarId(), field),
+        /*alignment=*/4, /*isVolatile=*/true);
+  };
+  Value balance = arith::ExtSIOp::create(b, loc, i64, load(b, kTxBalance));
+  Value arrivals = load(b, kArrivals), initCount = load(b, kInitCount);
+  Value zero32 = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value one32 = arith::ConstantIntOp::create(b, loc, i32, 1);
+  Value noInit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       initCount, zero32);
+  Value inPhase = arith::RemUIOp::create(
+      b, loc, arrivals,
+      arith::SelectOp::create(b, loc, noInit, one32, initCount));
+  inPhase = arith::SelectOp::create(b, loc, noInit, arrivals, inPhase);
+  Value counts = arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, inPhase),
+      arith::ShLIOp::create(b, loc,
+                            arith::ExtUIOp::create(b, loc, i64, initCount),
+                            arith::ConstantIntOp::create(b, loc, i64, 32)));
+  callFail(b, loc, site, index, parityWide, ms, balance, counts);
+
+  // The phase completed: its bytes must balance. A copy's bytes are counted
+  // just before it is issued and may reach this CTA's shadow a little after
+  // the data (another CTA's multicast half), so an imbalance is re-read for
+  // up to kTxGraceNs before it is reported.
+  b.setInsertionPointAfter(ifOp);
+  uint32_t balanceSite =
+      sites.add(&getContext(), CheckKind::TxBalance, wait,
+                describeOp(wait, wait.getBarriers()));
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value graceStart = NVVM::GlobalTimerOp::create(b, loc, i64);
+  Value grace = arith::ConstantIntOp::create(b, loc, i64, kTxGraceNs);
+  auto settle = scf::WhileOp::create(b, loc, TypeRange{i32},
+                                     ValueRange{load(b, kTxBalance)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *before =
+        b.createBlock(&settle.getBefore(), {}, TypeRange{i32}, {loc});
+    Value current = before->getArgument(0);
+    Value off = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      current, zero);
+    Value waited = arith::SubIOp::create(
+        b, loc, NVVM::GlobalTimerOp::create(b, loc, i64), graceStart);
+    Value inGrace = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          waited, grace);
+    scf::ConditionOp::create(b, loc,
+                             arith::AndIOp::create(b, loc, off, inGrace),
+                             ValueRange{current});
+    b.createBlock(&settle.getAfter(), {}, TypeRange{i32}, {loc});
+    scf::YieldOp::create(b, loc, ValueRange{load(b, kTxBalance)});
+  }
+  Value unbalanced = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, settle.getResult(0), zero);
+  auto report = scf::IfOp::create(b, loc, unbalanced, /*withElse=*/false);
+  b.setInsertionPointToStart(report.thenBlock());
+  callFail(b, loc, balanceSite,
+           arith::IndexCastOp::create(b, loc, i64, wait.getMbarId()),
+           arith::ExtSIOp::create(b, loc, i64, settle.getResult(0)),
+           arith::ConstantIntOp::create(b, loc, i32, 0),
+           arith::ExtUIOp::create(b, loc, i64, wait.getPhaseParity()));
   wait.erase();
 }
 
-void SanitizePass::callFail(OpBuilder &b, Location loc, uint32_t site,
-                            Value value0, Value value1, Value waitedMs) {
+//===----------------------------------------------------------------------===//
+// Shadow counts: arrivals per phase and expected vs copied bytes
+//===----------------------------------------------------------------------===//
+
+/// Whether the pass sees every init, arrival and completing copy of
+/// `group`: each of its uses is an op it instruments (an address taken by
+/// `nvgpu.mbarrier.get`, a call or an nvgpu TMA op could arrive unseen).
+static bool followsEveryUse(Value group) {
+  for (OpOperand &use : group.getUses()) {
+    Operation *user = use.getOwner();
+    bool known =
+        llvm::TypeSwitch<Operation *, bool>(user)
+            .Case<nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
+                  nvgpu::MBarrierArriveNoCompleteOp,
+                  nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTestWaitOp,
+                  nvgpu::MBarrierTryWaitParityOp>(
+                [](auto) { return true; })
+            .Case<CopyAsyncOp, MmaCommitOp, MBarrierArriveRemoteOp>(
+                [&](auto op) {
+                  return op.getMbar() == group && op.getMbarIndex();
+                })
+            .Default([](Operation *) { return false; });
+    if (!known)
+      return false;
+  }
+  return true;
+}
+
+void SanitizePass::addShadows(gpu::GPUModuleOp module,
+                              gpu::GPUFuncOp kernel) {
+  SymbolTable symbols(module);
+  auto i32 = IntegerType::get(&getContext(), 32);
+  kernel.walk([&](nvgpu::MBarrierCreateOp create) {
+    Value group = create.getBarriers();
+    // Counts only where something checks them: a wait or an arrival.
+    bool checked = llvm::any_of(group.getUsers(), [](Operation *user) {
+      return isa<nvgpu::MBarrierTryWaitParityOp, nvgpu::MBarrierArriveOp,
+                 nvgpu::MBarrierArriveNoCompleteOp,
+                 nvgpu::MBarrierArriveExpectTxOp, MmaCommitOp>(user);
+    });
+    if (!checked || !followsEveryUse(group))
+      return;
+    int64_t entries =
+        cast<nvgpu::MBarrierGroupType>(group.getType()).getNumBarriers();
+    OpBuilder b(kernel);
+    // Internal, no initializer: shared memory is undefined at launch; the
+    // instrumented init writes an entry before the barrier is used.
+    auto global = LLVM::GlobalOp::create(
+        b, create.getLoc(), LLVM::LLVMArrayType::get(i32, 3 * entries),
+        /*isConstant=*/false, LLVM::Linkage::Internal,
+        (kShadowPrefix + "_" + kernel.getName()).str(), Attribute(),
+        /*alignment=*/4, unsigned(NVVM::NVVMMemorySpace::Shared));
+    symbols.insert(global); // renames on a clash
+    shadows[group] = global;
+  });
+}
+
+Value SanitizePass::shadowAddress(OpBuilder &b, Location loc, Value group,
+                                  Value index, ShadowField field, Value rank) {
+  LLVM::GlobalOp global = shadows.lookup(group);
   auto i32 = b.getI32Type();
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), unsigned(NVVM::NVVMMemorySpace::Shared));
+  Value base = LLVM::AddressOfOp::create(b, loc, shared, global.getSymName());
+  Value slot = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            arith::IndexCastOp::create(b, loc, i32, index),
+                            arith::ConstantIntOp::create(b, loc, i32, 3)),
+      arith::ConstantIntOp::create(b, loc, i32, int64_t(field)));
+  Value address = LLVM::GEPOp::create(b, loc, shared, i32, base,
+                                      ArrayRef<LLVM::GEPArg>{slot});
+  if (!rank)
+    return address;
+  auto generic = LLVM::LLVMPointerType::get(b.getContext());
+  Value local = LLVM::AddrSpaceCastOp::create(b, loc, generic, address);
+  return NVVM::MapaOp::create(b, loc, generic, local, rank);
+}
+
+void SanitizePass::checkArrival(OpBuilder &b, Location loc, Value group,
+                                Value index, Value count, uint32_t site) {
+  auto i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
+  // The phase parity now, before this arrival: in a correct protocol no
+  // phase can end between this test and the arrival (it needs this one).
+  Value barrier = LLVM::IntToPtrOp::create(
+      b, loc,
+      LLVM::LLVMPointerType::get(b.getContext(),
+                                 unsigned(NVVM::NVVMMemorySpace::Shared)),
+      nvgpu::MBarrierGetOp::create(b, loc, i64, group, index).getResult());
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+  Value evenDone = NVVM::MBarrierTestWaitOp::create(b, loc, i1, barrier, zero);
+  Value parity = arith::ExtUIOp::create(b, loc, i32, evenDone);
+  Value before = LLVM::AtomicRMWOp::create(
+      b, loc, LLVM::AtomicBinOp::add,
+      shadowAddress(b, loc, group, index, kArrivals), count,
+      LLVM::AtomicOrdering::monotonic);
+  Value initCount = LLVM::LoadOp::create(
+      b, loc, i32, shadowAddress(b, loc, group, index, kInitCount),
+      /*alignment=*/4, /*isVolatile=*/true);
+  // Arrivals before..before+count-1 belong to phases before/C and
+  // (before+count-1)/C when every phase took exactly C.
+  Value known = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      initCount, zero);
+  Value divisor = arith::SelectOp::create(b, loc, known, initCount, one);
+  Value first = arith::DivUIOp::create(b, loc, before, divisor);
+  Value last = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc,
+                            arith::AddIOp::create(b, loc, before, count), one),
+      divisor);
+  Value wrongParity = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc, first, one), parity);
+  Value spans =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, first, last);
+  Value bad = arith::AndIOp::create(
+      b, loc, known, arith::OrIOp::create(b, loc, wrongParity, spans));
+  auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  callFail(b, loc, site, arith::IndexCastOp::create(b, loc, i64, index),
+           arith::ExtUIOp::create(b, loc, i64, before),
+           arith::ConstantIntOp::create(b, loc, i32, 0),
+           arith::ExtUIOp::create(b, loc, i64, initCount),
+           arith::ExtUIOp::create(b, loc, i64, count));
+}
+
+void SanitizePass::addToShadow(OpBuilder &b, Location loc, Value group,
+                               Value index, ShadowField field, Value delta,
+                               Value mask, Value rank, Value pairSlot) {
+  auto i32 = b.getI32Type();
+  auto add = [&](OpBuilder &at, Value target) {
+    // With a pair slot the count goes to the barrier of the CTA at that
+    // place in the target's pair (a pair's loads completing on the leader).
+    if (pairSlot)
+      target = arith::OrIOp::create(
+          at, loc,
+          arith::AndIOp::create(at, loc, target,
+                                arith::ConstantIntOp::create(at, loc, i32, ~1)),
+          arith::AndIOp::create(at, loc, pairSlot,
+                                arith::ConstantIntOp::create(at, loc, i32, 1)));
+    LLVM::AtomicRMWOp::create(
+        at, loc, LLVM::AtomicBinOp::add,
+        shadowAddress(at, loc, group, index, field, target), delta,
+        LLVM::AtomicOrdering::monotonic);
+  };
+  if (mask) {
+    // Every rank of the mask: a loop over its 16 bits.
+    Value bits = arith::ExtUIOp::create(b, loc, i32, mask);
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::ConstantIndexOp::create(b, loc, 16),
+        arith::ConstantIndexOp::create(b, loc, 1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value c = arith::IndexCastOp::create(b, loc, i32, loop.getInductionVar());
+    Value set = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, c),
+                              arith::ConstantIntOp::create(b, loc, i32, 1)),
+        arith::ConstantIntOp::create(b, loc, i32, 0));
+    auto ifOp = scf::IfOp::create(b, loc, set, /*withElse=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    add(b, c);
+    return;
+  }
+  if (rank || pairSlot) {
+    add(b, rank ? rank : NVVM::ClusterId::create(b, loc, i32).getResult());
+    return;
+  }
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
+                            shadowAddress(b, loc, group, index, field), delta,
+                            LLVM::AtomicOrdering::monotonic);
+}
+
+/// The bytes a copy completes on its barrier, if they fit an i32.
+static std::optional<int64_t> copyBytes(CopyAsyncOp copy) {
+  int64_t elements = 1;
+  for (int64_t size : copy.getSizes())
+    if (size < 0 || llvm::MulOverflow(elements, size, elements))
+      return std::nullopt;
+  int64_t bits = 0;
+  if (llvm::MulOverflow(elements, int64_t(copy.getSrcType().getElementBits()),
+                        bits) ||
+      bits / 8 > INT32_MAX)
+    return std::nullopt;
+  return bits / 8;
+}
+
+/// True on one thread of `op`'s exec scope (the copy or commit counts
+/// once, whichever threads issue it): lane 0 of a warp, thread 0 of a
+/// warpgroup or CTA, the elected lane of an `exec warp` commit; null for
+/// `exec thread`.
+static Value oneThreadOf(OpBuilder &b, Location loc, ExecScope exec,
+                         bool elected) {
+  if (exec == ExecScope::thread)
+    return Value();
+  if (exec == ExecScope::warp && elected)
+    return NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  auto dim = [&](gpu::Dimension d, bool size) -> Value {
+    return size ? gpu::BlockDimOp::create(b, loc, d).getResult()
+                : gpu::ThreadIdOp::create(b, loc, d).getResult();
+  };
+  Value linear = arith::AddIOp::create(
+      b, loc, dim(gpu::Dimension::x, false),
+      arith::MulIOp::create(
+          b, loc, dim(gpu::Dimension::x, true),
+          arith::AddIOp::create(
+              b, loc, dim(gpu::Dimension::y, false),
+              arith::MulIOp::create(b, loc, dim(gpu::Dimension::y, true),
+                                    dim(gpu::Dimension::z, false)))));
+  Value within = linear;
+  if (exec == ExecScope::warp || exec == ExecScope::warpgroup)
+    within = arith::RemUIOp::create(
+        b, loc, linear,
+        arith::ConstantIndexOp::create(b, loc,
+                                       exec == ExecScope::warp ? 32 : 128));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, within,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
+void SanitizePass::countOnShadow(Operation *op, Sites &sites) {
+  Value group = barrierGroupOf(op), index = barrierIndexOf(op);
+  if (!group || !index || !shadows.count(group) ||
+      isa<nvgpu::MBarrierTryWaitParityOp, nvgpu::MBarrierTestWaitOp,
+          nvgpu::MBarrierGetOp>(op))
+    return;
+  Location loc = op->getLoc();
+  OpBuilder b(op);
+  auto i32 = b.getI32Type();
+  auto toI32 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, i32, v);
+  };
+  // Runs `body` under `condition` (when there is one).
+  auto guarded = [&](Value condition, llvm::function_ref<void()> body) {
+    OpBuilder::InsertionGuard guard(b);
+    if (condition) {
+      auto ifOp = scf::IfOp::create(b, loc, condition, /*withElse=*/false);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    body();
+  };
+  auto arrivalSite = [&] {
+    return sites.add(&getContext(), CheckKind::ArrivalCount, op,
+                     describeOp(op, group));
+  };
+  auto one = [&]() -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, 1);
+  };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](nvgpu::MBarrierInitOp init) {
+        guarded(init.getPredicate(), [&] {
+          Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+          for (auto [field, value] :
+               {std::pair<ShadowField, Value>{kArrivals, zero},
+                {kInitCount, toI32(init.getCount())},
+                {kTxBalance, zero}})
+            LLVM::StoreOp::create(b, loc, value,
+                                  shadowAddress(b, loc, group, index, field),
+                                  /*alignment=*/4, /*isVolatile=*/true);
+        });
+      })
+      .Case([&](nvgpu::MBarrierArriveOp) {
+        checkArrival(b, loc, group, index, one(), arrivalSite());
+      })
+      .Case([&](nvgpu::MBarrierArriveNoCompleteOp arrive) {
+        checkArrival(b, loc, group, index, toI32(arrive.getCount()),
+                     arrivalSite());
+      })
+      .Case([&](nvgpu::MBarrierArriveExpectTxOp arrive) {
+        uint32_t site = arrivalSite();
+        guarded(arrive.getPredicate(), [&] {
+          // The bytes first: the copies may already have completed, and
+          // this arrival may end the phase.
+          addToShadow(b, loc, group, index, kTxBalance,
+                      toI32(arrive.getTxcount()), {}, {}, {});
+          checkArrival(b, loc, group, index, one(), site);
+        });
+      })
+      .Case([&](CopyAsyncOp copy) {
+        std::optional<int64_t> bytes = copyBytes(copy);
+        if (!bytes || copy.getDstType().getScope() != MemoryScope::shared)
+          return;
+        guarded(oneThreadOf(b, loc, copy.getExec(), /*elected=*/false), [&] {
+          Value delta = arith::ConstantIntOp::create(b, loc, i32, -*bytes);
+          addToShadow(b, loc, group, index, kTxBalance, delta,
+                      copy.getCtaMask(), copy.getRemoteCta(),
+                      copy.getMbarCta());
+        });
+      })
+      .Case([&](MmaCommitOp commit) {
+        // The arrival comes when the MMAs complete; it is counted (and, on
+        // this CTA's barrier, checked) when the commit is issued.
+        uint32_t site = commit.getCtaMask() ? 0 : arrivalSite();
+        guarded(oneThreadOf(b, loc, commit.getExec(), /*elected=*/true), [&] {
+          if (commit.getCtaMask())
+            addToShadow(b, loc, group, index, kArrivals, one(),
+                        commit.getCtaMask(), {}, {});
+          else
+            checkArrival(b, loc, group, index, one(), site);
+        });
+      })
+      .Case([&](MBarrierArriveRemoteOp remote) {
+        Value count = remote.getCount() ? Value(remote.getCount()) : one();
+        addToShadow(b, loc, group, index, kArrivals, count, {},
+                    remote.getCta(), {});
+      });
+}
+
+void SanitizePass::callFail(OpBuilder &b, Location loc, uint32_t site,
+                            Value value0, Value value1, Value waitedMs,
+                            Value value2, Value value3) {
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
   auto fnType = LLVM::LLVMFunctionType::get(
-      LLVM::LLVMVoidType::get(b.getContext()),
-      {i32, b.getI64Type(), b.getI64Type(), i32});
+      LLVM::LLVMVoidType::get(b.getContext()), {i32, i64, i64, i32, i64, i64});
   Value check = arith::ConstantIntOp::create(b, loc, i32, site);
+  if (!value2)
+    value2 = arith::ConstantIntOp::create(b, loc, i64, kNoCount);
+  if (!value3)
+    value3 = arith::ConstantIntOp::create(b, loc, i64, kNoCount);
   LLVM::CallOp::create(
       b, loc, fnType, FlatSymbolRefAttr::get(b.getContext(), kFailFunction),
-      ValueRange{check, value0, value1, waitedMs});
+      ValueRange{check, value0, value1, waitedMs, value2, value3});
 }
 
 /// The two globals and `__tile_sanitize_fail(check, value0, value1,
@@ -414,7 +833,7 @@ void SanitizePass::addRuntimeSupport(gpu::GPUModuleOp module) {
                          b.getI32IntegerAttr(0), /*alignment=*/4,
                          kGlobalSpace);
   auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                            {i32, i64, i64, i32});
+                                            {i32, i64, i64, i32, i64, i64});
   auto fn = LLVM::LLVMFuncOp::create(b, loc, kFailFunction, fnType,
                                      LLVM::Linkage::Internal);
   fn.setPassthroughAttr(b.getArrayAttr({b.getStringAttr("noinline")}));
@@ -460,7 +879,9 @@ void SanitizePass::addRuntimeSupport(gpu::GPUModuleOp module) {
   store(kThreadY, NVVM::ThreadIdYOp::create(b, loc, i32));
   store(kThreadZ, NVVM::ThreadIdZOp::create(b, loc, i32));
   for (auto [word, arg] : {std::pair<unsigned, unsigned>{kValue0, 1},
-                           std::pair<unsigned, unsigned>{kValue1, 2}}) {
+                           std::pair<unsigned, unsigned>{kValue1, 2},
+                           std::pair<unsigned, unsigned>{kValue2, 4},
+                           std::pair<unsigned, unsigned>{kValue3, 5}}) {
     Value v = fn.getArgument(arg);
     store(word, LLVM::TruncOp::create(b, loc, i32, v));
     store(word + 1, LLVM::TruncOp::create(
