@@ -177,20 +177,22 @@ TEST_F(SanitizeMode, AWarpArrivingWhereOneThreadShouldIsReported) {
   p.extraArrivals = 31;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-arrival-count\\) failed at "
-              ".*sanitize_protocol.mlir:87:16.* arrived on mbarrier 1 \\(init "
-              "count 1\\) after [0-9]+ arrivals since its init");
+              ".*sanitize_protocol.mlir:(87:16|91:7).* arrived on mbarrier 1 "
+              "\\(init count 1\\) after [0-9]+ arrivals since its init");
 }
 
 TEST_F(SanitizeMode, MoreArrivalsThanTheInitCountAreReported) {
   // Init count 2 and three threads of a warp arriving together: the third
   // arrival counts toward phase 1 while the barrier is still in phase 0.
+  // The leader's own arrival (lane 0 of the same warp, which may run ahead
+  // of the other lanes' branch) can be the one that sees it first.
   Protocol p;
   p.count = 2;
   p.extraArrivals = 3;
   EXPECT_EXIT(roundTripInChild(p), ::testing::ExitedWithCode(3),
               "\\(mbarrier-arrival-count\\) failed at "
-              ".*sanitize_protocol.mlir:87:16.* \\(init count 2\\) after 2 "
-              "arrivals since its init, with a count of 1");
+              ".*sanitize_protocol.mlir:(87:16|91:7).* \\(init count 2\\) "
+              "after [23] arrivals since its init, with a count of 1");
 }
 
 TEST_F(SanitizeMode, WaitForAPhaseNobodyCompletesTimesOut) {

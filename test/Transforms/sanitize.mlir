@@ -12,13 +12,20 @@
 // CHECK-LABEL: gpu.module @checked
 // CHECK: llvm.mlir.global external @__tile_sanitize_report(0 : i64) {addr_space = 1 : i32, alignment = 8 : i64} : i64
 // CHECK: llvm.mlir.global internal @__tile_sanitize_claim(0 : i32) {addr_space = 1 : i32
-// CHECK: llvm.func internal @__tile_sanitize_fail(%{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64) attributes {passthrough = ["noinline"]}
-// One thread claims the report; the others park until the trap.
+// CHECK: llvm.func internal @__tile_sanitize_fail(%{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %[[REPORTING:.*]]: i1) attributes {passthrough = ["noinline"]}
+// The lanes that failed together enter together; the lowest reporting one
+// claims the report for them; the others (and losing groups) park until the
+// trap.
+// CHECK: %[[ACTIVE:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+// CHECK: %[[REPORTERS:.*]] = nvvm.vote.sync ballot %[[ACTIVE]], %[[REPORTING]] -> i32
+// CHECK: "llvm.intr.cttz"(%[[REPORTERS]])
 // CHECK: llvm.cmpxchg
+// CHECK: nvvm.shfl.sync idx %[[ACTIVE]]
 // CHECK: llvm.mlir.addressof @__tile_sanitize_report
 // CHECK: nvvm.memory.barrier <sys>
 // CHECK: llvm.store volatile
 // CHECK: nvvm.memory.barrier <sys>
+// CHECK: nvvm.bar.warp.sync %[[ACTIVE]]
 // CHECK: llvm.intr.trap
 // CHECK: nvvm.nanosleep
 
@@ -43,12 +50,13 @@
 // CHECK: tile.fence mbarrier_init
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK: %[[OUT:.*]] = arith.cmpi ugt, %[[STAGE:.*]], %[[ONE]] : index
-// CHECK: scf.if %[[OUT]] {
+// CHECK: %[[GROUP:.*]] = nvvm.vote.sync any %{{.*}}, %[[OUT]] -> i1
+// CHECK: scf.if %[[GROUP]] {
 // CHECK: %[[VALUE:.*]] = arith.index_cast %[[STAGE]] : index to i64
 // CHECK: %[[SIZE:.*]] = arith.constant 2 : i64
 // CHECK: %[[NO_WAIT:.*]] = arith.constant 0 : i32
 // CHECK: %[[C0:.*]] = arith.constant 0 : i32
-// CHECK: llvm.call @__tile_sanitize_fail(%[[C0]], %[[VALUE]], %[[SIZE]], %[[NO_WAIT]], %{{.*}}, %{{.*}})
+// CHECK: llvm.call @__tile_sanitize_fail(%[[C0]], %[[VALUE]], %[[SIZE]], %[[NO_WAIT]], %{{.*}}, %{{.*}}, %[[OUT]])
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 //
 // The ring stage: offset > 1 (the last stage) reports.
@@ -70,13 +78,14 @@
 // CHECK: arith.cmpi ult, %[[ELAPSED]], %[[LIMIT]] : i64
 // CHECK: scf.condition(%{{.*}}) %[[READY]] : i1
 // CHECK: %[[FAILED:.*]] = arith.xori %[[DONE]], %{{.*}} : i1
-// CHECK: scf.if %[[FAILED]] {
+// CHECK: %[[ANY:.*]] = nvvm.vote.sync any %{{.*}}, %[[FAILED]] -> i1
+// CHECK: scf.if %[[ANY]] {
 // CHECK: %[[MS:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK: %[[INDEX:.*]] = arith.index_cast %[[STAGE]] : index to i64
 // CHECK: %[[PARITY:.*]] = arith.extui %{{.*}} : i1 to i64
 // CHECK: %[[BALANCE:.*]] = arith.extsi %{{.*}} : i32 to i64
 // CHECK: %[[C5:.*]] = arith.constant 5 : i32
-// CHECK: llvm.call @__tile_sanitize_fail(%[[C5]], %[[INDEX]], %[[PARITY]], %[[MS]], %[[BALANCE]], %{{.*}})
+// CHECK: llvm.call @__tile_sanitize_fail(%[[C5]], %[[INDEX]], %[[PARITY]], %[[MS]], %[[BALANCE]], %{{.*}}, %[[FAILED]])
 // CHECK-NOT: nvgpu.mbarrier.try_wait.parity
 // CHECK: gpu.return
 //

@@ -204,9 +204,14 @@ private:
   void boundWait(nvgpu::MBarrierTryWaitParityOp wait, Sites &sites);
   /// Calls the fail function: `site`, four i64 values (Value2/Value3
   /// default to kNoCount) and the i32 milliseconds waited.
-  void callFail(OpBuilder &b, Location loc, uint32_t site, Value value0,
-                Value value1, Value waitedMs, Value value2 = {},
+  void callFail(OpBuilder &b, Location loc, uint32_t site, Value reporting,
+                Value value0, Value value1, Value waitedMs, Value value2 = {},
                 Value value3 = {});
+  /// Whether `bad` holds on any lane converged here: then every one of them
+  /// calls the fail function (`reporting` = its own `bad`), so that no lane
+  /// of the group goes on past the failed check (into the arrival or copy
+  /// it guards) while another reports.
+  Value anyLaneFails(OpBuilder &b, Location loc, Value bad);
   void addRuntimeSupport(gpu::GPUModuleOp module);
 
   // Shadow counts: per barrier of a group whose every use the pass follows,
@@ -322,13 +327,14 @@ void SanitizePass::failAbove(Operation *op, Value index, int64_t last,
   Value outside = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ugt, index,
       arith::ConstantIndexOp::create(b, loc, last));
-  auto ifOp = scf::IfOp::create(b, loc, outside, /*withElse=*/false);
+  auto ifOp = scf::IfOp::create(b, loc, anyLaneFails(b, loc, outside),
+                                /*withElse=*/false);
   b.setInsertionPointToStart(ifOp.thenBlock());
   auto i64 = b.getI64Type();
   Value value = arith::IndexCastOp::create(b, loc, i64, index);
   Value bound = arith::ConstantIntOp::create(b, loc, i64, reported);
   Value noWait = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  callFail(b, loc, site, value, bound, noWait);
+  callFail(b, loc, site, outside, value, bound, noWait);
 }
 
 void SanitizePass::checkRegions(Operation *op, Sites &sites) {
@@ -405,7 +411,8 @@ void SanitizePass::boundWait(nvgpu::MBarrierTryWaitParityOp wait,
   Value failed = arith::XOrIOp::create(
       b, loc, loop.getResult(0),
       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  auto ifOp = scf::IfOp::create(b, loc, failed, /*withElse=*/false);
+  auto ifOp = scf::IfOp::create(b, loc, anyLaneFails(b, loc, failed),
+                                /*withElse=*/false);
   b.setInsertionPointToStart(ifOp.thenBlock());
   Value elapsed = arith::SubIOp::create(
       b, loc, NVVM::GlobalTimerOp::create(b, loc, i64), start);
@@ -417,7 +424,7 @@ void SanitizePass::boundWait(nvgpu::MBarrierTryWaitParityOp wait,
   Value parityWide = arith::ExtUIOp::create(b, loc, i64, wait.getPhaseParity());
   Value group = wait.getBarriers();
   if (!shadows.count(group)) {
-    callFail(b, loc, site, index, parityWide, ms);
+    callFail(b, loc, site, failed, index, parityWide, ms);
     wait.erase();
     return;
   }
@@ -443,7 +450,7 @@ void SanitizePass::boundWait(nvgpu::MBarrierTryWaitParityOp wait,
       arith::ShLIOp::create(b, loc,
                             arith::ExtUIOp::create(b, loc, i64, initCount),
                             arith::ConstantIntOp::create(b, loc, i64, 32)));
-  callFail(b, loc, site, index, parityWide, ms, balance, counts);
+  callFail(b, loc, site, failed, index, parityWide, ms, balance, counts);
 
   // The phase completed: its bytes must balance. A copy's bytes are counted
   // just before it is issued and may reach this CTA's shadow a little after
@@ -477,9 +484,10 @@ void SanitizePass::boundWait(nvgpu::MBarrierTryWaitParityOp wait,
   }
   Value unbalanced = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne, settle.getResult(0), zero);
-  auto report = scf::IfOp::create(b, loc, unbalanced, /*withElse=*/false);
+  auto report = scf::IfOp::create(b, loc, anyLaneFails(b, loc, unbalanced),
+                                 /*withElse=*/false);
   b.setInsertionPointToStart(report.thenBlock());
-  callFail(b, loc, balanceSite,
+  callFail(b, loc, balanceSite, unbalanced,
            arith::IndexCastOp::create(b, loc, i64, wait.getMbarId()),
            arith::ExtSIOp::create(b, loc, i64, settle.getResult(0)),
            arith::ConstantIntOp::create(b, loc, i32, 0),
@@ -605,10 +613,11 @@ void SanitizePass::checkArrival(OpBuilder &b, Location loc, Value group,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, first, last);
   Value bad = arith::AndIOp::create(
       b, loc, known, arith::OrIOp::create(b, loc, wrongParity, spans));
-  auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
+  auto ifOp = scf::IfOp::create(b, loc, anyLaneFails(b, loc, bad),
+                                /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  callFail(b, loc, site, arith::IndexCastOp::create(b, loc, i64, index),
+  callFail(b, loc, site, bad, arith::IndexCastOp::create(b, loc, i64, index),
            arith::ExtUIOp::create(b, loc, i64, before),
            arith::ConstantIntOp::create(b, loc, i32, 0),
            arith::ExtUIOp::create(b, loc, i64, initCount),
@@ -797,12 +806,23 @@ void SanitizePass::countOnShadow(Operation *op, Sites &sites) {
       });
 }
 
+Value SanitizePass::anyLaneFails(OpBuilder &b, Location loc, Value bad) {
+  Value active =
+      LLVM::CallIntrinsicOp::create(b, loc, Type(b.getI32Type()),
+                                    b.getStringAttr("llvm.nvvm.activemask"),
+                                    ValueRange{})
+          .getResult(0);
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), active, bad,
+                                  NVVM::VoteSyncKind::any);
+}
+
 void SanitizePass::callFail(OpBuilder &b, Location loc, uint32_t site,
-                            Value value0, Value value1, Value waitedMs,
-                            Value value2, Value value3) {
-  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+                            Value reporting, Value value0, Value value1,
+                            Value waitedMs, Value value2, Value value3) {
+  auto i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
   auto fnType = LLVM::LLVMFunctionType::get(
-      LLVM::LLVMVoidType::get(b.getContext()), {i32, i64, i64, i32, i64, i64});
+      LLVM::LLVMVoidType::get(b.getContext()),
+      {i32, i64, i64, i32, i64, i64, i1});
   Value check = arith::ConstantIntOp::create(b, loc, i32, site);
   if (!value2)
     value2 = arith::ConstantIntOp::create(b, loc, i64, kNoCount);
@@ -810,14 +830,15 @@ void SanitizePass::callFail(OpBuilder &b, Location loc, uint32_t site,
     value3 = arith::ConstantIntOp::create(b, loc, i64, kNoCount);
   LLVM::CallOp::create(
       b, loc, fnType, FlatSymbolRefAttr::get(b.getContext(), kFailFunction),
-      ValueRange{check, value0, value1, waitedMs, value2, value3});
+      ValueRange{check, value0, value1, waitedMs, value2, value3, reporting});
 }
 
 /// The two globals and `__tile_sanitize_fail(check, value0, value1,
-/// waited ms)`: claim the report (one thread of the grid wins), write it
-/// where `__tile_sanitize_report` points, fence to system scope, mark it
-/// complete and trap. A thread that loses the claim parks until the trap
-/// ends the grid, so that it cannot end it before the report is written.
+/// waited ms, value2, value3, reporting)`: claim the report (one group of
+/// lanes of the grid wins; its lowest reporting lane writes), write it where
+/// `__tile_sanitize_report` points, fence to system scope, mark it complete
+/// and trap. Threads that lose the claim park until the trap ends the grid,
+/// so that none goes on past a failed check.
 void SanitizePass::addRuntimeSupport(gpu::GPUModuleOp module) {
   MLIRContext *ctx = &getContext();
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
@@ -832,36 +853,72 @@ void SanitizePass::addRuntimeSupport(gpu::GPUModuleOp module) {
                          LLVM::Linkage::Internal, kSanitizeClaimSymbol,
                          b.getI32IntegerAttr(0), /*alignment=*/4,
                          kGlobalSpace);
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                            {i32, i64, i64, i32, i64, i64});
+  auto fnType = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(ctx),
+      {i32, i64, i64, i32, i64, i64, b.getI1Type()});
   auto fn = LLVM::LLVMFuncOp::create(b, loc, kFailFunction, fnType,
                                      LLVM::Linkage::Internal);
   fn.setPassthroughAttr(b.getArrayAttr({b.getStringAttr("noinline")}));
   Block *entry = fn.addEntryBlock(b);
-  Block *report = fn.addBlock(), *write = fn.addBlock(),
+  Block *claimBlock = fn.addBlock(), *claimed = fn.addBlock(),
+        *report = fn.addBlock(), *write = fn.addBlock(),
         *trap = fn.addBlock(), *park = fn.addBlock();
+  claimed->addArgument(i32, loc);
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
   auto genericPtr = LLVM::LLVMPointerType::get(ctx);
   auto constant = [&](Type type, int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
   };
 
+  // The lanes converged at a failed check arrive here together (see
+  // anyLaneFails): the lowest lane whose own check failed claims for all of
+  // them, writes the report, and they trap or park as one, so that no lane
+  // of the group runs on into the op the check guards.
   b.setInsertionPointToStart(entry);
+  Value active =
+      LLVM::CallIntrinsicOp::create(b, loc, Type(i32),
+                                    b.getStringAttr("llvm.nvvm.activemask"),
+                                    ValueRange{})
+          .getResult(0);
+  Value reporters =
+      NVVM::VoteSyncOp::create(b, loc, i32, active, fn.getArgument(6),
+                               NVVM::VoteSyncKind::ballot);
+  Value leader = LLVM::CountTrailingZerosOp::create(b, loc, i32, reporters,
+                                                    /*is_zero_poison=*/false);
+  Value isLeader = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::eq,
+      NVVM::LaneIdOp::create(b, loc, i32).getResult(), leader);
+  LLVM::CondBrOp::create(b, loc, isLeader, claimBlock, ValueRange{}, claimed,
+                         ValueRange{constant(i32, 0)});
+
+  b.setInsertionPointToStart(claimBlock);
   Value claim = LLVM::AddressOfOp::create(b, loc, globalPtr,
                                           kSanitizeClaimSymbol);
   Value pair = LLVM::AtomicCmpXchgOp::create(
       b, loc, claim, constant(i32, 0), constant(i32, 1),
       LLVM::AtomicOrdering::acq_rel, LLVM::AtomicOrdering::monotonic);
-  Value won = LLVM::ExtractValueOp::create(b, loc, pair, 1);
+  Value wonHere = LLVM::ZExtOp::create(
+      b, loc, i32, LLVM::ExtractValueOp::create(b, loc, pair, 1));
+  LLVM::BrOp::create(b, loc, ValueRange{wonHere}, claimed);
+
+  b.setInsertionPointToStart(claimed);
+  Value wonAll = NVVM::ShflOp::create(b, loc, i32, active,
+                                      claimed->getArgument(0), leader,
+                                      constant(i32, 0x1f), NVVM::ShflKind::idx,
+                                      UnitAttr());
+  Value won = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, wonAll,
+                                   constant(i32, 0));
   LLVM::CondBrOp::create(b, loc, won, report, park);
 
+  // The leader writes; the others wait for it at the trap.
   b.setInsertionPointToStart(report);
   Value slot = LLVM::AddressOfOp::create(b, loc, globalPtr,
                                          kSanitizeReportSymbol);
   Value address = LLVM::LoadOp::create(b, loc, i64, slot);
-  Value none = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, address,
+  Value some = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, address,
                                     constant(i64, 0));
-  LLVM::CondBrOp::create(b, loc, none, trap, write);
+  LLVM::CondBrOp::create(b, loc, LLVM::AndOp::create(b, loc, some, isLeader),
+                         write, trap);
 
   b.setInsertionPointToStart(write);
   Value words = LLVM::IntToPtrOp::create(b, loc, genericPtr, address);
@@ -895,6 +952,7 @@ void SanitizePass::addRuntimeSupport(gpu::GPUModuleOp module) {
   LLVM::BrOp::create(b, loc, trap);
 
   b.setInsertionPointToStart(trap);
+  NVVM::SyncWarpOp::create(b, loc, active);
   LLVM::Trap::create(b, loc);
   LLVM::UnreachableOp::create(b, loc);
 
