@@ -139,7 +139,7 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
     stage_bytes = (tile_m + tile_n) * bk * BYTES[ty]
     text = f"""
   // {tile_m}x{tile_n}x{bk} tiles, {stages}-stage ring, {SHORT[ty]}, K cut into %parts{' (swap-AB)' if swap else ''}
-  gpu.func @{name}(%a: {m_in}, %b: {m_in}, %w: memref<?x?x?xf32, 1>, %parts_i32: i32) kernel
+  gpu.func @{name}(%a: {m_in}, %b: {m_in}, %w: memref<?x?x?xf32, 1>, %parts_i32: i32 {{tile.sample_value = 2 : i64}}) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
 {ring_constants(stages, tile_m, tile_n, bk, stage_bytes, 8)}    %i32_128 = arith.constant 128 : i32
     %c_wn = arith.constant {WM} : index

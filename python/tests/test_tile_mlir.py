@@ -198,7 +198,8 @@ def test_sanitize_adds_runtime_checks_the_manifest_lists():
     assert "75000000" in checked.ptx
     (kernel,) = checked.manifest["modules"][0]["kernels"]
     kinds = {c["kind"] for c in kernel["sanitize_checks"]}
-    assert kinds == {"mbarrier-wait-timeout", "shared-region"}
+    assert kinds == {"mbarrier-wait-timeout", "shared-region",
+                     "mbarrier-tx-balance", "mbarrier-arrival-count"}
     assert all(c["loc"].startswith("<source>:") for c in kernel["sanitize_checks"])
     plain = tile_mlir.compile(source)
     assert "__tile_sanitize" not in plain.ptx

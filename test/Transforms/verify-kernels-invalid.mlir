@@ -319,3 +319,38 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+
+// The wait is guarded by another thread than the one that issued the store
+// (bulk groups are per thread): thread 0's copy may still read the tile.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @wait_by_another_thread(%out: !g, %v: f16, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = tile.alloc_shared : !s
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %other = arith.cmpi eq, %tid, %c1 : index
+    scf.for %k = %c0 to %n step %c1 {
+      scf.if %other {
+        tile.wait_group bulk, 0 {read}
+      }
+      gpu.barrier
+      // expected-error @+1 {{threads write a shared buffer that an asynchronous tile.copy_async may still be reading}}
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+      tile.fence proxy_async
+      gpu.barrier
+      scf.if %leader {
+        // expected-note @+1 {{the asynchronous reader}}
+        tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+        tile.commit_group bulk
+      }
+    }
+    gpu.return
+  }
+}

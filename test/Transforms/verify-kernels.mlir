@@ -248,3 +248,42 @@ gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+
+// The thread that stores the tile also waits for its previous store, under
+// the same guard (spelled twice, `%leader` and an equal `%first`): no thread
+// takes the wait's skip and the copy's issue together, so the tile is not
+// rewritten under the copy.
+// CHECK-LABEL: gpu.func @wait_under_the_copy_guard
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @wait_under_the_copy_guard(%out: !g, %v: f16, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = tile.alloc_shared : !s
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.for %k = %c0 to %n step %c1 {
+      scf.if %leader {
+        tile.wait_group bulk, 0 {read}
+      }
+      gpu.barrier
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+      tile.fence proxy_async
+      gpu.barrier
+      scf.if %first {
+        tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+        tile.commit_group bulk
+      }
+    }
+    scf.if %leader {
+      tile.wait_group bulk, 0
+    }
+    gpu.return
+  }
+}

@@ -304,6 +304,27 @@ static LogicalResult verifyTensorMapArguments(Operation *op, ArrayAttr maps) {
   return success();
 }
 
+/// `tile.sample_value` gives an integer kernel argument the value the
+/// kernel checks' pipeline simulation uses for it (a split-K part count):
+/// an integer attribute on an integer or index argument.
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned region,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != "tile.sample_value")
+    return success();
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  Type type = op->getRegion(region).getNumArguments() > argIndex
+                  ? op->getRegion(region).getArgument(argIndex).getType()
+                  : Type();
+  if (!value || !type || !type.isIntOrIndex())
+    return op->emitError() << "'tile.sample_value' on argument " << argIndex
+                           << " must be an integer attribute on an integer "
+                              "or index argument";
+  return success();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -276,9 +278,63 @@ tile::kernel_checks::checkAsyncProxy(FunctionOpInterface function) {
   Region &body = function.getFunctionBody();
   if (!body.hasOneBlock())
     return success(); // unstructured control flow is not analysed
+  // One checker for every guard assignment: an op is reported once, when
+  // some assignment (some thread's path) shows the bug.
   Checker checker;
-  State state;
-  walkPaths(body.front(), state,
-            [&](Operation &op, State &s) { checker.visit(op, s); });
+  kernel_checks::walkPerGuardAssignment(
+      function, [&](const kernel_checks::DecidedGuards *decided) {
+        State state;
+        kernel_checks::walkPaths(
+            body.front(), state,
+            [&](Operation &op, State &s) { checker.visit(op, s); },
+            /*inLoop=*/false, decided);
+      });
   return mlir::failure(checker.failed);
+}
+
+SmallVector<SmallVector<Value, 2>>
+tile::kernel_checks::correlatedGuards(FunctionOpInterface function,
+                                      unsigned limit) {
+  auto insideLoop = [&](Value v) {
+    for (Operation *at = v.getParentRegion()->getParentOp();
+         at && at != function.getOperation(); at = at->getParentOp())
+      if (isa<LoopLikeOpInterface>(at))
+        return true;
+    return false;
+  };
+  auto sameCondition = [](Value a, Value b) {
+    if (a == b)
+      return true;
+    Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+    return x && y && isPure(x) && x->getNumRegions() == 0 &&
+           OperationEquivalence::isEquivalentTo(
+               x, y, OperationEquivalence::IgnoreLocations);
+  };
+  SmallVector<SmallVector<Value, 2>> classes;
+  SmallVector<unsigned> uses;
+  function.getFunctionBody().walk([&](scf::IfOp ifOp) {
+    Value cond = ifOp.getCondition();
+    if (insideLoop(cond))
+      return;
+    for (auto [i, members] : llvm::enumerate(classes))
+      if (sameCondition(members.front(), cond)) {
+        if (!llvm::is_contained(members, cond))
+          members.push_back(cond);
+        ++uses[i];
+        return;
+      }
+    classes.push_back({cond});
+    uses.push_back(1);
+  });
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < classes.size(); ++i)
+    if (uses[i] >= 2)
+      order.push_back(i);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return uses[a] > uses[b];
+  });
+  SmallVector<SmallVector<Value, 2>> out;
+  for (unsigned i : llvm::ArrayRef(order).take_front(limit))
+    out.push_back(classes[i]);
+  return out;
 }

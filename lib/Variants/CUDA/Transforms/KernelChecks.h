@@ -30,23 +30,40 @@ mlir::LogicalResult checkNamedBarriers(mlir::FunctionOpInterface function);
 mlir::LogicalResult checkPipelines(mlir::FunctionOpInterface function,
                                    bool remarks);
 
+/// The value each of some `scf.if` conditions has on the walked path.
+using DecidedGuards = llvm::DenseMap<mlir::Value, bool>;
+
 /// Visits the ops of `block` in program order with a `State` per path:
 /// both branches of an `scf.if` from the state before it (merged after),
 /// an outermost loop's body twice (a value carried into the next trip is
 /// seen; inner loops once, so nesting stays linear) and merged with the
-/// state before it (zero trips). `State` has `void merge(const State &)`;
+/// state before it (zero trips). An `scf.if` whose condition `decided`
+/// holds takes only that branch. `State` has `void merge(const State &)`;
 /// nested functions are skipped.
 template <typename State, typename Visit>
 void walkPaths(mlir::Block &block, State &state, const Visit &visit,
-               bool inLoop = false) {
+               bool inLoop = false, const DecidedGuards *decided = nullptr) {
   for (mlir::Operation &op : block) {
     if (llvm::isa<mlir::FunctionOpInterface>(op))
       continue;
     if (auto ifOp = llvm::dyn_cast<mlir::scf::IfOp>(op)) {
+      if (decided) {
+        auto it = decided->find(ifOp.getCondition());
+        if (it != decided->end()) {
+          if (it->second)
+            walkPaths(ifOp.getThenRegion().front(), state, visit, inLoop,
+                      decided);
+          else if (!ifOp.getElseRegion().empty())
+            walkPaths(ifOp.getElseRegion().front(), state, visit, inLoop,
+                      decided);
+          continue;
+        }
+      }
       State thenState = state;
-      walkPaths(ifOp.getThenRegion().front(), thenState, visit, inLoop);
+      walkPaths(ifOp.getThenRegion().front(), thenState, visit, inLoop,
+                decided);
       if (!ifOp.getElseRegion().empty())
-        walkPaths(ifOp.getElseRegion().front(), state, visit, inLoop);
+        walkPaths(ifOp.getElseRegion().front(), state, visit, inLoop, decided);
       state.merge(thenState);
       continue;
     }
@@ -55,14 +72,44 @@ void walkPaths(mlir::Block &block, State &state, const Visit &visit,
       for (int trip = 0; trip < (inLoop ? 1 : 2); ++trip)
         for (mlir::Region &region : op.getRegions())
           for (mlir::Block &inner : region)
-            walkPaths(inner, state, visit, /*inLoop=*/true);
+            walkPaths(inner, state, visit, /*inLoop=*/true, decided);
       state.merge(before);
       continue;
     }
     visit(op, state);
     for (mlir::Region &region : op.getRegions())
       for (mlir::Block &inner : region)
-        walkPaths(inner, state, visit, inLoop);
+        walkPaths(inner, state, visit, inLoop, decided);
+  }
+}
+
+/// Conditions that guard several `scf.if`s of `function` and have one value
+/// per thread for the whole kernel (defined outside every loop): each class
+/// holds the SSA values of one condition, equal ones (the same pure op on
+/// the same operands) together. At most `limit` classes, the most used
+/// first. A thread takes the same branch at every `scf.if` of a class, so
+/// a check may walk once per assignment of the classes instead of merging
+/// branches that no thread takes together.
+llvm::SmallVector<llvm::SmallVector<mlir::Value, 2>>
+correlatedGuards(mlir::FunctionOpInterface function, unsigned limit);
+
+/// Runs `walk(decided)` once per assignment of `correlatedGuards(function,
+/// 4)` (once, with null, when there are none).
+template <typename Walk>
+void walkPerGuardAssignment(mlir::FunctionOpInterface function,
+                            const Walk &walk) {
+  auto classes = correlatedGuards(function, 4);
+  if (classes.empty()) {
+    walk(static_cast<const DecidedGuards *>(nullptr));
+    return;
+  }
+  for (unsigned assignment = 0; assignment < (1u << classes.size());
+       ++assignment) {
+    DecidedGuards decided;
+    for (auto [i, members] : llvm::enumerate(classes))
+      for (mlir::Value v : members)
+        decided[v] = (assignment >> i) & 1;
+    walk(&decided);
   }
 }
 

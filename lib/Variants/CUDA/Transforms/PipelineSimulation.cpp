@@ -18,7 +18,7 @@
 // Only integers are computed (thread ids, cluster ranks, loop counters,
 // stage and phase arithmetic); memory contents are not. Every dynamic
 // `memref.dim` takes a sample size (integer kernel arguments stay
-// unknown); the grid is one cluster (one CTA without a known_cluster_size);
+// unknown unless given a `tile.sample_value`); the grid is one cluster (one CTA without a known_cluster_size);
 // the copy engines and the tcgen05 pipe deliver as late as possible: only
 // when no warp can move. Several runs: two sizes, warps in both orders,
 // and the warps that take part in the protocol each made as slow as
@@ -1486,6 +1486,12 @@ void Simulation::run() {
     warp.frames.push_back({kernel, &entry, entry.begin(), warp.alive});
     if (auto maxnreg = kernel->getAttrOfType<IntegerAttr>("nvvm.maxnreg"))
       warp.registers = maxnreg.getInt();
+    // An integer argument is unknown unless the kernel gives it a sample
+    // value (`tile.sample_value`): a byte or expert count is no size.
+    for (BlockArgument arg : entry.getArguments())
+      if (auto v = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                        "tile.sample_value"))
+        setUniform(warp, arg, v.getInt(), ~Mask(0));
   }
   auto isLazy = [&](const Warp &warp) {
     return llvm::is_contained(lazyWarps, warp.id);

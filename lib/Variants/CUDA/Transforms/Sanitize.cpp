@@ -202,6 +202,9 @@ private:
   void failAbove(Operation *op, Value index, int64_t last, int64_t reported,
                  uint32_t site);
   void boundWait(nvgpu::MBarrierTryWaitParityOp wait, Sites &sites);
+  void checkBalanceAfterWait(OpBuilder &b,
+                             nvgpu::MBarrierTryWaitParityOp wait,
+                             Sites &sites);
   /// Calls the fail function: `site`, four i64 values (Value2/Value3
   /// default to kNoCount) and the i32 milliseconds waited.
   void callFail(OpBuilder &b, Location loc, uint32_t site, Value reporting,
@@ -452,46 +455,8 @@ void SanitizePass::boundWait(nvgpu::MBarrierTryWaitParityOp wait,
                             arith::ConstantIntOp::create(b, loc, i64, 32)));
   callFail(b, loc, site, failed, index, parityWide, ms, balance, counts);
 
-  // The phase completed: its bytes must balance. A copy's bytes are counted
-  // just before it is issued and may reach this CTA's shadow a little after
-  // the data (another CTA's multicast half), so an imbalance is re-read for
-  // up to kTxGraceNs before it is reported.
   b.setInsertionPointAfter(ifOp);
-  uint32_t balanceSite =
-      sites.add(&getContext(), CheckKind::TxBalance, wait,
-                describeOp(wait, wait.getBarriers()));
-  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
-  Value graceStart = NVVM::GlobalTimerOp::create(b, loc, i64);
-  Value grace = arith::ConstantIntOp::create(b, loc, i64, kTxGraceNs);
-  auto settle = scf::WhileOp::create(b, loc, TypeRange{i32},
-                                     ValueRange{load(b, kTxBalance)});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Block *before =
-        b.createBlock(&settle.getBefore(), {}, TypeRange{i32}, {loc});
-    Value current = before->getArgument(0);
-    Value off = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                      current, zero);
-    Value waited = arith::SubIOp::create(
-        b, loc, NVVM::GlobalTimerOp::create(b, loc, i64), graceStart);
-    Value inGrace = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          waited, grace);
-    scf::ConditionOp::create(b, loc,
-                             arith::AndIOp::create(b, loc, off, inGrace),
-                             ValueRange{current});
-    b.createBlock(&settle.getAfter(), {}, TypeRange{i32}, {loc});
-    scf::YieldOp::create(b, loc, ValueRange{load(b, kTxBalance)});
-  }
-  Value unbalanced = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, settle.getResult(0), zero);
-  auto report = scf::IfOp::create(b, loc, anyLaneFails(b, loc, unbalanced),
-                                 /*withElse=*/false);
-  b.setInsertionPointToStart(report.thenBlock());
-  callFail(b, loc, balanceSite, unbalanced,
-           arith::IndexCastOp::create(b, loc, i64, wait.getMbarId()),
-           arith::ExtSIOp::create(b, loc, i64, settle.getResult(0)),
-           arith::ConstantIntOp::create(b, loc, i32, 0),
-           arith::ExtUIOp::create(b, loc, i64, wait.getPhaseParity()));
+  checkBalanceAfterWait(b, wait, sites);
   wait.erase();
 }
 
@@ -816,6 +781,58 @@ Value SanitizePass::anyLaneFails(OpBuilder &b, Location loc, Value bad) {
                                   NVVM::VoteSyncKind::any);
 }
 
+/// After `wait` completed its phase: the bytes its arrivals expected and
+/// the copies completing on it must balance. A copy's bytes are counted
+/// just before it is issued and may reach this CTA's shadow a little after
+/// the data (another CTA's multicast half), so an imbalance is re-read for
+/// up to kTxGraceNs before it is reported.
+void SanitizePass::checkBalanceAfterWait(
+    OpBuilder &b, nvgpu::MBarrierTryWaitParityOp wait, Sites &sites) {
+  Location loc = wait.getLoc();
+  Value group = wait.getBarriers();
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto load = [&](OpBuilder &at, ShadowField field) -> Value {
+    return LLVM::LoadOp::create(
+        at, loc, i32, shadowAddress(at, loc, group, wait.getMbarId(), field),
+        /*alignment=*/4, /*isVolatile=*/true);
+  };
+  uint32_t balanceSite =
+      sites.add(&getContext(), CheckKind::TxBalance, wait,
+                describeOp(wait, wait.getBarriers()));
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value graceStart = NVVM::GlobalTimerOp::create(b, loc, i64);
+  Value grace = arith::ConstantIntOp::create(b, loc, i64, kTxGraceNs);
+  auto settle = scf::WhileOp::create(b, loc, TypeRange{i32},
+                                     ValueRange{load(b, kTxBalance)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *before =
+        b.createBlock(&settle.getBefore(), {}, TypeRange{i32}, {loc});
+    Value current = before->getArgument(0);
+    Value off = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      current, zero);
+    Value waited = arith::SubIOp::create(
+        b, loc, NVVM::GlobalTimerOp::create(b, loc, i64), graceStart);
+    Value inGrace = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          waited, grace);
+    scf::ConditionOp::create(b, loc,
+                             arith::AndIOp::create(b, loc, off, inGrace),
+                             ValueRange{current});
+    b.createBlock(&settle.getAfter(), {}, TypeRange{i32}, {loc});
+    scf::YieldOp::create(b, loc, ValueRange{load(b, kTxBalance)});
+  }
+  Value unbalanced = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, settle.getResult(0), zero);
+  auto report = scf::IfOp::create(b, loc, anyLaneFails(b, loc, unbalanced),
+                                 /*withElse=*/false);
+  b.setInsertionPointToStart(report.thenBlock());
+  callFail(b, loc, balanceSite, unbalanced,
+           arith::IndexCastOp::create(b, loc, i64, wait.getMbarId()),
+           arith::ExtSIOp::create(b, loc, i64, settle.getResult(0)),
+           arith::ConstantIntOp::create(b, loc, i32, 0),
+           arith::ExtUIOp::create(b, loc, i64, wait.getPhaseParity()));
+}
+
 void SanitizePass::callFail(OpBuilder &b, Location loc, uint32_t site,
                             Value reporting, Value value0, Value value1,
                             Value waitedMs, Value value2, Value value3) {
@@ -831,6 +848,45 @@ void SanitizePass::callFail(OpBuilder &b, Location loc, uint32_t site,
   LLVM::CallOp::create(
       b, loc, fnType, FlatSymbolRefAttr::get(b.getContext(), kFailFunction),
       ValueRange{check, value0, value1, waitedMs, value2, value3, reporting});
+}
+
+/// The report words from `fn`'s arguments, to the host buffer at
+/// `address`; the status word last, between system-scope fences.
+static void writeReport(OpBuilder &b, Location loc, LLVM::LLVMFuncOp fn,
+                        Value address) {
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto genericPtr = LLVM::LLVMPointerType::get(b.getContext());
+  auto constant = [&](Type type, int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  };
+  Value words = LLVM::IntToPtrOp::create(b, loc, genericPtr, address);
+  auto store = [&](unsigned word, Value value) {
+    Value at = LLVM::GEPOp::create(b, loc, genericPtr, i32, words,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(word)});
+    LLVM::StoreOp::create(b, loc, value, at, /*alignment=*/4,
+                          /*isVolatile=*/true);
+  };
+  store(kCheck, fn.getArgument(0));
+  store(kCtaX, NVVM::BlockIdXOp::create(b, loc, i32));
+  store(kCtaY, NVVM::BlockIdYOp::create(b, loc, i32));
+  store(kCtaZ, NVVM::BlockIdZOp::create(b, loc, i32));
+  store(kThreadX, NVVM::ThreadIdXOp::create(b, loc, i32));
+  store(kThreadY, NVVM::ThreadIdYOp::create(b, loc, i32));
+  store(kThreadZ, NVVM::ThreadIdZOp::create(b, loc, i32));
+  for (auto [word, arg] : {std::pair<unsigned, unsigned>{kValue0, 1},
+                           std::pair<unsigned, unsigned>{kValue1, 2},
+                           std::pair<unsigned, unsigned>{kValue2, 4},
+                           std::pair<unsigned, unsigned>{kValue3, 5}}) {
+    Value v = fn.getArgument(arg);
+    store(word, LLVM::TruncOp::create(b, loc, i32, v));
+    store(word + 1, LLVM::TruncOp::create(
+                        b, loc, i32,
+                        LLVM::LShrOp::create(b, loc, v, constant(i64, 32))));
+  }
+  store(kWaitedMs, fn.getArgument(3));
+  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
+  store(kStatus, constant(i32, kReported));
+  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
 }
 
 /// The two globals and `__tile_sanitize_fail(check, value0, value1,
@@ -865,7 +921,6 @@ void SanitizePass::addRuntimeSupport(gpu::GPUModuleOp module) {
         *trap = fn.addBlock(), *park = fn.addBlock();
   claimed->addArgument(i32, loc);
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
-  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
   auto constant = [&](Type type, int64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
   };
@@ -921,34 +976,7 @@ void SanitizePass::addRuntimeSupport(gpu::GPUModuleOp module) {
                          write, trap);
 
   b.setInsertionPointToStart(write);
-  Value words = LLVM::IntToPtrOp::create(b, loc, genericPtr, address);
-  auto store = [&](unsigned word, Value value) {
-    Value at = LLVM::GEPOp::create(b, loc, genericPtr, i32, words,
-                                   ArrayRef<LLVM::GEPArg>{int32_t(word)});
-    LLVM::StoreOp::create(b, loc, value, at, /*alignment=*/4,
-                          /*isVolatile=*/true);
-  };
-  store(kCheck, fn.getArgument(0));
-  store(kCtaX, NVVM::BlockIdXOp::create(b, loc, i32));
-  store(kCtaY, NVVM::BlockIdYOp::create(b, loc, i32));
-  store(kCtaZ, NVVM::BlockIdZOp::create(b, loc, i32));
-  store(kThreadX, NVVM::ThreadIdXOp::create(b, loc, i32));
-  store(kThreadY, NVVM::ThreadIdYOp::create(b, loc, i32));
-  store(kThreadZ, NVVM::ThreadIdZOp::create(b, loc, i32));
-  for (auto [word, arg] : {std::pair<unsigned, unsigned>{kValue0, 1},
-                           std::pair<unsigned, unsigned>{kValue1, 2},
-                           std::pair<unsigned, unsigned>{kValue2, 4},
-                           std::pair<unsigned, unsigned>{kValue3, 5}}) {
-    Value v = fn.getArgument(arg);
-    store(word, LLVM::TruncOp::create(b, loc, i32, v));
-    store(word + 1, LLVM::TruncOp::create(
-                        b, loc, i32,
-                        LLVM::LShrOp::create(b, loc, v, constant(i64, 32))));
-  }
-  store(kWaitedMs, fn.getArgument(3));
-  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
-  store(kStatus, constant(i32, kReported));
-  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::SYS);
+  writeReport(b, loc, fn, address);
   LLVM::BrOp::create(b, loc, trap);
 
   b.setInsertionPointToStart(trap);

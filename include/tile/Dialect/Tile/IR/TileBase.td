@@ -37,6 +37,8 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   // tile.tensor_maps, tile.dispatch, tile.source_signature on functions.
   let hasOperationAttrVerify = 1;
+  // tile.sample_value on an integer kernel argument.
+  let hasRegionArgAttrVerify = 1;
   // mbarrier operands are !llvm.ptr<3> or !nvgpu.mbarrier.group values.
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::nvgpu::NVGPUDialect"];

@@ -45,8 +45,10 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       an MMA or a tcgen05.cp may still be reading it: TMA stores complete at
       `tile.wait_group bulk`, wgmma MMAs at `tile.wait_group wgmma`, tcgen05
       MMAs and copies at a wait on the barrier of their `tile.mma_commit`.
-      Straight-line code, `scf.if` (both branches) and loops (the outermost
-      two trips) are analysed; buffers indexed by a runtime stage are not,
+      Straight-line code, `scf.if` (both branches; a condition computed
+      outside loops that guards several `scf.if`s takes one value per walk)
+      and loops (the outermost two trips) are analysed; buffers indexed by
+      a runtime stage are not,
       nor calls. A gemm_async with a register accumulator (wgmma) completes
       at its group's wait, one with a tensor-memory accumulator (tcgen05) at
       a wait on its commit's barrier.
