@@ -1,16 +1,17 @@
 // The pipeline simulation of --tile-verify-kernels on examples/hopper_gemm.mlir
 // changed by one bug a kernel author makes (Inputs/pipeline_mutants.py): each
 // is an error naming the threads, the barrier and the phase. Equivalent
-// rewrites of the kernel pass.
+// rewrites of the kernel pass, simulated (with `simulation-remarks` a
+// kernel the simulation did not run would print a remark).
 //
-// RUN: tile-opt --tile-verify-kernels %tile_src_root/examples/hopper_gemm.mlir -o /dev/null 2>&1 | count 0
-// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir stage-recomputed | tile-opt --tile-verify-kernels -o /dev/null 2>&1 | count 0
-// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir guard-spelled-differently | tile-opt --tile-verify-kernels -o /dev/null 2>&1 | count 0
-// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir parity-by-truncation | tile-opt --tile-verify-kernels -o /dev/null 2>&1 | count 0
+// RUN: tile-opt --tile-verify-kernels=simulation-remarks %tile_src_root/examples/hopper_gemm.mlir -o /dev/null 2>&1 | count 0
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir stage-recomputed | tile-opt --tile-verify-kernels=simulation-remarks -o /dev/null 2>&1 | count 0
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir guard-spelled-differently | tile-opt --tile-verify-kernels=simulation-remarks -o /dev/null 2>&1 | count 0
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir parity-by-truncation | tile-opt --tile-verify-kernels=simulation-remarks -o /dev/null 2>&1 | count 0
 // The static checks too read a folded, CSE'd view: an index recomputed in
 // another statement, or a byte count spelled as a sum, is the same value.
-// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir copy-barrier-index-recomputed | tile-opt --tile-verify-kernels -o /dev/null 2>&1 | count 0
-// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir expect-tx-bytes-as-a-sum | tile-opt --tile-verify-kernels -o /dev/null 2>&1 | count 0
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir copy-barrier-index-recomputed | tile-opt --tile-verify-kernels=simulation-remarks -o /dev/null 2>&1 | count 0
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir expect-tx-bytes-as-a-sum | tile-opt --tile-verify-kernels=simulation-remarks -o /dev/null 2>&1 | count 0
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir stale-parity | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=STALE
 // STALE: :281:11: error: thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) waits on mbarrier 0 of the mbarrier group on line 135 with parity 0 and passes on phase 0, which it already waited for: the parity did not flip
