@@ -7,6 +7,9 @@
 // arrives (the accumulator is never touched while a wgmma owns it).
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py %t.mlir %t.json
 // RUN: tile-compile %t.mlir -o %t.ptx
+// The kernel checks prove every kernel (no "not proven" remark) and the
+// pipeline simulation runs on each (no "not run" / "stopped" remark):
+// RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
 // RUN: FileCheck %s < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a -v --warn-on-spills %t.ptx -o %t.cubin > %t.ptxas 2>&1 %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=PTXAS < %t.ptxas %}
