@@ -1,7 +1,7 @@
 // Protocol bugs the pipeline simulation reports, each in a small kernel: a
 // loop-carried phase that does not flip when the stage wraps, a wait on
-// another stage's barrier, and a remote arrival on a CTA outside the
-// cluster.
+// another stage's barrier, a remote arrival on a CTA outside the cluster,
+// and tensor memory released under an MMA that may still write it.
 // RUN: tile-opt --tile-verify-kernels --split-input-file --verify-diagnostics %s -o /dev/null
 
 !gmem = !tile.buffer<?x?xf16, global>
@@ -143,6 +143,56 @@ gpu.module @remote_arrival_outside_the_cluster [#nvvm.target<chip = "sm_90a">] {
       %peer = arith.addi %rank, %two : i32
       // expected-error-re @+1 {{arrives on the mbarrier of CTA {{[23]}}, outside the cluster of 2}}
       tile.mbarrier_arrive_remote %b[%c0] : !bar, cta %peer
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The columns are released before the wait on the MMA's commit: the MMA may
+// still write them.
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+!g = !tile.buffer<128x64xf16, global>
+!s = !tile.buffer<128x64xf16, shared>
+!acc = !tile.buffer<128x128xf32, tmem, #tile.layout<S[(128,128):(1@TLane,1@TCol)]>>
+gpu.module @kernels [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @dealloc_under_mma(%a: !g, %b: !g) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %bytes = arith.constant 32768 : index
+    %ticks = arith.constant 1000000 : index
+    %false = arith.constant false
+    %bars = nvgpu.mbarrier.create -> !bars
+    %sa = tile.alloc_shared : !s
+    %sb = tile.alloc_shared : !s
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %bars[%c1], %c1 : !bars
+      tile.fence mbarrier_init
+    }
+    gpu.barrier
+    %taddr = tile.tmem_alloc 128 columns
+    %acc = tile.tmem_buffer %taddr : !acc
+    scf.if %leader {
+      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+      tile.copy_async %a[0, 0] to %sa[0, 0] sizes [128, 64] exec thread
+          mbar(%bars[%c0] : !bars) : !g to !s
+      tile.copy_async %b[0, 0] to %sb[0, 0] sizes [128, 64] exec thread
+          mbar(%bars[%c0] : !bars) : !g to !s
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !bars
+      // expected-note @+1 {{the writer}}
+      tile.gemm_async %acc[0, 0], %sa[0, 0], %sb[0, 0] sizes [128, 128, 64]
+          exec thread {transpose_b} : !acc, !s, !s
+      tile.mma_commit mbar(%bars[%c1] : !bars) exec thread
+    }
+    // expected-error @+1 {{releases tensor memory while a tcgen05 MMA or copy may still write [0..127, 0..127] of the tensor memory on line}}
+    tile.tmem_dealloc %taddr, 128 columns
+    scf.if %leader {
+      nvgpu.mbarrier.try_wait.parity %bars[%c1], %false, %ticks : !bars
     }
     gpu.return
   }
