@@ -88,7 +88,8 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       not yet due, registers no setmaxnreg.dec released), reported with
       every waiting thread and what its barrier still expects. Kernels
       outside the model (calls, branches or indices computed from memory
-      or integer arguments) are not simulated;
+      or from integer arguments without a `tile.sample_value`) are not
+      simulated;
       `simulation-remarks` says which and why.
 
     Shared-memory size is checked where buffers are placed.
