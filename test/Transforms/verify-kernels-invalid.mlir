@@ -354,3 +354,36 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+
+// The thread that issued the store waits for it, but the other threads
+// write the tile with no CTA barrier after that wait.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @written_before_the_issuers_wait_is_published(%out: !g, %v: f16, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = tile.alloc_shared : !s
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.for %k = %c0 to %n step %c1 {
+      scf.if %leader {
+        tile.wait_group bulk, 0 {read}
+      }
+      // expected-error @+1 {{threads write a shared buffer that an asynchronous tile.copy_async may still be reading: the threads that issued it wait for it, but nothing orders this write after their wait (a CTA barrier, or an mbarrier they release after it)}}
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+      tile.fence proxy_async
+      gpu.barrier
+      scf.if %leader {
+        // expected-note @+1 {{the asynchronous reader}}
+        tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+        tile.commit_group bulk
+      }
+    }
+    gpu.return
+  }
+}

@@ -16,6 +16,7 @@
 #include "KernelChecks.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -37,6 +38,11 @@ struct InFlight {
   bool committed = false;
   Value barrier;      ///< tcgen05: the commit's barrier and index
   Value barrierIndex;
+  /// Started by other threads (a guarded branch this walk's thread does
+  /// not take); `othersWaited`: they have waited for it, and this thread
+  /// may rely on that after a CTA barrier or an mbarrier wait.
+  bool byOthers = false;
+  bool othersWaited = false;
 };
 
 struct State {
@@ -45,6 +51,13 @@ struct State {
   /// Shared buffer -> async readers that may still be reading it.
   llvm::MapVector<Value, SmallVector<InFlight, 2>> inFlight;
   unsigned committedGroups[2] = {0, 0};
+  /// The other threads' async groups (see walkPaths).
+  unsigned othersGroups[2] = {0, 0};
+  /// > 0 while the walk follows what other threads do.
+  int otherThreads = 0;
+  /// > 0 inside a guarded branch only this walk's threads take; outside,
+  /// an op runs on every thread, the other ones included.
+  int onlyThisThread = 0;
 
   void merge(const State &other) {
     for (auto &[buffer, op] : other.unfenced)
@@ -55,8 +68,10 @@ struct State {
               return mine.reader == r.reader;
             }))
           inFlight[buffer].push_back(r);
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < 2; ++k) {
       committedGroups[k] = std::max(committedGroups[k], other.committedGroups[k]);
+      othersGroups[k] = std::max(othersGroups[k], other.othersGroups[k]);
+    }
   }
 };
 
@@ -89,6 +104,16 @@ public:
   bool failed = false;
 
   void visit(Operation &op, State &state) {
+    if (state.otherThreads > 0)
+      return visitOthers(op, state);
+    // A CTA barrier publishes what other threads waited for.
+    if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::BarrierOp>(op))
+      return releaseOthersWaited(state);
+    if (auto named = dyn_cast<NamedBarrierOp>(op)) {
+      if (!named.getArrive())
+        releaseOthersWaited(state);
+      return;
+    }
     if (auto fence = dyn_cast<FenceOp>(op)) {
       if (fence.getKind() == FenceKind::proxy_async)
         state.unfenced.clear();
@@ -104,27 +129,46 @@ public:
       return visitCopy(copy, state);
     if (auto gemm = dyn_cast<GemmAsyncOp>(op))
       return visitGemm(gemm, state);
+    // Outside a guarded branch the other threads commit and wait too.
+    bool everyone = state.onlyThisThread == 0;
+    auto commitAll = [&](InFlight::Kind kind) {
+      commitGroup(state, kind);
+      if (everyone)
+        commitGroup(state, kind, /*byOthers=*/true);
+    };
+    auto waitAll = [&](InFlight::Kind kind, unsigned pending) {
+      waitGroup(state, kind, pending);
+      if (everyone)
+        waitGroup(state, kind, pending, /*byOthers=*/true);
+    };
     if (auto commit = dyn_cast<CommitGroupOp>(op))
-      return commitGroup(state, commit.getGroup() == AsyncGroup::bulk
-                                    ? InFlight::Bulk
-                                    : InFlight::Wgmma);
+      return commitAll(commit.getGroup() == AsyncGroup::bulk
+                           ? InFlight::Bulk
+                           : InFlight::Wgmma);
     if (isa<NVVM::CpAsyncBulkCommitGroupOp>(op))
-      return commitGroup(state, InFlight::Bulk);
+      return commitAll(InFlight::Bulk);
     if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
-      return commitGroup(state, InFlight::Wgmma);
+      return commitAll(InFlight::Wgmma);
     if (auto wait = dyn_cast<WaitGroupOp>(op))
-      return waitGroup(state,
-                       wait.getGroup() == AsyncGroup::bulk ? InFlight::Bulk
-                                                           : InFlight::Wgmma,
-                       wait.getPending());
+      return waitAll(wait.getGroup() == AsyncGroup::bulk ? InFlight::Bulk
+                                                         : InFlight::Wgmma,
+                     wait.getPending());
     if (auto wait = dyn_cast<NVVM::CpAsyncBulkWaitGroupOp>(op))
-      return waitGroup(state, InFlight::Bulk, wait.getGroup());
+      return waitAll(InFlight::Bulk, wait.getGroup());
     if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
-      return waitGroup(state, InFlight::Wgmma, wait.getGroup());
-    if (auto commit = dyn_cast<MmaCommitOp>(op))
-      return commitToBarrier(state, commit.getMbar(), commit.getMbarIndex());
-    if (auto commit = dyn_cast<NVVM::Tcgen05CommitOp>(op))
-      return commitToBarrier(state, commit.getAddr(), Value());
+      return waitAll(InFlight::Wgmma, wait.getGroup());
+    if (auto commit = dyn_cast<MmaCommitOp>(op)) {
+      commitToBarrier(state, commit.getMbar(), commit.getMbarIndex());
+      if (everyone)
+        commitToBarrier(state, commit.getMbar(), commit.getMbarIndex(), true);
+      return;
+    }
+    if (auto commit = dyn_cast<NVVM::Tcgen05CommitOp>(op)) {
+      commitToBarrier(state, commit.getAddr(), Value());
+      if (everyone)
+        commitToBarrier(state, commit.getAddr(), Value(), true);
+      return;
+    }
     if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
       return barrierWait(state, wait.getBarriers(), wait.getMbarId());
     if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
@@ -214,6 +258,14 @@ private:
     InFlightDiagnostic diag = writer->emitError();
     diag << what << " a shared buffer that an asynchronous "
          << r.reader->getName() << " may still be reading: ";
+    if (r.byOthers && r.othersWaited) {
+      diag << "the threads that issued it wait for it, but nothing orders "
+              "this write after their wait (a CTA barrier, or an mbarrier "
+              "they release after it)";
+      diag.attachNote(r.reader->getLoc()) << "the asynchronous reader";
+      failed = true;
+      return;
+    }
     switch (r.kind) {
     case InFlight::Bulk:
       diag << "commit its bulk group and wait for it first "
@@ -231,40 +283,124 @@ private:
     failed = true;
   }
 
-  void commitToBarrier(State &state, Value barrier, Value index) {
+  /// What other threads start, commit and wait for, in a branch this
+  /// walk's thread does not take: recorded, never reported.
+  void visitOthers(Operation &op, State &state) {
+    auto record = [&](Operation *reader, Value buffer, InFlight::Kind kind) {
+      InFlight r{reader, kind};
+      r.byOthers = true;
+      state.inFlight[buffer].push_back(r);
+    };
+    if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+      BufferType dst = copy.getDstType();
+      if (copy.getSrcType().getScope() == MemoryScope::shared &&
+          copy.getSrcOffsets().empty()) {
+        if (dst.getScope() == MemoryScope::global)
+          record(copy, copy.getSrc(), InFlight::Bulk);
+        else if (dst.getScope() == MemoryScope::tmem)
+          record(copy, copy.getSrc(), InFlight::Tcgen05);
+      }
+      return;
+    }
+    if (auto gemm = dyn_cast<GemmAsyncOp>(op)) {
+      bool wgmma = cast<BufferType>(gemm.getC().getType()).getScope() ==
+                   MemoryScope::local;
+      for (auto [buffer, offsets] :
+           {std::pair<Value, OperandRange>{gemm.getA(), gemm.getAOffsets()},
+            {gemm.getB(), gemm.getBOffsets()}})
+        if (cast<BufferType>(buffer.getType()).getScope() ==
+                MemoryScope::shared &&
+            offsets.empty())
+          record(gemm, buffer, wgmma ? InFlight::Wgmma : InFlight::Tcgen05);
+      return;
+    }
+    auto kindOf = [](AsyncGroup g) {
+      return g == AsyncGroup::bulk ? InFlight::Bulk : InFlight::Wgmma;
+    };
+    if (auto commit = dyn_cast<CommitGroupOp>(op))
+      return commitGroup(state, kindOf(commit.getGroup()), /*byOthers=*/true);
+    if (isa<NVVM::CpAsyncBulkCommitGroupOp>(op))
+      return commitGroup(state, InFlight::Bulk, true);
+    if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+      return commitGroup(state, InFlight::Wgmma, true);
+    if (auto wait = dyn_cast<WaitGroupOp>(op))
+      return waitGroup(state, kindOf(wait.getGroup()), wait.getPending(),
+                       true);
+    if (auto wait = dyn_cast<NVVM::CpAsyncBulkWaitGroupOp>(op))
+      return waitGroup(state, InFlight::Bulk, wait.getGroup(), true);
+    if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+      return waitGroup(state, InFlight::Wgmma, wait.getGroup(), true);
+    if (auto commit = dyn_cast<MmaCommitOp>(op))
+      return commitToBarrier(state, commit.getMbar(), commit.getMbarIndex(),
+                             true);
+    if (auto commit = dyn_cast<NVVM::Tcgen05CommitOp>(op))
+      return commitToBarrier(state, commit.getAddr(), Value(), true);
+  }
+
+  /// Readers other threads waited for are retired for this thread too.
+  void releaseOthersWaited(State &state) {
+    for (auto &[buffer, readers] : state.inFlight)
+      llvm::erase_if(readers, [](const InFlight &r) {
+        return r.byOthers && r.othersWaited;
+      });
+  }
+
+  void commitToBarrier(State &state, Value barrier, Value index,
+                       bool byOthers = false) {
     for (auto &[buffer, readers] : state.inFlight)
       for (InFlight &r : readers)
-        if (r.kind == InFlight::Tcgen05 && !r.committed) {
+        if (r.kind == InFlight::Tcgen05 && !r.committed &&
+            r.byOthers == byOthers) {
           r.committed = true;
           r.barrier = barrier;
           r.barrierIndex = index;
         }
   }
 
-  void commitGroup(State &state, InFlight::Kind kind) {
-    unsigned group = ++state.committedGroups[kind];
+  /// Async groups are per thread: this thread's and the other threads'
+  /// are counted apart.
+  void commitGroup(State &state, InFlight::Kind kind, bool byOthers = false) {
+    unsigned group = ++(byOthers ? state.othersGroups
+                                 : state.committedGroups)[kind];
     for (auto &[buffer, readers] : state.inFlight)
       for (InFlight &r : readers)
-        if (r.kind == kind && !r.committed) {
+        if (r.kind == kind && !r.committed && r.byOthers == byOthers) {
           r.committed = true;
           r.group = group;
         }
   }
 
-  /// At most `pending` of the latest committed groups stay in flight.
-  void waitGroup(State &state, InFlight::Kind kind, unsigned pending) {
-    unsigned latest = state.committedGroups[kind];
-    for (auto &[buffer, readers] : state.inFlight)
-      llvm::erase_if(readers, [&](const InFlight &r) {
-        return r.kind == kind && r.committed && r.group + pending <= latest;
-      });
+  /// At most `pending` of the latest committed groups stay in flight. The
+  /// other threads' wait only marks their readers: this thread relies on
+  /// it after a CTA barrier or an mbarrier wait.
+  void waitGroup(State &state, InFlight::Kind kind, unsigned pending,
+                 bool byOthers = false) {
+    unsigned latest =
+        (byOthers ? state.othersGroups : state.committedGroups)[kind];
+    for (auto &[buffer, readers] : state.inFlight) {
+      auto done = [&](const InFlight &r) {
+        return r.kind == kind && r.committed && r.byOthers == byOthers &&
+               r.group + pending <= latest;
+      };
+      if (byOthers) {
+        for (InFlight &r : readers)
+          if (done(r))
+            r.othersWaited = true;
+      } else {
+        llvm::erase_if(readers, done);
+      }
+    }
   }
 
+  /// A wait on a commit's barrier retires its MMAs and copies (whoever
+  /// committed them); like a CTA barrier it also publishes what other
+  /// threads waited for (they release a stage through mbarriers).
   void barrierWait(State &state, Value barrier, Value index) {
     for (auto &[buffer, readers] : state.inFlight)
       llvm::erase_if(readers, [&](const InFlight &r) {
-        return r.kind == InFlight::Tcgen05 && r.committed &&
-               sameBarrier(r.barrier, r.barrierIndex, barrier, index);
+        return (r.kind == InFlight::Tcgen05 && r.committed &&
+                sameBarrier(r.barrier, r.barrierIndex, barrier, index)) ||
+               (r.byOthers && r.othersWaited);
       });
   }
 };

@@ -17,6 +17,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
+#include <type_traits>
+#include <utility>
+
 namespace tile::kernel_checks {
 
 mlir::LogicalResult checkCtaGroup(mlir::FunctionOpInterface function);
@@ -33,13 +36,24 @@ mlir::LogicalResult checkPipelines(mlir::FunctionOpInterface function,
 /// The value each of some `scf.if` conditions has on the walked path.
 using DecidedGuards = llvm::DenseMap<mlir::Value, bool>;
 
+/// Whether a walk State has `int otherThreads` and `int onlyThisThread`
+/// (see walkPaths).
+template <typename State, typename = void>
+struct HasOtherThreads : std::false_type {};
+template <typename State>
+struct HasOtherThreads<State,
+                       std::void_t<decltype(std::declval<State &>().otherThreads)>>
+    : std::true_type {};
+
 /// Visits the ops of `block` in program order with a `State` per path:
 /// both branches of an `scf.if` from the state before it (merged after),
 /// an outermost loop's body twice (a value carried into the next trip is
 /// seen; inner loops once, so nesting stays linear) and merged with the
 /// state before it (zero trips). An `scf.if` whose condition `decided`
-/// holds takes only that branch. `State` has `void merge(const State &)`;
-/// nested functions are skipped.
+/// holds takes only that branch (first walking the other one with
+/// `state.otherThreads` raised, and the taken one with
+/// `state.onlyThisThread` raised, when State has those members). `State` has
+/// `void merge(const State &)`; nested functions are skipped.
 template <typename State, typename Visit>
 void walkPaths(mlir::Block &block, State &state, const Visit &visit,
                bool inLoop = false, const DecidedGuards *decided = nullptr) {
@@ -50,12 +64,27 @@ void walkPaths(mlir::Block &block, State &state, const Visit &visit,
       if (decided) {
         auto it = decided->find(ifOp.getCondition());
         if (it != decided->end()) {
-          if (it->second)
-            walkPaths(ifOp.getThenRegion().front(), state, visit, inLoop,
-                      decided);
-          else if (!ifOp.getElseRegion().empty())
-            walkPaths(ifOp.getElseRegion().front(), state, visit, inLoop,
-                      decided);
+          mlir::Region &taken =
+              it->second ? ifOp.getThenRegion() : ifOp.getElseRegion();
+          mlir::Region &other =
+              it->second ? ifOp.getElseRegion() : ifOp.getThenRegion();
+          // The branch this thread does not take, other threads do: a
+          // State that tells them apart (`otherThreads` > 0 while they
+          // run) sees what they start.
+          if constexpr (HasOtherThreads<State>::value) {
+            if (!other.empty()) {
+              ++state.otherThreads;
+              walkPaths(other.front(), state, visit, inLoop, decided);
+              --state.otherThreads;
+            }
+          }
+          if (!taken.empty()) {
+            if constexpr (HasOtherThreads<State>::value)
+              ++state.onlyThisThread;
+            walkPaths(taken.front(), state, visit, inLoop, decided);
+            if constexpr (HasOtherThreads<State>::value)
+              --state.onlyThisThread;
+          }
           continue;
         }
       }
