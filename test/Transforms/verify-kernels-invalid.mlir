@@ -387,3 +387,36 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+
+// Thread 0's store is waited for on one branch only: with %flag set nobody
+// waits, and the other threads write the tile after the barrier.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @waited_on_one_branch_only(%out: !g, %v: f16, %flag: i1) kernel {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !s
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      // expected-note @+1 {{the asynchronous reader}}
+      tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+      tile.commit_group bulk
+    }
+    scf.if %flag {
+    } else {
+      tile.wait_group bulk, 0 {read}
+    }
+    gpu.barrier
+    scf.if %leader {
+    } else {
+      // expected-error @+1 {{threads write a shared buffer that an asynchronous tile.copy_async may still be reading}}
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+    }
+    gpu.return
+  }
+}

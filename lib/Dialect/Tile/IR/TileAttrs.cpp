@@ -315,13 +315,20 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   if (name != "tile.sample_value")
     return success();
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
-  Type type = op->getRegion(region).getNumArguments() > argIndex
-                  ? op->getRegion(region).getArgument(argIndex).getType()
-                  : Type();
-  if (!value || !type || !type.isIntOrIndex())
+  // The signature's type (a declaration has no entry block).
+  Type type;
+  if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+    if (argIndex < function.getNumArguments())
+      type = function.getArgumentTypes()[argIndex];
+  } else if (op->getRegion(region).getNumArguments() > argIndex) {
+    type = op->getRegion(region).getArgument(argIndex).getType();
+  }
+  if (!value || !value.getType().isSignlessIntOrIndex() ||
+      value.getValue().getSignificantBits() > 64 || !type ||
+      !type.isIntOrIndex())
     return op->emitError() << "'tile.sample_value' on argument " << argIndex
                            << " must be an integer attribute on an integer "
-                              "or index argument";
+                              "or index argument (signless, 64 bits at most)";
   return success();
 }
 

@@ -55,19 +55,26 @@ struct State {
   unsigned othersGroups[2] = {0, 0};
   /// > 0 while the walk follows what other threads do.
   int otherThreads = 0;
-  /// > 0 inside a guarded branch only this walk's threads take; outside,
-  /// an op runs on every thread, the other ones included.
-  int onlyThisThread = 0;
 
   void merge(const State &other) {
     for (auto &[buffer, op] : other.unfenced)
       unfenced.insert({buffer, op});
+    // A reader on both paths keeps the less advanced of its two states:
+    // committed, waited for by its issuers, only where both paths did.
     for (auto &[buffer, readers] : other.inFlight)
-      for (const InFlight &r : readers)
-        if (!llvm::any_of(inFlight[buffer], [&](const InFlight &mine) {
-              return mine.reader == r.reader;
-            }))
+      for (const InFlight &r : readers) {
+        auto mine = llvm::find_if(inFlight[buffer], [&](const InFlight &m) {
+          return m.reader == r.reader && m.byOthers == r.byOthers;
+        });
+        if (mine == inFlight[buffer].end()) {
           inFlight[buffer].push_back(r);
+          continue;
+        }
+        mine->othersWaited &= r.othersWaited;
+        if (mine->committed && r.committed)
+          mine->group = std::max(mine->group, r.group);
+        mine->committed &= r.committed;
+      }
     for (int k = 0; k < 2; ++k) {
       committedGroups[k] = std::max(committedGroups[k], other.committedGroups[k]);
       othersGroups[k] = std::max(othersGroups[k], other.othersGroups[k]);
@@ -129,17 +136,15 @@ public:
       return visitCopy(copy, state);
     if (auto gemm = dyn_cast<GemmAsyncOp>(op))
       return visitGemm(gemm, state);
-    // Outside a guarded branch the other threads commit and wait too.
-    bool everyone = state.onlyThisThread == 0;
+    // The threads that started another thread's reader run this op too
+    // when it lies in no scf.if branch that does not also hold the reader.
     auto commitAll = [&](InFlight::Kind kind) {
       commitGroup(state, kind);
-      if (everyone)
-        commitGroup(state, kind, /*byOthers=*/true);
+      commitGroup(state, kind, /*byOthers=*/true, &op);
     };
     auto waitAll = [&](InFlight::Kind kind, unsigned pending) {
       waitGroup(state, kind, pending);
-      if (everyone)
-        waitGroup(state, kind, pending, /*byOthers=*/true);
+      waitGroup(state, kind, pending, /*byOthers=*/true, &op);
     };
     if (auto commit = dyn_cast<CommitGroupOp>(op))
       return commitAll(commit.getGroup() == AsyncGroup::bulk
@@ -159,14 +164,13 @@ public:
       return waitAll(InFlight::Wgmma, wait.getGroup());
     if (auto commit = dyn_cast<MmaCommitOp>(op)) {
       commitToBarrier(state, commit.getMbar(), commit.getMbarIndex());
-      if (everyone)
-        commitToBarrier(state, commit.getMbar(), commit.getMbarIndex(), true);
+      commitToBarrier(state, commit.getMbar(), commit.getMbarIndex(), true,
+                      &op);
       return;
     }
     if (auto commit = dyn_cast<NVVM::Tcgen05CommitOp>(op)) {
       commitToBarrier(state, commit.getAddr(), Value());
-      if (everyone)
-        commitToBarrier(state, commit.getAddr(), Value(), true);
+      commitToBarrier(state, commit.getAddr(), Value(), true, &op);
       return;
     }
     if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
@@ -345,12 +349,29 @@ private:
       });
   }
 
+  /// Whether the threads that started `r` also run `op` (this thread's
+  /// op): every scf.if branch holding `op` holds `r`'s op too. Null `op`:
+  /// the other threads' own op.
+  static bool issuersRun(const InFlight &r, Operation *op) {
+    if (!op)
+      return true;
+    for (Region *region = op->getParentRegion(); region;
+         region = region->getParentOp()->getParentRegion()) {
+      if (isa<FunctionOpInterface>(region->getParentOp()))
+        break;
+      if (isa<scf::IfOp>(region->getParentOp()) &&
+          !region->isAncestor(r.reader->getParentRegion()))
+        return false;
+    }
+    return true;
+  }
+
   void commitToBarrier(State &state, Value barrier, Value index,
-                       bool byOthers = false) {
+                       bool byOthers = false, Operation *at = nullptr) {
     for (auto &[buffer, readers] : state.inFlight)
       for (InFlight &r : readers)
         if (r.kind == InFlight::Tcgen05 && !r.committed &&
-            r.byOthers == byOthers) {
+            r.byOthers == byOthers && (!byOthers || issuersRun(r, at))) {
           r.committed = true;
           r.barrier = barrier;
           r.barrierIndex = index;
@@ -359,12 +380,14 @@ private:
 
   /// Async groups are per thread: this thread's and the other threads'
   /// are counted apart.
-  void commitGroup(State &state, InFlight::Kind kind, bool byOthers = false) {
+  void commitGroup(State &state, InFlight::Kind kind, bool byOthers = false,
+                   Operation *at = nullptr) {
     unsigned group = ++(byOthers ? state.othersGroups
                                  : state.committedGroups)[kind];
     for (auto &[buffer, readers] : state.inFlight)
       for (InFlight &r : readers)
-        if (r.kind == kind && !r.committed && r.byOthers == byOthers) {
+        if (r.kind == kind && !r.committed && r.byOthers == byOthers &&
+            (!byOthers || issuersRun(r, at))) {
           r.committed = true;
           r.group = group;
         }
@@ -374,13 +397,14 @@ private:
   /// other threads' wait only marks their readers: this thread relies on
   /// it after a CTA barrier or an mbarrier wait.
   void waitGroup(State &state, InFlight::Kind kind, unsigned pending,
-                 bool byOthers = false) {
+                 bool byOthers = false, Operation *at = nullptr) {
     unsigned latest =
         (byOthers ? state.othersGroups : state.committedGroups)[kind];
     for (auto &[buffer, readers] : state.inFlight) {
       auto done = [&](const InFlight &r) {
         return r.kind == kind && r.committed && r.byOthers == byOthers &&
-               r.group + pending <= latest;
+               r.group + pending <= latest &&
+               (!byOthers || issuersRun(r, at));
       };
       if (byOthers) {
         for (InFlight &r : readers)

@@ -36,8 +36,7 @@ mlir::LogicalResult checkPipelines(mlir::FunctionOpInterface function,
 /// The value each of some `scf.if` conditions has on the walked path.
 using DecidedGuards = llvm::DenseMap<mlir::Value, bool>;
 
-/// Whether a walk State has `int otherThreads` and `int onlyThisThread`
-/// (see walkPaths).
+/// Whether a walk State has `int otherThreads` (see walkPaths).
 template <typename State, typename = void>
 struct HasOtherThreads : std::false_type {};
 template <typename State>
@@ -51,8 +50,7 @@ struct HasOtherThreads<State,
 /// seen; inner loops once, so nesting stays linear) and merged with the
 /// state before it (zero trips). An `scf.if` whose condition `decided`
 /// holds takes only that branch (first walking the other one with
-/// `state.otherThreads` raised, and the taken one with
-/// `state.onlyThisThread` raised, when State has those members). `State` has
+/// `state.otherThreads` raised, when State has that member). `State` has
 /// `void merge(const State &)`; nested functions are skipped.
 template <typename State, typename Visit>
 void walkPaths(mlir::Block &block, State &state, const Visit &visit,
@@ -78,13 +76,8 @@ void walkPaths(mlir::Block &block, State &state, const Visit &visit,
               --state.otherThreads;
             }
           }
-          if (!taken.empty()) {
-            if constexpr (HasOtherThreads<State>::value)
-              ++state.onlyThisThread;
+          if (!taken.empty())
             walkPaths(taken.front(), state, visit, inLoop, decided);
-            if constexpr (HasOtherThreads<State>::value)
-              --state.onlyThisThread;
-          }
           continue;
         }
       }

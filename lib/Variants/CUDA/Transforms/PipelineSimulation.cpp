@@ -1488,10 +1488,12 @@ void Simulation::run() {
       warp.registers = maxnreg.getInt();
     // An integer argument is unknown unless the kernel gives it a sample
     // value (`tile.sample_value`): a byte or expert count is no size.
-    for (BlockArgument arg : entry.getArguments())
-      if (auto v = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                        "tile.sample_value"))
-        setUniform(warp, arg, v.getInt(), ~Mask(0));
+    // (Only the signature's arguments: a gpu.func's entry block also holds
+    // its workgroup and private attributions.)
+    for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+      if (auto v = kernel.getArgAttrOfType<IntegerAttr>(i, "tile.sample_value"))
+        setUniform(warp, entry.getArgument(i), v.getValue().getSExtValue(),
+                   ~Mask(0));
   }
   auto isLazy = [&](const Warp &warp) {
     return llvm::is_contained(lazyWarps, warp.id);
