@@ -755,14 +755,16 @@ void SanitizePass::countOnShadow(Operation *op, Sites &sites) {
       .Case([&](MmaCommitOp commit) {
         // The arrival comes when the MMAs complete; it is counted (and, on
         // this CTA's barrier, checked) when the commit is issued.
-        uint32_t site = commit.getCtaMask() ? 0 : arrivalSite();
-        guarded(oneThreadOf(b, loc, commit.getExec(), /*elected=*/true), [&] {
-          if (commit.getCtaMask())
+        Value issuer = oneThreadOf(b, loc, commit.getExec(), /*elected=*/true);
+        if (commit.getCtaMask()) {
+          guarded(issuer, [&] {
             addToShadow(b, loc, group, index, kArrivals, one(),
                         commit.getCtaMask(), {}, {});
-          else
-            checkArrival(b, loc, group, index, one(), site);
-        });
+          });
+          return;
+        }
+        uint32_t site = arrivalSite();
+        guarded(issuer, [&] { checkArrival(b, loc, group, index, one(), site); });
       })
       .Case([&](MBarrierArriveRemoteOp remote) {
         Value count = remote.getCount() ? Value(remote.getCount()) : one();
