@@ -50,7 +50,10 @@ TileRuntimeModuleRef tileRuntimeModuleLoad(const void *image, size_t size,
 void tileRuntimeModuleDestroy(TileRuntimeModuleRef module);
 
 /// Checks every argument against the manifest, encodes the tensor maps and
-/// launches `kernel` on `stream` (a CUstream; NULL: the default stream).
+/// launches `kernel` on `stream` (a CUstream; NULL: the default stream):
+/// the kernel itself, or the first of its versions (the manifest's
+/// `version_of`) that can read these tensors (TILE_RUNTIME_DEBUG=1 prints
+/// the choice to stderr).
 /// Returns 0, or non-zero with `*error` listing every problem (nothing is
 /// launched then).
 int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,

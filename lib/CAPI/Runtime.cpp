@@ -87,11 +87,6 @@ int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
                       const unsigned grid[3], void *stream,
                       const TileKernelArg *args, intptr_t count,
                       char **error) {
-  llvm::Expected<Kernel> k = module->module.kernel(kernel);
-  if (!k) {
-    report(error, k.takeError());
-    return 1;
-  }
   std::vector<KernelArg> converted;
   for (intptr_t i = 0; i < count; ++i) {
     const TileKernelArg &a = args[i];
@@ -122,6 +117,12 @@ int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
                         std::to_string(a.kind));
       return 1;
     }
+  }
+  // The first version of the kernel that can read these tensors.
+  llvm::Expected<Kernel> k = module->module.kernelFor(kernel, converted);
+  if (!k) {
+    report(error, k.takeError());
+    return 1;
   }
   LaunchConfig config;
   config.grid = {grid[0], grid[1], grid[2]};

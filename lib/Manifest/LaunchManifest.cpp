@@ -86,6 +86,9 @@ json::Value toJSON(const ArgSpec &a) {
     o["shape"] = array(a.shape);
     if (a.strides)
       o["strides"] = array(*a.strides);
+    if (a.alignment)
+      o["alignment"] = json::Object{{"bytes", a.alignment},
+                                    {"by", a.alignmentBy}};
     break;
   case ArgSpec::Kind::Scalar:
     if (a.scalarBits)
@@ -146,16 +149,19 @@ template <typename T> json::Array arrayOf(const std::vector<T> &values) {
 }
 
 json::Value toJSON(const KernelSpec &k) {
-  return json::Object{{"name", k.name},
-                      {"args", arrayOf(k.args)},
-                      {"params", arrayOf(k.params)},
-                      {"tensor_maps", arrayOf(k.tensorMaps)},
-                      {"block_dims", dimsOrNull(k.blockDims)},
-                      {"cluster_dims", dimsOrNull(k.clusterDims)},
-                      {"static_shared_bytes", k.staticSharedBytes},
-                      {"dynamic_shared_bytes", k.dynamicSharedBytes},
-                      {"dispatch", arrayOf(k.dispatch)},
-                      {"sanitize_checks", arrayOf(k.sanitizeChecks)}};
+  json::Object o{{"name", k.name},
+                 {"args", arrayOf(k.args)},
+                 {"params", arrayOf(k.params)},
+                 {"tensor_maps", arrayOf(k.tensorMaps)},
+                 {"block_dims", dimsOrNull(k.blockDims)},
+                 {"cluster_dims", dimsOrNull(k.clusterDims)},
+                 {"static_shared_bytes", k.staticSharedBytes},
+                 {"dynamic_shared_bytes", k.dynamicSharedBytes},
+                 {"dispatch", arrayOf(k.dispatch)},
+                 {"sanitize_checks", arrayOf(k.sanitizeChecks)}};
+  if (!k.versionOf.empty())
+    o["version_of"] = k.versionOf;
+  return o;
 }
 
 json::Value toJSON(const ModuleSpec &m) {
@@ -312,6 +318,16 @@ ArgSpec Reader::arg(const json::Object &o, const std::string &where) {
     a.shape = integers<llvm::SmallVector<int64_t, 5>>(o, "shape", where);
     if (o.get("strides"))
       a.strides = integers<llvm::SmallVector<int64_t, 5>>(o, "strides", where);
+    if (o.get("alignment")) {
+      std::string at = where + ".alignment";
+      if (const json::Object *need = object(o.get("alignment"), at)) {
+        a.alignment = uint64_t(integer(*need, "bytes", at, 1, INT32_MAX));
+        a.alignmentBy = string(*need, "by", at);
+        if (!failed() && !llvm::isPowerOf2_64(a.alignment))
+          fail(at + ".bytes", "alignment " + std::to_string(a.alignment) +
+                                  " is not a power of two");
+      }
+    }
     break;
   case ArgSpec::Kind::Scalar:
     a.scalarBits = count(o, "bits", where, 0);
@@ -408,6 +424,7 @@ KernelSpec Reader::kernel(const json::Object &o, const std::string &where) {
   k.sanitizeChecks = each<SanitizeCheckSpec>(
       o, "sanitize_checks", at,
       std::bind(&Reader::sanitizeCheck, this, _1, _2), /*optional=*/true);
+  k.versionOf = string(o, "version_of", at, /*optional=*/true);
   if (!failed())
     checkReferences(k, at);
   return k;
@@ -507,6 +524,23 @@ Expected<LaunchManifest> LaunchManifest::parse(StringRef text,
         *root, "modules", "$", std::bind(&Reader::module, &reader, _1, _2));
   if (reader.failed())
     return reader.error();
+  // A version is launched with its primary's arguments.
+  for (const KernelSpec *k : manifest.kernels()) {
+    if (k->versionOf.empty())
+      continue;
+    const KernelSpec *primary = manifest.kernel(k->versionOf);
+    std::string at = "$.kernels(" + k->name + ").version_of";
+    if (!primary || primary == k || !primary->versionOf.empty())
+      reader.fail(at, "'" + k->versionOf +
+                          "' is not another kernel of the manifest that is "
+                          "not itself a version");
+    else if (primary->hostSignature() != k->hostSignature())
+      reader.fail(at, "the version takes " + k->hostSignature() + ", '" +
+                          primary->name + "' takes " +
+                          primary->hostSignature());
+    if (reader.failed())
+      return reader.error();
+  }
   return manifest;
 }
 
@@ -534,6 +568,17 @@ std::vector<const KernelSpec *> LaunchManifest::kernels() const {
   for (const ModuleSpec &m : modules)
     for (const KernelSpec &k : m.kernels)
       out.push_back(&k);
+  return out;
+}
+
+std::vector<const KernelSpec *>
+LaunchManifest::versions(StringRef name) const {
+  std::vector<const KernelSpec *> out;
+  if (const KernelSpec *primary = kernel(name))
+    out.push_back(primary);
+  for (const KernelSpec *k : kernels())
+    if (k->versionOf == name && k->name != name)
+      out.push_back(k);
   return out;
 }
 
@@ -565,9 +610,10 @@ tile::manifest::parseDataType(StringRef name) {
 
 bool ArgSpec::operator==(const ArgSpec &o) const {
   return std::tie(kind, index, type, elementType, elementBits, shape, strides,
-                  scalarBits, map) ==
+                  alignment, alignmentBy, scalarBits, map) ==
          std::tie(o.kind, o.index, o.type, o.elementType, o.elementBits,
-                  o.shape, o.strides, o.scalarBits, o.map);
+                  o.shape, o.strides, o.alignment, o.alignmentBy,
+                  o.scalarBits, o.map);
 }
 bool ParamSpec::operator==(const ParamSpec &o) const {
   return std::tie(kind, index, type, bytes, align, sourceArg, part) ==
@@ -591,10 +637,10 @@ bool SanitizeCheckSpec::operator==(const SanitizeCheckSpec &o) const {
 bool KernelSpec::operator==(const KernelSpec &o) const {
   return std::tie(name, args, params, tensorMaps, blockDims, clusterDims,
                   staticSharedBytes, dynamicSharedBytes, dispatch,
-                  sanitizeChecks) ==
+                  sanitizeChecks, versionOf) ==
          std::tie(o.name, o.args, o.params, o.tensorMaps, o.blockDims,
                   o.clusterDims, o.staticSharedBytes, o.dynamicSharedBytes,
-                  o.dispatch, o.sanitizeChecks);
+                  o.dispatch, o.sanitizeChecks, o.versionOf);
 }
 bool ModuleSpec::operator==(const ModuleSpec &o) const {
   return std::tie(name, chip, kernels) == std::tie(o.name, o.chip, o.kernels);

@@ -27,10 +27,12 @@
 
 using namespace mlir;
 using namespace tile::manifest;
+using tile::dispatch::kArgAlignmentAttr;
 using tile::dispatch::kDispatchAttr;
 using tile::dispatch::kDynamicSharedBytesAttr;
 using tile::dispatch::kSourceSignatureAttr;
 using tile::dispatch::kTensorMapsAttr;
+using tile::dispatch::kVersionOfAttr;
 
 namespace {
 
@@ -197,6 +199,20 @@ KernelSpec describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
   kernel.name = func.getName().str();
   kernel.tensorMaps = tensorMaps(func);
   kernel.args = sourceArguments(func, kernel.tensorMaps);
+  if (auto needs = func->getAttrOfType<ArrayAttr>(kArgAlignmentAttr))
+    for (auto need : needs.getAsRange<DictionaryAttr>()) {
+      auto arg = need.getAs<IntegerAttr>("arg");
+      auto bytes = need.getAs<IntegerAttr>("bytes");
+      auto by = need.getAs<StringAttr>("by");
+      if (arg && bytes && by && arg.getInt() >= 0 &&
+          arg.getInt() < int64_t(kernel.args.size()) &&
+          kernel.args[arg.getInt()].kind == ArgSpec::Kind::MemRef) {
+        kernel.args[arg.getInt()].alignment = uint64_t(bytes.getInt());
+        kernel.args[arg.getInt()].alignmentBy = by.str();
+      }
+    }
+  if (auto of = func->getAttrOfType<StringAttr>(kVersionOfAttr))
+    kernel.versionOf = of.str();
   kernel.params = parameters(func, layout);
   kernel.blockDims =
       dims(func, {"gpu.known_block_size", NVVM::NVVMDialect::getReqntidAttrName()});

@@ -81,12 +81,35 @@ void checkMemRef(const ArgSpec &spec, const MemRefArg &m,
   }
   if (m.offset < 0)
     problems.push_back(at + ": offset " + str(m.offset) + " is negative");
-  if (m.aligned == 0)
+  if (m.aligned == 0) {
     problems.push_back(at + ": null device pointer");
-  else if (m.aligned % spec.elementBytes() != 0)
+    return;
+  }
+  if (m.aligned % spec.elementBytes() != 0) {
     problems.push_back(at + ": pointer 0x" + llvm::utohexstr(m.aligned) +
                        " is not aligned to its " + str(spec.elementBytes()) +
                        "-byte " + spec.elementType + " elements");
+    return;
+  }
+  if (!spec.alignment || m.offset < 0)
+    return;
+  // What the kernel's copies need (the manifest's `alignment`).
+  std::string need = " is not a multiple of " + str(spec.alignment) +
+                     " bytes, as the " + spec.alignmentBy +
+                     " copies of this kernel need";
+  uint64_t address = m.aligned + uint64_t(m.offset) * spec.elementBytes();
+  if (address % spec.alignment)
+    problems.push_back(at + ": the address of element 0, 0x" +
+                       llvm::utohexstr(address) + "," + need);
+  for (size_t d = 0; d < rank; ++d) {
+    if (d + 1 == rank && m.strides[d] == 1)
+      continue;
+    int64_t bytes = m.strides[d] * int64_t(spec.elementBytes());
+    if (bytes % int64_t(spec.alignment))
+      problems.push_back(at + ": stride[" + str(d) + "] = " +
+                         str(m.strides[d]) + " elements (" + str(bytes) +
+                         " bytes)" + need);
+  }
 }
 
 /// The tensor map `spec` describes for the memref `m`.
@@ -216,6 +239,41 @@ tile::runtime::prepareLaunch(const KernelSpec &kernel,
   if (!problems.empty())
     return problemsError(kernel, problems);
   return launch;
+}
+
+Expected<const KernelSpec *>
+tile::runtime::chooseVersion(const LaunchManifest &manifest,
+                             llvm::StringRef name,
+                             llvm::ArrayRef<KernelArg> args, std::string *why) {
+  std::vector<const KernelSpec *> versions = manifest.versions(name);
+  if (versions.empty()) {
+    std::string known;
+    for (const KernelSpec *k : manifest.kernels())
+      known += (known.empty() ? "" : ", ") + k->name;
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the manifest has no kernel '" + name.str() + "' (kernels: " +
+            (known.empty() ? "none" : known) + ")");
+  }
+  std::string refusals;
+  for (const KernelSpec *version : versions) {
+    Expected<PreparedLaunch> prepared = prepareLaunch(*version, args);
+    if (prepared) {
+      if (why)
+        *why += refusals + version->name + ": chosen\n";
+      return version;
+    }
+    refusals += llvm::toString(prepared.takeError()) + "\n";
+  }
+  if (why)
+    *why += refusals;
+  if (versions.size() == 1)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::StringRef(refusals).rtrim().str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "no version of " + name.str() +
+                                     " takes these arguments:\n" +
+                                     llvm::StringRef(refusals).rtrim().str());
 }
 
 uint64_t tile::runtime::dynamicSharedBytesToLaunch(const KernelSpec &kernel,

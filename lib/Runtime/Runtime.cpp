@@ -9,6 +9,7 @@
 #include "tile/Manifest/SanitizeReport.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
 
@@ -365,6 +366,20 @@ Expected<Kernel> Module::kernel(llvm::StringRef name) const {
     kernel.reportLock_ = sanitizeLock.get();
   }
   return kernel;
+}
+
+Expected<Kernel> Module::kernelFor(llvm::StringRef name,
+                                   llvm::ArrayRef<KernelArg> args) const {
+  const char *debug = std::getenv("TILE_RUNTIME_DEBUG");
+  bool explain = debug && *debug && std::string(debug) != "0";
+  std::string why;
+  Expected<const KernelSpec *> chosen =
+      chooseVersion(*manifest_, name, args, explain ? &why : nullptr);
+  if (explain)
+    llvm::errs() << "tile runtime: versions of " << name << ":\n" << why;
+  if (!chosen)
+    return chosen.takeError();
+  return kernel((*chosen)->name);
 }
 
 Error Kernel::launch(const LaunchConfig &config,

@@ -84,7 +84,7 @@
 // MANIFEST: "static_shared_bytes": 8,
 // MANIFEST-NEXT: "tensor_maps": []
 // MANIFEST: "ptx": "{{.*}}.90.ptx",
-// MANIFEST-NEXT: "version": 3
+// MANIFEST-NEXT: "version": 4
 
 // EXPLAIN: dsmem_copy.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: selected dsmem (priority 10) on sm_90a
 // EXPLAIN-NOT: see current operation

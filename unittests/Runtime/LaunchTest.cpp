@@ -141,13 +141,21 @@ TEST(PrepareLaunch, WrongArgumentCountNamesTheSignature) {
 }
 
 TEST(PrepareLaunch, MisalignedPointers) {
-  // f16-aligned but not 16-byte aligned: the tensor-map rule.
+  // f16-aligned but not 16-byte aligned: what the manifest says the
+  // kernel's TMA copies need.
   std::string e = errorOf(prepareLaunch(
       tileCopy(), {KernelArg::memref(0x10008, {256, 512}),
                    KernelArg::memref(0x20000, {256, 512})}));
-  EXPECT_NE(e.find("tensor map of argument 0 (memref<?x?xf16, 1>): "
-                   "globalAddress 65544 is not 16-byte aligned"),
+  EXPECT_NE(e.find("argument 0 (memref<?x?xf16, 1>): the address of element "
+                   "0, 0x10008, is not a multiple of 16 bytes, as the tma "
+                   "copies of this kernel need"),
             std::string::npos)
+      << e;
+  // The element offset counts: row 1 of 520-element rows is 1040 bytes in.
+  e = errorOf(prepareLaunch(
+      tileCopy(), {KernelArg::memref(0x10000, {256, 512}, {520, 1}, 4),
+                   KernelArg::memref(0x20000, {256, 512})}));
+  EXPECT_NE(e.find("the address of element 0, 0x10008,"), std::string::npos)
       << e;
   // Not even element-aligned: named before any map is looked at.
   e = errorOf(prepareLaunch(tileCopy(), {KernelArg::memref(0x10001, {256, 512}),
@@ -168,14 +176,73 @@ TEST(PrepareLaunch, EveryViolatedRuleIsListed) {
   std::string e = errorOf(prepareLaunch(
       tileCopy(), {KernelArg::memref(0x10000, {256, 100}),
                    KernelArg::memref(0x20002, {256, 512})}));
+  EXPECT_NE(e.find("argument 0 (memref<?x?xf16, 1>): stride[0] = 100 "
+                   "elements (200 bytes) is not a multiple of 16 bytes, as "
+                   "the tma copies of this kernel need"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("argument 1 (memref<?x?xf16, 1>): the address of element "
+                   "0, 0x20002, is not a multiple of 16 bytes"),
+            std::string::npos)
+      << e;
+  // Past the alignment, the tensor-map rules: a box row beyond 2^32 dims.
+  e = errorOf(prepareLaunch(
+      tileCopy(), {KernelArg::memref(0x10000, {256, int64_t(1) << 33}),
+                   KernelArg::memref(0x20000, {256, 512})}));
   EXPECT_NE(e.find("tensor map of argument 0 (memref<?x?xf16, 1>): "
-                   "globalStrides[0] = 200 bytes is not a multiple of 16"),
+                   "globalDim[0] = 8589934592 is not in [1, 2^32]"),
             std::string::npos)
       << e;
-  EXPECT_NE(e.find("tensor map of argument 1 (memref<?x?xf16, 1>): "
-                   "globalAddress 131074 is not 16-byte aligned"),
+}
+
+// examples/kernel_versions.mlir: `tile_copy` (TMA: 16-byte tensors) and its
+// version `tile_copy_ldgsts` (cp.async: 4-byte). The first version whose
+// needs the tensors meet is chosen; none: every refusal is listed.
+TEST(KernelVersions, TheFirstVersionTheTensorsSuitIsChosen) {
+  const LaunchManifest &m = manifestOf("kernel_versions");
+  ASSERT_EQ(m.versions("tile_copy").size(), 2u);
+  const KernelSpec &ldgsts = *m.versions("tile_copy")[1];
+  EXPECT_EQ(ldgsts.name, "tile_copy_ldgsts");
+  EXPECT_EQ(ldgsts.args[0].alignment, 4u);
+  EXPECT_EQ(ldgsts.args[0].alignmentBy, "ldgsts");
+  EXPECT_EQ(ldgsts.args[1].alignment, 16u);
+  auto chosen = [&](llvm::ArrayRef<KernelArg> args, std::string *why = nullptr) {
+    llvm::Expected<const KernelSpec *> k = chooseVersion(m, "tile_copy", args, why);
+    return k ? (*k)->name : llvm::toString(k.takeError());
+  };
+  KernelArg out = KernelArg::memref(0x40000, {128, 64});
+  // Aligned: the TMA kernel.
+  EXPECT_EQ(chosen({KernelArg::memref(0x10000, {128, 4096}), out}), "tile_copy");
+  // Rows of 4098 f16 (8196 bytes): cp.async's 4-byte vectors.
+  std::string why;
+  EXPECT_EQ(chosen({KernelArg::memref(0x10000, {128, 4098}), out}, &why),
+            "tile_copy_ldgsts");
+  EXPECT_NE(why.find("cannot launch tile_copy:\n  argument 0 "
+                     "(memref<?x?xf16, 1>): stride[0] = 4098 elements (8196 "
+                     "bytes) is not a multiple of 16 bytes"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("tile_copy_ldgsts: chosen"), std::string::npos) << why;
+  // A base 4 bytes past a 16-byte boundary, as a view at element 2 is.
+  EXPECT_EQ(chosen({KernelArg::memref(0x10000, {128, 4096}, {4096, 1}, 2), out}),
+            "tile_copy_ldgsts");
+  // Rows of 4097 f16: no cp.async width divides them.
+  std::string e = chosen({KernelArg::memref(0x10000, {128, 4097}), out});
+  EXPECT_NE(e.find("no version of tile_copy takes these arguments:"),
             std::string::npos)
       << e;
+  EXPECT_NE(e.find("stride[0] = 4097 elements (8194 bytes) is not a multiple "
+                   "of 4 bytes, as the ldgsts copies of this kernel need"),
+            std::string::npos)
+      << e;
+  // The output is stored by TMA in both versions.
+  e = chosen({KernelArg::memref(0x10000, {128, 4096}),
+              KernelArg::memref(0x40000, {128, 60})});
+  EXPECT_NE(e.find("no version of tile_copy"), std::string::npos) << e;
+  // An unknown name lists the manifest's kernels.
+  EXPECT_EQ(errorOf(chooseVersion(m, "copy", {})),
+            "the manifest has no kernel 'copy' (kernels: tile_copy, "
+            "tile_copy_ldgsts)");
 }
 
 TEST(PrepareLaunch, KindsRanksAndStaticShapes) {
@@ -269,12 +336,12 @@ TEST(LaunchManifest, MissingAndStaleManifests) {
             std::string::npos)
       << e;
   e = errorOf(LaunchManifest::parse(R"({"version": 1, "modules": []})", "old.json"));
-  EXPECT_EQ(e, "manifest old.json: $.version: version 1 is not the supported 3 "
+  EXPECT_EQ(e, "manifest old.json: $.version: version 1 is not the supported 4 "
                "(recompile with this tile-compile)");
   e = errorOf(LaunchManifest::parse("{", "bad.json"));
   EXPECT_NE(e.find("manifest bad.json is not JSON"), std::string::npos) << e;
   e = errorOf(LaunchManifest::parse(
-      R"({"version": 3, "modules": [{"kernels": [{"name": "k", "args": [],
+      R"({"version": 4, "modules": [{"kernels": [{"name": "k", "args": [],
           "params": [{"index": 0, "bytes": 8, "align": 8, "kind": "pointer",
                       "source": {"arg": 3}}],
           "tensor_maps": [], "block_dims": null, "cluster_dims": null,

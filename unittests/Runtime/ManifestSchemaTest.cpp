@@ -50,10 +50,14 @@ LaunchManifest everyField() {
   memref.elementBits = 16;
   memref.shape = {-1, 64};
   memref.strides = llvm::SmallVector<int64_t, 5>{64, 1};
+  memref.alignment = 16;
+  memref.alignmentBy = "ldgsts, tma";
   ArgSpec unstrided = memref;
   unstrided.index = 1;
   unstrided.strides.reset();
   unstrided.elementBits = 0;
+  unstrided.alignment = 0;
+  unstrided.alignmentBy.clear();
   ArgSpec scalar;
   scalar.index = 2;
   scalar.type = "i32";
@@ -104,11 +108,15 @@ LaunchManifest everyField() {
                       {"shared-region", "k.mlir:31:7", "a region"}};
   KernelSpec bare;
   bare.name = "bare";
+  // A version of `k2`, a kernel without arguments like it.
+  KernelSpec primary;
+  primary.name = "k2";
+  bare.versionOf = "k2";
   LaunchManifest m;
   m.chip = "sm_90a";
   m.ptx = "k.ptx";
   m.cubin = "k.cubin";
-  m.modules = {{"kernels", "sm_90a", {k, bare}}, {"empty", "", {}}};
+  m.modules = {{"kernels", "sm_90a", {k, bare, primary}}, {"empty", "", {}}};
   return m;
 }
 
@@ -132,6 +140,50 @@ TEST(ManifestSchema, EveryFieldSurvivesWriteThenRead) {
   changed = written;
   changed.modules[0].kernels[0].sanitizeChecks[1].what = "another";
   EXPECT_FALSE(changed == written);
+  changed = written;
+  changed.modules[0].kernels[0].args[0].alignment = 4;
+  EXPECT_FALSE(changed == written);
+  changed = written;
+  changed.modules[0].kernels[0].args[0].alignmentBy = "tma";
+  EXPECT_FALSE(changed == written);
+  changed = written;
+  changed.modules[0].kernels[1].versionOf = "k";
+  EXPECT_FALSE(changed == written);
+  // The versions of k2: itself, then `bare`.
+  std::vector<const KernelSpec *> versions = read->versions("k2");
+  ASSERT_EQ(versions.size(), 2u);
+  EXPECT_EQ(versions[0]->name, "k2");
+  EXPECT_EQ(versions[1]->name, "bare");
+  EXPECT_TRUE(read->versions("nothing").empty());
+}
+
+TEST(ManifestSchema, VersionsAndAlignmentsAreChecked) {
+  auto refusal = [](const LaunchManifest &m) {
+    return errorOf(LaunchManifest::parse(toJSONText(m), "v.json"));
+  };
+  LaunchManifest m = everyField();
+  m.modules[0].kernels[1].versionOf = "missing";
+  EXPECT_EQ(refusal(m), "manifest v.json: $.kernels(bare).version_of: "
+                        "'missing' is not another kernel of the manifest that "
+                        "is not itself a version");
+  // A version of a version.
+  m = everyField();
+  m.modules[0].kernels[2].versionOf = "k";
+  EXPECT_NE(refusal(m).find("'k2' is not another kernel"), std::string::npos)
+      << refusal(m);
+  // Other arguments than its primary's: the runtime could not launch it
+  // with the primary's.
+  m = everyField();
+  m.modules[0].kernels[1].versionOf = "k";
+  EXPECT_EQ(refusal(m), "manifest v.json: $.kernels(bare).version_of: the "
+                        "version takes (), 'k' takes " +
+                            m.modules[0].kernels[0].hostSignature());
+  m = everyField();
+  m.modules[0].kernels[0].args[0].alignment = 12;
+  EXPECT_NE(refusal(m).find("args[0].alignment.bytes: alignment 12 is not a "
+                            "power of two"),
+            std::string::npos)
+      << refusal(m);
 }
 
 TEST(ManifestSchema, UnknownSanitizeCheckKindIsRefused) {
@@ -150,7 +202,7 @@ TEST(ManifestSchema, UnknownSanitizeCheckKindIsRefused) {
 TEST(ManifestSchema, TileCompileManifestsRoundTripByteForByte) {
   for (const char *example :
        {"tma_tile_copy.sm_90a", "dsmem_copy.sm_90a", "tma_copy.sm_90a",
-        "gemm_block_scaled.sm_100a"}) {
+        "gemm_block_scaled.sm_100a", "kernel_versions.sm_90a"}) {
     std::string path =
         std::string(TILE_TEST_MANIFEST_DIR) + "/" + example + ".json";
     std::string text = fileText(path);
@@ -167,15 +219,15 @@ TEST(ManifestSchema, HostileInputIsAnErrorNamingThePath) {
     return errorOf(LaunchManifest::parse(text, "h.json"));
   };
   const std::string kernelHead =
-      R"({"version": 3, "modules": [{"kernels": [{"name": "k", )";
+      R"({"version": 4, "modules": [{"kernels": [{"name": "k", )";
   const std::string kernelTail =
       R"("tensor_maps": [], "block_dims": null, "cluster_dims": null,
          "static_shared_bytes": 0, "dynamic_shared_bytes": 0}]}]})";
   EXPECT_EQ(parse("[]"), "manifest h.json: $: expected an object");
   EXPECT_EQ(parse(R"({"version": "2"})"),
             "manifest h.json: $.version: expected an integer");
-  EXPECT_EQ(parse(R"({"version": 3})"), "manifest h.json: $.modules: missing");
-  EXPECT_EQ(parse(R"({"version": 3, "modules": [7]})"),
+  EXPECT_EQ(parse(R"({"version": 4})"), "manifest h.json: $.modules: missing");
+  EXPECT_EQ(parse(R"({"version": 4, "modules": [7]})"),
             "manifest h.json: $.modules[0]: expected an object");
   EXPECT_EQ(parse(kernelHead + R"("args": [{"index": -1, "type": "i32",
                "kind": "scalar"}], "params": [], )" + kernelTail),

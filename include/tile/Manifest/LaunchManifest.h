@@ -37,8 +37,11 @@ namespace tile::manifest {
 
 /// The format version written and read. Version 1 lacked the `args`
 /// section, version 2 `sanitize_checks` (a runtime that does not know them
-/// would launch a sanitized kernel without its report buffer).
-constexpr int kVersion = 3;
+/// would launch a sanitized kernel without its report buffer), version 3
+/// the arguments' `alignment` and the kernels' `version_of` (a runtime that
+/// does not know them would launch a version whose copies cannot read the
+/// tensors).
+constexpr int kVersion = 4;
 
 /// One source argument of a kernel: what the host passes.
 struct ArgSpec {
@@ -53,6 +56,13 @@ struct ArgSpec {
   unsigned elementBits = 0;
   llvm::SmallVector<int64_t, 5> shape;
   std::optional<llvm::SmallVector<int64_t, 5>> strides;
+  // MemRef: what the kernel's copies need of the tensor (0: nothing): the
+  // address of element 0 (aligned pointer + offset * element bytes) and
+  // every stride but a unit innermost one, in bytes, multiples of
+  // `alignment`; `alignmentBy` names the variants that need it ("ldgsts",
+  // "tma").
+  uint64_t alignment = 0;
+  std::string alignmentBy;
   // Scalar: width in bits (0 when not an integer or float).
   unsigned scalarBits = 0;
   // TensorMap: index into KernelSpec::tensorMaps.
@@ -142,6 +152,9 @@ struct KernelSpec {
   /// Empty unless compiled with `--sanitize`: then the runtime sets up the
   /// report buffer and checks it after each launch.
   std::vector<SanitizeCheckSpec> sanitizeChecks;
+  /// The kernel this one is another version of (the same computation with
+  /// other copy variants, hence other alignment needs), or empty.
+  std::string versionOf;
 
   /// The arguments a host passes: every argument but the tensor maps.
   unsigned numHostArgs() const;
@@ -172,6 +185,10 @@ struct LaunchManifest {
   const KernelSpec *kernel(llvm::StringRef name) const;
   /// Every kernel of every module.
   std::vector<const KernelSpec *> kernels() const;
+  /// The versions of kernel `name`: the kernel itself, then every kernel
+  /// whose `versionOf` is `name`, in manifest order (empty when none
+  /// exists).
+  std::vector<const KernelSpec *> versions(llvm::StringRef name) const;
   bool operator==(const LaunchManifest &) const;
 
   /// Parses manifest text; `origin` names it in errors. Every problem names

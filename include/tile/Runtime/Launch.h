@@ -88,6 +88,15 @@ struct PreparedLaunch {
 llvm::Expected<PreparedLaunch> prepareLaunch(const KernelSpec &kernel,
                                              llvm::ArrayRef<KernelArg> args);
 
+/// The first version of kernel `name` (LaunchManifest::versions: the kernel,
+/// then the kernels declared its versions) that `args` can launch: whose
+/// prepareLaunch accepts them, alignment needs included. The error names
+/// each version and what it refused. `why`, when given, receives a line per
+/// version skipped and the one chosen.
+llvm::Expected<const KernelSpec *>
+chooseVersion(const LaunchManifest &manifest, llvm::StringRef name,
+              llvm::ArrayRef<KernelArg> args, std::string *why = nullptr);
+
 /// The grid (in CTAs) and, optionally, extra launch settings.
 struct LaunchConfig {
   std::array<unsigned, 3> grid = {1, 1, 1};

@@ -163,6 +163,12 @@ public:
   const LaunchManifest &manifest() const { return *manifest_; }
   /// The kernel `name`; an error lists the manifest's kernels otherwise.
   llvm::Expected<Kernel> kernel(llvm::StringRef name) const;
+  /// The first version of kernel `name` that can take `args`
+  /// (runtime::chooseVersion): the kernel itself, or one compiled with other
+  /// copy variants for tensors it cannot read. With TILE_RUNTIME_DEBUG=1 in
+  /// the environment, each choice and the reasons are printed to stderr.
+  llvm::Expected<Kernel> kernelFor(llvm::StringRef name,
+                                   llvm::ArrayRef<KernelArg> args) const;
   llvm::Expected<CUfunction> function(llvm::StringRef name) const;
 
 private:

@@ -85,6 +85,13 @@ unsigned tile::cuda::swizzleSpanBytes(TensorMapSwizzle swizzle) {
   }
 }
 
+unsigned tile::cuda::globalAlignmentBytes(TensorMapDataType type,
+                                          TensorMapInterleave interleave) {
+  bool packed16B = type == TensorMapDataType::Packed16U4Align16B ||
+                   type == TensorMapDataType::Packed16U6Align16B;
+  return interleave == TensorMapInterleave::B32 || packed16B ? 32 : 16;
+}
+
 std::vector<std::string> tile::cuda::tensorMapViolations(const TensorMapDesc &d) {
   std::vector<std::string> out;
   auto add = [&](std::string message) { out.push_back(std::move(message)); };
@@ -109,8 +116,7 @@ std::vector<std::string> tile::cuda::tensorMapViolations(const TensorMapDesc &d)
   }
 
   if (d.globalAddress) {
-    unsigned need = (d.interleave == TensorMapInterleave::B32 || packed16B)
-                        ? 32 : 16;
+    unsigned need = globalAlignmentBytes(d.dataType, d.interleave);
     if (*d.globalAddress % need != 0)
       add("globalAddress " + str(*d.globalAddress) + " is not " + str(need) +
           "-byte aligned");
@@ -130,8 +136,7 @@ std::vector<std::string> tile::cuda::tensorMapViolations(const TensorMapDesc &d)
             " is not a multiple of 2, as 16U4_ALIGN8B requires");
     }
   }
-  unsigned strideMultiple =
-      (d.interleave == TensorMapInterleave::B32 || packed16B) ? 32 : 16;
+  unsigned strideMultiple = globalAlignmentBytes(d.dataType, d.interleave);
   for (unsigned i = 0; i + 1 < d.rank; ++i) {
     std::optional<uint64_t> stride = d.globalStrides[i];
     if (!stride)

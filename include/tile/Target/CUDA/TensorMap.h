@@ -53,6 +53,10 @@ unsigned elementBytes(TensorMapDataType type);
 bool isFloatingPoint(TensorMapDataType type);
 /// Bytes a swizzle pattern spans per row (0 for None).
 unsigned swizzleSpanBytes(TensorMapSwizzle swizzle);
+/// Bytes the global address and every global stride must be a multiple of:
+/// 32 for INTERLEAVE_32B and the 16-byte-aligned packed types, else 16.
+unsigned globalAlignmentBytes(TensorMapDataType type,
+                              TensorMapInterleave interleave);
 
 constexpr unsigned kMaxTensorMapRank = 5;
 constexpr uint32_t kMaxBoxDim = 256;

@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -353,6 +354,32 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     auto type = dyn_cast<TypeAttr>(attr.getValue());
     if (!type || !isa<FunctionType>(type.getValue()))
       return op->emitError() << "'" << name << "' must be a function type";
+    return success();
+  }
+  if (name == "tile.version_of") {
+    auto of = dyn_cast<StringAttr>(attr.getValue());
+    auto symbol = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!of || of.getValue().empty())
+      return op->emitError() << "'" << name
+                             << "' must name the kernel this one is a version "
+                                "of (a non-empty string)";
+    if (symbol && symbol == of)
+      return op->emitError() << "'" << name << "' names the kernel itself";
+    return success();
+  }
+  if (name == "tile.arg_alignment") {
+    auto array = dyn_cast<ArrayAttr>(attr.getValue());
+    auto wellFormed = [](Attribute a) {
+      auto d = dyn_cast<DictionaryAttr>(a);
+      auto arg = d ? d.getAs<IntegerAttr>("arg") : IntegerAttr();
+      auto bytes = d ? d.getAs<IntegerAttr>("bytes") : IntegerAttr();
+      return arg && bytes && d.getAs<StringAttr>("by") && arg.getInt() >= 0 &&
+             bytes.getInt() > 0 && llvm::isPowerOf2_64(bytes.getInt());
+    };
+    if (!array || !llvm::all_of(array, wellFormed))
+      return op->emitError()
+             << "'" << name
+             << "' must be an array of {arg, bytes (a power of two), by}";
     return success();
   }
   // Other tile.* attributes (tile attribute values carried on any op) are

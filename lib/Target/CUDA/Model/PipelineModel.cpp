@@ -19,7 +19,8 @@ bool SharedBox::overlaps(const SharedBox &other) const {
   if (buffer != other.buffer)
     return false;
   for (size_t d = 0; d < lo.size() && d < other.lo.size(); ++d)
-    if (hi[d] <= other.lo[d] || other.hi[d] <= lo[d])
+    if (hi[d] <= other.lo[d] || other.hi[d] <= lo[d] || lo[d] >= hi[d] ||
+        other.lo[d] >= other.hi[d])
       return false;
   return true;
 }

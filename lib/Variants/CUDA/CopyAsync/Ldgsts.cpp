@@ -126,6 +126,10 @@ LogicalResult prepareLdgsts(CopyAsyncOp copy, LdgstsLowering &lowering,
   if (failed(memref))
     return failure();
   lowering.memref = *memref;
+  // Below the narrowest width no cp.async can move a row: the kernel traps,
+  // so the host refuses such tensors before launching.
+  abi.requireAlignment(copy, *memref, lowering.plan.widths.back().bytes,
+                       "ldgsts");
   return success();
 }
 

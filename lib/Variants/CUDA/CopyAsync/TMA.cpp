@@ -302,6 +302,11 @@ LogicalResult prepareTMA(CopyAsyncOp copy, TMALowering &lowering,
   if (failed(param))
     return failure();
   lowering.mapParam = *param;
+  Value global = isGlobalToShared(copy) ? copy.getSrc() : copy.getDst();
+  abi.requireAlignment(copy, global.getDefiningOp<FromMemrefOp>().getSource(),
+                       cuda::globalAlignmentBytes(lowering.plan.map.dataType,
+                                                  lowering.plan.map.interleave),
+                       "tma");
   return success();
 }
 

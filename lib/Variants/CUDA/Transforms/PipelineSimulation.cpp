@@ -33,6 +33,7 @@
 #include "KernelChecks.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Target/CUDA/Model/PipelineModel.h"
+#include "tile/Variants/CUDA/VariantHelpers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -896,8 +897,21 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
   MemoryScope from = copy.getSrcType().getScope();
   MemoryScope to = copy.getDstType().getScope();
-  if (copy.getExec() != ExecScope::thread)
-    return skip(&op, "a cooperative copy");
+  // A cooperative copy (cp.async, the ldgsts variant): each thread of the
+  // exec scope copies a share of the region and completes its bytes on the
+  // mbarrier. Modelled as an even split of the bytes and a slice of the
+  // region's rows per thread (the slices tile the region, so the phase
+  // completes only when every thread of the scope has issued its share).
+  int64_t scopeThreads = 1;
+  if (copy.getExec() != ExecScope::thread) {
+    std::optional<int64_t> threads =
+        copy_async::execScopeThreads(copy, copy.getExec());
+    if (!threads || from != MemoryScope::global || to != MemoryScope::shared ||
+        copy.getCtaMask() || copy.getRemoteCta() || copy.getMbarCta())
+      return skip(&op, "a cooperative copy other than global -> own shared "
+                       "memory");
+    scopeThreads = *threads;
+  }
   auto targets = [&](int lane) { return copyTargets(warp, copy, lane); };
   int64_t elements = 1;
   for (int64_t size : copy.getSizes())
@@ -958,7 +972,17 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
               : std::nullopt;
         if (!box)
           return StepResult::Stop;
-        machine.copyIntoShared(thread, *box, *b, bytes, &op,
+        int64_t share = bytes;
+        if (scopeThreads > 1) {
+          int64_t rank = localThreadOf(warp, l) % scopeThreads;
+          share = bytes * (rank + 1) / scopeThreads - bytes * rank / scopeThreads;
+          size_t rowDim = box->lo.size() - copy.getSizes().size();
+          int64_t rows = copy.getSizes().front();
+          int64_t first = box->lo[rowDim];
+          box->lo[rowDim] = first + rows * rank / scopeThreads;
+          box->hi[rowDim] = first + rows * (rank + 1) / scopeThreads;
+        }
+        machine.copyIntoShared(thread, *box, *b, share, &op,
                                source ? &*source : nullptr);
         if (machine.failed())
           return StepResult::Stop;

@@ -1,0 +1,48 @@
+// The kernel attributes the manifest reads: `tile.version_of` names another
+// kernel, `tile.arg_alignment` records what a variant needs of an argument.
+// RUN: tile-opt --split-input-file --verify-diagnostics %s
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.version_of' must name the kernel this one is a version of (a non-empty string)}}
+  gpu.func @k() kernel attributes {tile.version_of = ""} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.version_of' must name the kernel this one is a version of (a non-empty string)}}
+  gpu.func @k() kernel attributes {tile.version_of = 3 : i64} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.version_of' names the kernel itself}}
+  gpu.func @k() kernel attributes {tile.version_of = "k"} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.arg_alignment' must be an array of {arg, bytes (a power of two), by}}}
+  gpu.func @k(%a: memref<?xf16, 1>) kernel
+      attributes {tile.arg_alignment = [{arg = 0 : i64, bytes = 12 : i64, by = "ldgsts"}]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.arg_alignment' must be an array of {arg, bytes (a power of two), by}}}
+  gpu.func @k(%a: memref<?xf16, 1>) kernel
+      attributes {tile.arg_alignment = [{arg = 0 : i64, bytes = 16 : i64}]} {
+    gpu.return
+  }
+}
