@@ -24,7 +24,7 @@
 //     warpgroups, stmatrix epilogues, each against the host GEMM (kernels
 //     in the device_wgmma_<group> modules);
 //   - the examples (tma_copy from its cubin and from its PTX,
-//     tma_tile_copy, dsmem_copy) and, on sm_100
+//     tma_tile_copy, dsmem_copy, kernel_versions) and, on sm_100
 //     only, the tcgen05 examples (smem_to_tmem, gemm_async).
 // Without a GPU (or below sm_90) every test skips and says why.
 //
@@ -971,6 +971,55 @@ TEST(Examples, TmaTileCopyOfARuntimeSizedTensor) {
                           {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
                            KernelArg::memref(dOut.buffer.address(), {rows, cols})}));
   EXPECT_TRUE(sameElements(dOut.read(), in, 2, cols));
+}
+
+// examples/kernel_versions.mlir launched by name: the TMA version for a
+// 16-byte-aligned input, the cp.async one for rows of 4098 f16 (8196
+// bytes) and for a tensor starting 4 bytes past a 16-byte boundary; the
+// tile lands either way. Rows of 4097 f16 are refused before any launch.
+// (The memref type has the identity layout: its offset is 0, so a view is
+// passed as its own address.)
+TEST(Examples, KernelVersionsChosenByTheTensors) {
+  LOAD_EXAMPLE(module, "kernel_versions", "sm_90a", 9, false);
+  const int64_t rows = 128, cols = 64;
+  struct Input {
+    int64_t rowStride, skip; // elements before the tensor in its allocation
+    const char *version;
+  } inputs[] = {{4096, 0, "tile_copy"},
+                {4098, 0, "tile_copy_ldgsts"},
+                {4096, 2, "tile_copy_ldgsts"}};
+  for (const Input &input : inputs) {
+    SCOPED_TRACE(input.version + std::string(" row stride ") +
+                 std::to_string(input.rowStride));
+    size_t elements = size_t(rows * input.rowStride + input.skip);
+    std::vector<uint8_t> in = randomBytes(elements * 2, 11);
+    DeviceArray dIn = unwrap(DeviceArray::of(in));
+    DeviceArray dOut = unwrap(DeviceArray::zeros(rows * cols * 2));
+    std::vector<KernelArg> args = {
+        KernelArg::memref(dIn.buffer.address() + input.skip * 2,
+                          {rows, input.rowStride}),
+        KernelArg::memref(dOut.buffer.address(), {rows, cols})};
+    llvm::Expected<Kernel> kernel = module->kernelFor("tile_copy", args);
+    ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+    EXPECT_EQ(kernel->spec().name, input.version);
+    LaunchConfig config;
+    ASSERT_OK(kernel->launch(config, args));
+    ASSERT_OK(check(driver()->cuCtxSynchronize(), "cuCtxSynchronize"));
+    std::vector<uint8_t> want(rows * cols * 2);
+    for (int64_t r = 0; r < rows; ++r)
+      std::memcpy(&want[r * cols * 2],
+                  &in[(r * input.rowStride + input.skip) * 2], cols * 2);
+    EXPECT_TRUE(sameElements(dOut.read(), want, 2, cols));
+  }
+  DeviceArray odd = unwrap(DeviceArray::zeros(rows * 4097 * 2));
+  DeviceArray out = unwrap(DeviceArray::zeros(rows * cols * 2));
+  llvm::Expected<Kernel> none = module->kernelFor(
+      "tile_copy", {KernelArg::memref(odd.buffer.address(), {rows, 4097}),
+                    KernelArg::memref(out.buffer.address(), {rows, cols})});
+  ASSERT_FALSE(bool(none));
+  EXPECT_NE(llvm::toString(none.takeError())
+                .find("no version of tile_copy takes these arguments"),
+            std::string::npos);
 }
 
 TEST(Examples, DsmemCopyInClustersOfTwo) {

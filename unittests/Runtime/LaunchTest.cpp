@@ -151,7 +151,8 @@ TEST(PrepareLaunch, MisalignedPointers) {
                    "copies of this kernel need"),
             std::string::npos)
       << e;
-  // The element offset counts: row 1 of 520-element rows is 1040 bytes in.
+  // The descriptor's element offset counts (as the tensor map's address
+  // does): 4 f16 past 0x10000.
   e = errorOf(prepareLaunch(
       tileCopy(), {KernelArg::memref(0x10000, {256, 512}, {520, 1}, 4),
                    KernelArg::memref(0x20000, {256, 512})}));
@@ -223,8 +224,8 @@ TEST(KernelVersions, TheFirstVersionTheTensorsSuitIsChosen) {
             std::string::npos)
       << why;
   EXPECT_NE(why.find("tile_copy_ldgsts: chosen"), std::string::npos) << why;
-  // A base 4 bytes past a 16-byte boundary, as a view at element 2 is.
-  EXPECT_EQ(chosen({KernelArg::memref(0x10000, {128, 4096}, {4096, 1}, 2), out}),
+  // A base 4 bytes past a 16-byte boundary (a view at element 2).
+  EXPECT_EQ(chosen({KernelArg::memref(0x10004, {128, 4096}), out}),
             "tile_copy_ldgsts");
   // Rows of 4097 f16: no cp.async width divides them.
   std::string e = chosen({KernelArg::memref(0x10000, {128, 4097}), out});

@@ -890,18 +890,31 @@ Simulation::copyTargets(Warp &warp, CopyAsyncOp copy, int lane) {
   return ctaList;
 }
 
+/// A cooperative copy (cp.async, the ldgsts variant): each thread of the
+/// exec scope copies a share of the region and completes its bytes on the
+/// mbarrier. Modelled as an even split of the bytes and a slice of the
+/// region's rows per thread (the slices tile the region, so the phase
+/// completes only when every thread of the scope has issued its share):
+/// narrows `box` to the slice of the scope's thread `rank` and returns its
+/// bytes.
+static int64_t cooperativeShare(CopyAsyncOp copy, int64_t scopeThreads,
+                                int64_t rank, int64_t bytes,
+                                model::SharedBox &box) {
+  size_t rowDim = box.lo.size() - copy.getSizes().size();
+  int64_t rows = copy.getSizes().front();
+  int64_t first = box.lo[rowDim];
+  box.lo[rowDim] = first + rows * rank / scopeThreads;
+  box.hi[rowDim] = first + rows * (rank + 1) / scopeThreads;
+  return bytes * (rank + 1) / scopeThreads - bytes * rank / scopeThreads;
+}
+
 /// A copy_async: TMA loads (multicast), DSMEM copies, TMA stores and
-/// tcgen05.cp, each issuing lane's.
+/// tcgen05.cp, each issuing lane's; cp.async copies shared by a scope.
 StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
   Operation &op = *copy;
   SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
   MemoryScope from = copy.getSrcType().getScope();
   MemoryScope to = copy.getDstType().getScope();
-  // A cooperative copy (cp.async, the ldgsts variant): each thread of the
-  // exec scope copies a share of the region and completes its bytes on the
-  // mbarrier. Modelled as an even split of the bytes and a slice of the
-  // region's rows per thread (the slices tile the region, so the phase
-  // completes only when every thread of the scope has issued its share).
   int64_t scopeThreads = 1;
   if (copy.getExec() != ExecScope::thread) {
     std::optional<int64_t> threads =
@@ -972,16 +985,12 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
               : std::nullopt;
         if (!box)
           return StepResult::Stop;
-        int64_t share = bytes;
-        if (scopeThreads > 1) {
-          int64_t rank = localThreadOf(warp, l) % scopeThreads;
-          share = bytes * (rank + 1) / scopeThreads - bytes * rank / scopeThreads;
-          size_t rowDim = box->lo.size() - copy.getSizes().size();
-          int64_t rows = copy.getSizes().front();
-          int64_t first = box->lo[rowDim];
-          box->lo[rowDim] = first + rows * rank / scopeThreads;
-          box->hi[rowDim] = first + rows * (rank + 1) / scopeThreads;
-        }
+        int64_t share =
+            scopeThreads == 1
+                ? bytes
+                : cooperativeShare(copy, scopeThreads,
+                                   localThreadOf(warp, l) % scopeThreads,
+                                   bytes, *box);
         machine.copyIntoShared(thread, *box, *b, share, &op,
                                source ? &*source : nullptr);
         if (machine.failed())
