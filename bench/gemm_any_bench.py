@@ -88,6 +88,26 @@ def check():
         failures += not close(f"{str(dtype)[6:]} matmul, offset A view "
                               f"({gemm.explain(a, b.t())})",
                               gemm.matmul(a, b), a.float() @ b.float())
+    # Rows 4 bytes apart from 16-byte multiples: the kernels' cp.async
+    # versions read them in place (docs/Gemm.md), one per versioned kernel,
+    # with odd M, N and K tails.
+    for kernel, dtype, pad in (("gemm_bf16_tn_128x128x64_s5", torch.bfloat16, 2),
+                               ("gemm_bf16_tn_128x256x64_s3", torch.bfloat16, 6),
+                               ("gemm_f16_tn_128x128x64_s5", torch.float16, 2),
+                               ("gemm_e4m3_tn_128x128x128_s5", torch.float8_e4m3fn, 4)):
+        m, n, k = 1000, 1037, 4096 + 40
+        a = torch.randn(m, k + pad, device="cuda").to(dtype)[:, :k]
+        # W starts `pad` elements (4 or 12 bytes) into its rows.
+        w = torch.randn(n, k + 2 * pad, device="cuda").to(dtype)[:, pad:pad + k]
+        choice = (kernel, None)
+        why = gemm.linear(a, w, explain=True, choice=choice)
+        ok = "in place" in why
+        if not ok:
+            print(f"FAIL {kernel}: operands copied, not read in place: {why}")
+        ok &= close(f"{kernel} on rows of {k + pad} ({why})",
+                    gemm.linear(a, w, choice=choice), a.float() @ w.float().t(),
+                    2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7)
+        failures += not ok
     # Hopper's FP8 MMAs add with fewer bits than f32 (why block-scaled
     # recipes promote every 128 K): e4m3 within 2^-5 rms, cuBLAS's error
     # printed beside.
@@ -173,6 +193,20 @@ def bench():
                       "torch": lambda: a @ w.t()})
     print(f"misaligned bf16 {m}x{n}x{k} (row strides {k + 1}): ratio "
           f"{ms['torch'] / ms['tile']:.2f}  [{gemm.explain(a, w)}]")
+    # Rows of 4098 bf16 (8196 bytes: 4-byte aligned): read in place by the
+    # 128 x 256 kernel's cp.async version; against the same kernel's TMA
+    # version on aligned copies of the operands, and cuBLAS on the views.
+    a = torch.randn(m, k + 2, device="cuda", dtype=torch.bfloat16)[:, :k]
+    w = torch.randn(n, k + 2, device="cuda", dtype=torch.bfloat16)[:, :k]
+    a16, w16 = a.contiguous(), w.contiguous()
+    choice = ("gemm_bf16_tn_128x256x64_s3", None)
+    ms = interleaved({"ldgsts": lambda: gemm.linear(a, w, choice=choice),
+                      "tma": lambda: gemm.linear(a16, w16, choice=choice),
+                      "torch": lambda: a @ w.t()})
+    print(f"4-byte-aligned rows bf16 {m}x{n}x{k} (row strides {k + 2}): "
+          f"cp.async version / cuBLAS {ms['torch'] / ms['ldgsts']:.2f}, "
+          f"/ TMA version on aligned copies {ms['tma'] / ms['ldgsts']:.2f}  "
+          f"[{gemm.linear(a, w, explain=True, choice=choice)}]")
 
     def geomean(values):
         values = list(values)

@@ -75,7 +75,7 @@ def accumulator(n):
 
 
 def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
-                epilogue=None):
+                epilogue=None, copy="tma"):
     """`multicast_b`: a cluster of 2 CTAs on two tiles adjacent along M
     (the same B tile): each CTA loads half of B's rows and multicasts them
     to both (B is the larger operand per stage: BN >= BM rows of BK); a
@@ -87,11 +87,19 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     PTX ISA does not state it."""
     assert not (multicast_b and b_mn), "B multicast: K-major B only"
     assert not (multicast_b and epilogue), "fused epilogues: no B multicast"
+    assert copy in ("tma", "ldgsts")
+    assert not (copy == "ldgsts" and (multicast_b or epilogue)), \
+        "ldgsts versions: plain kernels only"
+    ldgsts = copy == "ldgsts"
     assert epilogue in (None,) + tuple(EPILOGUES) + SCALED_EPILOGUES + (
         SOURCE_EPILOGUE,)
     name = (f"gemm_{SHORT[ty]}_{'nn' if b_mn else 'tn'}_"
             f"{bm}x{bn}x{bk}_s{stages}{'_multicast_b' if multicast_b else ''}"
             f"{'_' + epilogue if epilogue else ''}")
+    # The ldgsts version: the same kernel for tensors TMA cannot read.
+    primary = name
+    if ldgsts:
+        name += "_ldgsts"
     cluster = 2 if multicast_b else 1
     wm = bm // 2  # rows per consumer warpgroup
     eb = BYTES[ty]
@@ -116,6 +124,11 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     stage_bytes = (bm * bk + bn * bk) * eb
     b_copy = (f"%gb[%k0, %n0] to %sb[%s, 0, 0] sizes [{bk}, {bn}]" if b_mn
               else f"%gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{bn}, {bk}]")
+    # TMA: one thread issues each tensor copy. ldgsts: the producer
+    # warpgroup's 128 threads share each copy (cp.async), in the same
+    # expect-tx protocol.
+    issue = "exec warpgroup" if ldgsts else "exec thread"
+    variant = ' {dispatch = "ldgsts"}' if ldgsts else ""
     if multicast_b:
         # This CTA's half of B's rows, into the same rows of both CTAs'
         # stage (the full barrier of each counts both halves).
@@ -131,7 +144,8 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
                   "\n            }}")
     else:
         b_copy = ("tile.copy_async " + b_copy +
-                  " exec thread\n                mbar(%full[%s] : !ring)"
+                  f" {issue}\n                mbar(%full[%s] : !ring)"
+                  f"{variant.replace('{', '{{').replace('}', '}}')}"
                   " : {g_in} to {b_t}")
     b_copy = "            " + b_copy.format(g_in=g_in, b_t=b_t) + "\n"
     # With B multicast the peer CTA's stage waits for this CTA's half of B
@@ -139,6 +153,8 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     b_first, b_last = (b_copy, "") if multicast_b else ("", b_copy)
     cluster_attr = (", known_cluster_size = array<i32: 2, 1, 1>"
                     if multicast_b else "")
+    if ldgsts:
+        cluster_attr += f', tile.version_of = "{primary}"'
     # Arrivals per phase of an empty barrier: one per consumer warp, or with
     # B multicast one per consumer warpgroup, of every CTA reading the stage.
     releasers = (2 if multicast_b else 8) * cluster
@@ -171,14 +187,14 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
 {bias_alloc}{roles_and_ring(extra_init)}{setup(multicast_b, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
       nvvm.setmaxregister decrease {PRODUCER_REGS}
-      scf.if %leader {{
+      {"// ldgsts: the whole warpgroup issues, each thread a share" + chr(10) + "      scf.if %is_producer" if ldgsts else "scf.if %leader"} {{
         scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
 {tile_of(multicast_b, "        ")}
           %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
-{acquire_stage("            ")}{b_first}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {g_in} to {a_t}
-            tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{wm}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {g_in} to {a_t}
+{acquire_stage("            ", ldgsts)}{b_first}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] {issue}
+                mbar(%full[%s] : !ring){variant} : {g_in} to {a_t}
+            tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [{wm}, {bk}] {issue}
+                mbar(%full[%s] : !ring){variant} : {g_in} to {a_t}
 {b_last}            %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
@@ -196,10 +212,10 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
 {bias_prologue}        // The first K step overwrites the accumulator (a static flag: a
         // runtime one would select zeros into registers a wgmma in flight
         // owns, and ptxas would serialize); the others accumulate.
-{consumer_step("%it0", "false", None, multicast_b)}
+{consumer_step("%it0", "false", None, multicast_b, ldgsts)}
         %it_next = arith.addi %it0, %c1 : index
 {after_first_step}        %it1 = scf.for %kt = %c1 to %k_tiles step %c1 iter_args(%i = %it_next) -> (index) {{
-{consumer_step("%i", "true", "%i", multicast_b)}
+{consumer_step("%i", "true", "%i", multicast_b, ldgsts)}
           %next = arith.addi %i, %c1 : index
           scf.yield %next : index
         }}
@@ -240,7 +256,9 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
                        ("@A_T", a_t), ("@B_T", b_t)):
         text = text.replace(key, value)
     case = dict(kernel=name, dtype=ty, out=out_ty, b_mn=b_mn, bm=bm, bn=bn,
-                bk=bk, stages=stages, block=384)
+                bk=bk, stages=stages, block=384, copy=copy)
+    if ldgsts:
+        case["version_of"] = primary
     if epilogue:
         case["epilogue"] = epilogue
     if multicast_b:
@@ -579,17 +597,22 @@ def roles_and_ring(extra_init=""):
 """
 
 
-def acquire_stage(indent):
+def acquire_stage(indent, ldgsts=False):
     """Producer, ring slot %i of K tile %kt: wait until the slot's stage is
     free (%s), arm its full barrier with %stage_bytes, and the coordinates
     its copies need (%k0, the two A halves' stages %a_half0 / %a_half1,
-    the second half's first row %m1)."""
+    the second half's first row %m1). With `ldgsts` every producer thread
+    waits (each copies a share) and thread 0 alone arms the barrier (its
+    one arrival per phase)."""
+    arm = "nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring"
+    if ldgsts:
+        arm = "scf.if %leader {\n  " + arm + "\n}"
     lines = """%s = arith.remui %i, %c_stages : index
 %round = arith.divui %i, %c_stages : index
 %round_bit = arith.andi %round, %c1 : index
 %free_parity = arith.cmpi eq, %round_bit, %c0 : index
 nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
-nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
+""" + arm + """
 %k0 = arith.muli %kt, %c_bk : index
 %a_half0 = arith.muli %s, %c2 : index
 %a_half1 = arith.addi %a_half0, %c1 : index
@@ -597,17 +620,19 @@ nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
     return "".join(indent + line + "\n" for line in lines.splitlines())
 
 
-def consumer_step(i, accumulate, release_after, multicast_b):
+def consumer_step(i, accumulate, release_after, multicast_b, ldgsts=False):
     """One K step of a consumer: wait for the stage of ring slot `i`, issue
     its MMA, keep one wgmma group in flight; once the previous group has
-    retired (steps after the first), release its stage."""
+    retired (steps after the first), release its stage. With `ldgsts` the
+    stage was written by cp.async, through the generic proxy: a proxy fence
+    orders it before the wgmma's async-proxy reads."""
     sfx = "_first" if release_after is None else ""
     text = f"""%s{sfx} = arith.remui {i}, %c_stages : index
 %round{sfx} = arith.divui {i}, %c_stages : index
 %round_bit{sfx} = arith.andi %round{sfx}, %c1 : index
 %parity{sfx} = arith.cmpi ne, %round_bit{sfx}, %c0 : index
 nvgpu.mbarrier.try_wait.parity %full[%s{sfx}], %parity{sfx}, %ticks : !ring
-%a_pair{sfx} = arith.muli %s{sfx}, %c2 : index
+{"tile.fence proxy_async" + chr(10) if ldgsts else ""}%a_pair{sfx} = arith.muli %s{sfx}, %c2 : index
 %a_stage{sfx} = arith.addi %a_pair{sfx}, %half : index
 %accumulate{sfx} = arith.constant {accumulate}
 tile.gemm_async %acc[0, 0], %sa[%a_stage{sfx}, 0, 0], %sb[%s{sfx}, 0, 0] sizes [@WM, @BN, @BK]
@@ -794,6 +819,17 @@ CONFIGS = [
 # Fused epilogues on the family's 128 x 256 and 128 x 192 bf16 kernels:
 # (config, epilogue). Listed apart in the case file ("epilogue_kernels"):
 # they take the bias as an extra argument.
+# Kernels that also get an ldgsts version (`<name>_ldgsts`, the manifest's
+# version_of the TMA one): cp.async reads tensors whose base or row stride
+# is a multiple of 4 or 8 bytes but not 16, which TMA refuses; TileRuntime
+# launches it when the TMA kernel cannot take the call's tensors.
+LDGSTS_VERSIONS = [
+    ("bf16", "bf16", False, 128, 256, 64, 3),
+    ("bf16", "bf16", False, 128, 128, 64, 5),
+    ("f16", "f16", False, 128, 128, 64, 5),
+    ("f8E4M3FN", "bf16", False, 128, 128, 128, 5),
+]
+
 EPILOGUE_CONFIGS = [
     (("bf16", "bf16", False, 128, 256, 64, 3), "bias"),
     (("bf16", "bf16", False, 128, 256, 64, 3), "bias_relu"),
@@ -829,6 +865,12 @@ def main():
     only = set(args.kernels.split(",")) if args.kernels else None
     for config in CONFIGS:
         text, case = gemm_kernel(*config)
+        if only is None or case["kernel"] in only:
+            kernels.append(text)
+            cases.append(case)
+    for config in LDGSTS_VERSIONS:
+        assert config in CONFIGS, "a version needs its TMA kernel"
+        text, case = gemm_kernel(*config, copy="ldgsts")
         if only is None or case["kernel"] in only:
             kernels.append(text)
             cases.append(case)

@@ -272,7 +272,9 @@ def _array_view(value):
 
 class Kernel:
     """One kernel of a loaded module; call it with the kernel's source
-    arguments (memrefs as tensors, scalars as numbers)."""
+    arguments (memrefs as tensors, scalars as numbers). TileRuntime
+    launches the kernel, or the first of its versions (the manifest's
+    `version_of`) whose alignment needs the tensors meet."""
 
     def __init__(self, module: "Module", spec: Dict[str, Any]):
         self._module = module

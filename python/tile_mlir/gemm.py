@@ -12,11 +12,14 @@ gen_gemm_splitk_kernels.py).
 bf16 and f16 give their own type; float8_e4m3fn gives bf16 (no scale
 arguments: block-scaled FP8 is tile_mlir.fp8). Any M, N, K (K = 0 gives
 zeros) and any strides: the kernels load through TMA, which needs 16-byte
-aligned bases and row strides and a unit inner stride, so an operand
-without them is first copied into an aligned buffer (the one cost of an
-odd stride; `explain` says so), and C is allocated with its row stride
-rounded up to 16 bytes (the result is a view of it when N is not a
-multiple of 16 bytes' worth of elements).
+aligned bases and row strides and a unit inner stride. Some kernels have
+a cp.async version (`<kernel>_ldgsts`, the manifest's `version_of`) that
+needs 4 bytes instead: an operand it can read is passed as it is, and
+TileRuntime launches that version. Any other operand is first copied into
+an aligned buffer (the one cost of an odd stride; `explain` says which),
+and C is allocated with its row stride rounded up to 16 bytes (the result
+is a view of it when N is not a multiple of 16 bytes' worth of
+elements).
 
 The choice, from the shape and the GPU's SM count: for M <= 64, swap-AB
 (tiles of {16, 32, 64} rows of A by 128 of W, the narrowest that holds M;
@@ -59,6 +62,15 @@ def _tma_reason(t):
     return None
 
 
+def _fits(t, alignment):
+    """Whether the rows of the 2-D tensor `t` can be read by copies that
+    need `alignment` bytes (the manifest's per-argument alignment)."""
+    e = t.element_size()
+    return (t.stride(1) == 1 and t.data_ptr() % alignment == 0
+            and (t.shape[0] <= 1 or ((t.stride(0) * e) % alignment == 0
+                                     and t.stride(0) >= t.shape[1])))
+
+
 def _aligned(t):
     """`t` if TMA can read it in place, else an aligned copy (a view of a
     buffer whose rows start 16 bytes apart)."""
@@ -82,14 +94,24 @@ class Gemm:
         family = json.loads((kernels / "gemm.cases.json").read_text())
         splitk = json.loads((kernels / "gemm_splitk.cases.json").read_text())
         self.family = [c for c in family["kernels"]
-                       if not c["b_mn"] and "cluster" not in c]
+                       if not c["b_mn"] and "cluster" not in c
+                       and "version_of" not in c]
         self.splitk = [c for c in splitk["kernels"] if not c.get("swap_ab")]
         self.swap_ab = [c for c in splitk["kernels"] if c.get("swap_ab")]
         self.reducers = splitk["reducers"]
-        self.modules = {
-            name: tile_mlir.load(tile_mlir.Compiled.load(
-                str(kernels / f"{name}.sm_90a")))
-            for name in ("gemm", "gemm_splitk")}
+        compiled = {name: tile_mlir.Compiled.load(str(kernels / f"{name}.sm_90a"))
+                    for name in ("gemm", "gemm_splitk")}
+        self.modules = {name: tile_mlir.load(c) for name, c in compiled.items()}
+        # kernel -> its versions: (name, alignment bytes of A and of W).
+        self.versions = {}
+        for c in compiled.values():
+            for module in c.manifest["modules"]:
+                for k in module["kernels"]:
+                    if "version_of" in k:
+                        needs = [a.get("alignment", {}).get("bytes", 1)
+                                 for a in k["args"] if a["kind"] == "memref"]
+                        self.versions.setdefault(k["version_of"], []).append(
+                            (k["name"], needs[0], needs[1]))
         self._kernels = {}
         self._sms = None
         self.debug = os.environ.get("TILE_MLIR_GEMM_DEBUG") == "1"
@@ -222,10 +244,19 @@ class Gemm:
                 raise ValueError(f"{parts} parts of {k_tiles} K tiles: a "
                                  "part would be empty")
         notes = [why]
+        # A version that reads both operands in place (TileRuntime takes
+        # it when the TMA kernel cannot), else copies of what TMA cannot read.
+        in_place = None
+        if _tma_reason(a) or _tma_reason(w):
+            in_place = next((v for v in self.versions.get(case["kernel"], [])
+                             if _fits(a, v[1]) and _fits(w, v[2])), None)
         for name, t in (("A", a), ("W", w)):
             reason = _tma_reason(t)
-            if reason:
+            if reason and in_place:
+                notes.append(f"{name} read by {in_place[0]} in place: {reason}")
+            elif reason:
                 notes.append(f"{name} copied: {reason}")
+        operand = (lambda t: t) if in_place else _aligned
         text = f"{case['kernel']}{f' + reduce, {parts} part(s)' if parts else ''}: " \
                + "; ".join(notes)
         if self.debug:
@@ -241,7 +272,7 @@ class Gemm:
             return c.zero_()
         if parts is None:
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-            self._kernel("gemm", case["kernel"])(_aligned(a), _aligned(w), c,
+            self._kernel("gemm", case["kernel"])(operand(a), operand(w), c,
                                                  grid=(min(sms, tiles),))
             return c
         # Split-K and swap-AB (whose tiles are M x 128): f32 partials in
@@ -250,7 +281,7 @@ class Gemm:
         workspace = torch.empty(parts, m, -(-n // 4) * 4, dtype=torch.float32,
                                 device=a.device)[:, :, :n]
         self._kernel("gemm_splitk", case["kernel"])(
-            _aligned(a), _aligned(w), workspace, parts,
+            operand(a), operand(w), workspace, parts,
             grid=(min(sms, tiles * parts),))
         # 16-row blocks (8 parts in flight) for a small M or many parts,
         # else 64-row ones (4 in flight; fewer, longer-lived blocks).

@@ -65,6 +65,23 @@
 // CHECK-LABEL: .entry gemm_e4m3_tn_128x256x128_s3_multicast_b(
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// The cp.async versions: each consumer step fences the proxies before its
+// wgmmas read what cp.async wrote; the producer warpgroup's threads load
+// by cp.async (no tensor loads), each tracking and completing its bytes,
+// in the same 40 registers as the TMA producer.
+// CHECK-LABEL: .entry gemm_bf16_tn_128x256x64_s3_ldgsts(
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK-NOT: cp.async.bulk.tensor.2d.shared
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK-NOT: cp.async.bulk.tensor.2d.shared
+// CHECK: cp.async.mbarrier.arrive.shared.b64
+// CHECK: mbarrier.complete_tx
+// CHECK-NOT: cp.async.bulk.tensor.2d.shared
+// CHECK: cp.async.cg.shared.global
+// CHECK-LABEL: .entry gemm_bf16_tn_128x128x64_s5_ldgsts(
+// CHECK-LABEL: .entry gemm_f16_tn_128x128x64_s5_ldgsts(
+// CHECK-LABEL: .entry gemm_e4m3_tn_128x128x128_s5_ldgsts(
 
 // PTXAS-NOT: C7517
 // PTXAS-NOT: C7519

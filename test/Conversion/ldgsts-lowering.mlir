@@ -2,8 +2,12 @@
 // ... of the region, in the widest width the runtime alignment of the
 // tensor's base, innermost offset and row strides allows (a trap when
 // none does), zero-filling through cp.async's src-size; then it makes the
-// op's mbarrier track its copies and completes its bytes. Both kernels are
-// compiled to PTX with --check and assembled for sm_90a and sm_100a.
+// op's mbarrier track its copies and completes its bytes. A thread's
+// vectors are a loop LLVM must not unroll (unrolled, their addresses are
+// invariant in a caller's loop and all hoisted out of it: a GEMM producer
+// spilled). Both kernels are compiled to PTX with --check and assembled
+// for sm_90a and sm_100a.
+// CHECK: #[[ROLLED:.+]] = #llvm.loop_annotation<unroll = #[[NO_UNROLL:.+]]>
 // RUN: tile-opt %s --tile-select-variants --tile-assign-shared-offsets --tile-lower-variants=check=1 | FileCheck %s
 // RUN: tile-compile --check %s --chip sm_90a -o %t.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm_90a.ptx
@@ -23,21 +27,29 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   // CHECK: memref.extract_strided_metadata %arg0
   // CHECK: %[[ALIGNED16:.+]] = arith.cmpi eq
   // CHECK: scf.if %[[ALIGNED16]] {
-  // CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache = cg, %{{.+}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %c4_i64 step %{{.+}} : i64 {
+  // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache = cg, %{{.+}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+  // CHECK-NEXT: } {loop_annotation = #[[ROLLED]]}
   // CHECK: nvvm.cp.async.mbarrier.arrive %{{.+}} : !llvm.ptr<3>
   // CHECK: nvvm.mbarrier.complete_tx %{{.+}}, %{{.+}} : !llvm.ptr<3>, i32
   // CHECK: } else {
-  // CHECK-COUNT-8: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 8, cache = ca, %{{.+}}
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %c8_i64
+  // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 8, cache = ca, %{{.+}}
+  // CHECK-NEXT: } {loop_annotation = #[[ROLLED]]}
   // CHECK: nvvm.cp.async.mbarrier.arrive
   // CHECK: nvvm.mbarrier.complete_tx
   // CHECK: } else {
-  // CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache = ca, %{{.+}}
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %c16_i64
+  // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache = ca, %{{.+}}
+  // CHECK-NEXT: } {loop_annotation = #[[ROLLED]]}
   // CHECK: nvvm.cp.async.mbarrier.arrive
   // CHECK: nvvm.mbarrier.complete_tx
   // CHECK: } else {
   // CHECK-NEXT: llvm.intr.trap
+  // The loop stays a loop in the assembly, one cp.async of each width.
   // PTX-LABEL: .entry warpgroup_tile(
-  // PTX-COUNT-4: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+  // PTX-COUNT-1: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+  // PTX-NOT: cp.async.cg.shared.global
   // PTX: cp.async.mbarrier.arrive.shared{{(::cta)?}}.b64
   // PTX: mbarrier.complete_tx
   // PTX: trap;
@@ -72,9 +84,11 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   // 256 of 4.
   // CHECK-LABEL: gpu.func @odd_rows
   // CHECK: scf.if
-  // CHECK-COUNT-128: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 8, cache = ca
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %c128_i64
+  // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 8, cache = ca
   // CHECK: } else {
-  // CHECK-COUNT-256: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache = ca
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %c256_i64
+  // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache = ca
   // CHECK-NOT: cp.async.shared.global
   // CHECK: llvm.intr.trap
   gpu.func @odd_rows(%in: memref<8x100xf16, 1>) kernel

@@ -295,7 +295,27 @@ void emitWidth(const CopySite &s, const ldgsts::Width &width,
   Location loc = i.loc;
   const int64_t full = width.vectors / s.threads;
   const int64_t extra = width.vectors % s.threads;
-  for (int64_t j = 0; j < width.perThread; ++j) {
+  if (full > 1) {
+    // A loop kept rolled: unrolled, every vector's address and bounds are
+    // invariant in a caller's K loop, LLVM hoists all of them out of it,
+    // and a GEMM producer (64 registers) spills them.
+    MLIRContext *ctx = b.getContext();
+    auto rolled = LLVM::LoopAnnotationAttr::get(
+        ctx, {}, {}, {},
+        LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {}, {}, {},
+                                  {}, {}, {}),
+        {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+    auto loop = scf::ForOp::create(b, loc, i.c(0), i.c(full), i.c(1));
+    loop->setAttr("loop_annotation", rolled);
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    I64Builder body{b, loc};
+    emitVector(s, width,
+               body.add(s.thread, body.mul(loop.getInductionVar(),
+                                           body.c(s.threads))),
+               body);
+  }
+  for (int64_t j = full > 1 ? full : 0; j < width.perThread; ++j) {
     Value q = i.add(s.thread, i.c(j * s.threads));
     if (j < full) {
       emitVector(s, width, q, i);
