@@ -88,9 +88,9 @@ def check():
         failures += not close(f"{str(dtype)[6:]} matmul, offset A view "
                               f"({gemm.explain(a, b.t())})",
                               gemm.matmul(a, b), a.float() @ b.float())
-    # Rows 4 bytes apart from 16-byte multiples: the kernels' cp.async
-    # versions read them in place (docs/Gemm.md), one per versioned kernel,
-    # with odd M, N and K tails.
+    # Rows 4 bytes apart from 16-byte multiples, read in place (in_place):
+    # the kernels' cp.async versions (docs/Gemm.md), one per versioned
+    # kernel, with odd M, N and K tails.
     for kernel, dtype, pad in (("gemm_bf16_tn_128x128x64_s5", torch.bfloat16, 2),
                                ("gemm_bf16_tn_128x256x64_s3", torch.bfloat16, 6),
                                ("gemm_f16_tn_128x128x64_s5", torch.float16, 2),
@@ -100,12 +100,13 @@ def check():
         # W starts `pad` elements (4 or 12 bytes) into its rows.
         w = torch.randn(n, k + 2 * pad, device="cuda").to(dtype)[:, pad:pad + k]
         choice = (kernel, None)
-        why = gemm.linear(a, w, explain=True, choice=choice)
+        why = gemm.linear(a, w, explain=True, choice=choice, in_place=True)
         ok = "in place" in why
         if not ok:
             print(f"FAIL {kernel}: operands copied, not read in place: {why}")
         ok &= close(f"{kernel} on rows of {k + pad} ({why})",
-                    gemm.linear(a, w, choice=choice), a.float() @ w.float().t(),
+                    gemm.linear(a, w, choice=choice, in_place=True),
+                    a.float() @ w.float().t(),
                     2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7)
         failures += not ok
     # Hopper's FP8 MMAs add with fewer bits than f32 (why block-scaled
@@ -193,20 +194,24 @@ def bench():
                       "torch": lambda: a @ w.t()})
     print(f"misaligned bf16 {m}x{n}x{k} (row strides {k + 1}): ratio "
           f"{ms['torch'] / ms['tile']:.2f}  [{gemm.explain(a, w)}]")
-    # Rows of 4098 bf16 (8196 bytes: 4-byte aligned): read in place by the
-    # 128 x 256 kernel's cp.async version; against the same kernel's TMA
-    # version on aligned copies of the operands, and cuBLAS on the views.
+    # Rows of 4098 bf16 (8196 bytes: 4-byte aligned): the 128 x 256 kernel
+    # copying them first (the default), its cp.async version reading them
+    # in place (in_place), the TMA kernel alone on aligned operands, and
+    # cuBLAS on the views.
     a = torch.randn(m, k + 2, device="cuda", dtype=torch.bfloat16)[:, :k]
     w = torch.randn(n, k + 2, device="cuda", dtype=torch.bfloat16)[:, :k]
     a16, w16 = a.contiguous(), w.contiguous()
     choice = ("gemm_bf16_tn_128x256x64_s3", None)
-    ms = interleaved({"ldgsts": lambda: gemm.linear(a, w, choice=choice),
-                      "tma": lambda: gemm.linear(a16, w16, choice=choice),
-                      "torch": lambda: a @ w.t()})
-    print(f"4-byte-aligned rows bf16 {m}x{n}x{k} (row strides {k + 2}): "
-          f"cp.async version / cuBLAS {ms['torch'] / ms['ldgsts']:.2f}, "
-          f"/ TMA version on aligned copies {ms['tma'] / ms['ldgsts']:.2f}  "
-          f"[{gemm.linear(a, w, explain=True, choice=choice)}]")
+    ms = interleaved({
+        "copy": lambda: gemm.linear(a, w, choice=choice),
+        "ldgsts": lambda: gemm.linear(a, w, choice=choice, in_place=True),
+        "aligned": lambda: gemm.linear(a16, w16, choice=choice),
+        "torch": lambda: a @ w.t()})
+    print(f"4-byte-aligned rows bf16 {m}x{n}x{k} (row strides {k + 2}), "
+          f"TF/s: copy + TMA {2 * m * n * k / ms['copy'] / 1e9:.0f}, cp.async "
+          f"in place {2 * m * n * k / ms['ldgsts'] / 1e9:.0f}, TMA on aligned "
+          f"operands {2 * m * n * k / ms['aligned'] / 1e9:.0f}, cuBLAS on the "
+          f"views {2 * m * n * k / ms['torch'] / 1e9:.0f}")
 
     def geomean(values):
         values = list(values)

@@ -12,14 +12,16 @@ gen_gemm_splitk_kernels.py).
 bf16 and f16 give their own type; float8_e4m3fn gives bf16 (no scale
 arguments: block-scaled FP8 is tile_mlir.fp8). Any M, N, K (K = 0 gives
 zeros) and any strides: the kernels load through TMA, which needs 16-byte
-aligned bases and row strides and a unit inner stride. Some kernels have
-a cp.async version (`<kernel>_ldgsts`, the manifest's `version_of`) that
-needs 4 bytes instead: an operand it can read is passed as it is, and
-TileRuntime launches that version. Any other operand is first copied into
-an aligned buffer (the one cost of an odd stride; `explain` says which),
-and C is allocated with its row stride rounded up to 16 bytes (the result
-is a view of it when N is not a multiple of 16 bytes' worth of
-elements).
+aligned bases and row strides and a unit inner stride, so an operand
+without them is first copied into an aligned buffer (the one cost of an
+odd stride; `explain` says which), and C is allocated with its row stride
+rounded up to 16 bytes (the result is a view of it when N is not a
+multiple of 16 bytes' worth of elements). With `in_place=True` an operand
+whose rows are 4-byte aligned is read where it is, by the kernel's cp.async
+version (`<kernel>_ldgsts`, the manifest's `version_of`, which TileRuntime
+launches when the TMA kernel cannot take the tensors): no copy and no
+extra memory, but on an H200 8-10x slower than copying first
+(docs/Performance.md (j)); only some kernels have one (docs/Gemm.md).
 
 The choice, from the shape and the GPU's SM count: for M <= 64, swap-AB
 (tiles of {16, 32, 64} rows of A by 128 of W, the narrowest that holds M;
@@ -210,9 +212,11 @@ class Gemm:
                 return case
         raise ValueError(f"no GEMM kernel {kernel}")
 
-    def linear(self, a, w, explain=False, choice=None):
+    def linear(self, a, w, explain=False, choice=None, in_place=False):
         """a [M, K] @ w [N, K]^T. `choice` = (kernel name, K parts or None)
-        replaces the heuristic's (benchmarks compare choices with it)."""
+        replaces the heuristic's (benchmarks compare choices with it).
+        `in_place`: read operands TMA cannot read through the kernel's
+        cp.async version, when it has one and can, instead of copying them."""
         import torch
         if a.dim() != 2 or w.dim() != 2 or a.shape[1] != w.shape[1]:
             raise ValueError(f"a {tuple(a.shape)} and w {tuple(w.shape)}: "
@@ -246,17 +250,17 @@ class Gemm:
         notes = [why]
         # A version that reads both operands in place (TileRuntime takes
         # it when the TMA kernel cannot), else copies of what TMA cannot read.
-        in_place = None
-        if _tma_reason(a) or _tma_reason(w):
-            in_place = next((v for v in self.versions.get(case["kernel"], [])
-                             if _fits(a, v[1]) and _fits(w, v[2])), None)
+        version = None
+        if in_place and (_tma_reason(a) or _tma_reason(w)):
+            version = next((v for v in self.versions.get(case["kernel"], [])
+                            if _fits(a, v[1]) and _fits(w, v[2])), None)
         for name, t in (("A", a), ("W", w)):
             reason = _tma_reason(t)
-            if reason and in_place:
-                notes.append(f"{name} read by {in_place[0]} in place: {reason}")
+            if reason and version:
+                notes.append(f"{name} read by {version[0]} in place: {reason}")
             elif reason:
                 notes.append(f"{name} copied: {reason}")
-        operand = (lambda t: t) if in_place else _aligned
+        operand = (lambda t: t) if version else _aligned
         text = f"{case['kernel']}{f' + reduce, {parts} part(s)' if parts else ''}: " \
                + "; ".join(notes)
         if self.debug:
