@@ -86,6 +86,8 @@ json::Value toJSON(const ArgSpec &a) {
     o["shape"] = array(a.shape);
     if (a.strides)
       o["strides"] = array(*a.strides);
+    if (a.offset)
+      o["offset"] = *a.offset;
     if (a.alignment)
       o["alignment"] = json::Object{{"bytes", a.alignment},
                                     {"by", a.alignmentBy}};
@@ -318,6 +320,8 @@ ArgSpec Reader::arg(const json::Object &o, const std::string &where) {
     a.shape = integers<llvm::SmallVector<int64_t, 5>>(o, "shape", where);
     if (o.get("strides"))
       a.strides = integers<llvm::SmallVector<int64_t, 5>>(o, "strides", where);
+    if (o.get("offset"))
+      a.offset = integer(o, "offset", where, 0, INT64_MAX);
     if (o.get("alignment")) {
       std::string at = where + ".alignment";
       if (const json::Object *need = object(o.get("alignment"), at)) {
@@ -610,9 +614,9 @@ tile::manifest::parseDataType(StringRef name) {
 
 bool ArgSpec::operator==(const ArgSpec &o) const {
   return std::tie(kind, index, type, elementType, elementBits, shape, strides,
-                  alignment, alignmentBy, scalarBits, map) ==
+                  offset, alignment, alignmentBy, scalarBits, map) ==
          std::tie(o.kind, o.index, o.type, o.elementType, o.elementBits,
-                  o.shape, o.strides, o.alignment, o.alignmentBy,
+                  o.shape, o.strides, o.offset, o.alignment, o.alignmentBy,
                   o.scalarBits, o.map);
 }
 bool ParamSpec::operator==(const ParamSpec &o) const {

@@ -76,8 +76,11 @@ std::vector<ArgSpec> sourceArguments(LLVM::LLVMFuncOp func,
       arg.shape = staticOrMinusOne(memref.getShape());
       SmallVector<int64_t> strides;
       int64_t offset;
-      if (succeeded(memref.getStridesAndOffset(strides, offset)))
+      if (succeeded(memref.getStridesAndOffset(strides, offset))) {
         arg.strides = staticOrMinusOne(strides);
+        if (!ShapedType::isDynamic(offset))
+          arg.offset = offset;
+      }
     } else {
       arg.kind = ArgSpec::Kind::Scalar;
       if (input.isIntOrFloat())

@@ -81,6 +81,10 @@ void checkMemRef(const ArgSpec &spec, const MemRefArg &m,
   }
   if (m.offset < 0)
     problems.push_back(at + ": offset " + str(m.offset) + " is negative");
+  else if (spec.offset && m.offset != *spec.offset)
+    problems.push_back(at + ": offset " + str(m.offset) +
+                       " elements but the memref type fixes it at " +
+                       str(*spec.offset) + " (pass a view by its address)");
   if (m.aligned == 0) {
     problems.push_back(at + ": null device pointer");
     return;

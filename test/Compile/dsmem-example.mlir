@@ -41,6 +41,7 @@
 // MANIFEST-NEXT: "element_type": "f16",
 // MANIFEST-NEXT: "index": 0,
 // MANIFEST-NEXT: "kind": "memref",
+// MANIFEST-NEXT: "offset": 0,
 // MANIFEST-NEXT: "shape": [
 // MANIFEST-NEXT: 128,
 // MANIFEST-NEXT: 64

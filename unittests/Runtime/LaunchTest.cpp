@@ -95,11 +95,12 @@ TEST(LaunchManifest, ReadsWhatTileCompileWrote) {
 }
 
 TEST(PrepareLaunch, PacksParametersAndCompletesTensorMaps) {
-  // in: 256x512 f16 at 0x10000; out: a 300x512 view at element offset 512
-  // (row 1) of a buffer at 0x40000, rows padded to 520 elements.
+  // in: 256x512 f16 at 0x10000; out: a 300x512 view from row 1 of a buffer
+  // at 0x40000 with rows padded to 520 elements (the identity layout fixes
+  // the offset at 0: the view is passed by its address).
   llvm::Expected<PreparedLaunch> p = prepareLaunch(
       tileCopy(), {KernelArg::memref(0x10000, {256, 512}),
-                   KernelArg::memref(0x40000, {300, 512}, {520, 1}, 520)});
+                   KernelArg::memref(0x40000 + 520 * 2, {300, 512}, {520, 1})});
   ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
   // Seven 8-byte values per memref, the maps at 128-byte boundaries.
   ASSERT_EQ(p->offsets.size(), 16u);
@@ -110,7 +111,7 @@ TEST(PrepareLaunch, PacksParametersAndCompletesTensorMaps) {
   EXPECT_EQ(u64At(*p, 1), 0x10000u);   // aligned pointer
   EXPECT_EQ(u64At(*p, 3), 256u);       // size[0]
   EXPECT_EQ(u64At(*p, 5), 512u);       // stride[0]
-  EXPECT_EQ(u64At(*p, 9), 520u);       // offset of out
+  EXPECT_EQ(u64At(*p, 8), 0x40000u + 520 * 2); // aligned pointer of out
   EXPECT_EQ(u64At(*p, 12), 520u);      // stride[0] of out
 
   ASSERT_EQ(p->tensorMaps.size(), 2u);
@@ -151,12 +152,15 @@ TEST(PrepareLaunch, MisalignedPointers) {
                    "copies of this kernel need"),
             std::string::npos)
       << e;
-  // The descriptor's element offset counts (as the tensor map's address
-  // does): 4 f16 past 0x10000.
+  // The identity layout fixes the element offset at 0: a descriptor with
+  // another would be read at offset 0 by the kernel's own code.
   e = errorOf(prepareLaunch(
       tileCopy(), {KernelArg::memref(0x10000, {256, 512}, {520, 1}, 4),
                    KernelArg::memref(0x20000, {256, 512})}));
-  EXPECT_NE(e.find("the address of element 0, 0x10008,"), std::string::npos)
+  EXPECT_NE(e.find("argument 0 (memref<?x?xf16, 1>): offset 4 elements but "
+                   "the memref type fixes it at 0 (pass a view by its "
+                   "address)"),
+            std::string::npos)
       << e;
   // Not even element-aligned: named before any map is looked at.
   e = errorOf(prepareLaunch(tileCopy(), {KernelArg::memref(0x10001, {256, 512}),

@@ -50,11 +50,13 @@ LaunchManifest everyField() {
   memref.elementBits = 16;
   memref.shape = {-1, 64};
   memref.strides = llvm::SmallVector<int64_t, 5>{64, 1};
+  memref.offset = 0;
   memref.alignment = 16;
   memref.alignmentBy = "ldgsts, tma";
   ArgSpec unstrided = memref;
   unstrided.index = 1;
   unstrided.strides.reset();
+  unstrided.offset.reset();
   unstrided.elementBits = 0;
   unstrided.alignment = 0;
   unstrided.alignmentBy.clear();
@@ -139,6 +141,9 @@ TEST(ManifestSchema, EveryFieldSurvivesWriteThenRead) {
   EXPECT_FALSE(changed == written);
   changed = written;
   changed.modules[0].kernels[0].sanitizeChecks[1].what = "another";
+  EXPECT_FALSE(changed == written);
+  changed = written;
+  changed.modules[0].kernels[0].args[0].offset = 8;
   EXPECT_FALSE(changed == written);
   changed = written;
   changed.modules[0].kernels[0].args[0].alignment = 4;

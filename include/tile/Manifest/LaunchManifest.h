@@ -56,6 +56,10 @@ struct ArgSpec {
   unsigned elementBits = 0;
   llvm::SmallVector<int64_t, 5> shape;
   std::optional<llvm::SmallVector<int64_t, 5>> strides;
+  // MemRef: the element offset its layout fixes (0 for the identity
+  // layout), or nullopt when it is dynamic or the layout is not strided.
+  // The kernel's code assumes it; a descriptor with another is refused.
+  std::optional<int64_t> offset;
   // MemRef: what the kernel's copies need of the tensor (0: nothing): the
   // address of element 0 (aligned pointer + offset * element bytes) and
   // every stride but a unit innermost one, in bytes, multiples of
