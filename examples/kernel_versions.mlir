@@ -9,9 +9,10 @@
 // which needs multiples of 4 bytes. Both store by TMA, so `out` needs 16
 // in either.
 //
-// tile-compile writes each argument's need into the manifest
-// (`"alignment": {"bytes": 16, "by": "tma"}`) and the version's
-// `"version_of": "tile_copy"`. Launching "tile_copy" through TileRuntime
+// tile-compile writes each argument's needs into the manifest
+// (`"alignment": [{"by": "tma", "bytes": 16, "strides": [0]}]`: the
+// address and the row stride) and the version's `"version_of":
+// "tile_copy"`. Launching "tile_copy" through TileRuntime
 // (Module::kernelFor, the C API's tileRuntimeLaunch, tile_mlir's kernels)
 // takes `tile_copy` when `in` is 16-byte aligned, else `tile_copy_ldgsts`
 // when it is 4-byte aligned (a row stride of 4098 f16, say), else refuses,

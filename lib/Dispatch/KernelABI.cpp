@@ -69,7 +69,7 @@ FailureOr<unsigned> KernelABI::addTensorMapParam(Operation *op,
 }
 
 void KernelABI::requireAlignment(Operation *op, Value memref, uint64_t bytes,
-                                 StringRef by) {
+                                 StringRef by, ArrayRef<int64_t> strideDims) {
   gpu::GPUFuncOp kernel = enclosingKernel(op);
   auto arg = dyn_cast<BlockArgument>(memref);
   if (!kernel || !arg || arg.getOwner() != &kernel.getBody().front() ||
@@ -77,34 +77,20 @@ void KernelABI::requireAlignment(Operation *op, Value memref, uint64_t bytes,
     return;
   MLIRContext *ctx = op->getContext();
   Builder b(ctx);
+  SmallVector<int64_t> dims(strideDims);
+  llvm::sort(dims);
+  dims.erase(llvm::unique(dims), dims.end());
+  DictionaryAttr need = b.getDictionaryAttr(
+      {b.getNamedAttr("arg", b.getI64IntegerAttr(arg.getArgNumber())),
+       b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes)),
+       b.getNamedAttr("by", b.getStringAttr(by)),
+       b.getNamedAttr("strides", b.getDenseI64ArrayAttr(dims))});
   SmallVector<Attribute> records;
-  bool merged = false;
   if (auto existing = kernel->getAttrOfType<ArrayAttr>(kArgAlignmentAttr))
-    for (auto record : existing.getAsRange<DictionaryAttr>()) {
-      auto recordArg = record.getAs<IntegerAttr>("arg");
-      if (!recordArg || recordArg.getInt() != arg.getArgNumber()) {
-        records.push_back(record);
-        continue;
-      }
-      // Powers of two: the larger is a multiple of the smaller.
-      uint64_t have = record.getAs<IntegerAttr>("bytes").getInt();
-      std::string names = record.getAs<StringAttr>("by").str();
-      SmallVector<StringRef> list;
-      StringRef(names).split(list, ", ");
-      if (!llvm::is_contained(list, by))
-        list.push_back(by);
-      llvm::sort(list);
-      records.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("arg", recordArg),
-           b.getNamedAttr("bytes", b.getI64IntegerAttr(std::max(have, bytes))),
-           b.getNamedAttr("by", b.getStringAttr(llvm::join(list, ", ")))}));
-      merged = true;
-    }
-  if (!merged)
-    records.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("arg", b.getI64IntegerAttr(arg.getArgNumber())),
-         b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes)),
-         b.getNamedAttr("by", b.getStringAttr(by))}));
+    records.assign(existing.begin(), existing.end());
+  if (llvm::is_contained(records, need))
+    return;
+  records.push_back(need);
   kernel->setAttr(kArgAlignmentAttr, ArrayAttr::get(ctx, records));
 }
 

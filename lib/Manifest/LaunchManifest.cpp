@@ -88,9 +88,13 @@ json::Value toJSON(const ArgSpec &a) {
       o["strides"] = array(*a.strides);
     if (a.offset)
       o["offset"] = *a.offset;
-    if (a.alignment)
-      o["alignment"] = json::Object{{"bytes", a.alignment},
-                                    {"by", a.alignmentBy}};
+    if (!a.alignment.empty()) {
+      json::Array needs;
+      for (const AlignmentNeed &n : a.alignment)
+        needs.push_back(json::Object{
+            {"bytes", n.bytes}, {"by", n.by}, {"strides", array(n.strides)}});
+      o["alignment"] = std::move(needs);
+    }
     break;
   case ArgSpec::Kind::Scalar:
     if (a.scalarBits)
@@ -322,16 +326,23 @@ ArgSpec Reader::arg(const json::Object &o, const std::string &where) {
       a.strides = integers<llvm::SmallVector<int64_t, 5>>(o, "strides", where);
     if (o.get("offset"))
       a.offset = integer(o, "offset", where, 0, INT64_MAX);
-    if (o.get("alignment")) {
-      std::string at = where + ".alignment";
-      if (const json::Object *need = object(o.get("alignment"), at)) {
-        a.alignment = uint64_t(integer(*need, "bytes", at, 1, INT32_MAX));
-        a.alignmentBy = string(*need, "by", at);
-        if (!failed() && !llvm::isPowerOf2_64(a.alignment))
-          fail(at + ".bytes", "alignment " + std::to_string(a.alignment) +
-                                  " is not a power of two");
-      }
-    }
+    a.alignment = each<AlignmentNeed>(
+        o, "alignment", where,
+        [&](const json::Object &need, const std::string &at) {
+          AlignmentNeed n;
+          n.bytes = uint64_t(integer(need, "bytes", at, 1, INT32_MAX));
+          n.by = string(need, "by", at);
+          n.strides = integers<llvm::SmallVector<int64_t, 4>>(need, "strides", at);
+          if (!failed() && !llvm::isPowerOf2_64(n.bytes))
+            fail(at + ".bytes", "alignment " + std::to_string(n.bytes) +
+                                    " is not a power of two");
+          for (int64_t d : n.strides)
+            if (!failed() && (d < 0 || d >= int64_t(a.shape.size())))
+              fail(at + ".strides", "dim " + std::to_string(d) +
+                                        " is not a dim of the memref");
+          return n;
+        },
+        /*optional=*/true);
     break;
   case ArgSpec::Kind::Scalar:
     a.scalarBits = count(o, "bits", where, 0);
@@ -614,10 +625,13 @@ tile::manifest::parseDataType(StringRef name) {
 
 bool ArgSpec::operator==(const ArgSpec &o) const {
   return std::tie(kind, index, type, elementType, elementBits, shape, strides,
-                  offset, alignment, alignmentBy, scalarBits, map) ==
+                  offset, alignment, scalarBits, map) ==
          std::tie(o.kind, o.index, o.type, o.elementType, o.elementBits,
-                  o.shape, o.strides, o.offset, o.alignment, o.alignmentBy,
-                  o.scalarBits, o.map);
+                  o.shape, o.strides, o.offset, o.alignment, o.scalarBits,
+                  o.map);
+}
+bool AlignmentNeed::operator==(const AlignmentNeed &o) const {
+  return std::tie(bytes, by, strides) == std::tie(o.bytes, o.by, o.strides);
 }
 bool ParamSpec::operator==(const ParamSpec &o) const {
   return std::tie(kind, index, type, bytes, align, sourceArg, part) ==

@@ -207,12 +207,13 @@ KernelSpec describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
       auto arg = need.getAs<IntegerAttr>("arg");
       auto bytes = need.getAs<IntegerAttr>("bytes");
       auto by = need.getAs<StringAttr>("by");
-      if (arg && bytes && by && arg.getInt() >= 0 &&
+      auto dims = need.getAs<DenseI64ArrayAttr>("strides");
+      if (arg && bytes && by && dims && arg.getInt() >= 0 &&
           arg.getInt() < int64_t(kernel.args.size()) &&
-          kernel.args[arg.getInt()].kind == ArgSpec::Kind::MemRef) {
-        kernel.args[arg.getInt()].alignment = uint64_t(bytes.getInt());
-        kernel.args[arg.getInt()].alignmentBy = by.str();
-      }
+          kernel.args[arg.getInt()].kind == ArgSpec::Kind::MemRef)
+        kernel.args[arg.getInt()].alignment.push_back(
+            {uint64_t(bytes.getInt()), by.str(),
+             llvm::SmallVector<int64_t, 4>(dims.asArrayRef())});
     }
   if (auto of = func->getAttrOfType<StringAttr>(kVersionOfAttr))
     kernel.versionOf = of.str();

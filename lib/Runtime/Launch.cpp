@@ -95,24 +95,27 @@ void checkMemRef(const ArgSpec &spec, const MemRefArg &m,
                        "-byte " + spec.elementType + " elements");
     return;
   }
-  if (!spec.alignment || m.offset < 0)
+  if (m.offset < 0)
     return;
   // What the kernel's copies need (the manifest's `alignment`).
-  std::string need = " is not a multiple of " + str(spec.alignment) +
-                     " bytes, as the " + spec.alignmentBy +
-                     " copies of this kernel need";
   uint64_t address = m.aligned + uint64_t(m.offset) * spec.elementBytes();
-  if (address % spec.alignment)
-    problems.push_back(at + ": the address of element 0, 0x" +
-                       llvm::utohexstr(address) + "," + need);
-  for (size_t d = 0; d < rank; ++d) {
-    if (d + 1 == rank && m.strides[d] == 1)
-      continue;
-    int64_t bytes = m.strides[d] * int64_t(spec.elementBytes());
-    if (bytes % int64_t(spec.alignment))
-      problems.push_back(at + ": stride[" + str(d) + "] = " +
-                         str(m.strides[d]) + " elements (" + str(bytes) +
-                         " bytes)" + need);
+  for (const AlignmentNeed &n : spec.alignment) {
+    std::string need = " is not a multiple of " + str(n.bytes) +
+                       " bytes, as the " + n.by + " copies of this kernel need";
+    // Two needs of one variant may name the same value once.
+    auto add = [&](std::string problem) {
+      if (!llvm::is_contained(problems, problem))
+        problems.push_back(std::move(problem));
+    };
+    if (address % n.bytes)
+      add(at + ": the address of element 0, 0x" + llvm::utohexstr(address) +
+          "," + need);
+    for (int64_t d : n.strides) {
+      int64_t bytes = m.strides[d] * int64_t(spec.elementBytes());
+      if (bytes % int64_t(n.bytes))
+        add(at + ": stride[" + str(d) + "] = " + str(m.strides[d]) +
+            " elements (" + str(bytes) + " bytes)" + need);
+    }
   }
 }
 

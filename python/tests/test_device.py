@@ -120,14 +120,15 @@ def test_bad_arguments_are_refused_before_any_launch():
 
 
 def ring_round_trip(ring_stage=1, bar_index=1, count=1, extra_bytes=0,
-                    late_phase=0):
+                    late_phase=0, extra_arrivals=0):
     """The sanitized protocol kernel (test/Device/Kernels/
     sanitize_protocol.mlir) on a random bf16 tile; True when it arrived."""
     compiled = tile_mlir.Compiled.load(str(KERNELS / "sanitize_protocol.sm_90a"))
     run = tile_mlir.load(compiled).kernel("ring_round_trip")
     x = torch.randn(64, 64, dtype=torch.bfloat16, device="cuda")
     y = torch.zeros_like(x)
-    run(x, y, ring_stage, bar_index, count, extra_bytes, late_phase)
+    run(x, y, ring_stage, bar_index, count, extra_bytes, late_phase,
+        extra_arrivals)
     torch.cuda.synchronize()
     return torch.equal(x, y)
 

@@ -110,7 +110,8 @@ class Gemm:
             for module in c.manifest["modules"]:
                 for k in module["kernels"]:
                     if "version_of" in k:
-                        needs = [a.get("alignment", {}).get("bytes", 1)
+                        needs = [max((n["bytes"] for n in a.get("alignment", [])),
+                                     default=1)
                                  for a in k["args"] if a["kind"] == "memref"]
                         self.versions.setdefault(k["version_of"], []).append(
                             (k["name"], needs[0], needs[1]))

@@ -10,25 +10,35 @@
 
 // CHECK:      "args": [
 // CHECK-NEXT:   {
-// CHECK-NEXT:     "alignment": {
-// CHECK-NEXT:       "by": "tma",
-// CHECK-NEXT:       "bytes": 16
+// CHECK-NEXT:     "alignment": [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "by": "tma",
+// CHECK-NEXT:         "bytes": 16,
+// CHECK-NEXT:         "strides": [
+// CHECK-NEXT:           0
+// CHECK-NEXT:         ]
 // CHECK:          "index": 0,
-// CHECK:          "alignment": {
-// CHECK-NEXT:       "by": "tma",
-// CHECK-NEXT:       "bytes": 16
+// CHECK:          "alignment": [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "by": "tma",
+// CHECK-NEXT:         "bytes": 16,
 // CHECK:          "index": 1,
 // CHECK:      "name": "tile_copy"
 // CHECK-NOT:  "version_of"
 // CHECK:      "args": [
 // CHECK-NEXT:   {
-// CHECK-NEXT:     "alignment": {
-// CHECK-NEXT:       "by": "ldgsts",
-// CHECK-NEXT:       "bytes": 4
+// CHECK-NEXT:     "alignment": [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "by": "ldgsts",
+// CHECK-NEXT:         "bytes": 4,
+// CHECK-NEXT:         "strides": [
+// CHECK-NEXT:           0
+// CHECK-NEXT:         ]
 // CHECK:          "index": 0,
-// CHECK:          "alignment": {
-// CHECK-NEXT:       "by": "tma",
-// CHECK-NEXT:       "bytes": 16
+// CHECK:          "alignment": [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "by": "tma",
+// CHECK-NEXT:         "bytes": 16,
 // CHECK:          "index": 1,
 // CHECK:      "name": "tile_copy_ldgsts",
 // CHECK:      "version_of": "tile_copy"

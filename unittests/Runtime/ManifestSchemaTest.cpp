@@ -51,15 +51,13 @@ LaunchManifest everyField() {
   memref.shape = {-1, 64};
   memref.strides = llvm::SmallVector<int64_t, 5>{64, 1};
   memref.offset = 0;
-  memref.alignment = 16;
-  memref.alignmentBy = "ldgsts, tma";
+  memref.alignment = {{16, "tma", {0}}, {4, "ldgsts", {0, 1}}};
   ArgSpec unstrided = memref;
   unstrided.index = 1;
   unstrided.strides.reset();
   unstrided.offset.reset();
   unstrided.elementBits = 0;
-  unstrided.alignment = 0;
-  unstrided.alignmentBy.clear();
+  unstrided.alignment.clear();
   ArgSpec scalar;
   scalar.index = 2;
   scalar.type = "i32";
@@ -146,10 +144,13 @@ TEST(ManifestSchema, EveryFieldSurvivesWriteThenRead) {
   changed.modules[0].kernels[0].args[0].offset = 8;
   EXPECT_FALSE(changed == written);
   changed = written;
-  changed.modules[0].kernels[0].args[0].alignment = 4;
+  changed.modules[0].kernels[0].args[0].alignment[1].bytes = 8;
   EXPECT_FALSE(changed == written);
   changed = written;
-  changed.modules[0].kernels[0].args[0].alignmentBy = "tma";
+  changed.modules[0].kernels[0].args[0].alignment[0].by = "ldgsts";
+  EXPECT_FALSE(changed == written);
+  changed = written;
+  changed.modules[0].kernels[0].args[0].alignment[1].strides = {1};
   EXPECT_FALSE(changed == written);
   changed = written;
   changed.modules[0].kernels[1].versionOf = "k";
@@ -184,9 +185,15 @@ TEST(ManifestSchema, VersionsAndAlignmentsAreChecked) {
                         "version takes (), 'k' takes " +
                             m.modules[0].kernels[0].hostSignature());
   m = everyField();
-  m.modules[0].kernels[0].args[0].alignment = 12;
-  EXPECT_NE(refusal(m).find("args[0].alignment.bytes: alignment 12 is not a "
-                            "power of two"),
+  m.modules[0].kernels[0].args[0].alignment[0].bytes = 12;
+  EXPECT_NE(refusal(m).find("args[0].alignment[0].bytes: alignment 12 is not "
+                            "a power of two"),
+            std::string::npos)
+      << refusal(m);
+  m = everyField();
+  m.modules[0].kernels[0].args[0].alignment[1].strides = {0, 2};
+  EXPECT_NE(refusal(m).find("args[0].alignment[1].strides: dim 2 is not a dim "
+                            "of the memref"),
             std::string::npos)
       << refusal(m);
 }

@@ -43,8 +43,9 @@ constexpr llvm::StringLiteral kTensorMapsAttr = "tile.tensor_maps";
 constexpr llvm::StringLiteral kSourceSignatureAttr = "tile.source_signature";
 constexpr llvm::StringLiteral kDispatchAttr = "tile.dispatch";
 /// What the kernel's variants need of its memref arguments' alignment: an
-/// array of dictionaries {arg, bytes, by} (KernelABI::requireAlignment);
-/// the manifest's `alignment` of each argument.
+/// array of dictionaries {arg, bytes, by, strides}
+/// (KernelABI::requireAlignment); the manifest's `alignment` of each
+/// argument.
 constexpr llvm::StringLiteral kArgAlignmentAttr = "tile.arg_alignment";
 /// The kernel this one is a version of (set by its author on the
 /// gpu.func): the manifest's `version_of`, which TileRuntime's
@@ -129,13 +130,14 @@ public:
                                               TensorMapPlanAttr plan);
 
   /// Records that variant `by`, lowering `op`, needs the address of element
-  /// 0 of `memref` and each of its strides but a unit innermost one to be
-  /// multiples of `bytes` (a power of two). Only a memref that is an
-  /// argument of the enclosing kernel is recorded (the host checks it
-  /// before launching; the manifest's `alignment`); the strictest need per
-  /// argument wins. Nothing is recorded for other memrefs.
+  /// 0 of `memref` and the strides of its dims `strideDims` to be multiples
+  /// of `bytes` (a power of two). Only a memref that is an argument of the
+  /// enclosing kernel is recorded (the host checks it before launching; the
+  /// manifest's `alignment`), once per distinct need. Nothing is recorded
+  /// for other memrefs.
   void requireAlignment(mlir::Operation *op, mlir::Value memref,
-                        uint64_t bytes, llvm::StringRef by);
+                        uint64_t bytes, llvm::StringRef by,
+                        llvm::ArrayRef<int64_t> strideDims);
 };
 
 /// The parameters convert-gpu-to-nvvm makes from one kernel argument of

@@ -43,6 +43,17 @@ namespace tile::manifest {
 /// tensors).
 constexpr int kVersion = 4;
 
+/// What one variant's copies need of a memref argument: the address of
+/// element 0 (aligned pointer + offset * element bytes) and the strides of
+/// `strides`' dims, in bytes, multiples of `bytes` (a power of two).
+struct AlignmentNeed {
+  uint64_t bytes = 0;
+  /// The variant ("tma", "ldgsts").
+  std::string by;
+  llvm::SmallVector<int64_t, 4> strides;
+  bool operator==(const AlignmentNeed &) const;
+};
+
 /// One source argument of a kernel: what the host passes.
 struct ArgSpec {
   enum class Kind { MemRef, Scalar, TensorMap };
@@ -60,13 +71,9 @@ struct ArgSpec {
   // layout), or nullopt when it is dynamic or the layout is not strided.
   // The kernel's code assumes it; a descriptor with another is refused.
   std::optional<int64_t> offset;
-  // MemRef: what the kernel's copies need of the tensor (0: nothing): the
-  // address of element 0 (aligned pointer + offset * element bytes) and
-  // every stride but a unit innermost one, in bytes, multiples of
-  // `alignment`; `alignmentBy` names the variants that need it ("ldgsts",
-  // "tma").
-  uint64_t alignment = 0;
-  std::string alignmentBy;
+  // MemRef: what the kernel's copies need of the tensor, one entry per
+  // variant and need.
+  std::vector<AlignmentNeed> alignment;
   // Scalar: width in bits (0 when not an integer or float).
   unsigned scalarBits = 0;
   // TensorMap: index into KernelSpec::tensorMaps.

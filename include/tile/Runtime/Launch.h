@@ -24,6 +24,7 @@
 namespace tile::runtime {
 
 // The manifest schema, as the runtime reads it.
+using manifest::AlignmentNeed;
 using manifest::ArgSpec;
 using manifest::KernelSpec;
 using manifest::LaunchManifest;

@@ -30,9 +30,9 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'tile.arg_alignment' must be an array of {arg, bytes (a power of two), by}}}
+  // expected-error @+1 {{'tile.arg_alignment' must be an array of {arg, bytes (a power of two), by, strides (dims)}}}
   gpu.func @k(%a: memref<?xf16, 1>) kernel
-      attributes {tile.arg_alignment = [{arg = 0 : i64, bytes = 12 : i64, by = "ldgsts"}]} {
+      attributes {tile.arg_alignment = [{arg = 0 : i64, bytes = 12 : i64, by = "ldgsts", strides = array<i64: 0>}]} {
     gpu.return
   }
 }
@@ -40,7 +40,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'tile.arg_alignment' must be an array of {arg, bytes (a power of two), by}}}
+  // expected-error @+1 {{'tile.arg_alignment' must be an array of {arg, bytes (a power of two), by, strides (dims)}}}
   gpu.func @k(%a: memref<?xf16, 1>) kernel
       attributes {tile.arg_alignment = [{arg = 0 : i64, bytes = 16 : i64}]} {
     gpu.return

@@ -373,13 +373,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       auto d = dyn_cast<DictionaryAttr>(a);
       auto arg = d ? d.getAs<IntegerAttr>("arg") : IntegerAttr();
       auto bytes = d ? d.getAs<IntegerAttr>("bytes") : IntegerAttr();
-      return arg && bytes && d.getAs<StringAttr>("by") && arg.getInt() >= 0 &&
+      return arg && bytes && d.getAs<StringAttr>("by") &&
+             d.getAs<DenseI64ArrayAttr>("strides") && arg.getInt() >= 0 &&
              bytes.getInt() > 0 && llvm::isPowerOf2_64(bytes.getInt());
     };
     if (!array || !llvm::all_of(array, wellFormed))
       return op->emitError()
              << "'" << name
-             << "' must be an array of {arg, bytes (a power of two), by}";
+             << "' must be an array of {arg, bytes (a power of two), by, "
+                "strides (dims)}";
     return success();
   }
   // Other tile.* attributes (tile attribute values carried on any op) are

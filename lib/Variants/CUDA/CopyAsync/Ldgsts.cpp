@@ -127,9 +127,13 @@ LogicalResult prepareLdgsts(CopyAsyncOp copy, LdgstsLowering &lowering,
     return failure();
   lowering.memref = *memref;
   // Below the narrowest width no cp.async can move a row: the kernel traps,
-  // so the host refuses such tensors before launching.
+  // so the host refuses such tensors before launching. The emitted code
+  // tests the base and every dim's stride but the innermost.
+  SmallVector<int64_t> strideDims;
+  for (int64_t d = 0; d + 1 < copy.getSrcType().getRank(); ++d)
+    strideDims.push_back(d);
   abi.requireAlignment(copy, *memref, lowering.plan.widths.back().bytes,
-                       "ldgsts");
+                       "ldgsts", strideDims);
   return success();
 }
 

@@ -302,11 +302,17 @@ LogicalResult prepareTMA(CopyAsyncOp copy, TMALowering &lowering,
   if (failed(param))
     return failure();
   lowering.mapParam = *param;
+  // The memref dims whose runtime strides become the map's strides (the
+  // host checks the whole map again when it encodes it).
+  SmallVector<int64_t> strideDims;
+  for (const tma::MapValue &v : lowering.plan.globalStrides)
+    if (v.sourceDim >= 0)
+      strideDims.push_back(v.sourceDim);
   Value global = isGlobalToShared(copy) ? copy.getSrc() : copy.getDst();
   abi.requireAlignment(copy, global.getDefiningOp<FromMemrefOp>().getSource(),
                        cuda::globalAlignmentBytes(lowering.plan.map.dataType,
                                                   lowering.plan.map.interleave),
-                       "tma");
+                       "tma", strideDims);
   return success();
 }
 
