@@ -816,9 +816,6 @@ CONFIGS = [
 ]
 
 
-# Fused epilogues on the family's 128 x 256 and 128 x 192 bf16 kernels:
-# (config, epilogue). Listed apart in the case file ("epilogue_kernels"):
-# they take the bias as an extra argument.
 # Kernels that also get an ldgsts version (`<name>_ldgsts`, the manifest's
 # version_of the TMA one): cp.async reads tensors whose base or row stride
 # is a multiple of 4 or 8 bytes but not 16, which TMA refuses; TileRuntime
@@ -829,6 +826,10 @@ LDGSTS_VERSIONS = [
     ("f16", "f16", False, 128, 128, 64, 5),
     ("f8E4M3FN", "bf16", False, 128, 128, 128, 5),
 ]
+
+# Fused epilogues on the family's 128 x 256 and 128 x 192 bf16 kernels:
+# (config, epilogue). Listed apart in the case file ("epilogue_kernels"):
+# they take the bias as an extra argument.
 
 EPILOGUE_CONFIGS = [
     (("bf16", "bf16", False, 128, 256, 64, 3), "bias"),
@@ -879,6 +880,12 @@ def main():
         if only is None or case["kernel"] in only:
             kernels.append(text)
             epilogue_cases.append(case)
+    # A version is launched with its kernel's arguments: the manifest
+    # reader refuses one whose kernel is missing.
+    missing = {c["version_of"] for c in cases if "version_of" in c} - {
+        c["kernel"] for c in cases}
+    if missing:
+        sys.exit(f"versions without their kernels: {', '.join(sorted(missing))}")
     if only is not None and len(cases) + len(epilogue_cases) != len(only):
         known = {c["kernel"] for c in cases + epilogue_cases}
         sys.exit(f"unknown kernels: {', '.join(sorted(only - known))}")

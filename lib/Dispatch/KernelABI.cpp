@@ -68,13 +68,22 @@ FailureOr<unsigned> KernelABI::addTensorMapParam(Operation *op,
   return index;
 }
 
-void KernelABI::requireAlignment(Operation *op, Value memref, uint64_t bytes,
-                                 StringRef by, ArrayRef<int64_t> strideDims) {
+LogicalResult KernelABI::requireAlignment(Operation *op, Value memref,
+                                          uint64_t bytes, StringRef by,
+                                          ArrayRef<int64_t> strideDims) {
   gpu::GPUFuncOp kernel = enclosingKernel(op);
   auto arg = dyn_cast<BlockArgument>(memref);
-  if (!kernel || !arg || arg.getOwner() != &kernel.getBody().front() ||
-      bytes <= 1)
-    return;
+  if (!kernel || bytes <= 1)
+    return success();
+  if (!arg || arg.getOwner() != &kernel.getBody().front()) {
+    if (kernel->hasAttr(kVersionOfAttr))
+      return op->emitError()
+             << "in a kernel version (tile.version_of), " << by
+             << " copies read a kernel argument, not a view of one: the "
+                "runtime chooses a version by what it needs of its "
+                "arguments";
+    return success();
+  }
   MLIRContext *ctx = op->getContext();
   Builder b(ctx);
   SmallVector<int64_t> dims(strideDims);
@@ -89,9 +98,10 @@ void KernelABI::requireAlignment(Operation *op, Value memref, uint64_t bytes,
   if (auto existing = kernel->getAttrOfType<ArrayAttr>(kArgAlignmentAttr))
     records.assign(existing.begin(), existing.end());
   if (llvm::is_contained(records, need))
-    return;
+    return success();
   records.push_back(need);
   kernel->setAttr(kArgAlignmentAttr, ArrayAttr::get(ctx, records));
+  return success();
 }
 
 SmallVector<std::string> tile::dispatch::loweredParamParts(Type type) {

@@ -78,7 +78,7 @@ std::vector<ArgSpec> sourceArguments(LLVM::LLVMFuncOp func,
       int64_t offset;
       if (succeeded(memref.getStridesAndOffset(strides, offset))) {
         arg.strides = staticOrMinusOne(strides);
-        if (!ShapedType::isDynamic(offset))
+        if (!ShapedType::isDynamic(offset) && offset >= 0)
           arg.offset = offset;
       }
     } else {
@@ -203,14 +203,21 @@ KernelSpec describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
   kernel.tensorMaps = tensorMaps(func);
   kernel.args = sourceArguments(func, kernel.tensorMaps);
   if (auto needs = func->getAttrOfType<ArrayAttr>(kArgAlignmentAttr))
-    for (auto need : needs.getAsRange<DictionaryAttr>()) {
+    for (Attribute element : needs) {
+      auto need = dyn_cast<DictionaryAttr>(element);
+      if (!need)
+        continue;
       auto arg = need.getAs<IntegerAttr>("arg");
       auto bytes = need.getAs<IntegerAttr>("bytes");
       auto by = need.getAs<StringAttr>("by");
       auto dims = need.getAs<DenseI64ArrayAttr>("strides");
       if (arg && bytes && by && dims && arg.getInt() >= 0 &&
           arg.getInt() < int64_t(kernel.args.size()) &&
-          kernel.args[arg.getInt()].kind == ArgSpec::Kind::MemRef)
+          kernel.args[arg.getInt()].kind == ArgSpec::Kind::MemRef &&
+          llvm::all_of(dims.asArrayRef(), [&](int64_t d) {
+            return d >= 0 &&
+                   d < int64_t(kernel.args[arg.getInt()].shape.size());
+          }))
         kernel.args[arg.getInt()].alignment.push_back(
             {uint64_t(bytes.getInt()), by.str(),
              llvm::SmallVector<int64_t, 4>(dims.asArrayRef())});

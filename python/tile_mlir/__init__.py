@@ -299,7 +299,7 @@ class Kernel:
                 if view is None:
                     raise LaunchError(f"{where}: a tensor is expected, got "
                                       f"{type(value).__name__}")
-                address, sizes, strides, etype, _ = view
+                address, sizes, strides, etype, itemsize = view
                 if not _same_type(spec["element_type"], etype):
                     raise LaunchError(
                         f"{where}: element type {etype} given, the kernel "
@@ -312,7 +312,11 @@ class Kernel:
                 s = (ctypes.c_int64 * len(sizes))(*sizes)
                 t = (ctypes.c_int64 * len(strides))(*strides)
                 keep += [s, t]
-                out[i] = _KernelArg(0, len(sizes), address, 0, s, t, 0, 0.0)
+                # A memref type with a static offset: the descriptor's
+                # pointer sits that many elements before the data.
+                offset = spec.get("offset", 0)
+                out[i] = _KernelArg(0, len(sizes), address - offset * itemsize,
+                                    offset, s, t, 0, 0.0)
             else:
                 kind = {"i32": 1, "i64": 2, "index": 2, "f32": 3,
                         "f64": 4}.get(spec["type"], 2)

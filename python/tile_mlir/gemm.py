@@ -20,7 +20,7 @@ multiple of 16 bytes' worth of elements). With `in_place=True` an operand
 whose rows are 4-byte aligned is read where it is, by the kernel's cp.async
 version (`<kernel>_ldgsts`, the manifest's `version_of`, which TileRuntime
 launches when the TMA kernel cannot take the tensors): no copy and no
-extra memory, but on an H200 8-10x slower than copying first
+extra memory, but on an H200 3-7x slower than copying first
 (docs/Performance.md (j)); only some kernels have one (docs/Gemm.md).
 
 The choice, from the shape and the GPU's SM count: for M <= 64, swap-AB
@@ -55,7 +55,7 @@ def _tma_reason(t):
     rows = t.shape[0]
     if t.stride(1) != 1:
         return f"inner stride {t.stride(1)} (TMA reads rows)"
-    if rows > 1 and (t.stride(0) * e) % 16:
+    if (t.stride(0) * e) % 16:  # the map's row stride, even for one row
         return f"row stride {t.stride(0) * e} bytes is not a multiple of 16"
     if rows > 1 and t.stride(0) < t.shape[1]:
         return f"row stride {t.stride(0)} overlaps the rows"
@@ -68,9 +68,10 @@ def _fits(t, alignment):
     """Whether the rows of the 2-D tensor `t` can be read by copies that
     need `alignment` bytes (the manifest's per-argument alignment)."""
     e = t.element_size()
+    # The row stride counts even for one row: the kernels' copies test it.
     return (t.stride(1) == 1 and t.data_ptr() % alignment == 0
-            and (t.shape[0] <= 1 or ((t.stride(0) * e) % alignment == 0
-                                     and t.stride(0) >= t.shape[1])))
+            and (t.stride(0) * e) % alignment == 0
+            and (t.shape[0] <= 1 or t.stride(0) >= t.shape[1]))
 
 
 def _aligned(t):

@@ -134,10 +134,12 @@ public:
   /// of `bytes` (a power of two). Only a memref that is an argument of the
   /// enclosing kernel is recorded (the host checks it before launching; the
   /// manifest's `alignment`), once per distinct need. Nothing is recorded
-  /// for other memrefs.
-  void requireAlignment(mlir::Operation *op, mlir::Value memref,
-                        uint64_t bytes, llvm::StringRef by,
-                        llvm::ArrayRef<int64_t> strideDims);
+  /// for other memrefs, except in a kernel version (`tile.version_of`):
+  /// TileRuntime chooses a version by its arguments' needs, so an error on
+  /// `op` there.
+  mlir::LogicalResult requireAlignment(mlir::Operation *op, mlir::Value memref,
+                                       uint64_t bytes, llvm::StringRef by,
+                                       llvm::ArrayRef<int64_t> strideDims);
 };
 
 /// The parameters convert-gpu-to-nvvm makes from one kernel argument of

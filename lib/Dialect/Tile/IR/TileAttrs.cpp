@@ -373,9 +373,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       auto d = dyn_cast<DictionaryAttr>(a);
       auto arg = d ? d.getAs<IntegerAttr>("arg") : IntegerAttr();
       auto bytes = d ? d.getAs<IntegerAttr>("bytes") : IntegerAttr();
-      return arg && bytes && d.getAs<StringAttr>("by") &&
-             d.getAs<DenseI64ArrayAttr>("strides") && arg.getInt() >= 0 &&
-             bytes.getInt() > 0 && llvm::isPowerOf2_64(bytes.getInt());
+      auto dims = d ? d.getAs<DenseI64ArrayAttr>("strides") : DenseI64ArrayAttr();
+      return arg && bytes && d.getAs<StringAttr>("by") && dims &&
+             arg.getInt() >= 0 && bytes.getInt() > 0 &&
+             bytes.getInt() <= INT32_MAX &&
+             llvm::isPowerOf2_64(bytes.getInt()) &&
+             llvm::all_of(dims.asArrayRef(), [](int64_t x) { return x >= 0; });
     };
     if (!array || !llvm::all_of(array, wellFormed))
       return op->emitError()

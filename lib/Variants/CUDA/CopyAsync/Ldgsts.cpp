@@ -132,9 +132,8 @@ LogicalResult prepareLdgsts(CopyAsyncOp copy, LdgstsLowering &lowering,
   SmallVector<int64_t> strideDims;
   for (int64_t d = 0; d + 1 < copy.getSrcType().getRank(); ++d)
     strideDims.push_back(d);
-  abi.requireAlignment(copy, *memref, lowering.plan.widths.back().bytes,
-                       "ldgsts", strideDims);
-  return success();
+  return abi.requireAlignment(copy, *memref, lowering.plan.widths.back().bytes,
+                              "ldgsts", strideDims);
 }
 
 /// Emits integer arithmetic on i64 values with constants folded in.

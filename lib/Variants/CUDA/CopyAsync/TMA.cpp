@@ -309,11 +309,11 @@ LogicalResult prepareTMA(CopyAsyncOp copy, TMALowering &lowering,
     if (v.sourceDim >= 0)
       strideDims.push_back(v.sourceDim);
   Value global = isGlobalToShared(copy) ? copy.getSrc() : copy.getDst();
-  abi.requireAlignment(copy, global.getDefiningOp<FromMemrefOp>().getSource(),
-                       cuda::globalAlignmentBytes(lowering.plan.map.dataType,
-                                                  lowering.plan.map.interleave),
-                       "tma", strideDims);
-  return success();
+  return abi.requireAlignment(
+      copy, global.getDefiningOp<FromMemrefOp>().getSource(),
+      cuda::globalAlignmentBytes(lowering.plan.map.dataType,
+                                 lowering.plan.map.interleave),
+      "tma", strideDims);
 }
 
 LogicalResult emitTMA(CopyAsyncOp copy, const TMALowering &lowering,

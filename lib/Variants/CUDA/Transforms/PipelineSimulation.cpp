@@ -920,7 +920,8 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
     std::optional<int64_t> threads =
         copy_async::execScopeThreads(copy, copy.getExec());
     if (!threads || from != MemoryScope::global || to != MemoryScope::shared ||
-        copy.getCtaMask() || copy.getRemoteCta() || copy.getMbarCta())
+        copy.getSizes().empty() || copy.getCtaMask() || copy.getRemoteCta() ||
+        copy.getMbarCta())
       return skip(&op, "a cooperative copy other than global -> own shared "
                        "memory");
     scopeThreads = *threads;
