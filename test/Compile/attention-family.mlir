@@ -7,6 +7,18 @@
 // RUN: tile-compile --check --remarks %t.mlir -o %t.ptx --manifest %t.json 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
+// The LSE column (memref<?x1xf32>, rows 4 bytes apart) is stored by TMA
+// through a map with no global stride: the manifest's need covers its
+// address only, so TileRuntime does not refuse the column.
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
+// MANIFEST:      "bytes": 16,
+// MANIFEST-NEXT: "strides": [
+// MANIFEST-NEXT: 0,
+// MANIFEST:      "strides": []
+// MANIFEST-NEXT: }
+// MANIFEST-NEXT: ],
+// MANIFEST-NEXT: "element_bits": 32,
+// MANIFEST:      "type": "memref<?x1xf32, 1>"
 // RUN: %python %tile_src_root/bench/Kernels/gen_attention_kernels.py %t.example.mlir %t.example.json --example 128 causal bf16
 // RUN: diff %t.example.mlir %tile_src_root/examples/flash_attention.mlir
 // RUN: tile-compile --check --remarks %tile_src_root/examples/flash_attention.mlir -o %t.example.ptx 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
