@@ -248,20 +248,24 @@ tile::runtime::prepareLaunch(const KernelSpec &kernel,
   return launch;
 }
 
+llvm::Error tile::runtime::unknownKernelError(const LaunchManifest &manifest,
+                                             llvm::StringRef name) {
+  std::string known;
+  for (const KernelSpec *k : manifest.kernels())
+    known += (known.empty() ? "" : ", ") + k->name;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "the manifest has no kernel '" + name.str() +
+                                     "' (kernels: " +
+                                     (known.empty() ? "none" : known) + ")");
+}
+
 Expected<const KernelSpec *>
 tile::runtime::chooseVersion(const LaunchManifest &manifest,
                              llvm::StringRef name,
                              llvm::ArrayRef<KernelArg> args, std::string *why) {
   std::vector<const KernelSpec *> versions = manifest.versions(name);
-  if (versions.empty()) {
-    std::string known;
-    for (const KernelSpec *k : manifest.kernels())
-      known += (known.empty() ? "" : ", ") + k->name;
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "the manifest has no kernel '" + name.str() + "' (kernels: " +
-            (known.empty() ? "none" : known) + ")");
-  }
+  if (versions.empty())
+    return unknownKernelError(manifest, name);
   std::string refusals;
   for (const KernelSpec *version : versions) {
     Expected<PreparedLaunch> prepared = prepareLaunch(*version, args);

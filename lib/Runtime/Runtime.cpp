@@ -348,13 +348,8 @@ Expected<CUfunction> Module::function(llvm::StringRef name) const {
 
 Expected<Kernel> Module::kernel(llvm::StringRef name) const {
   const KernelSpec *spec = manifest_->kernel(name);
-  if (!spec) {
-    std::string known;
-    for (const KernelSpec *k : manifest_->kernels())
-      known += (known.empty() ? "" : ", ") + k->name;
-    return fail("the manifest has no kernel '" + name.str() + "' (kernels: " +
-                (known.empty() ? "none" : known) + ")");
-  }
+  if (!spec)
+    return unknownKernelError(*manifest_, name);
   Expected<CUfunction> function = this->function(name);
   if (!function)
     return function.takeError();

@@ -38,9 +38,9 @@ namespace tile::manifest {
 /// The format version written and read. Version 1 lacked the `args`
 /// section, version 2 `sanitize_checks` (a runtime that does not know them
 /// would launch a sanitized kernel without its report buffer), version 3
-/// the arguments' `alignment` and the kernels' `version_of` (a runtime that
-/// does not know them would launch a version whose copies cannot read the
-/// tensors).
+/// the arguments' `alignment` and `offset` and the kernels' `version_of` (a
+/// runtime that does not know them would launch a version whose copies
+/// cannot read the tensors).
 constexpr int kVersion = 4;
 
 /// What one variant's copies need of a memref argument: the address of

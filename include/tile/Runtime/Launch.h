@@ -89,6 +89,10 @@ struct PreparedLaunch {
 llvm::Expected<PreparedLaunch> prepareLaunch(const KernelSpec &kernel,
                                              llvm::ArrayRef<KernelArg> args);
 
+/// "the manifest has no kernel 'name' (kernels: ...)".
+llvm::Error unknownKernelError(const LaunchManifest &manifest,
+                               llvm::StringRef name);
+
 /// The first version of kernel `name` (LaunchManifest::versions: the kernel,
 /// then the kernels declared its versions) that `args` can launch: whose
 /// prepareLaunch accepts them, alignment needs included. The error names

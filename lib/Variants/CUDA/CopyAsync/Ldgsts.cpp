@@ -301,7 +301,7 @@ void emitWidth(const CopySite &s, const ldgsts::Width &width,
   if (full > 1) {
     // A loop kept rolled: unrolled, every vector's address and bounds are
     // invariant in a caller's K loop, LLVM hoists all of them out of it,
-    // and a GEMM producer (64 registers) spills them.
+    // and a GEMM producer (40 registers) spills them.
     MLIRContext *ctx = b.getContext();
     auto rolled = LLVM::LoopAnnotationAttr::get(
         ctx, {}, {}, {},
