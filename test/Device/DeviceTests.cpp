@@ -1022,6 +1022,52 @@ TEST(Examples, KernelVersionsChosenByTheTensors) {
             std::string::npos);
 }
 
+// examples/cp_async_pipeline.mlir, compiled for sm_80 and loaded from its
+// PTX (ISA 7.0), which the driver compiles for the device (an sm_80 cubin
+// runs only on sm_8x chips): out = in * factor through the two-stage cp.async ring completing
+// through cp.async groups, on random normal data against the host (one
+// f32 multiply: bit for bit). One CTA walks all 128 tiles (both stages
+// refilled many times), 3 and 50 CTAs several each, 200 CTAs one or none
+// (a CTA with no tile commits an empty group and skips the loop).
+TEST(Examples, CpAsyncPipelineScalesEveryRow) {
+  REQUIRE_SUITE();
+  llvm::Expected<Module> module =
+      Module::load(kernelPath("cp_async_pipeline.sm_80.ptx"),
+                   kernelPath("cp_async_pipeline.sm_80.json"));
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  const int64_t rows = 4096, cols = 64;
+  const float factor = -1.75f;
+  std::mt19937 gen(21);
+  std::normal_distribution<float> normal;
+  std::vector<float> in(rows * cols), want(rows * cols);
+  for (size_t i = 0; i < in.size(); ++i) {
+    in[i] = normal(gen);
+    want[i] = in[i] * factor;
+  }
+  std::vector<uint8_t> bytes(in.size() * 4);
+  std::memcpy(bytes.data(), in.data(), bytes.size());
+  DeviceArray dIn = unwrap(DeviceArray::of(bytes));
+  for (unsigned ctas : {1u, 3u, 50u, 200u}) {
+    SCOPED_TRACE(std::to_string(ctas) + " CTAs");
+    DeviceArray dOut = unwrap(DeviceArray::zeros(bytes.size()));
+    ASSERT_OK(launchAndWait(
+        *module, "scale_rows", {ctas, 1, 1},
+        {KernelArg::memref(dIn.buffer.address(), {rows, cols}),
+         KernelArg::memref(dOut.buffer.address(), {rows, cols}),
+         KernelArg::f32(factor)}));
+    std::vector<uint8_t> out = dOut.read();
+    std::vector<float> got(in.size());
+    std::memcpy(got.data(), out.data(), out.size());
+    int64_t wrong = 0, first = -1;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (std::memcmp(&got[i], &want[i], 4) != 0 && wrong++ == 0)
+        first = int64_t(i);
+    EXPECT_EQ(wrong, 0) << "first at row " << first / cols << " column "
+                        << first % cols << ": " << got[first] << ", want "
+                        << want[first];
+  }
+}
+
 TEST(Examples, DsmemCopyInClustersOfTwo) {
   LOAD_EXAMPLE(module, "dsmem_copy", "sm_90a", 9, false);
   std::vector<uint8_t> in = randomBytes(128 * 64 * 2, 6);

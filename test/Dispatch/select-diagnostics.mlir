@@ -2,7 +2,7 @@
 
 // Every predicate of the candidate is evaluated and listed.
 func.func @nothing_matches(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64xf16, shared>) {
-  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> shared; cp.async copies global -> shared; rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
+  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> shared; cp.async copies global -> shared}}
   // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
   // expected-note @+3 {{tma (priority 20): rejected: global_shared — copies shared -> shared; tma copies global <-> shared; rejected: single_thread — issued by a warp; one thread issues tensor copies (exec thread)}}
   // expected-note @+2 {{dsmem (priority 10): rejected: single_thread — issued by a warp; one thread issues bulk copies (exec thread); rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
@@ -18,7 +18,7 @@ func.func @nothing_matches(%s: !tile.buffer<64xf16, shared>, %d: !tile.buffer<64
 // names, per form, the row the walk misses.
 !t = !tile.buffer<128x32xf32, tmem, #tile.layout<S[(128,32):(1@TLane,1@TCol)]>>
 func.func @s2t(%s: !tile.buffer<128x32xf32, shared>, %t: !t) {
-  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> tmem; cp.async copies global -> shared; rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
+  // expected-note @+5 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> tmem; cp.async copies global -> shared}}
   // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
   // expected-note @+3 {{tma (priority 20): rejected: global_shared — copies shared -> tmem; tma copies global <-> shared}}
   // expected-note @+2 {{dsmem (priority 10): rejected: shared_to_shared — copies shared -> tmem; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}

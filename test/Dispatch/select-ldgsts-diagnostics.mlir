@@ -1,15 +1,5 @@
 // RUN: tile-opt %s --tile-select-variants -split-input-file -verify-diagnostics
 
-// cp.async completes on an mbarrier here (the tma protocol).
-func.func @no_mbar(%g: !tile.buffer<?x?xbf16, global>, %s: !tile.buffer<64x64xbf16, shared>) {
-  // expected-error @+2 {{forced variant 'ldgsts' cannot implement this tile.copy_async on sm_100a}}
-  // expected-note @+1 {{ldgsts (priority 15): rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
-  tile.copy_async %g[0, 0] to %s[0, 0] sizes [64, 64] exec warpgroup {dispatch = "ldgsts"} : !tile.buffer<?x?xbf16, global> to !tile.buffer<64x64xbf16, shared>
-  return
-}
-
-// -----
-
 func.func @cluster_scope(%g: !tile.buffer<?x?xbf16, global>, %s: !tile.buffer<64x64xbf16, shared>, %bar: !llvm.ptr<3>) {
   // expected-error @+2 {{forced variant 'ldgsts' cannot implement this tile.copy_async on sm_100a}}
   // expected-note @+1 {{ldgsts (priority 15): rejected: exec_scope — exec cluster; cp.async serves a thread, warp, warpgroup or CTA (its own shared memory)}}

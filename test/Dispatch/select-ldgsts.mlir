@@ -59,3 +59,28 @@ gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+// sm_80: no mbar, so the copy completes through cp.async groups, which
+// need only cp.async (tma does not exist there; the mbarrier form of
+// ldgsts needs sm_90's transaction counts: select-ldgsts-diagnostics.mlir).
+!sw80 = !tile.buffer<64x64xbf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+// CHECK-LABEL: gpu.func @ampere_group_copy
+// CHECK: tile.copy_async {{.*}} {variant = "ldgsts"}
+gpu.module @k [#nvvm.target<chip = "sm_80">] {
+  gpu.func @ampere_group_copy(%in: memref<?x?xbf16, 1>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %g = tile.from_memref %in : memref<?x?xbf16, 1> -> !tile.buffer<?x?xbf16, global>
+    %s = tile.alloc_shared {alignment = 1024 : i64} : !sw80
+    // expected-remark @+4 {{selected ldgsts (priority 15) on sm_80}}
+    // expected-note @+3 {{tma (priority 20): rejected: single_thread — issued by a warpgroup; one thread issues tensor copies (exec thread); rejected: completion — a global -> shared tensor copy completes on an mbarrier; give mbar(...)}}
+    // expected-note @+2 {{dsmem (priority 10): rejected}}
+    // expected-note @+1 {{tcgen05_cp (priority 10): rejected}}
+    tile.copy_async %g[0, 0] to %s[0, 0] sizes [64, 64] exec warpgroup
+        : !tile.buffer<?x?xbf16, global> to !sw80
+    tile.commit_group cp_async
+    tile.wait_group cp_async, 0
+    gpu.return
+  }
+}

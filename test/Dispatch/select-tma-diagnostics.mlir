@@ -1,13 +1,12 @@
 // RUN: tile-opt %s --tile-select-variants -split-input-file -verify-diagnostics
 
-// The caller's config must fit the direction.
+// The caller's config must fit the direction. (Without mbar the copy is
+// the ldgsts variant's, completing through cp.async groups:
+// select-ldgsts.mlir.)
 func.func @missing_mbar(%g: !tile.buffer<8x256xf16, global>, %s: !tile.buffer<8x256xf16, shared>) {
-  // expected-note @+5 {{ldgsts (priority 15): rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
-  // expected-error @+4 {{no variant of tile.copy_async can implement this op on sm_100a}}
-  // expected-note @+3 {{tma (priority 20): rejected: completion — a global -> shared tensor copy completes on an mbarrier; give mbar(...)}}
-  // expected-note @+2 {{dsmem (priority 10): rejected}}
-  // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies global -> shared; tcgen05.cp copies shared -> tmem}}
-  tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
+  // expected-error @+2 {{forced variant 'tma' cannot implement this tile.copy_async on sm_100a}}
+  // expected-note @+1 {{tma (priority 20): rejected: completion — a global -> shared tensor copy completes on an mbarrier; give mbar(...)}}
+  tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread {dispatch = "tma"} : !tile.buffer<8x256xf16, global> to !tile.buffer<8x256xf16, shared>
   return
 }
 

@@ -18,7 +18,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies global -> shared; tcgen05.cp copies shared -> tmem}}
     tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread mbar(%bar)
         : !tile.buffer<8x256xf16, global> to !sw128
-    // expected-note @+4 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> global; cp.async copies global -> shared; rejected: completion — no mbar operand: an ldgsts copy completes on an mbarrier armed with its bytes, as a tensor copy does}}
+    // expected-note @+4 {{ldgsts (priority 15): rejected: global_to_shared — copies shared -> global; cp.async copies global -> shared}}
     // expected-remark @+3 {{selected tma (priority 20) on sm_90a}}
     // expected-note @+2 {{dsmem (priority 10): rejected: shared_to_shared — copies shared -> global; dsmem copies shared -> shared; rejected: has_remote_cta — no remote_cta operand: the destination CTA's rank is needed; rejected: has_mbar — no mbar operand: the destination CTA's mbarrier tracks completion}}
     // expected-note @+1 {{tcgen05_cp (priority 10): rejected: shared_tmem — copies shared -> global; tcgen05.cp copies shared -> tmem}}

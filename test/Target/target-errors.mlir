@@ -117,3 +117,27 @@ gpu.module @raw_block_scale [#nvvm.target<chip = "sm_100a", features = "+ptx86">
     gpu.return
   }
 }
+
+// -----
+
+// Async groups on a chip without their instructions: a bulk (TMA store)
+// group and a wgmma group on sm_80 (cp.async groups exist there).
+gpu.module @groups_sm80 [#nvvm.target<chip = "sm_80">] {
+  gpu.func @k() kernel {
+    tile.commit_group cp_async
+    tile.wait_group cp_async, 0
+    // expected-error @+1 {{cp.async.bulk.tensor does not exist on sm_80}}
+    tile.commit_group bulk
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @wgmma_group_sm100a [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{wgmma does not exist on sm_100a}}
+    tile.wait_group wgmma, 0
+    gpu.return
+  }
+}

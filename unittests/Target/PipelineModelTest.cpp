@@ -373,6 +373,86 @@ TEST(PipelineModelTest, ReleasingTensorMemoryUnderAnMma) {
   EXPECT_FALSE(done.failed());
 }
 
+/// Threads 0 and 1 each copy half of stage 0 (rows 0..31, 32..63) by
+/// cp.async, completing through their cp.async groups.
+void copyHalvesByGroup(PipelineModel &model) {
+  SharedBox top = box(0, 0), bottom = box(0, 0);
+  top.hi[1] = 32;
+  bottom.lo[1] = 32;
+  model.copyIntoSharedByGroup(0, top, &opCopy);
+  model.copyIntoSharedByGroup(1, bottom, &opCopy);
+}
+
+TEST(PipelineModelTest, CpAsyncLandsWhenItsGroupRetires) {
+  PipelineModel model(2, {});
+  copyHalvesByGroup(model);
+  model.commitGroup(0, AsyncGroupKind::CpAsync);
+  model.commitGroup(1, AsyncGroupKind::CpAsync);
+  model.waitGroup(0, AsyncGroupKind::CpAsync, 0);
+  // Thread 1 has not waited for its half.
+  model.readShared(0, box(0, 0), &opRead);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("has not landed"),
+            std::string::npos);
+  EXPECT_NE(model.getFindings()[0].message.find("thread 1 "),
+            std::string::npos);
+}
+
+TEST(PipelineModelTest, CpAsyncNeedsABarrierAfterEveryWait) {
+  // Both wait, but thread 0 reads thread 1's half without a barrier.
+  PipelineModel model(2, {});
+  copyHalvesByGroup(model);
+  for (int64_t t : {0, 1}) {
+    model.commitGroup(t, AsyncGroupKind::CpAsync);
+    model.waitGroup(t, AsyncGroupKind::CpAsync, 0);
+  }
+  model.readShared(0, box(0, 0), &opRead);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("without synchronizing"),
+            std::string::npos);
+  // With the barrier after the waits, both read the whole stage.
+  PipelineModel synced(2, {});
+  copyHalvesByGroup(synced);
+  for (int64_t t : {0, 1}) {
+    synced.commitGroup(t, AsyncGroupKind::CpAsync);
+    synced.waitGroup(t, AsyncGroupKind::CpAsync, 0);
+    synced.barArrive(t, -1, -1, &opBar);
+  }
+  synced.readShared(0, box(0, 0), &opRead);
+  synced.readShared(1, box(0, 0), &opRead);
+  EXPECT_FALSE(synced.failed());
+}
+
+TEST(PipelineModelTest, CpAsyncWaitCountsCommittedGroupsOnly) {
+  // Stage 0, then stage 1, one group each: wait(1) retires stage 0 only;
+  // an uncommitted copy is not retired by wait(0).
+  PipelineModel model(1, {});
+  model.copyIntoSharedByGroup(0, box(0, 0), &opCopy);
+  model.commitGroup(0, AsyncGroupKind::CpAsync);
+  model.copyIntoSharedByGroup(0, box(0, 1), &opCopy);
+  model.commitGroup(0, AsyncGroupKind::CpAsync);
+  model.waitGroup(0, AsyncGroupKind::CpAsync, 1);
+  model.readShared(0, box(0, 0), &opRead);
+  EXPECT_FALSE(model.failed());
+  model.readShared(0, box(0, 1), &opRead);
+  ASSERT_TRUE(model.failed()) << "stage 1's group is still in flight";
+
+  PipelineModel open(1, {});
+  open.copyIntoSharedByGroup(0, box(0, 0), &opCopy);
+  open.waitGroup(0, AsyncGroupKind::CpAsync, 0);
+  open.readShared(0, box(0, 0), &opRead);
+  EXPECT_TRUE(open.failed()) << "the copy's group was never committed";
+}
+
+TEST(PipelineModelTest, CpAsyncIntoAStageStillFillingIsARace) {
+  PipelineModel model(1, {});
+  model.copyIntoSharedByGroup(0, box(0, 0), &opCopy);
+  model.commitGroup(0, AsyncGroupKind::CpAsync);
+  model.copyIntoSharedByGroup(0, box(0, 0), &opWrite);
+  ASSERT_TRUE(model.failed());
+  EXPECT_EQ(model.getFindings()[0].op, &opWrite);
+}
+
 TEST(PipelineModelTest, InitCountOutOfRange) {
   PipelineModel model(1, {1});
   model.init(0, {0, 0}, 0, &opInit);

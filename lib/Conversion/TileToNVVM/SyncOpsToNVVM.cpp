@@ -184,10 +184,17 @@ struct CommitGroupLowering : OpConversionPattern<CommitGroupOp> {
   LogicalResult
   matchAndRewrite(CommitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getGroup() == AsyncGroup::bulk)
+    switch (op.getGroup()) {
+    case AsyncGroup::bulk:
       rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op);
-    else
+      break;
+    case AsyncGroup::wgmma:
       rewriter.replaceOpWithNewOp<NVVM::WgmmaGroupSyncAlignedOp>(op);
+      break;
+    case AsyncGroup::cp_async:
+      rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+      break;
+    }
     return success();
   }
 };
@@ -197,13 +204,21 @@ struct WaitGroupLowering : OpConversionPattern<WaitGroupOp> {
   LogicalResult
   matchAndRewrite(WaitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getGroup() == AsyncGroup::bulk)
+    switch (op.getGroup()) {
+    case AsyncGroup::bulk:
       rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
           op, rewriter.getI32IntegerAttr(op.getPending()),
           op.getRead() ? rewriter.getUnitAttr() : UnitAttr());
-    else
+      break;
+    case AsyncGroup::wgmma:
       rewriter.replaceOpWithNewOp<NVVM::WgmmaWaitGroupSyncOp>(
           op, op.getPending());
+      break;
+    case AsyncGroup::cp_async:
+      rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op,
+                                                            op.getPending());
+      break;
+    }
     return success();
   }
 };

@@ -82,6 +82,14 @@ func.func @commit_by_warpgroup(%bars: !bars) {
 
 // -----
 
+func.func @read_on_cp_async() {
+  // expected-error @+1 {{'tile.wait_group' op 'read' waits for bulk copies to finish reading shared memory; cp_async groups have no such form}}
+  tile.wait_group cp_async, 0 {read}
+  return
+}
+
+// -----
+
 func.func @read_on_wgmma() {
   // expected-error @+1 {{'tile.wait_group' op 'read' waits for bulk copies to finish reading shared memory; wgmma groups have no such form}}
   tile.wait_group wgmma, 0 {read}
@@ -107,8 +115,8 @@ func.func @unknown_fence() {
 // -----
 
 func.func @unknown_group() {
-  // expected-error @+1 {{unknown 'cp_async'; expected bulk or wgmma}}
-  tile.commit_group cp_async
+  // expected-error @+1 {{unknown 'cp_asyn'; expected bulk, wgmma or cp_async}}
+  tile.commit_group cp_asyn
   return
 }
 

@@ -101,7 +101,8 @@ static ParseResult parseKeywordEnum(OpAsmParser &parser, Attr &attr,
 }
 
 static ParseResult parseAsyncGroup(OpAsmParser &parser, AsyncGroupAttr &attr) {
-  return parseKeywordEnum(parser, attr, symbolizeAsyncGroup, "bulk or wgmma");
+  return parseKeywordEnum(parser, attr, symbolizeAsyncGroup,
+                           "bulk, wgmma or cp_async");
 }
 
 static void printAsyncGroup(OpAsmPrinter &printer, Operation *,
@@ -736,7 +737,8 @@ LogicalResult MmaCommitOp::verify() {
 LogicalResult WaitGroupOp::verify() {
   if (getRead() && getGroup() != AsyncGroup::bulk)
     return emitOpError("'read' waits for bulk copies to finish reading "
-                       "shared memory; wgmma groups have no such form");
+                       "shared memory; ")
+           << stringifyAsyncGroup(getGroup()) << " groups have no such form";
   return success();
 }
 

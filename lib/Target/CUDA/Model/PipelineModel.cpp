@@ -57,6 +57,9 @@ struct Write {
   /// copy's own, or each later tcgen05.commit of the issuing thread (a
   /// commit tracks all of the thread's earlier tcgen05 work).
   llvm::SmallVector<std::pair<BarrierRef, int64_t>, 2> completions;
+  /// A cp.async copy completing through its thread's groups: the index of
+  /// the group (0, 1, … as the thread commits them); -1 otherwise.
+  int64_t cpAsyncGroup = -1;
 };
 using WritePtr = std::shared_ptr<Write>;
 
@@ -115,6 +118,12 @@ struct PipelineModel::Impl {
   int64_t flat(BarrierRef ref) const {
     return firstOfGroup[ref.group] + ref.index;
   }
+  /// In `knows`, after the barriers: thread t's cp.async groups, the
+  /// newest retired group's index.
+  int64_t totalBarriers = 0;
+  int64_t cpAsyncKey(int64_t thread) const { return totalBarriers + thread; }
+  /// Per thread: cp.async groups committed, and retired by its waits.
+  std::vector<int64_t> cpAsyncCommitted, cpAsyncRetired;
   /// (thread, barrier) -> the last phase the thread saw complete.
   llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> observed;
   /// Per thread: barrier -> the latest phase whose completion happened
@@ -132,7 +141,7 @@ struct PipelineModel::Impl {
     int64_t joinersLeft;
   };
   std::map<int64_t, Collective> collective;
-  static constexpr int kKinds = 4; ///< AsyncGroupKind's
+  static constexpr int kKinds = 5; ///< AsyncGroupKind's
   std::vector<ThreadGroups> groups; ///< [thread * kKinds + kind]
   ThreadGroups &groupsOf(int64_t thread, AsyncGroupKind kind) {
     return groups[thread * kKinds + int(kind)];
@@ -166,6 +175,9 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
     impl->firstOfGroup.push_back(total);
     total += size;
   }
+  impl->totalBarriers = total;
+  impl->cpAsyncCommitted.assign(threads, 0);
+  impl->cpAsyncRetired.assign(threads, 0);
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
   impl->knows.resize(threads);
@@ -518,6 +530,49 @@ static const Write *latestWrite(const PipelineModel::Impl &impl,
   return nullptr;
 }
 
+/// Reports a read of `box` by `threads` before every cp.async copy filling
+/// it landed and was ordered before the read: the copies of a cooperative
+/// copy are each thread's, so each overlapping one is checked.
+static void checkCpAsyncRead(PipelineModel &model, PipelineModel::Impl &impl,
+                             llvm::ArrayRef<int64_t> threads,
+                             const SharedBox &box, OpTag op) {
+  for (auto it = impl.writes.rbegin(); it != impl.writes.rend(); ++it) {
+    const Write &w = **it;
+    if (!w.box.overlaps(box))
+      continue;
+    if (w.cpAsyncGroup < 0)
+      return; // an older write, superseded by the copies checked
+    if (w.pending) {
+      Finding finding{model.threadName(threads.front()) + " reads " +
+                          model.boxName(box) + " while the cp.async copy of " +
+                          model.threadName(w.thread) + " into " +
+                          model.boxName(w.box) +
+                          " has not landed (no tile.wait_group cp_async of "
+                          "that thread retired its group " +
+                          std::to_string(w.cpAsyncGroup) + ")",
+                      op};
+      finding.notes.push_back({w.op, "the copy"});
+      model.report(std::move(finding));
+      return;
+    }
+    for (int64_t thread : threads) {
+      auto seen = impl.knows[thread].find(impl.cpAsyncKey(w.thread));
+      if (seen != impl.knows[thread].end() && seen->second >= w.cpAsyncGroup)
+        continue;
+      Finding finding{
+          model.threadName(thread) + " reads " + model.boxName(box) +
+              ", which a cp.async copy of " + model.threadName(w.thread) +
+              " filled, without synchronizing with that thread after its "
+              "tile.wait_group cp_async retired the copy (a barrier both "
+              "take part in, after the wait)",
+          op};
+      finding.notes.push_back({w.op, "the copy"});
+      model.report(std::move(finding));
+      return;
+    }
+  }
+}
+
 /// Reports a read of `box` by `threads` racing with the copy that fills it.
 static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
                       llvm::ArrayRef<int64_t> threads, const SharedBox &box,
@@ -525,6 +580,8 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
   const Write *w = latestWrite(impl, box);
   if (!w)
     return;
+  if (w->cpAsyncGroup >= 0)
+    return checkCpAsyncRead(model, impl, threads, box, op);
   // The tcgen05 pipe executes in order: an MMA reads what an earlier MMA or
   // tcgen05.cp wrote.
   if (byTcgen05 && w->tcgen05)
@@ -632,6 +689,16 @@ void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
   impl->pending.push_back(std::move(event));
 }
 
+void PipelineModel::copyIntoSharedByGroup(int64_t thread, const SharedBox &box,
+                                          OpTag op) {
+  checkWrite(*this, *impl, thread, box, op, "copies into");
+  if (failed())
+    return;
+  Write w{box, op, thread, true, std::nullopt, 0};
+  w.cpAsyncGroup = impl->cpAsyncCommitted[thread];
+  addWrite(*impl, std::move(w));
+}
+
 void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
                               AsyncGroupKind kind, const SharedBox &box,
                               OpTag op, int64_t collective, int64_t joiners) {
@@ -674,6 +741,10 @@ void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
 }
 
 void PipelineModel::commitGroup(int64_t thread, AsyncGroupKind kind) {
+  if (kind == AsyncGroupKind::CpAsync) {
+    ++impl->cpAsyncCommitted[thread];
+    return;
+  }
   ThreadGroups &g = impl->groupsOf(thread, kind);
   g.committed.push_back(std::move(g.open));
   g.open.clear();
@@ -681,6 +752,22 @@ void PipelineModel::commitGroup(int64_t thread, AsyncGroupKind kind) {
 
 void PipelineModel::waitGroup(int64_t thread, AsyncGroupKind kind,
                               int64_t pending) {
+  if (kind == AsyncGroupKind::CpAsync) {
+    int64_t retired = impl->cpAsyncCommitted[thread] - std::max<int64_t>(pending, 0);
+    if (retired <= impl->cpAsyncRetired[thread])
+      return;
+    impl->cpAsyncRetired[thread] = retired;
+    for (const WritePtr &w : impl->writes)
+      if (w->pending && w->thread == thread && w->cpAsyncGroup >= 0 &&
+          w->cpAsyncGroup < retired)
+        w->pending = false;
+    int64_t &known =
+        impl->knows[thread].try_emplace(impl->cpAsyncKey(thread), -1)
+            .first->second;
+    known = std::max(known, retired - 1);
+    ++impl->epoch;
+    return;
+  }
   ThreadGroups &g = impl->groupsOf(thread, kind);
   bool retired = false;
   while (int64_t(g.committed.size()) > std::max<int64_t>(pending, 0)) {

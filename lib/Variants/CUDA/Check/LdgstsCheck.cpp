@@ -14,10 +14,11 @@
 // read from the global address and the rest zero; both addresses aligned
 // to cp-size. Every byte of every region element must land where the
 // shared layout puts it, from where the tensor has it (zero outside the
-// tensor); no shared byte is written twice or outside the region. Each
-// thread must make the op's mbarrier track its copies
+// tensor); no shared byte is written twice or outside the region. With an
+// mbar operand each thread must make the op's mbarrier track its copies
 // (cp.async.mbarrier.arrive) before completing its bytes, and the bytes
-// completed must add up to the region's.
+// completed must add up to the region's; without one (completion through
+// cp.async groups, which the kernel commits) no mbarrier op may appear.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,7 +109,8 @@ Status runThreads(CopyAsyncOp copy, ValueRange lowered,
     EmittedValues values;
     values.bind(adaptor.getDst(), kSharedBase);
     values.bind(adaptor.getSrc(), sample.base);
-    values.bind(adaptor.getMbar(), kBarrier);
+    if (Value mbar = adaptor.getMbar())
+      values.bind(mbar, kBarrier);
     for (size_t d = 0, next = 0; d < sample.offsets.size(); ++d)
       if (ShapedType::isDynamic(copy.getSrcStaticOffsets()[d]))
         values.bind(adaptor.getSrcOffsets()[next++], sample.offsets[d]);
@@ -142,6 +144,11 @@ Status runThreads(CopyAsyncOp copy, ValueRange lowered,
         issued.push_back({*dst, *src, int64_t(cp.getSize()), read, t});
         return Status::success();
       }
+      if (!copy.getMbar() &&
+          isa<NVVM::CpAsyncMBarrierArriveOp, NVVM::MBarrierCompleteTxOp>(inst))
+        return Status::failure("thread " + str(t) + " signals an mbarrier, "
+                               "but the copy names none: it completes "
+                               "through the thread's cp.async group");
       if (auto arrive = dyn_cast<NVVM::CpAsyncMBarrierArriveOp>(inst)) {
         OrReason<int64_t> bar = valueOf(values, inst, arrive.getAddr(), "the mbarrier");
         if (!bar)
@@ -310,7 +317,7 @@ LogicalResult lowering_check::checkLdgstsLowering(
                         completed);
     if (status)
       status = compare(copy, sample, issued);
-    if (status && completed != regionBytes)
+    if (status && copy.getMbar() && completed != regionBytes)
       status = Status::failure("the threads complete " + str(completed) +
                                " bytes on the mbarrier; the region has " +
                                str(regionBytes));

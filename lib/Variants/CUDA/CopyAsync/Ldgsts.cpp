@@ -15,14 +15,18 @@
 // vector the runtime alignment allows and zero-fills what lies outside
 // the tensor (cp.async's src-size).
 //
-// Completion keeps the tma variant's protocol, so a kernel can be compiled
-// with either: the caller arms the mbarrier with the region's bytes
-// (`arrive.expect_tx`); each thread makes the barrier track its copies
-// (`cp.async.mbarrier.arrive`, which raises the pending count now and
-// lowers it when they land) and then completes its bytes
+// Completion, with an mbar operand, keeps the tma variant's protocol, so a
+// kernel can be compiled with either: the caller arms the mbarrier with
+// the region's bytes (`arrive.expect_tx`); each thread makes the barrier
+// track its copies (`cp.async.mbarrier.arrive`, which raises the pending
+// count now and lowers it when they land) and then completes its bytes
 // (`mbarrier.complete_tx`). The phase cannot end before every thread's
 // copies have landed: a thread's raise precedes its complete_tx, and the
-// transaction count reaches zero only after the last complete_tx.
+// transaction count reaches zero only after the last complete_tx. That
+// needs sm_90's transaction counts. Without an mbar operand the copies
+// join each thread's open cp.async group, which the kernel closes and
+// waits for (`tile.commit_group cp_async` / `tile.wait_group cp_async`):
+// the sm_80 protocol.
 //
 //===----------------------------------------------------------------------===//
 
@@ -445,14 +449,6 @@ Verdict execScope(CopyAsyncOp copy, const DispatchContext &) {
                           "CTA (its own shared memory)");
 }
 
-Verdict completion(CopyAsyncOp copy, const DispatchContext &) {
-  if (copy.getMbar())
-    return Verdict::success();
-  return Verdict::failure("no mbar operand: an ldgsts copy completes on an "
-                          "mbarrier armed with its bytes, as a tensor copy "
-                          "does");
-}
-
 Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
   SmallVector<std::string> unused;
   if (copy.getCtaMask())
@@ -474,7 +470,11 @@ Verdict supportedConfig(CopyAsyncOp copy, const DispatchContext &) {
                           "zero-filling what lies outside the tensor");
 }
 
-SmallVector<cuda::InstructionFamily, 2> ldgstsFamilies(CopyAsyncOp) {
+/// cp.async, and mbarrier transaction counts when the copy completes on
+/// its mbar (without one it completes through cp.async groups).
+SmallVector<cuda::InstructionFamily, 2> ldgstsFamilies(CopyAsyncOp copy) {
+  if (!copy.getMbar())
+    return {cuda::InstructionFamily::CpAsync};
   return {cuda::InstructionFamily::CpAsync,
           cuda::InstructionFamily::AsyncBarrier};
 }
@@ -499,7 +499,6 @@ void tile::registerLdgstsVariant(VariantRegistry &registry) {
                                 "ldgsts", kLdgstsPriority,
                                 {{"global_to_shared", globalToShared},
                                  {"exec_scope", execScope},
-                                 {"completion", completion},
                                  {"supported_config", supportedConfig},
                                  ldgstsTarget()},
                                 [](CopyAsyncOp copy, const DispatchContext &c)

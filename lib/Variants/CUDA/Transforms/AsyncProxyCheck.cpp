@@ -146,6 +146,13 @@ public:
       waitGroup(state, kind, pending);
       waitGroup(state, kind, pending, /*byOthers=*/true, &op);
     };
+    // cp.async groups hold writes into shared memory, no async reader.
+    if (auto commit = dyn_cast<CommitGroupOp>(op);
+        commit && commit.getGroup() == AsyncGroup::cp_async)
+      return;
+    if (auto wait = dyn_cast<WaitGroupOp>(op);
+        wait && wait.getGroup() == AsyncGroup::cp_async)
+      return;
     if (auto commit = dyn_cast<CommitGroupOp>(op))
       return commitAll(commit.getGroup() == AsyncGroup::bulk
                            ? InFlight::Bulk
@@ -321,6 +328,12 @@ private:
     auto kindOf = [](AsyncGroup g) {
       return g == AsyncGroup::bulk ? InFlight::Bulk : InFlight::Wgmma;
     };
+    if (auto commit = dyn_cast<CommitGroupOp>(op);
+        commit && commit.getGroup() == AsyncGroup::cp_async)
+      return;
+    if (auto wait = dyn_cast<WaitGroupOp>(op);
+        wait && wait.getGroup() == AsyncGroup::cp_async)
+      return;
     if (auto commit = dyn_cast<CommitGroupOp>(op))
       return commitGroup(state, kindOf(commit.getGroup()), /*byOthers=*/true);
     if (isa<NVVM::CpAsyncBulkCommitGroupOp>(op))

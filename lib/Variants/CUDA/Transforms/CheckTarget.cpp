@@ -7,10 +7,11 @@
 //
 // After variant selection: every gpu.module's #nvvm.target names a known
 // chip at a PTX version that chip has, and every instruction family its
-// ops will emit (the selected variants' families, the NVVM ops written next
-// to them) compiles at that version (Target/CUDA/Chips.h). A module that
-// names no PTX version gets the lowest one that covers all of them. So the
-// NVPTX backend never meets a combination it cannot select.
+// ops will emit (the selected variants' families, the async groups'
+// commits and waits, the NVVM ops written next to them) compiles at that
+// version (Target/CUDA/Chips.h). A module that names no PTX version gets
+// the lowest one that covers all of them. So the NVPTX backend never meets
+// a combination it cannot select.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +93,19 @@ SmallVector<InstructionFamily, 2> familiesOfNVVMOp(Operation *op) {
   return {};
 }
 
+/// The family of a tile.commit_group / tile.wait_group's instructions.
+InstructionFamily familyOfGroup(AsyncGroup group) {
+  switch (group) {
+  case AsyncGroup::bulk:
+    return InstructionFamily::BulkTensorCopy;
+  case AsyncGroup::wgmma:
+    return InstructionFamily::Wgmma;
+  case AsyncGroup::cp_async:
+    return InstructionFamily::CpAsync;
+  }
+  return InstructionFamily::CpAsync;
+}
+
 /// Every family the module's ops will emit.
 std::vector<Requirement> requirementsOf(gpu::GPUModuleOp module,
                                         StringRef family) {
@@ -106,6 +120,10 @@ std::vector<Requirement> requirementsOf(gpu::GPUModuleOp module,
       if (variant && variant->families)
         for (InstructionFamily f : variant->families(op))
           out.push_back({op, f});
+    } else if (auto commit = dyn_cast<CommitGroupOp>(op)) {
+      out.push_back({op, familyOfGroup(commit.getGroup())});
+    } else if (auto wait = dyn_cast<WaitGroupOp>(op)) {
+      out.push_back({op, familyOfGroup(wait.getGroup())});
     } else {
       for (InstructionFamily f : familiesOfNVVMOp(op))
         out.push_back({op, f});

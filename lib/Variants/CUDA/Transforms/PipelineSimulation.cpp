@@ -10,9 +10,10 @@
 // mbarriers, named barriers and asynchronous units (PipelineModel.h). What
 // the roles of a warp-specialized kernel do to each other is then observed,
 // not matched by SSA names: a consumer waiting on the wrong parity passes on
-// a phase it already saw or reads a stage whose copy is still in flight; a
-// producer that skips the empty barrier overwrites a stage a wgmma still
-// reads; a wrong arrival count or init count deadlocks, and the report says
+// a phase it already saw or reads a stage whose copy is still in flight
+// (or whose cp.async group its issuer has not retired, or retired with no
+// barrier since); a producer that skips the empty barrier overwrites a
+// stage a wgmma still reads; a wrong arrival count or init count deadlocks, and the report says
 // which barriers every thread waits on and what each phase still expects.
 //
 // Only integers are computed (thread ids, cluster ranks, loop counters,
@@ -241,6 +242,8 @@ private:
                                    int64_t &id, int64_t &count);
   StepResult stepTile(Warp &warp, Frame &frame, Operation &op);
   StepResult stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy);
+  bool stepGroupCopy(Warp &warp, CopyAsyncOp copy, int lane,
+                     int64_t scopeThreads, int64_t bytes);
   StepResult stepAccess(Warp &warp, Frame &frame, Operation &op, Value buffer,
                         OperandRange dynamic, ArrayRef<int64_t> staticOffsets,
                         ArrayRef<int64_t> shape, bool write);
@@ -908,6 +911,49 @@ static int64_t cooperativeShare(CopyAsyncOp copy, int64_t scopeThreads,
   return bytes * (rank + 1) / scopeThreads - bytes * rank / scopeThreads;
 }
 
+/// The model's kind of a tile async group.
+static model::AsyncGroupKind modelGroupKind(AsyncGroup group) {
+  switch (group) {
+  case AsyncGroup::bulk:
+    return model::AsyncGroupKind::Bulk;
+  case AsyncGroup::wgmma:
+    return model::AsyncGroupKind::Wgmma;
+  case AsyncGroup::cp_async:
+    return model::AsyncGroupKind::CpAsync;
+  }
+  return model::AsyncGroupKind::CpAsync;
+}
+
+/// The bytes of a copy's region; none above 2^40 (or overflowing).
+static std::optional<int64_t> copyBytes(CopyAsyncOp copy) {
+  int64_t elements = 1, bits = 0;
+  for (int64_t size : copy.getSizes())
+    if (size < 0 || llvm::MulOverflow(elements, size, elements))
+      return std::nullopt;
+  if (llvm::MulOverflow(elements, int64_t(copy.getSrcType().getElementBits()),
+                        bits) ||
+      bits / 8 > (int64_t(1) << 40))
+    return std::nullopt;
+  return bits / 8;
+}
+
+/// A cp.async copy without an mbarrier, lane `l`'s share: it lands when
+/// the thread's cp.async group retires. False when the run must stop.
+bool Simulation::stepGroupCopy(Warp &warp, CopyAsyncOp copy, int l,
+                               int64_t scopeThreads, int64_t bytes) {
+  Operation *op = copy;
+  std::optional<model::SharedBox> box =
+      boxOf(warp, op, copy.getDst(), copy.getDstOffsets(),
+            copy.getDstStaticOffsets(), copy.getSizes(), l);
+  if (!box)
+    return false;
+  if (scopeThreads > 1)
+    cooperativeShare(copy, scopeThreads, localThreadOf(warp, l) % scopeThreads,
+                     bytes, *box);
+  machine.copyIntoSharedByGroup(threadOf(warp, l), *box, op);
+  return !machine.failed();
+}
+
 /// A copy_async: TMA loads (multicast), DSMEM copies, TMA stores and
 /// tcgen05.cp, each issuing lane's; cp.async copies shared by a scope.
 StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
@@ -927,21 +973,19 @@ StepResult Simulation::stepCopy(Warp &warp, Frame &frame, CopyAsyncOp copy) {
     scopeThreads = *threads;
   }
   auto targets = [&](int lane) { return copyTargets(warp, copy, lane); };
-  int64_t elements = 1;
-  for (int64_t size : copy.getSizes())
-    if (size < 0 || llvm::MulOverflow(elements, size, elements))
-      return skip(&op, "a copy whose byte count overflows");
-  int64_t bytes = 0;
-  if (llvm::MulOverflow(elements, int64_t(copy.getSrcType().getElementBits()),
-                        bytes))
-    return skip(&op, "a copy whose byte count overflows");
-  bytes /= 8;
-  if (bytes > (int64_t(1) << 40))
+  std::optional<int64_t> regionBytes = copyBytes(copy);
+  if (!regionBytes)
     return skip(&op, "a copy of more than 2^40 bytes");
+  int64_t bytes = *regionBytes;
   for (int l : lanes) {
     int64_t thread = threadOf(warp, l);
     if ((from == MemoryScope::global || from == MemoryScope::shared) &&
         to == MemoryScope::shared) {
+      if (!copy.getMbar() && from == MemoryScope::global) {
+        if (!stepGroupCopy(warp, copy, l, scopeThreads, bytes))
+          return StepResult::Stop;
+        continue;
+      }
       if (!copy.getMbar() || !copy.getMbarIndex())
         return skip(&op, "a copy into shared memory that completes on no "
                          "mbarrier group entry");
@@ -1241,17 +1285,13 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
     return StepResult::Next;
   }
   if (auto commit = dyn_cast<CommitGroupOp>(op)) {
-    auto kind = commit.getGroup() == AsyncGroup::bulk
-                    ? model::AsyncGroupKind::Bulk
-                    : model::AsyncGroupKind::Wgmma;
+    model::AsyncGroupKind kind = modelGroupKind(commit.getGroup());
     for (int l : lanes)
       machine.commitGroup(threadOf(warp, l), kind);
     return StepResult::Next;
   }
   if (auto wait = dyn_cast<WaitGroupOp>(op)) {
-    auto kind = wait.getGroup() == AsyncGroup::bulk
-                    ? model::AsyncGroupKind::Bulk
-                    : model::AsyncGroupKind::Wgmma;
+    model::AsyncGroupKind kind = modelGroupKind(wait.getGroup());
     for (int l : lanes)
       machine.waitGroup(threadOf(warp, l), kind, wait.getPending());
     return StepResult::Next;
@@ -1588,12 +1628,14 @@ struct KernelObjects {
   std::vector<int64_t> groupSizes;
   std::vector<std::string> groupNames, bufferNames;
   bool any = false; ///< an async copy or MMA
+  /// A cp.async copy completing through cp.async groups (no mbarrier).
+  bool groupCopies = false;
 };
 
 KernelObjects collectObjects(gpu::GPUFuncOp kernel) {
   KernelObjects objects;
   auto &[groups, buffers, tmemViews, groupSizes, groupNames, bufferNames,
-         any] = objects;
+         any, groupCopies] = objects;
   auto lineOf = [](Operation *op) {
     auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
     return loc ? " on line " + std::to_string(loc.getLine()) : std::string();
@@ -1619,6 +1661,10 @@ KernelObjects collectObjects(gpu::GPUFuncOp kernel) {
         tmemViews[def].push_back(id);
     } else if (isa<CopyAsyncOp, GemmAsyncOp>(op)) {
       any = true;
+      if (auto copy = dyn_cast<CopyAsyncOp>(op))
+        groupCopies |= !copy.getMbar() &&
+                       copy.getSrcType().getScope() == MemoryScope::global &&
+                       copy.getDstType().getScope() == MemoryScope::shared;
     }
   });
   return objects;
@@ -1684,8 +1730,9 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
   }
 
   KernelObjects objects = collectObjects(kernel);
-  if (!objects.any || objects.groups.empty())
-    return notSimulated("no mbarrier group and async copy or MMA");
+  if (!objects.any || (objects.groups.empty() && !objects.groupCopies))
+    return notSimulated("no mbarrier group and async copy or MMA, and no "
+                        "copy completing through cp.async groups");
 
   // Short K loops and wrapping rings; warps in both orders (a producer
   // running ahead, consumers running ahead); then each warp of the first

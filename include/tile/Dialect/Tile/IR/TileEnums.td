@@ -125,6 +125,9 @@ def Tile_AsyncGroup : I32EnumAttr<"AsyncGroup",
       I32EnumAttrCase<"bulk", 0>,
       // wgmma groups: the warpgroup MMAs (gemm_async on sm_90a).
       I32EnumAttrCase<"wgmma", 1>,
+      // cp.async groups: global -> shared copies of the ldgsts variant that
+      // name no mbarrier (cp.async.commit_group / wait_group; sm_80 on).
+      I32EnumAttrCase<"cp_async", 2>,
     ]> {
   let cppNamespace = "::tile";
   let genSpecializedAttr = 0;

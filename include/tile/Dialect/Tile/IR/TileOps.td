@@ -194,7 +194,10 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
       a `!llvm.ptr<3>` address): the mbarrier that tracks completion
       (`complete_tx::bytes`); the caller arms it
       (`nvgpu.mbarrier.arrive.expect_tx` with the bytes of the copies
-      completing on it, checked by `--tile-verify-kernels`) and waits on it. For cluster
+      completing on it, checked by `--tile-verify-kernels`) and waits on it.
+      Without `mbar`, a global -> shared copy of the `ldgsts` variant joins
+      each issuing thread's open cp.async group instead
+      (`tile.commit_group cp_async`, `tile.wait_group cp_async, N`). For cluster
       copies it is the local (`shared::cta`) address of the barrier *in the
       destination CTA*: the same allocation as in the issuing CTA, mapped to
       `remote_cta` by the lowering.

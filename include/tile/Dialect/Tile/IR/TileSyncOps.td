@@ -140,6 +140,10 @@ def Tile_CommitGroupOp : Tile_Op<"commit_group"> {
     (`cp.async.bulk.commit_group`). `wgmma`: the warpgroup's `gemm_async`s
     (wgmma variant) since the last commit form one wgmma-group
     (`wgmma.commit_group.sync.aligned`, executed by the whole warpgroup).
+    `cp_async`: the thread's `ldgsts` copies that name no mbarrier form one
+    cp.async group (`cp.async.commit_group`; sm_80 on). Each thread of a
+    cooperative copy commits and waits for its own share; other threads
+    read the tile after their own wait and a barrier with the issuers.
     `tile.wait_group` waits for groups to complete.
 
     Example:
@@ -148,6 +152,8 @@ def Tile_CommitGroupOp : Tile_Op<"commit_group"> {
     func.func @groups() {
       tile.commit_group bulk
       tile.wait_group bulk, 0 {read}
+      tile.commit_group cp_async
+      tile.wait_group cp_async, 1
       return
     }
     ```
@@ -161,10 +167,11 @@ def Tile_WaitGroupOp : Tile_Op<"wait_group"> {
   let description = [{
     Blocks until at most `pending` of the most recent committed groups of
     the kind are incomplete (`cp.async.bulk.wait_group N` /
-    `wgmma.wait_group.sync.aligned N`). For `bulk`, `read` waits only until
-    the copies have finished reading their shared-memory source (the
-    source may then be overwritten; the global writes may still be in
-    flight). `wgmma` groups have no `read` form.
+    `wgmma.wait_group.sync.aligned N` / `cp.async.wait_group N`). For
+    `bulk`, `read` waits only until the copies have finished reading their
+    shared-memory source (the source may then be overwritten; the global
+    writes may still be in flight). `wgmma` and `cp_async` groups have no
+    `read` form.
 
     Example:
 

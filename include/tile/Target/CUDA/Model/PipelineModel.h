@@ -25,6 +25,11 @@
 //  - wgmma and bulk (TMA store) groups: an op joins its thread's open
 //    group; `commit` closes it; `wait(N)` retires all but the newest N
 //    committed groups. wgmmas retire only there, the latest they may.
+//  - cp.async groups (copies into shared memory that name no mbarrier):
+//    the same, and the bytes land only when the group retires. Another
+//    thread reads them safely once it synchronized with the issuer after
+//    that wait (a barrier both took part in, an mbarrier phase the issuer
+//    arrived on).
 //  - tcgen05: MMAs and tcgen05.cp run in order on one pipe; a
 //    tcgen05.commit arrives on its barrier once the thread's earlier
 //    tcgen05 work completed (delivered, like a copy, only when no thread
@@ -89,7 +94,9 @@ struct SharedBox {
   bool overlaps(const SharedBox &other) const;
 };
 
-enum class AsyncGroupKind { Wgmma, Bulk, Tcgen05, Dsmem };
+/// CpAsync: cp.async copies into shared memory that complete through their
+/// thread's groups (`copyIntoSharedByGroup`), not an mbarrier.
+enum class AsyncGroupKind { Wgmma, Bulk, Tcgen05, Dsmem, CpAsync };
 
 struct Finding {
   std::string message;
@@ -153,6 +160,10 @@ public:
   void copyIntoShared(int64_t thread, const SharedBox &box, BarrierRef barrier,
                       int64_t bytes, OpTag op,
                       const SharedBox *source = nullptr);
+  /// A cp.async copy by `thread` into `box` (its share of a cooperative
+  /// copy), joining its open cp.async group: the bytes land when a
+  /// `waitGroup(thread, CpAsync, …)` retires the group.
+  void copyIntoSharedByGroup(int64_t thread, const SharedBox &box, OpTag op);
   /// An asynchronous read of `box` joining `threads`' open group of `kind`
   /// (a wgmma operand: the warp's threads; a TMA store: one thread). A
   /// wgmma is one operation of its warpgroup: `collective` (>= 0) names
