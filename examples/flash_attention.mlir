@@ -66,24 +66,29 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %sv = tile.alloc_shared {alignment = 1024 : i64} : !kv_ring
     %slse = tile.alloc_shared {alignment = 128 : i64} : !lse_rows
     // Barriers: [0] Q landed; [1 + s] K of stage s landed, [3 + s] V landed,
-    // [5 + s] stage s free again (one arrival per consumer warp).
-    %bars = nvgpu.mbarrier.create -> !bars
+    // [5 + s] K of stage s free again, [7 + s] V of stage s free
+    // again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before
+    // the P·V of its block, so the producer loads the next K a step earlier.
+    %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
     %tid_in_wg = arith.remui %tid, %c128 : index
     %lane = arith.remui %tid, %c32 : index
     %leader = arith.cmpi eq, %tid, %c0 : index
     scf.if %leader {
-      nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
       scf.for %s = %c0 to %stages step %c1 {
         %kb = arith.addi %s, %c1 : index
         %vb0 = arith.addi %s, %stages : index
         %vb = arith.addi %vb0, %c1 : index
         %eb0 = arith.addi %vb0, %stages : index
         %eb = arith.addi %eb0, %c1 : index
-        nvgpu.mbarrier.init %bars[%kb], %c1 : !bars
-        nvgpu.mbarrier.init %bars[%vb], %c1 : !bars
-        nvgpu.mbarrier.init %bars[%eb], %consumer_warps : !bars
+        %fb0 = arith.addi %eb0, %stages : index
+        %fb = arith.addi %fb0, %c1 : index
+        nvgpu.mbarrier.init %bars[%kb], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+        nvgpu.mbarrier.init %bars[%vb], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+        nvgpu.mbarrier.init %bars[%eb], %consumer_warps : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+        nvgpu.mbarrier.init %bars[%fb], %consumer_warps : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
       }
       tile.fence mbarrier_init
     }
@@ -94,12 +99,12 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     // stage j mod 2 once both consumers freed it (phase j / 2 of its empty barrier).
       nvvm.setmaxregister decrease 24
       scf.if %leader {
-        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !bars
+        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
         scf.for %h = %c0 to %c2 step %c1 {
           %row_in = arith.muli %h, %c64 : index
           %row = arith.addi %q0, %row_in : index
           tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, 128] exec thread
-              mbar(%bars[%c0] : !bars) : !gmem to !q_halves
+              mbar(%bars[%c0] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>) : !gmem to !q_halves
         }
         scf.for %j = %c0 to %k_blocks step %c1 {
           %s = arith.remui %j, %stages : index
@@ -111,14 +116,17 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           %vb = arith.addi %vb0, %c1 : index
           %eb0 = arith.addi %vb0, %stages : index
           %eb = arith.addi %eb0, %c1 : index
-          nvgpu.mbarrier.try_wait.parity %bars[%eb], %free_parity, %ticks : !bars
+          %fb0 = arith.addi %eb0, %stages : index
+          %fb = arith.addi %fb0, %c1 : index
+          nvgpu.mbarrier.try_wait.parity %bars[%eb], %free_parity, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
           %key0 = arith.muli %j, %bn : index
-          nvgpu.mbarrier.arrive.expect_tx %bars[%kb], %kv_bytes : !bars
+          nvgpu.mbarrier.arrive.expect_tx %bars[%kb], %kv_bytes : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
           tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%s, 0, 0] sizes [128, 128] exec thread
-              mbar(%bars[%kb] : !bars) : !gmem to !kv_ring
-          nvgpu.mbarrier.arrive.expect_tx %bars[%vb], %kv_bytes : !bars
+              mbar(%bars[%kb] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>) : !gmem to !kv_ring
+          nvgpu.mbarrier.try_wait.parity %bars[%fb], %free_parity, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+          nvgpu.mbarrier.arrive.expect_tx %bars[%vb], %kv_bytes : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
           tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%s, 0, 0] sizes [128, 128] exec thread
-              mbar(%bars[%vb] : !bars) : !gmem to !kv_ring
+              mbar(%bars[%vb] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>) : !gmem to !kv_ring
         }
       }
     } else {
@@ -145,10 +153,87 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       %block_max = tile.alloc_local : !row
       %alpha = tile.alloc_local : !row
       %row_sum = tile.alloc_local : !row
-      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !bars
-    // The K/V loop: block j is in stage j mod 2, landed in phase j / 2 of its barriers.
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+    // Block 0 first: S, its softmax, P. Then each step j issues S for block j + 1
+    // before O += P·V of block j, and runs block j + 1's softmax while that
+    // P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap).
+      %first = arith.addi %c0, %c0 : index
+      %s_first = arith.remui %first, %stages : index
+      %round_first = arith.divui %first, %stages : index
+      %round_bit_first = arith.remui %round_first, %c2 : index
+      %parity_first = arith.cmpi ne, %round_bit_first, %c0 : index
+      %kb_first = arith.addi %s_first, %c1 : index
+      %vb0_first = arith.addi %s_first, %stages : index
+      %vb_first = arith.addi %vb0_first, %c1 : index
+      %eb0_first = arith.addi %vb0_first, %stages : index
+      %eb_first = arith.addi %eb0_first, %c1 : index
+      %fb0_first = arith.addi %eb0_first, %stages : index
+      %fb_first = arith.addi %fb0_first, %c1 : index
+      nvgpu.mbarrier.try_wait.parity %bars[%kb_first], %parity_first, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+      tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_first, 0, 0] sizes [64, 128, 128]
+          exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
+      tile.commit_group wgmma
+      tile.wait_group wgmma, 0
+      scf.if %releaser {
+        nvgpu.mbarrier.arrive %bars[%eb_first] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9> -> !nvgpu.mbarrier.token
+      }
+      %key_base_first = arith.muli %first, %bn : index
+      %key_end_first = arith.addi %key_base_first, %bn : index
+      %key_last_first = arith.subi %key_end_first, %c1 : index
+      %past_end_first = arith.cmpi ugt, %key_end_first, %seq_k : index
+      %diagonal_first = arith.cmpi ugt, %key_last_first, %row0 : index
+      %needs_mask_first = arith.ori %past_end_first, %diagonal_first : i1
+      scf.if %needs_mask_first {
+        tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
+        ^bb0(%x: f32, %row: index, %col: index):
+          %key = arith.addi %key_base_first, %col : index
+          %outside = arith.cmpi uge, %key, %seq_k : index
+          %query = arith.addi %row0, %row : index
+          %future = arith.cmpi ugt, %key, %query : index
+          %masked = arith.ori %outside, %future : i1
+          %r = arith.select %masked, %neg_inf, %x : f32
+          tile.yield %r : f32
+        }
+      }
+      tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
+      tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
+      ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+        %new = arith.maximumf %old, %blk : f32
+        %diff = arith.subf %old, %new : f32
+        %scaled = arith.mulf %diff, %scale_log2 : f32
+        %a = math.exp2 %scaled : f32
+        tile.yield %a : f32
+      }
+      tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
+      ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+        %new = arith.maximumf %old, %blk : f32
+        tile.yield %new : f32
+      }
+      tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
+      ^bb0(%x: f32, %max: f32, %row: index, %col: index):
+        %max_scaled = arith.mulf %max, %scale_log2 : f32
+        %offset = arith.negf %max_scaled : f32
+        %shifted = math.fma %x, %scale_log2, %offset : f32
+        %e = math.exp2 %shifted : f32
+        tile.yield %e : f32
+      }
+      tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
+      tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
+      ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
+        %kept = arith.mulf %old, %a : f32
+        %new = arith.addf %kept, %sum : f32
+        tile.yield %new : f32
+      }
+      tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
+      ^bb0(%x: f32, %a: f32, %row: index, %col: index):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      tile.convert %s_acc to %p : !acc to !p_regs
       scf.for %j = %c0 to %k_blocks step %c1 {
-        %s_j = arith.remui %j, %stages : index
+            %n = arith.addi %j, %c1 : index
+            %has_next = arith.cmpi ult, %n, %k_blocks : index
+            %s_j = arith.remui %j, %stages : index
         %round_j = arith.divui %j, %stages : index
         %round_bit_j = arith.remui %round_j, %c2 : index
         %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
@@ -157,78 +242,117 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         %vb_j = arith.addi %vb0_j, %c1 : index
         %eb0_j = arith.addi %vb0_j, %stages : index
         %eb_j = arith.addi %eb0_j, %c1 : index
-        nvgpu.mbarrier.try_wait.parity %bars[%kb_j], %parity_j, %ticks : !bars
-        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_j, 0, 0] sizes [64, 128, 128]
+        %fb0_j = arith.addi %eb0_j, %stages : index
+        %fb_j = arith.addi %fb0_j, %c1 : index
+    //   S for block j + 1; the last step reissues block j's (still in its stage)
+    //   and discards it: a wgmma under a branch would make ptxas serialize every
+    //   wgmma of the kernel.
+        %n_issued = arith.select %has_next, %n, %j : index
+        %s_n_issued = arith.remui %n_issued, %stages : index
+        %round_n_issued = arith.divui %n_issued, %stages : index
+        %round_bit_n_issued = arith.remui %round_n_issued, %c2 : index
+        %parity_n_issued = arith.cmpi ne, %round_bit_n_issued, %c0 : index
+        %kb_n_issued = arith.addi %s_n_issued, %c1 : index
+        %vb0_n_issued = arith.addi %s_n_issued, %stages : index
+        %vb_n_issued = arith.addi %vb0_n_issued, %c1 : index
+        %eb0_n_issued = arith.addi %vb0_n_issued, %stages : index
+        %eb_n_issued = arith.addi %eb0_n_issued, %c1 : index
+        %fb0_n_issued = arith.addi %eb0_n_issued, %stages : index
+        %fb_n_issued = arith.addi %fb0_n_issued, %c1 : index
+        scf.if %has_next {
+          nvgpu.mbarrier.try_wait.parity %bars[%kb_n_issued], %parity_n_issued, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+        }
+        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_n_issued, 0, 0] sizes [64, 128, 128]
             exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
         tile.commit_group wgmma
-        tile.wait_group wgmma, 0
-    //   Online softmax: m' = max(m, rowmax S); alpha = 2^(m - m'); P = 2^(S - m');
-    //   l = l·alpha + rowsum P; O = O·alpha; P to registers of the A operand.
-        %key_base_j = arith.muli %j, %bn : index
-        tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
-        ^bb0(%x: f32, %row: index, %col: index):
-          %scaled = arith.mulf %x, %scale_log2 : f32
-          %key = arith.addi %key_base_j, %col : index
-          %past_end = arith.cmpi uge, %key, %seq_k : index
-          %query = arith.addi %row0, %row : index
-          %future = arith.cmpi ugt, %key, %query : index
-          %masked = arith.ori %past_end, %future : i1
-          %r = arith.select %masked, %neg_inf, %scaled : f32
-          tile.yield %r : f32
+        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+            tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
+                exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
+            tile.commit_group wgmma
+        tile.wait_group wgmma, 1
+        scf.if %has_next {
+          scf.if %releaser {
+            nvgpu.mbarrier.arrive %bars[%eb_n_issued] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9> -> !nvgpu.mbarrier.token
+          }
+          %key_base_n_issued = arith.muli %n_issued, %bn : index
+          %key_end_n_issued = arith.addi %key_base_n_issued, %bn : index
+          %key_last_n_issued = arith.subi %key_end_n_issued, %c1 : index
+          %past_end_n_issued = arith.cmpi ugt, %key_end_n_issued, %seq_k : index
+          %diagonal_n_issued = arith.cmpi ugt, %key_last_n_issued, %row0 : index
+          %needs_mask_n_issued = arith.ori %past_end_n_issued, %diagonal_n_issued : i1
+          scf.if %needs_mask_n_issued {
+            tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
+            ^bb0(%x: f32, %row: index, %col: index):
+              %key = arith.addi %key_base_n_issued, %col : index
+              %outside = arith.cmpi uge, %key, %seq_k : index
+              %query = arith.addi %row0, %row : index
+              %future = arith.cmpi ugt, %key, %query : index
+              %masked = arith.ori %outside, %future : i1
+              %r = arith.select %masked, %neg_inf, %x : f32
+              tile.yield %r : f32
+            }
+          }
+          tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
+          tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
+          ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+            %new = arith.maximumf %old, %blk : f32
+            %diff = arith.subf %old, %new : f32
+            %scaled = arith.mulf %diff, %scale_log2 : f32
+            %a = math.exp2 %scaled : f32
+            tile.yield %a : f32
+          }
+          tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
+          ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+            %new = arith.maximumf %old, %blk : f32
+            tile.yield %new : f32
+          }
+          tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
+          ^bb0(%x: f32, %max: f32, %row: index, %col: index):
+            %max_scaled = arith.mulf %max, %scale_log2 : f32
+            %offset = arith.negf %max_scaled : f32
+            %shifted = math.fma %x, %scale_log2, %offset : f32
+            %e = math.exp2 %shifted : f32
+            tile.yield %e : f32
+          }
+          tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
+          tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
+          ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
+            %kept = arith.mulf %old, %a : f32
+            %new = arith.addf %kept, %sum : f32
+            tile.yield %new : f32
+          }
         }
-        tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
-        tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
-        ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
-          %new = arith.maximumf %old, %blk : f32
-          %diff = arith.subf %old, %new : f32
-          %a = math.exp2 %diff : f32
-          tile.yield %a : f32
-        }
-        tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
-        ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
-          %new = arith.maximumf %old, %blk : f32
-          tile.yield %new : f32
-        }
-        tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
-        ^bb0(%x: f32, %max: f32, %row: index, %col: index):
-          %shifted = arith.subf %x, %max : f32
-          %e = math.exp2 %shifted : f32
-          tile.yield %e : f32
-        }
-        tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
-        tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
-        ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
-          %kept = arith.mulf %old, %a : f32
-          %new = arith.addf %kept, %sum : f32
-          tile.yield %new : f32
-        }
-        tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
-        ^bb0(%x: f32, %a: f32, %row: index, %col: index):
-          %r = arith.mulf %x, %a : f32
-          tile.yield %r : f32
-        }
-        tile.convert %s_acc to %p : !acc to !p_regs
-        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !bars
-        tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
-            exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
-        tile.commit_group wgmma
-        tile.wait_group wgmma, 0
-    //   This warp is done with the stage: one lane per warp frees it.
+            tile.wait_group wgmma, 0
+        //   This warp is done with block j's V: one lane per warp frees it.
         scf.if %releaser {
-          nvgpu.mbarrier.arrive %bars[%eb_j] : !bars -> !nvgpu.mbarrier.token
+              nvgpu.mbarrier.arrive %bars[%fb_j] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9> -> !nvgpu.mbarrier.token
+            }
+            scf.if %has_next {
+              tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
+          ^bb0(%x: f32, %a: f32, %row: index, %col: index):
+            %r = arith.mulf %x, %a : f32
+            tile.yield %r : f32
+          }
+          tile.convert %s_acc to %p : !acc to !p_regs
         }
+          }
+        // Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),
+    // LSE = m·scale + ln l per row (m is in S's units), then one TMA store each,
+    // clipped at Sq.
+      tile.map ins(%l : !row) outs(%alpha : !row) {
+      ^bb0(%sum: f32, %row: index, %col: index):
+        %one = arith.constant 1.0 : f32
+        %r = arith.divf %one, %sum : f32
+        tile.yield %r : f32
       }
-    // Epilogue: O / l into this warpgroup's Q half (its last Q·Kᵀ is done), LSE rows,
-    // then one TMA store each, clipped at Sq.
-      tile.map ins(%acc, %l : !acc, !row) outs(%acc : !acc) {
-      ^bb0(%x: f32, %sum: f32, %row: index, %col: index):
-        %r = arith.divf %x, %sum : f32
+      tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
+      ^bb0(%x: f32, %inv: f32, %row: index, %col: index):
+        %r = arith.mulf %x, %inv : f32
         tile.yield %r : f32
       }
       tile.map ins(%m, %l : !row, !row) outs(%m : !row) {
       ^bb0(%max: f32, %sum: f32, %row: index, %col: index):
-        %ln2 = arith.constant 0.693147181 : f32
-        %natural = arith.mulf %max, %ln2 : f32
+        %natural = arith.mulf %max, %scale : f32
         %log_sum = math.log %sum : f32
         %r = arith.addf %natural, %log_sum : f32
         tile.yield %r : f32

@@ -42,9 +42,10 @@ DTYPES = ("bf16", "f16")
 # Per head dim: "simple" (one warpgroup, 64 rows per CTA), "ws"
 # (warp-specialized, 128 rows per CTA), "ws-overlap" (ws with the
 # intra-warpgroup overlap) or "ws-pingpong" (ws-overlap with the consumers
-# taking turns); the chosen ones were the fastest measured on an H200 at
-# their head dim (docs/Performance.md (h)).
-FORMS = {64: "simple", 128: "ws", 256: "ws"}
+# taking turns); the chosen ones were the fastest measured at their head
+# dim (docs/Performance.md (h)). d = 256 stays "ws": with the overlap its
+# consumers hold S, P and a 64 × 256 O and spill.
+FORMS = {64: "ws-overlap", 128: "ws-overlap", 256: "ws"}
 
 
 def kernel_name(d, causal, dtype):
@@ -333,7 +334,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     q_shape, q_layout = shared_layout(64, d, 2)
     kv_shape, kv_layout = shared_layout(bn, d, stages)
     name = kernel_name(d, causal, dtype)
-    bar_count = 1 + 3 * stages
+    bar_count = 1 + 4 * stages
     bar_t = (f"!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
              f"num_barriers = {bar_count}>")
     g_t = f"!tile.buffer<?x?x?x?x{t}, global>"
@@ -401,7 +402,9 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     %slse = tile.alloc_shared {{alignment = 128 : i64}} : {lse_t}
 """)
     w(c(f"Barriers: [0] Q landed; [1 + s] K of stage s landed, [{1 + stages} + s] V landed,"))
-    w(c(f"[{1 + 2 * stages} + s] stage s free again (one arrival per consumer warp)."))
+    w(c(f"[{1 + 2 * stages} + s] K of stage s free again, [{1 + 3 * stages} + s] V of stage s free"))
+    w(c("again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before"))
+    w(c("the P·V of its block, so the producer loads the next K a step earlier."))
     w(f"""    %bars = nvgpu.mbarrier.create -> {bar_t}
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
@@ -416,9 +419,12 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
         %vb = arith.addi %vb0, %c1 : index
         %eb0 = arith.addi %vb0, %stages : index
         %eb = arith.addi %eb0, %c1 : index
+        %fb0 = arith.addi %eb0, %stages : index
+        %fb = arith.addi %fb0, %c1 : index
         nvgpu.mbarrier.init %bars[%kb], %c1 : {bar_t}
         nvgpu.mbarrier.init %bars[%vb], %c1 : {bar_t}
         nvgpu.mbarrier.init %bars[%eb], %consumer_warps : {bar_t}
+        nvgpu.mbarrier.init %bars[%fb], %consumer_warps : {bar_t}
       }}
       tile.fence mbarrier_init
     }}
@@ -447,11 +453,14 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
           %vb = arith.addi %vb0, %c1 : index
           %eb0 = arith.addi %vb0, %stages : index
           %eb = arith.addi %eb0, %c1 : index
+          %fb0 = arith.addi %eb0, %stages : index
+          %fb = arith.addi %fb0, %c1 : index
           nvgpu.mbarrier.try_wait.parity %bars[%eb], %free_parity, %ticks : {bar_t}
           %key0 = arith.muli %j, %bn : index
           nvgpu.mbarrier.arrive.expect_tx %bars[%kb], %kv_bytes : {bar_t}
           tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%s, 0, 0] sizes [{bn}, {d}] exec thread
               mbar(%bars[%kb] : {bar_t}) : {g_t} to {kv_t}
+          nvgpu.mbarrier.try_wait.parity %bars[%fb], %free_parity, %ticks : {bar_t}
           nvgpu.mbarrier.arrive.expect_tx %bars[%vb], %kv_bytes : {bar_t}
           tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%s, 0, 0] sizes [{bn}, {d}] exec thread
               mbar(%bars[%vb] : {bar_t}) : {g_t} to {kv_t}
@@ -494,7 +503,9 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
 %vb0_{j} = arith.addi %s_{j}, %stages : index
 %vb_{j} = arith.addi %vb0_{j}, %c1 : index
 %eb0_{j} = arith.addi %vb0_{j}, %stages : index
-%eb_{j} = arith.addi %eb0_{j}, %c1 : index""".split("\n"))
+%eb_{j} = arith.addi %eb0_{j}, %c1 : index
+%fb0_{j} = arith.addi %eb0_{j}, %stages : index
+%fb_{j} = arith.addi %fb0_{j}, %c1 : index""".split("\n"))
 
     def issue_s(j, indent, wait_if=None):
         """Wait for K of block `j` (only under `wait_if` when given), issue
@@ -507,27 +518,37 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
                 f"{indent}    exec warpgroup accumulate(%false) {{transpose_b}} : {s_t}, {q_t}, {kv_t}\n")
 
     def softmax(j, indent):
-        """Mask and scale S (block `j`), update m and l, S = 2^(S - m), alpha."""
+        """Mask S (block `j`) where it needs it, update m and l (m in S's
+        units), S = 2^(S·c - m·c) with c = scale·log2 e (one FFMA), alpha."""
+        causal_part = (f"""
+%diagonal_{j} = arith.cmpi ugt, %key_last_{j}, %row0 : index
+%needs_mask_{j} = arith.ori %past_end_{j}, %diagonal_{j} : i1""" if causal else f"""
+%needs_mask_{j} = arith.ori %past_end_{j}, %past_end_{j} : i1""")
         mask = (f"""%query = arith.addi %row0, %row : index
-  %future = arith.cmpi ugt, %key, %query : index
-  %masked = arith.ori %past_end, %future : i1""" if causal else
-                "%masked = arith.ori %past_end, %past_end : i1")
+    %future = arith.cmpi ugt, %key, %query : index
+    %masked = arith.ori %outside, %future : i1""" if causal else
+                "%masked = arith.ori %outside, %outside : i1")
         text = f"""%key_base_{j} = arith.muli %{j}, %bn : index
-tile.map ins(%s_acc : {s_t}) outs(%s_acc : {s_t}) {{
-^bb0(%x: f32, %row: index, %col: index):
-  %scaled = arith.mulf %x, %scale_log2 : f32
-  %key = arith.addi %key_base_{j}, %col : index
-  %past_end = arith.cmpi uge, %key, %seq_k : index
-  {mask}
-  %r = arith.select %masked, %neg_inf, %scaled : f32
-  tile.yield %r : f32
+%key_end_{j} = arith.addi %key_base_{j}, %bn : index
+%key_last_{j} = arith.subi %key_end_{j}, %c1 : index
+%past_end_{j} = arith.cmpi ugt, %key_end_{j}, %seq_k : index{causal_part}
+scf.if %needs_mask_{j} {{
+  tile.map ins(%s_acc : {s_t}) outs(%s_acc : {s_t}) {{
+  ^bb0(%x: f32, %row: index, %col: index):
+    %key = arith.addi %key_base_{j}, %col : index
+    %outside = arith.cmpi uge, %key, %seq_k : index
+    {mask}
+    %r = arith.select %masked, %neg_inf, %x : f32
+    tile.yield %r : f32
+  }}
 }}
 tile.reduce <max> %s_acc dims [1] into %block_max : {s_t} into {r_t}
 tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%alpha : {r_t}) {{
 ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
   %new = arith.maximumf %old, %blk : f32
   %diff = arith.subf %old, %new : f32
-  %a = math.exp2 %diff : f32
+  %scaled = arith.mulf %diff, %scale_log2 : f32
+  %a = math.exp2 %scaled : f32
   tile.yield %a : f32
 }}
 tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%m : {r_t}) {{
@@ -537,7 +558,9 @@ tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%m : {r_t}) {{
 }}
 tile.map ins(%s_acc, %m : {s_t}, {r_t}) outs(%s_acc : {s_t}) {{
 ^bb0(%x: f32, %max: f32, %row: index, %col: index):
-  %shifted = arith.subf %x, %max : f32
+  %max_scaled = arith.mulf %max, %scale_log2 : f32
+  %offset = arith.negf %max_scaled : f32
+  %shifted = math.fma %x, %scale_log2, %offset : f32
   %e = math.exp2 %shifted : f32
   tile.yield %e : f32
 }}
@@ -595,6 +618,10 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         w("      tile.commit_group wgmma\n")
         w(pass_turn[2:])
         w("      tile.wait_group wgmma, 0\n")
+        w(f"""      scf.if %releaser {{
+        nvgpu.mbarrier.arrive %bars[%eb_first] : {bar_t} -> !nvgpu.mbarrier.token
+      }}
+""")
         w(softmax("first", "      "))
         w(rescale_and_convert("      "))
         w(f"""      scf.for %j = %c0 to %k_blocks step %c1 {{
@@ -616,16 +643,19 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
             tile.commit_group wgmma
 """)
         w(pass_turn_unless_last)
-        w("""        tile.wait_group wgmma, 1
-        scf.if %has_next {
+        w(f"""        tile.wait_group wgmma, 1
+        scf.if %has_next {{
+          scf.if %releaser {{
+            nvgpu.mbarrier.arrive %bars[%eb_n_issued] : {bar_t} -> !nvgpu.mbarrier.token
+          }}
 """)
         w(softmax("n_issued", "          "))
         w("""        }
             tile.wait_group wgmma, 0
     """)
-        w(c("  This warp is done with block j's stage: one lane per warp frees it."))
+        w(c("  This warp is done with block j's V: one lane per warp frees it."))
         w(f"""        scf.if %releaser {{
-              nvgpu.mbarrier.arrive %bars[%eb_j] : {bar_t} -> !nvgpu.mbarrier.token
+              nvgpu.mbarrier.arrive %bars[%fb_j] : {bar_t} -> !nvgpu.mbarrier.token
             }}
             scf.if %has_next {{
     """)
@@ -639,6 +669,11 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         w(barriers("j", "        "))
         w(issue_s("j", "        "))
         w("        tile.commit_group wgmma\n        tile.wait_group wgmma, 0\n")
+        w(c("  This warp is done with block j's K: one lane per warp frees it."))
+        w(f"""        scf.if %releaser {{
+          nvgpu.mbarrier.arrive %bars[%eb_j] : {bar_t} -> !nvgpu.mbarrier.token
+        }}
+""")
         w(c("  Online softmax: m' = max(m, rowmax S); alpha = 2^(m - m'); P = 2^(S - m');"))
         w(c("  l = l·alpha + rowsum P; O = O·alpha; P to registers of the A operand."))
         w(softmax("j", "        "))
@@ -649,23 +684,29 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         tile.commit_group wgmma
         tile.wait_group wgmma, 0
 """)
-        w(c("  This warp is done with the stage: one lane per warp frees it."))
+        w(c("  ... and with its V."))
         w(f"""        scf.if %releaser {{
-          nvgpu.mbarrier.arrive %bars[%eb_j] : {bar_t} -> !nvgpu.mbarrier.token
+          nvgpu.mbarrier.arrive %bars[%fb_j] : {bar_t} -> !nvgpu.mbarrier.token
         }}
       }}
 """)
-    w(c("Epilogue: O / l into this warpgroup's Q half (its last Q·Kᵀ is done), LSE rows,"))
-    w(c("then one TMA store each, clipped at Sq."))
-    w(f"""      tile.map ins(%acc, %l : {o_t}, {r_t}) outs(%acc : {o_t}) {{
-      ^bb0(%x: f32, %sum: f32, %row: index, %col: index):
-        %r = arith.divf %x, %sum : f32
+    w(c("Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),"))
+    w(c("LSE = m·scale + ln l per row (m is in S's units), then one TMA store each,"))
+    w(c("clipped at Sq."))
+    w(f"""      tile.map ins(%l : {r_t}) outs(%alpha : {r_t}) {{
+      ^bb0(%sum: f32, %row: index, %col: index):
+        %one = arith.constant 1.0 : f32
+        %r = arith.divf %one, %sum : f32
+        tile.yield %r : f32
+      }}
+      tile.map ins(%acc, %alpha : {o_t}, {r_t}) outs(%acc : {o_t}) {{
+      ^bb0(%x: f32, %inv: f32, %row: index, %col: index):
+        %r = arith.mulf %x, %inv : f32
         tile.yield %r : f32
       }}
       tile.map ins(%m, %l : {r_t}, {r_t}) outs(%m : {r_t}) {{
       ^bb0(%max: f32, %sum: f32, %row: index, %col: index):
-        %ln2 = arith.constant 0.693147181 : f32
-        %natural = arith.mulf %max, %ln2 : f32
+        %natural = arith.mulf %max, %scale : f32
         %log_sum = math.log %sum : f32
         %r = arith.addf %natural, %log_sum : f32
         tile.yield %r : f32
