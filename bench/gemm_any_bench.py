@@ -109,6 +109,26 @@ def check():
                     a.float() @ w.float().t(),
                     2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7)
         failures += not ok
+    # Stream-K, forced: CTA counts that split tiles unevenly (a tile over 1
+    # to 4 CTAs, a CTA over several tiles), odd M, N and K tails; run twice
+    # for the same bits.
+    for dtype in (torch.bfloat16, torch.float16, torch.float8_e4m3fn):
+        short = {torch.bfloat16: "bf16", torch.float16: "f16",
+                 torch.float8_e4m3fn: "e4m3"}[dtype]
+        kernel = next(c["kernel"] for c in gemm.stream_k
+                      if c["kernel"].startswith(f"gemm_{short}_"))
+        for m, n, k, ctas in ((128, 6144, 4096, 132), (256, 4096, 4096, 132),
+                              (300, 700, 1000, 7), (129, 1000, 4100, 37),
+                              (64, 384, 640, 5), (1, 128, 128, 1)):
+            a = torch.randn(m, k, device="cuda").to(dtype)
+            w = torch.randn(n, k, device="cuda").to(dtype)
+            choice = (kernel, ctas)
+            c = gemm.linear(a, w, choice=choice)
+            ok = close(f"{kernel} {m}x{n}x{k} on {ctas} CTAs", c,
+                       a.float() @ w.float().t(),
+                       2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7)
+            ok &= torch.equal(c, gemm.linear(a, w, choice=choice))
+            failures += not ok
     # Hopper's FP8 MMAs add with fewer bits than f32 (why block-scaled
     # recipes promote every 128 K): e4m3 within 2^-5 rms, cuBLAS's error
     # printed beside.
@@ -245,11 +265,17 @@ def sweep():
             w = torch.randn(n, k, device="cuda").to(dtype)
             entries = {"torch": cublas(a, w)}
             chosen = gemm.choose(dtype, m, n, k, sms)
-            for case in gemm.family + gemm.splitk + gemm.swap_ab:
+            for case in gemm.family + gemm.splitk + gemm.swap_ab + gemm.stream_k:
                 if case["dtype"] != ty or (case in gemm.swap_ab
                                            and case["bm"] < m):
                     continue
                 k_tiles = -(-k // case["bk"])
+                if case in gemm.stream_k:
+                    steps = k_tiles * -(-m // case["bm"]) * -(-n // case["bn"])
+                    for ctas in sorted({min(sms, steps), min(sms * 3 // 4, steps)}):
+                        choice = (case["kernel"], ctas)
+                        entries[choice] = (lambda c=choice: gemm.linear(a, w, choice=c))
+                    continue
                 counts = ([None] if case in gemm.family else
                           sorted({-(-k_tiles // -(-k_tiles // p))
                                   for p in (1, 2, 3, 4, 6, 8, 12, 16)

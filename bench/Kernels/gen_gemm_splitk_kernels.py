@@ -19,6 +19,13 @@ layers), where one CTA per tile leaves most SMs idle. Per type:
       which dispatch lowers as swap-AB (C^T = B A^T: B's rows as the
       wgmma's M, A's as its N), so a small M wastes no MMA rows; the ring
       is deeper (8 or 6 stages), since a stage is smaller.
+  gemm_<type>_tn_128x128x<BK>_s5_streamk: stream-K: the grid's C CTAs
+      share all tiles' K steps evenly (CTA c takes steps floor(c I / C)
+      .. floor((c + 1) I / C) - 1 of I = tiles * k_tiles, tile by tile),
+      each (tile, K range) piece TMA-stored into workspace slot c - (the
+      tile's first CTA); no part count argument.
+  gemm_streamk_reduce_<out>_<R>x128: the same reduction with the slot
+      count per block recomputed from C and k_tiles (arguments).
   gemm_splitk_reduce_<out>_<R>x128: C[m, n] = sum over j = 0 .. S-1, in
       that order, of W[j, m, n], rounded once to the output type; one CTA
       of 128 threads per R x 128 block (R = 16 or 64), the parts
@@ -34,8 +41,8 @@ flight.
 import argparse
 import json
 
-from gen_gemm_kernels import (BYTES, CONSUMER_REGS, PRODUCER_REGS, SHORT,
-                              accumulator, acquire_stage, consumer_step,
+from gen_gemm_kernels import (BYTES, CONSUMER_REGS, GROUP_M, PRODUCER_REGS,
+                              SHORT, accumulator, acquire_stage, consumer_step,
                               layout, raster, release, releasers_of,
                               ring_constants, ring_k_major, roles_and_ring)
 
@@ -78,7 +85,7 @@ def transposed_accumulator(rows):
                    "4@tid_in_wg"))
 
 
-def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
+def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False):
     """The split-K GEMM C = A B^T. Plain: BM x 128 tiles, each consumer
     warpgroup owning 64 of the tile's rows (A's halves). With `swap`, the
     swap-AB form for small M: `bn` x 128 tiles (`bn` rows of A, 8..64),
@@ -112,7 +119,8 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
           %n_half = arith.addi %n0, %col : index"""
         out_sizes = f"[1, {bn}, {WM}]"
     else:
-        name = f"gemm_{SHORT[ty]}_tn_{BM}x{bn}x{bk}_s{stages}_splitk"
+        name = f"gemm_{SHORT[ty]}_tn_{BM}x{bn}x{bk}_s{stages}_" + (
+            "streamk" if stream else "splitk")
         tile_m, tile_n = BM, bn
         a_t = (f"!tile.buffer<{2 * stages}x{WM}x{bk}x{ty}, shared, "
                f"{ring_k_major(ty, 2 * stages, WM, bk)}>")
@@ -240,9 +248,68 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False):
                             "%sa[%s_first, 0, 0], %sb[%a_stage_first, 0, 0]")
         text = text.replace("%sa[%a_stage, 0, 0], %sb[%s, 0, 0]",
                             "%sa[%s, 0, 0], %sb[%a_stage, 0, 0]")
+    if stream:
+        text = stream_k(text)
     case = dict(kernel=name, dtype=ty, bm=tile_m, bn=tile_n, bk=bk,
-                stages=stages, block=384, swap_ab=swap)
+                stages=stages, block=384, swap_ab=swap, stream_k=stream)
     return text, case
+
+
+def stream_k(text):
+    """The split-K kernel's text turned stream-K: the grid's C CTAs share
+    the I = tiles * k_tiles K steps evenly (CTA c takes steps
+    floor(c I / C) .. floor((c + 1) I / C) - 1, tile by tile), so no SM
+    idles when the tiles are fewer than the SMs; each (tile, K range)
+    piece lands in workspace slot c - (the first CTA of its tile), and the
+    stream-K reduction sums a tile's slots in order."""
+    text = text.replace(
+        ", %parts_i32: i32 {tile.sample_value = 2 : i64}) kernel", ") kernel")
+    text = text.replace(
+        "    %parts = arith.index_cast %parts_i32 : i32 to index\n", "")
+    old = """    // Units: (tile, part), the parts of a tile adjacent.
+    %units = arith.muli %tiles, %parts : index
+    %part_tiles = arith.ceildivui %k_tiles, %parts : index
+"""
+    assert old in text
+    text = text.replace(old, """    // This CTA's K steps [%b_lo, %b_hi) of all tiles' %iters, and the
+    // tiles they fall in.
+    %iters = arith.muli %tiles, %k_tiles : index
+    %cta = gpu.block_id x
+    %grid = gpu.grid_dim x
+    %cta_iters = arith.muli %cta, %iters : index
+    %b_lo = arith.divui %cta_iters, %grid : index
+    %next_iters = arith.addi %cta_iters, %iters : index
+    %b_hi = arith.divui %next_iters, %grid : index
+    %t_first = arith.divui %b_lo, %k_tiles : index
+    %t_end = arith.ceildivui %b_hi, %k_tiles : index
+""")
+    for indent in ("          ", "        "):
+        assert unit_of(indent) in text
+        text = text.replace(unit_of(indent), stream_unit_of(indent))
+    loop = "scf.for %u = %first_unit to %units step %ctas iter_args"
+    assert text.count(loop) == 2, text.count(loop)
+    return text.replace(loop,
+                        "scf.for %u = %t_first to %t_end step %c1 iter_args")
+
+
+def stream_unit_of(indent):
+    """Tile %u of this CTA's range -> (%m0, %n0) by the family's grouped
+    raster, its K steps %k_begin .. %k_end in this CTA, and %part: the
+    workspace slot, this CTA's place among the CTAs the tile spans (the
+    first holds step u k_tiles: floor(((u k_tiles + 1) C - 1) / I))."""
+    lines = ("%t = arith.addi %u, %c0 : index\n" + raster("") + """
+%tile_k0 = arith.muli %u, %k_tiles : index
+%tile_k1 = arith.addi %tile_k0, %k_tiles : index
+%from = arith.maxui %b_lo, %tile_k0 : index
+%to = arith.minui %b_hi, %tile_k1 : index
+%k_begin = arith.subi %from, %tile_k0 : index
+%k_end = arith.subi %to, %tile_k0 : index
+%first_step1 = arith.addi %tile_k0, %c1 : index
+%first_scaled = arith.muli %first_step1, %grid : index
+%first_scaled1 = arith.subi %first_scaled, %c1 : index
+%first_cta = arith.divui %first_scaled1, %iters : index
+%part = arith.subi %cta, %first_cta : index""")
+    return "\n".join(indent + line.strip() for line in lines.splitlines())
 
 
 def unit_of(indent):
@@ -256,7 +323,7 @@ def unit_of(indent):
     return "\n".join(indent + line.strip() for line in lines.splitlines())
 
 
-def reduce_kernel(out_ty, rows, depth):
+def reduce_kernel(out_ty, rows, depth, stream=False):
     """C = sum of the workspace's S slices, in order, per `rows` x 128
     block: the parts' tiles TMA-loaded through a `depth`-deep ring, all of
     them requested at once when S <= depth, so that a block waits for one
@@ -265,7 +332,8 @@ def reduce_kernel(out_ty, rows, depth):
     owns 16 rows, the wgmma accumulator fragment. Both are stored by
     stmatrix."""
     cols = REDUCE_COLS
-    name = f"gemm_splitk_reduce_{SHORT[out_ty]}_{rows}x{cols}"
+    name = (f"gemm_{'streamk' if stream else 'splitk'}_reduce_"
+            f"{SHORT[out_ty]}_{rows}x{cols}")
     w_t = f32_tile(depth, rows, cols)
     inner = 128 // BYTES[out_ty]
     c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
@@ -288,7 +356,7 @@ def reduce_kernel(out_ty, rows, depth):
     g_c = f"!tile.buffer<?x?x{out_ty}, global>"
     text = f"""
   // C = the sum of the workspace's parts, in order, rounded to {out_ty}
-  gpu.func @{name}(%w: memref<?x?x?xf32, 1>, %c: memref<?x?x{out_ty}, 1>) kernel
+  gpu.func @{name}(%w: memref<?x?x?xf32, 1>, %c: memref<?x?x{out_ty}, 1>{{STREAM_ARGS}}) kernel
       attributes {{known_block_size = array<i32: 128, 1, 1>}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -300,8 +368,7 @@ def reduce_kernel(out_ty, rows, depth):
     %i32_0 = arith.constant 0 : i32
     %i32_128 = arith.constant 128 : i32
     %zero = arith.constant 0.0 : f32
-    %parts = memref.dim %w, %c0 : memref<?x?x?xf32, 1>
-    %gw = tile.from_memref %w : memref<?x?x?xf32, 1> -> {g_w}
+{{PARTS}}    %gw = tile.from_memref %w : memref<?x?x?xf32, 1> -> {g_w}
     %gc = tile.from_memref %c : memref<?x?x{out_ty}, 1> -> {g_c}
     %sw = tile.alloc_shared {{alignment = 1024 : i64}} : {w_t}
     %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
@@ -372,8 +439,58 @@ def reduce_kernel(out_ty, rows, depth):
     gpu.return
   }}
 """
+    if stream:
+        text = text.replace("{STREAM_ARGS}", ",\n      %ctas_i32: i32 {tile.sample_value = 1 : i64}, "
+                            "%k_tiles_i32: i32 {tile.sample_value = 4 : i64}")
+        text = text.replace("{PARTS}", STREAM_PARTS.replace("{OUT}", out_ty))
+    else:
+        text = text.replace("{STREAM_ARGS}", "")
+        text = text.replace("{PARTS}", "    %parts = memref.dim %w, %c0 : memref<?x?x?xf32, 1>\n")
     return text, dict(kernel=name, out=out_ty, rows=rows, cols=cols,
-                      depth=depth, block=128)
+                      depth=depth, block=128, stream_k=stream)
+
+
+# The stream-K reduction's part count for its block: the CTAs that shared
+# the block's tile (the GEMM's grouped raster inverted to the tile index t;
+# CTA c held K steps floor(c I / C) .. floor((c + 1) I / C) - 1 of I).
+STREAM_PARTS = f"""    %ctas = arith.index_cast %ctas_i32 : i32 to index
+    %k_tiles = arith.index_cast %k_tiles_i32 : i32 to index
+    %c128 = arith.constant 128 : index
+    %c_group = arith.constant {GROUP_M} : index
+    %M = memref.dim %c, %c0 : memref<?x?x{{OUT}}, 1>
+    %N = memref.dim %c, %c1 : memref<?x?x{{OUT}}, 1>
+    %tiles_m = arith.ceildivui %M, %c128 : index
+    %tiles_n = arith.ceildivui %N, %c128 : index
+    %tiles = arith.muli %tiles_m, %tiles_n : index
+    %iters = arith.muli %tiles, %k_tiles : index
+    %block_m = gpu.block_id x
+    %block_n = gpu.block_id y
+    %row0 = arith.muli %block_m, %c_rows : index
+    %pm = arith.divui %row0, %c128 : index
+    %col0 = arith.muli %block_n, %c_cols : index
+    %pn = arith.divui %col0, %c128 : index
+    %group = arith.divui %pm, %c_group : index
+    %first_m = arith.muli %group, %c_group : index
+    %rows_left = arith.subi %tiles_m, %first_m : index
+    %group_m = arith.minui %rows_left, %c_group : index
+    %row_off = arith.subi %pm, %first_m : index
+    %group_first = arith.muli %first_m, %tiles_n : index
+    %in_group = arith.muli %pn, %group_m : index
+    %t0 = arith.addi %group_first, %in_group : index
+    %t = arith.addi %t0, %row_off : index
+    %tile_k0 = arith.muli %t, %k_tiles : index
+    %first_step1 = arith.addi %tile_k0, %c1 : index
+    %first_scaled = arith.muli %first_step1, %ctas : index
+    %first_scaled1 = arith.subi %first_scaled, %c1 : index
+    %first_cta = arith.divui %first_scaled1, %iters : index
+    %tile_k1 = arith.addi %tile_k0, %k_tiles : index
+    %last_scaled = arith.muli %tile_k1, %ctas : index
+    %last_scaled1 = arith.subi %last_scaled, %c1 : index
+    %last_cta = arith.divui %last_scaled1, %iters : index
+    %spanned = arith.subi %last_cta, %first_cta : index
+    %parts = arith.addi %spanned, %c1 : index
+"""
+
 
 
 def main():
@@ -389,11 +506,16 @@ def main():
             case["out"] = out_ty
             texts.append(text)
             cases.append(case)
+        text, case = splitk_kernel(ty, bk, stream=True)
+        case["out"] = out_ty
+        texts.append(text)
+        cases.append(case)
     for out_ty in sorted({t[1] for t in TYPES}):
-        for rows, depth in REDUCERS:
-            text, case = reduce_kernel(out_ty, rows, depth)
-            texts.append(text)
-            reducers.append(case)
+        for stream in (False, True):
+            for rows, depth in REDUCERS:
+                text, case = reduce_kernel(out_ty, rows, depth, stream)
+                texts.append(text)
+                reducers.append(case)
     header = f"""// Generated by bench/Kernels/gen_gemm_splitk_kernels.py: split-K GEMMs
 // and their deterministic reductions in tile IR. Do not edit.
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>

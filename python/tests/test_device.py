@@ -251,12 +251,22 @@ def test_gemm_chooses_swap_ab_split_k_and_copies_odd_strides():
             (("gemm_bf16_tn_swapab_16x128x64_s8_splitk", 65), "empty"),
             (("gemm_bf16_tn_swapab_16x128x64_s8_splitk", None), "K parts"),
             (("gemm_f16_tn_swapab_16x128x64_s8_splitk", 2), "takes f16"),
+            (("gemm_bf16_tn_128x128x64_s5_streamk", None), "CTA count"),
+            (("gemm_bf16_tn_128x128x64_s5_streamk", 0), "a CTA would have none"),
             (("no_such_kernel", None), "no GEMM kernel")):
         try:
             gemm.linear(a, w, choice=choice)
             raise AssertionError(f"accepted {choice}")
         except ValueError as e:
             assert message in str(e), str(e)
+    # Stream-K by choice: 132 CTAs over 8 tiles of 64 K steps, the same
+    # bits run to run.
+    streamk = ("gemm_bf16_tn_128x128x64_s5_streamk", 132)
+    c = gemm.linear(a, w, choice=streamk)
+    ref = a.float() @ w.float().t()
+    rms = ref.pow(2).mean().sqrt()
+    assert ((c.float() - ref).abs() <= (ref.abs() + rms) / 128).all()
+    assert torch.equal(c, gemm.linear(a, w, choice=streamk))
     odd = torch.randn(100, 4097, device="cuda", dtype=torch.float16)[:, :4095]
     w2 = torch.randn(300, 4095, device="cuda", dtype=torch.float16)
     assert "A copied" in gemm.explain(odd, w2)

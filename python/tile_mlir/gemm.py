@@ -32,6 +32,9 @@ fewest waves of tiles weighted by the tile's measured efficiency, or for
 few tiles and a long K split-K (128 x 128 tiles, K cut into S parts).
 Split-K and swap-AB write f32 partials into a workspace that a second
 kernel sums in part order: the same inputs give the same bits run to run.
+Stream-K kernels (`*_streamk`: C CTAs sharing all tiles' K steps evenly,
+the same deterministic reduction) run only by `choice=(name, C)`: they
+measured slower than the choice on the small-M shapes (docs/Gemm.md).
 TILE_MLIR_GEMM_DEBUG=1 prints each call's choice.
 """
 
@@ -99,9 +102,13 @@ class Gemm:
         self.family = [c for c in family["kernels"]
                        if not c["b_mn"] and "cluster" not in c
                        and "version_of" not in c]
-        self.splitk = [c for c in splitk["kernels"] if not c.get("swap_ab")]
+        self.splitk = [c for c in splitk["kernels"]
+                       if not c.get("swap_ab") and not c.get("stream_k")]
         self.swap_ab = [c for c in splitk["kernels"] if c.get("swap_ab")]
-        self.reducers = splitk["reducers"]
+        self.stream_k = [c for c in splitk["kernels"] if c.get("stream_k")]
+        self.reducers = [r for r in splitk["reducers"] if not r.get("stream_k")]
+        self.stream_reducers = [r for r in splitk["reducers"]
+                                if r.get("stream_k")]
         compiled = {name: tile_mlir.Compiled.load(str(kernels / f"{name}.sm_90a"))
                     for name in ("gemm", "gemm_splitk")}
         self.modules = {name: tile_mlir.load(c) for name, c in compiled.items()}
@@ -209,14 +216,15 @@ class Gemm:
 
     def case(self, kernel):
         """The case (manifest entry) of the GEMM kernel named `kernel`."""
-        for case in self.family + self.splitk + self.swap_ab:
+        for case in self.family + self.splitk + self.swap_ab + self.stream_k:
             if case["kernel"] == kernel:
                 return case
         raise ValueError(f"no GEMM kernel {kernel}")
 
     def linear(self, a, w, explain=False, choice=None, in_place=False):
-        """a [M, K] @ w [N, K]^T. `choice` = (kernel name, K parts or None)
-        replaces the heuristic's (benchmarks compare choices with it).
+        """a [M, K] @ w [N, K]^T. `choice` = (kernel name, K parts or None;
+        for a stream-K kernel, its CTA count) replaces the heuristic's
+        (benchmarks compare choices with it).
         `in_place`: read operands TMA cannot read through the kernel's
         cp.async version, when it has one and can, instead of copying them."""
         import torch
@@ -239,12 +247,20 @@ class Gemm:
             case, parts, why = self.case(choice[0]), choice[1], "chosen by the caller"
             if case["dtype"] != _SHORT.get(str(a.dtype)):
                 raise ValueError(f"{choice[0]} takes {case['dtype']}, not {a.dtype}")
+            if case in self.stream_k and parts is None:
+                raise ValueError(f"{choice[0]} is stream-K: give its CTA "
+                                 "count")
             if (parts is None) != (case in self.family):
                 raise ValueError(f"{choice[0]}: K parts are "
                                  f"{'not ' if case in self.family else ''}"
                                  "a choice of this kernel")
             k_tiles = -(-k // case["bk"])
-            if parts is not None and k > 0 and not (
+            steps = -(-m // case["bm"]) * -(-n // case["bn"]) * k_tiles
+            if case in self.stream_k:
+                if k > 0 and not 1 <= parts <= steps:
+                    raise ValueError(f"{parts} CTAs for {steps} K steps: a "
+                                     "CTA would have none")
+            elif parts is not None and k > 0 and not (
                     1 <= parts <= k_tiles
                     and -(-k_tiles // parts) * (parts - 1) < k_tiles):
                 raise ValueError(f"{parts} parts of {k_tiles} K tiles: a "
@@ -263,7 +279,9 @@ class Gemm:
             elif reason:
                 notes.append(f"{name} copied: {reason}")
         operand = (lambda t: t) if version else _aligned
-        text = f"{case['kernel']}{f' + reduce, {parts} part(s)' if parts else ''}: " \
+        what = (f" + reduce, {parts} CTAs" if case in self.stream_k
+                else f" + reduce, {parts} part(s)" if parts else "")
+        text = f"{case['kernel']}{what}: " \
                + "; ".join(notes)
         if self.debug:
             print(f"tile_mlir.gemm {m}x{n}x{k} {a.dtype}: {text}")
@@ -281,9 +299,12 @@ class Gemm:
             self._kernel("gemm", case["kernel"])(operand(a), operand(w), c,
                                                  grid=(min(sms, tiles),))
             return c
+        tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+        if case in self.stream_k:
+            return self._stream_k(case, operand(a), operand(w), c, parts,
+                                  tiles, -(-k // case["bk"]))
         # Split-K and swap-AB (whose tiles are M x 128): f32 partials in
         # a workspace, summed in part order by the reduction.
-        tiles = -(-m // case["bm"]) * -(-n // case["bn"])
         workspace = torch.empty(parts, m, -(-n // 4) * 4, dtype=torch.float32,
                                 device=a.device)[:, :, :n]
         self._kernel("gemm_splitk", case["kernel"])(
@@ -297,6 +318,26 @@ class Gemm:
         self._kernel("gemm_splitk", reducer["kernel"])(
             workspace, c, grid=(-(-m // reducer["rows"]),
                                 -(-n // reducer["cols"])))
+        return c
+
+    def _stream_k(self, case, a, w, c, ctas, tiles, k_tiles):
+        """Stream-K: `ctas` CTAs share the tiles' K steps evenly; each
+        piece of a tile is a partial in workspace slot (CTA - the tile's
+        first CTA), which the stream-K reduction sums in slot order (a
+        tile spans at most ceil(ctas / tiles) + 1 CTAs)."""
+        import torch
+        m, n = c.shape
+        slots = -(-ctas // tiles) + 1
+        workspace = torch.empty(slots, m, -(-n // 4) * 4, dtype=torch.float32,
+                                device=a.device)[:, :, :n]
+        self._kernel("gemm_splitk", case["kernel"])(a, w, workspace,
+                                                    grid=(ctas,))
+        rows = 16 if m <= 64 else 64
+        reducer = next(r for r in self.stream_reducers
+                       if r["out"] == _SHORT[str(c.dtype)] and r["rows"] == rows)
+        self._kernel("gemm_splitk", reducer["kernel"])(
+            workspace, c, ctas, k_tiles,
+            grid=(-(-m // reducer["rows"]), -(-n // reducer["cols"])))
         return c
 
     def matmul(self, a, b, explain=False):

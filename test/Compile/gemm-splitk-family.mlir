@@ -15,11 +15,12 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Per type (bf16, f16, e4m3) a 128 x 128 GEMM and three swap-AB GEMMs
-// (16, 32, 64 rows of A: M as the wgmma's N), and four reductions (to
-// bf16, to f16; 16- and 64-row blocks).
+// Per type (bf16, f16, e4m3) a 128 x 128 GEMM, three swap-AB GEMMs (16,
+// 32, 64 rows of A: M as the wgmma's N) and a stream-K GEMM, and eight
+// reductions (split-K and stream-K; to bf16, to f16; 16- and 64-row
+// blocks).
 // PTXAS-NOT: C751
-// PTXAS-COUNT-16: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-23: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_splitk"
@@ -27,6 +28,8 @@
 // CASES: "swap_ab": true
 // CASES: "kernel": "gemm_bf16_tn_swapab_32x128x64_s8_splitk"
 // CASES: "kernel": "gemm_bf16_tn_swapab_64x128x64_s6_splitk"
+// CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_streamk"
+// CASES: "stream_k": true
 // CASES: "kernel": "gemm_f16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_128x128x128_s5_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_swapab_16x128x128_s8_splitk"
@@ -35,3 +38,4 @@
 // CASES: "kernel": "gemm_splitk_reduce_bf16_64x128"
 // CASES: "kernel": "gemm_splitk_reduce_f16_16x128"
 // CASES: "kernel": "gemm_splitk_reduce_f16_64x128"
+// CASES: "kernel": "gemm_streamk_reduce_f16_16x128"
