@@ -15,7 +15,9 @@ on a GPU, against torch in the same process.
 
 Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch;
 TILE_ATTENTION_DIR names another folder of attention.sm_90a.* and
-attention.cases.json (a variant of the generator to compare).
+attention.cases.json (a variant of the generator to compare);
+TILE_ATTENTION_SHAPES=small makes check run four small shapes (what
+scripts/device-run runs under compute-sanitizer).
 TILE_DEVICE_DIR names the folder (default: build/device next to this
 script's repository).
 """
@@ -70,6 +72,11 @@ CHECK_SHAPES = [  # batch, q heads, kv heads, seq_q, seq_k
     (2, 4, 1, 4097, 4097), (1, 8, 1, 300, 300), (2, 8, 2, 64, 64),
     (1, 2, 2, 200, 513), (1, 2, 2, 513, 200),
 ]
+# TILE_ATTENTION_SHAPES=small: the shapes the sanitizers run (seconds, not
+# hours, under racecheck): tails, GQA, Sq != Sk both ways, several K/V
+# blocks per CTA (both ring stages reused).
+SMALL_CHECK_SHAPES = [(1, 1, 1, 1, 1), (1, 2, 1, 127, 300), (1, 2, 2, 200, 513),
+                      (1, 2, 2, 513, 200)]
 
 
 def check():
@@ -78,7 +85,10 @@ def check():
     failures = 0
     for case in attention.cases:
         d, causal, dtype = case["head_dim"], case["causal"], case["dtype"]
-        for b, h, hk, sq, sk in CHECK_SHAPES:
+        shapes = (SMALL_CHECK_SHAPES
+                  if os.environ.get("TILE_ATTENTION_SHAPES") == "small"
+                  else CHECK_SHAPES)
+        for b, h, hk, sq, sk in shapes:
             q = torch.randn(b, h, sq, d, dtype=TORCH_TYPE[dtype], device="cuda")
             k = torch.randn(b, hk, sk, d, dtype=TORCH_TYPE[dtype], device="cuda")
             v = torch.randn(b, hk, sk, d, dtype=TORCH_TYPE[dtype], device="cuda")
