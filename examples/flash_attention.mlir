@@ -44,7 +44,12 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %seq_q = memref.dim %q, %c2 : memref<?x?x?x?xbf16, 1>
     %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?xbf16, 1>
     %seq_k = memref.dim %k, %c2 : memref<?x?x?x?xbf16, 1>
-    %q_block = gpu.block_id x
+    // Causal: the last query blocks see the most K/V blocks; they take the first
+    // CTA indices, so that the last wave holds the short ones.
+    %block_x = gpu.block_id x
+    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
+    %last_q_block = arith.subi %q_blocks_all, %c1 : index
+    %q_block = arith.subi %last_q_block, %block_x : index
     %head = gpu.block_id y
     %batch = gpu.block_id z
     %group = arith.divui %q_heads, %kv_heads : index

@@ -46,6 +46,8 @@ DTYPES = ("bf16", "f16")
 # dim (docs/Performance.md (h)). d = 256 stays "ws": with the overlap its
 # consumers hold S, P and a 64 × 256 O and spill.
 FORMS = {64: "ws-overlap", 128: "ws-overlap", 256: "ws"}
+# K/V ring stages of the warp-specialized forms, per head dim.
+WS_STAGES = {64: 2, 128: 2, 256: 2}
 
 
 def kernel_name(d, causal, dtype):
@@ -330,7 +332,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     t = dtype
     c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
     bn = 64 if d == 256 else 128
-    stages = 2
+    stages = WS_STAGES[d]
     q_shape, q_layout = shared_layout(64, d, 2)
     kv_shape, kv_layout = shared_layout(bn, d, stages)
     name = kernel_name(d, causal, dtype)
@@ -370,12 +372,21 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     %true = arith.constant true
 """)
     w(c("Sizes, this CTA's 128 query rows, and the K/V head of its Q head (GQA)."))
+    if causal:
+        q_block = (c("Causal: the last query blocks see the most K/V blocks; they take the first")
+                   + c("CTA indices, so that the last wave holds the short ones.")
+                   + """    %block_x = gpu.block_id x
+    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
+    %last_q_block = arith.subi %q_blocks_all, %c1 : index
+    %q_block = arith.subi %last_q_block, %block_x : index
+""")
+    else:
+        q_block = "    %q_block = gpu.block_id x\n"
     w(f"""    %q_heads = memref.dim %q, %c1 : memref<?x?x?x?x{t}, 1>
     %seq_q = memref.dim %q, %c2 : memref<?x?x?x?x{t}, 1>
     %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?x{t}, 1>
     %seq_k = memref.dim %k, %c2 : memref<?x?x?x?x{t}, 1>
-    %q_block = gpu.block_id x
-    %head = gpu.block_id y
+{q_block}    %head = gpu.block_id y
     %batch = gpu.block_id z
     %group = arith.divui %q_heads, %kv_heads : index
     %kv_head = arith.divui %head, %group : index
