@@ -35,7 +35,8 @@ gpu.module @no_wait [#nvvm.target<chip = "sm_80">] {
 !regs = !tile.buffer<64x64xf16, local, #tile.layout<S[(64,4,2,8):(2@tid_in_wg,8,1@tid_in_wg,1)]>>
 
 // Each thread waits for its own share, but reads the others' without a
-// barrier after their waits.
+// barrier after their waits: the first warp reads before the other warps
+// have even issued theirs.
 gpu.module @no_barrier [#nvvm.target<chip = "sm_80">] {
   gpu.func @k(%in: memref<?x?xf16, 1>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -46,7 +47,7 @@ gpu.module @no_barrier [#nvvm.target<chip = "sm_80">] {
     tile.copy_async %g[0, 0] to %s[0, 0, 0] sizes [64, 64] exec cta : !gmem to !ring
     tile.commit_group cp_async
     tile.wait_group cp_async, 0
-    // expected-error @+1 {{without synchronizing with that thread after its tile.wait_group cp_async retired the copy}}
+    // expected-error @+1 {{only 32 of its 128 threads issued their share}}
     tile.load %s[0, 0, 0] to %x : !ring to !regs
     gpu.return
   }

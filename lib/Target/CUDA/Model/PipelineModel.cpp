@@ -43,6 +43,19 @@ struct Barrier {
   llvm::DenseMap<int64_t, int64_t> releasing, released;
 };
 
+/// One execution of a cooperative cp.async copy completing through groups:
+/// every thread of its exec scope issues a share, which lands when that
+/// thread retires its group. Which thread moves which bytes is the
+/// planner's round-robin of vectors, so a reader of any of the region
+/// must know every issuer's group retired.
+struct CpAsyncCopy {
+  const void *op = nullptr;
+  int64_t threads = 1; ///< the exec scope's
+  SharedBox region;
+  std::vector<std::pair<int64_t, int64_t>> issuers; ///< (thread, group)
+};
+using CpAsyncCopyPtr = std::shared_ptr<CpAsyncCopy>;
+
 /// A write into shared memory: a TMA load (pending until delivered, then
 /// completed in `phase` of `barrier`) or an ordinary store.
 struct Write {
@@ -60,6 +73,7 @@ struct Write {
   /// A cp.async copy completing through its thread's groups: the index of
   /// the group (0, 1, … as the thread commits them); -1 otherwise.
   int64_t cpAsyncGroup = -1;
+  CpAsyncCopyPtr cpAsyncCopy; ///< the copy execution it is a share of
 };
 using WritePtr = std::shared_ptr<Write>;
 
@@ -124,6 +138,10 @@ struct PipelineModel::Impl {
   int64_t cpAsyncKey(int64_t thread) const { return totalBarriers + thread; }
   /// Per thread: cp.async groups committed, and retired by its waits.
   std::vector<int64_t> cpAsyncCommitted, cpAsyncRetired;
+  /// (op, thread) -> the thread's executions of the op; (op, n) -> the
+  /// n-th execution's cooperative copy, shared by its threads' shares.
+  std::map<std::pair<const void *, int64_t>, int64_t> cpAsyncExecutions;
+  std::map<std::pair<const void *, int64_t>, CpAsyncCopyPtr> cpAsyncCopies;
   /// (thread, barrier) -> the last phase the thread saw complete.
   llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> observed;
   /// Per thread: barrier -> the latest phase whose completion happened
@@ -476,7 +494,8 @@ std::string PipelineModel::boxName(const SharedBox &box) const {
 /// Reports a write of `box` while an async read or a pending copy overlaps.
 static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
                        int64_t thread, const SharedBox &box, OpTag op,
-                       const char *what) {
+                       const char *what,
+                       const CpAsyncCopy *sameCopy = nullptr) {
   for (const EntryPtr &read : impl.reads)
     if (read->owners.any() && read->box.overlaps(box)) {
       const char *reader = read->kind == AsyncGroupKind::Wgmma ? "a wgmma"
@@ -509,6 +528,9 @@ static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
   for (const WritePtr &w : impl.writes) {
     if (!w->pending || !w->box.overlaps(box))
       continue;
+    // Another thread's share of the same cooperative copy.
+    if (sameCopy && w->cpAsyncCopy.get() == sameCopy)
+      continue;
     Finding finding{model.threadName(thread) + " " + what +
                         " " + model.boxName(box) +
                         " while an earlier copy into " + model.boxName(w->box) +
@@ -521,67 +543,88 @@ static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
   }
 }
 
-/// The latest write overlapping `box`, if any.
-static const Write *latestWrite(const PipelineModel::Impl &impl,
-                                const SharedBox &box) {
-  for (auto it = impl.writes.rbegin(); it != impl.writes.rend(); ++it)
-    if ((*it)->box.overlaps(box))
-      return it->get();
-  return nullptr;
+/// Whether `outer` holds every element of `inner`.
+static bool contains(const SharedBox &outer, const SharedBox &inner) {
+  if (outer.buffer != inner.buffer)
+    return false;
+  for (size_t d = 0; d < outer.lo.size() && d < inner.lo.size(); ++d)
+    if (outer.lo[d] > inner.lo[d] || outer.hi[d] < inner.hi[d])
+      return false;
+  return true;
 }
 
-/// Reports a read of `box` by `threads` before every cp.async copy filling
-/// it landed and was ordered before the read: the copies of a cooperative
-/// copy are each thread's, so each overlapping one is checked.
-static void checkCpAsyncRead(PipelineModel &model, PipelineModel::Impl &impl,
-                             llvm::ArrayRef<int64_t> threads,
-                             const SharedBox &box, OpTag op) {
-  for (auto it = impl.writes.rbegin(); it != impl.writes.rend(); ++it) {
-    const Write &w = **it;
-    if (!w.box.overlaps(box))
-      continue;
-    if (w.cpAsyncGroup < 0)
-      return; // an older write, superseded by the copies checked
-    if (w.pending) {
-      Finding finding{model.threadName(threads.front()) + " reads " +
-                          model.boxName(box) + " while the cp.async copy of " +
-                          model.threadName(w.thread) + " into " +
-                          model.boxName(w.box) +
-                          " has not landed (no tile.wait_group cp_async of "
-                          "that thread retired its group " +
-                          std::to_string(w.cpAsyncGroup) + ")",
-                      op};
-      finding.notes.push_back({w.op, "the copy"});
-      model.report(std::move(finding));
-      return;
-    }
-    for (int64_t thread : threads) {
-      auto seen = impl.knows[thread].find(impl.cpAsyncKey(w.thread));
-      if (seen != impl.knows[thread].end() && seen->second >= w.cpAsyncGroup)
+/// Reports (and returns true) a read of `box` by `threads` before every
+/// share of the cooperative cp.async copy `copy` landed and was ordered
+/// before the read: whichever of its bytes the read touches, any issuer
+/// may have moved them.
+static bool reportCpAsyncRead(PipelineModel &model, PipelineModel::Impl &impl,
+                              llvm::ArrayRef<int64_t> threads,
+                              const SharedBox &box, OpTag op,
+                              const CpAsyncCopy &copy) {
+  auto report = [&](std::string message) {
+    Finding finding{std::move(message), op};
+    finding.notes.push_back({copy.op, "the copy"});
+    model.report(std::move(finding));
+    return true;
+  };
+  if (int64_t(copy.issuers.size()) < copy.threads)
+    return report(model.threadName(threads.front()) + " reads " +
+                  model.boxName(box) + ", which a cp.async copy into " +
+                  model.boxName(copy.region) + " fills, but only " +
+                  std::to_string(copy.issuers.size()) + " of its " +
+                  std::to_string(copy.threads) +
+                  " threads issued their share (a copy only some of its "
+                  "threads reach, or a read before the others reached it)");
+  for (auto [issuer, group] : copy.issuers)
+    if (impl.cpAsyncRetired[issuer] <= group)
+      return report(model.threadName(threads.front()) + " reads " +
+                    model.boxName(box) + " while the cp.async copy of " +
+                    model.threadName(issuer) + " into " +
+                    model.boxName(copy.region) +
+                    " has not landed (no tile.wait_group cp_async of that "
+                    "thread retired its group " +
+                    std::to_string(group) + ")");
+  for (int64_t thread : threads)
+    for (auto [issuer, group] : copy.issuers) {
+      auto seen = impl.knows[thread].find(impl.cpAsyncKey(issuer));
+      if (seen != impl.knows[thread].end() && seen->second >= group)
         continue;
-      Finding finding{
+      return report(
           model.threadName(thread) + " reads " + model.boxName(box) +
-              ", which a cp.async copy of " + model.threadName(w.thread) +
-              " filled, without synchronizing with that thread after its "
-              "tile.wait_group cp_async retired the copy (a barrier both "
-              "take part in, after the wait)",
-          op};
-      finding.notes.push_back({w.op, "the copy"});
-      model.report(std::move(finding));
-      return;
+          ", which a cp.async copy of " + model.threadName(issuer) +
+          " filled, without synchronizing with that thread after its "
+          "tile.wait_group cp_async retired the copy (a barrier both take "
+          "part in, after the wait)");
     }
-  }
+  return false;
 }
 
 /// Reports a read of `box` by `threads` racing with the copy that fills it.
+/// Every cp.async copy among the writes over the box is checked, newest
+/// first, down to a write that holds the whole box; of the other writes,
+/// the newest.
 static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
                       llvm::ArrayRef<int64_t> threads, const SharedBox &box,
                       OpTag op, bool byTcgen05 = false) {
-  const Write *w = latestWrite(impl, box);
+  const Write *w = nullptr;
+  std::set<const CpAsyncCopy *> checked;
+  for (auto it = impl.writes.rbegin(); it != impl.writes.rend(); ++it) {
+    const Write &write = **it;
+    if (!write.box.overlaps(box))
+      continue;
+    if (write.cpAsyncCopy) {
+      if (checked.insert(write.cpAsyncCopy.get()).second &&
+          reportCpAsyncRead(model, impl, threads, box, op,
+                            *write.cpAsyncCopy))
+        return;
+    } else if (!w) {
+      w = &write;
+    }
+    if (contains(write.box, box))
+      break;
+  }
   if (!w)
     return;
-  if (w->cpAsyncGroup >= 0)
-    return checkCpAsyncRead(model, impl, threads, box, op);
   // The tcgen05 pipe executes in order: an MMA reads what an earlier MMA or
   // tcgen05.cp wrote.
   if (byTcgen05 && w->tcgen05)
@@ -690,12 +733,25 @@ void PipelineModel::copyIntoShared(int64_t thread, const SharedBox &box,
 }
 
 void PipelineModel::copyIntoSharedByGroup(int64_t thread, const SharedBox &box,
-                                          OpTag op) {
-  checkWrite(*this, *impl, thread, box, op, "copies into");
+                                          OpTag op, int64_t threads,
+                                          const SharedBox &region) {
+  // The thread's n-th execution of the op is a share of the copy its
+  // scope's threads make in their n-th.
+  int64_t n = ++impl->cpAsyncExecutions[{op, thread}];
+  CpAsyncCopyPtr &copy = impl->cpAsyncCopies[{op, n}];
+  if (!copy) {
+    copy = std::make_shared<CpAsyncCopy>();
+    copy->op = op;
+    copy->threads = threads;
+    copy->region = region;
+  }
+  checkWrite(*this, *impl, thread, box, op, "copies into", copy.get());
   if (failed())
     return;
+  copy->issuers.push_back({thread, impl->cpAsyncCommitted[thread]});
   Write w{box, op, thread, true, std::nullopt, 0};
   w.cpAsyncGroup = impl->cpAsyncCommitted[thread];
+  w.cpAsyncCopy = copy;
   addWrite(*impl, std::move(w));
 }
 

@@ -26,7 +26,9 @@
 // needs sm_90's transaction counts. Without an mbar operand the copies
 // join each thread's open cp.async group, which the kernel closes and
 // waits for (`tile.commit_group cp_async` / `tile.wait_group cp_async`):
-// the sm_80 protocol.
+// the sm_80 protocol. `prepare` refuses such a copy in a function with no
+// commit or no wait of cp.async groups (a TMA-style copy missing its mbar
+// would otherwise compile to copies no one waits for).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +46,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <numeric>
 
@@ -124,8 +127,36 @@ OrReason<ldgsts::Plan> planLdgsts(CopyAsyncOp copy, const DispatchContext &) {
   return ldgsts::planCooperativeCopy(r);
 }
 
+/// A copy with no mbar completes through its threads' cp.async groups:
+/// the function must close and wait for them, or the copy was meant to
+/// complete on an mbarrier (a TMA-style copy missing its mbar).
+LogicalResult requireGroupCompletion(CopyAsyncOp copy) {
+  if (copy.getMbar())
+    return success();
+  Operation *function = copy->getParentOfType<FunctionOpInterface>();
+  bool commits = false, waits = false;
+  if (function) {
+    function->walk([&](CommitGroupOp commit) {
+      commits |= commit.getGroup() == AsyncGroup::cp_async;
+    });
+    function->walk([&](WaitGroupOp wait) {
+      waits |= wait.getGroup() == AsyncGroup::cp_async;
+    });
+  }
+  if (commits && waits)
+    return success();
+  return copy.emitOpError("names no mbar, so its cp.async copies complete "
+                          "through each issuing thread's cp.async group, "
+                          "but the function has no tile.")
+         << (commits ? "wait_group" : "commit_group")
+         << " cp_async: commit and wait for the group, or give mbar(...) "
+            "for a completion on an mbarrier";
+}
+
 LogicalResult prepareLdgsts(CopyAsyncOp copy, LdgstsLowering &lowering,
                             const DispatchContext &, KernelABI &abi) {
+  if (failed(requireGroupCompletion(copy)))
+    return failure();
   FailureOr<Value> memref = abi.globalTensorSource(copy, copy.getSrc());
   if (failed(memref))
     return failure();

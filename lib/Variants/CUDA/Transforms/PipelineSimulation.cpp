@@ -947,10 +947,12 @@ bool Simulation::stepGroupCopy(Warp &warp, CopyAsyncOp copy, int l,
             copy.getDstStaticOffsets(), copy.getSizes(), l);
   if (!box)
     return false;
+  model::SharedBox region = *box;
   if (scopeThreads > 1)
     cooperativeShare(copy, scopeThreads, localThreadOf(warp, l) % scopeThreads,
                      bytes, *box);
-  machine.copyIntoSharedByGroup(threadOf(warp, l), *box, op);
+  machine.copyIntoSharedByGroup(threadOf(warp, l), *box, op, scopeThreads,
+                                region);
   return !machine.failed();
 }
 

@@ -195,12 +195,12 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [
       (`complete_tx::bytes`); the caller arms it
       (`nvgpu.mbarrier.arrive.expect_tx` with the bytes of the copies
       completing on it, checked by `--tile-verify-kernels`) and waits on it.
-      Without `mbar`, a global -> shared copy of the `ldgsts` variant joins
-      each issuing thread's open cp.async group instead
-      (`tile.commit_group cp_async`, `tile.wait_group cp_async, N`). For cluster
-      copies it is the local (`shared::cta`) address of the barrier *in the
-      destination CTA*: the same allocation as in the issuing CTA, mapped to
-      `remote_cta` by the lowering.
+      For cluster copies `mbar` is the local (`shared::cta`) address of the
+      barrier *in the destination CTA*: the same allocation as in the
+      issuing CTA, mapped to `remote_cta` by the lowering. Without `mbar`, a
+      global -> shared copy of the `ldgsts` variant joins each issuing
+      thread's open cp.async group instead (`tile.commit_group cp_async`,
+      `tile.wait_group cp_async, N`, which the function must contain).
     - `remote_cta(%r)`: destination CTA rank in the cluster for cluster
       copies (`dst` names the same allocation in that CTA).
     - `cta_mask(%m)`: multicast mask for global -> shared copies.

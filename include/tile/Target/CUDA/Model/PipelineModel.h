@@ -160,10 +160,14 @@ public:
   void copyIntoShared(int64_t thread, const SharedBox &box, BarrierRef barrier,
                       int64_t bytes, OpTag op,
                       const SharedBox *source = nullptr);
-  /// A cp.async copy by `thread` into `box` (its share of a cooperative
-  /// copy), joining its open cp.async group: the bytes land when a
-  /// `waitGroup(thread, CpAsync, …)` retires the group.
-  void copyIntoSharedByGroup(int64_t thread, const SharedBox &box, OpTag op);
+  /// A cp.async copy by `thread` into `box`, its share of a copy of
+  /// `region` by `threads` threads (the thread's n-th execution of `op`
+  /// joins the others' n-th), joining its open cp.async group: the share
+  /// lands when a `waitGroup(thread, CpAsync, …)` retires the group. A
+  /// read of any of the region needs every issuer's share landed and
+  /// ordered before it (which thread moves which bytes is the planner's).
+  void copyIntoSharedByGroup(int64_t thread, const SharedBox &box, OpTag op,
+                             int64_t threads, const SharedBox &region);
   /// An asynchronous read of `box` joining `threads`' open group of `kind`
   /// (a wgmma operand: the warp's threads; a TMA store: one thread). A
   /// wgmma is one operation of its warpgroup: `collective` (>= 0) names
