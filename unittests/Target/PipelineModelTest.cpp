@@ -440,6 +440,19 @@ TEST(PipelineModelTest, CpAsyncOwnRowsStillNeedTheOthersWaits) {
             std::string::npos);
 }
 
+TEST(PipelineModelTest, CpAsyncCopiesOfTwoScopesAreApart) {
+  // Two one-thread scopes (e.g. two warps' own copies) each copy and read
+  // their own stage after their own wait: no barrier between them needed.
+  PipelineModel model(2, {});
+  for (int64_t t : {0, 1}) {
+    model.copyIntoSharedByGroup(t, box(0, t), &opCopy, 1, box(0, t));
+    model.commitGroup(t, AsyncGroupKind::CpAsync);
+    model.waitGroup(t, AsyncGroupKind::CpAsync, 0);
+    model.readShared(t, box(0, t), &opRead);
+  }
+  EXPECT_FALSE(model.failed());
+}
+
 TEST(PipelineModelTest, CpAsyncCopyReachedByPartOfItsScope) {
   // A copy of two threads' scope that only thread 0 issues.
   PipelineModel model(2, {});

@@ -13,6 +13,8 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <tuple>
+
 using namespace tile::cuda::model;
 
 bool SharedBox::overlaps(const SharedBox &other) const {
@@ -138,10 +140,12 @@ struct PipelineModel::Impl {
   int64_t cpAsyncKey(int64_t thread) const { return totalBarriers + thread; }
   /// Per thread: cp.async groups committed, and retired by its waits.
   std::vector<int64_t> cpAsyncCommitted, cpAsyncRetired;
-  /// (op, thread) -> the thread's executions of the op; (op, n) -> the
-  /// n-th execution's cooperative copy, shared by its threads' shares.
+  /// (op, thread) -> the thread's executions of the op; (op, the exec
+  /// scope's instance, n) -> that scope's n-th cooperative copy, shared by
+  /// its threads' shares.
   std::map<std::pair<const void *, int64_t>, int64_t> cpAsyncExecutions;
-  std::map<std::pair<const void *, int64_t>, CpAsyncCopyPtr> cpAsyncCopies;
+  std::map<std::tuple<const void *, int64_t, int64_t>, CpAsyncCopyPtr>
+      cpAsyncCopies;
   /// (thread, barrier) -> the last phase the thread saw complete.
   llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> observed;
   /// Per thread: barrier -> the latest phase whose completion happened
@@ -736,9 +740,11 @@ void PipelineModel::copyIntoSharedByGroup(int64_t thread, const SharedBox &box,
                                           OpTag op, int64_t threads,
                                           const SharedBox &region) {
   // The thread's n-th execution of the op is a share of the copy its
-  // scope's threads make in their n-th.
+  // scope's threads (a warp, warpgroup or CTA: `threads` consecutive
+  // threads) make in their n-th.
   int64_t n = ++impl->cpAsyncExecutions[{op, thread}];
-  CpAsyncCopyPtr &copy = impl->cpAsyncCopies[{op, n}];
+  int64_t scope = thread / std::max<int64_t>(threads, 1);
+  CpAsyncCopyPtr &copy = impl->cpAsyncCopies[{op, scope, n}];
   if (!copy) {
     copy = std::make_shared<CpAsyncCopy>();
     copy->op = op;
