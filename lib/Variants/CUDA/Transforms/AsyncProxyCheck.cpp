@@ -30,6 +30,16 @@ using namespace tile;
 
 namespace {
 
+/// A commit or wait of cp.async groups: those hold writes into shared
+/// memory (through the generic proxy), no async reader.
+bool isCpAsyncGroupOp(Operation &op) {
+  if (auto commit = dyn_cast<CommitGroupOp>(op))
+    return commit.getGroup() == AsyncGroup::cp_async;
+  if (auto wait = dyn_cast<WaitGroupOp>(op))
+    return wait.getGroup() == AsyncGroup::cp_async;
+  return false;
+}
+
 /// An async reader of a shared buffer and how its completion is observed.
 struct InFlight {
   Operation *reader;
@@ -146,12 +156,7 @@ public:
       waitGroup(state, kind, pending);
       waitGroup(state, kind, pending, /*byOthers=*/true, &op);
     };
-    // cp.async groups hold writes into shared memory, no async reader.
-    if (auto commit = dyn_cast<CommitGroupOp>(op);
-        commit && commit.getGroup() == AsyncGroup::cp_async)
-      return;
-    if (auto wait = dyn_cast<WaitGroupOp>(op);
-        wait && wait.getGroup() == AsyncGroup::cp_async)
+    if (isCpAsyncGroupOp(op))
       return;
     if (auto commit = dyn_cast<CommitGroupOp>(op))
       return commitAll(commit.getGroup() == AsyncGroup::bulk
@@ -328,11 +333,7 @@ private:
     auto kindOf = [](AsyncGroup g) {
       return g == AsyncGroup::bulk ? InFlight::Bulk : InFlight::Wgmma;
     };
-    if (auto commit = dyn_cast<CommitGroupOp>(op);
-        commit && commit.getGroup() == AsyncGroup::cp_async)
-      return;
-    if (auto wait = dyn_cast<WaitGroupOp>(op);
-        wait && wait.getGroup() == AsyncGroup::cp_async)
+    if (isCpAsyncGroupOp(op))
       return;
     if (auto commit = dyn_cast<CommitGroupOp>(op))
       return commitGroup(state, kindOf(commit.getGroup()), /*byOthers=*/true);
