@@ -8,23 +8,26 @@ per (batch, head), for Q/K/V/O in the [batch, heads, seq, dim] layout
 (torch's SDPA layout, contiguous), K/V heads shared by groups of Q heads
 (GQA: Q head h reads K/V head h / (Hq / Hkv)), any sequence lengths.
 
-The kernel (one per head dim × causal × dtype) is the FlashAttention-2
-loop, written with tile ops:
-  * one warpgroup per CTA owns 64 query rows; the grid is
-    (ceil(Sq / 64), Hq, B);
-  * TMA loads Q once and K/V blocks of 64 keys through a 2-stage ring
-    (mbarriers with expect-tx), issued by thread 0 one block ahead;
-  * S = Q·Kᵀ by wgmma into registers; the online softmax in registers
-    (tile.map / tile.reduce along the row: running max m, running sum l,
-    the scale folded into exp2); masked keys (beyond Sk, or above the
-    diagonal when causal) are -inf; causal blocks above the diagonal are
-    skipped;
-  * P converted in registers to the bf16/f16 wgmma A operand (no shuffle,
-    no shared memory) and O += P·V by wgmma;
-  * epilogue: O / l written through shared memory (stmatrix) and one TMA
-    store clipped at Sq; LSE = m·ln2 + ln l (natural log, as FlashAttention
-    returns it) stored per row into an f32 buffer of B·Hq·ceil(Sq/64)·64
-    rows ([B, Hq, padded Sq] flattened, one column).
+One kernel per head dim × causal × dtype, in the form FORMS names for its
+head dim (docs/Attention.md walks through one):
+  * "ws" / "ws-overlap" / "ws-pingpong" (kernel_ws): FlashAttention-3's
+    structure. 128 query rows per CTA, grid (ceil(Sq / 128), Hq, B), causal
+    query blocks last to first; a producer warpgroup whose thread 0 TMA-loads
+    Q once and K/V blocks through a 2-stage ring (K and V each with a full
+    and a free barrier); two consumer warpgroups of 64 rows each: S = Q·Kᵀ
+    by wgmma into registers, the mask only on blocks that need it, the
+    online softmax in registers (tile.map / tile.reduce: running max m,
+    running sum l, 2^(S·c − m·c) in one FFMA and exp2), P converted in
+    registers to the wgmma A operand (no shuffle, no shared memory), O +=
+    P·V by wgmma; "ws-overlap" issues S of the next block before P·V of
+    this one (the intra-warpgroup overlap), "ws-pingpong" adds the
+    consumers' turns on named barriers.
+  * "simple" (kernel): the FlashAttention-2 loop in one warpgroup of 64
+    rows per CTA, thread 0 loading K/V one block ahead.
+  * Epilogue: O / l written through shared memory (stmatrix) and one TMA
+    store clipped at Sq; the LSE (natural log, as FlashAttention returns
+    it) stored per row into an f32 buffer of B·Hq·ceil(Sq/64)·64 rows
+    ([B, Hq, padded Sq] flattened, one column).
 
 Usage: gen_attention_kernels.py OUT.mlir OUT.cases.json [--example D CAUSAL DTYPE]
 With --example, OUT.mlir gets one kernel with its comments (the readable
