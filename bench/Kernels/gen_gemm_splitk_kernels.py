@@ -292,6 +292,17 @@ def stream_k(text):
                         "scf.for %u = %t_first to %t_end step %c1 iter_args")
 
 
+def cta_holding(name, step_end, grid):
+    """IR lines: %`name` = the CTA holding the K step before `step_end`
+    (an SSA value), of %iters steps shared by `grid` CTAs: CTA c holds
+    steps floor(c I / C) .. floor((c + 1) I / C) - 1, so step s is in
+    floor(((s + 1) C - 1) / I). One formula for the GEMM's slot and the
+    reduction's part count."""
+    return (f"%{name}_scaled = arith.muli {step_end}, {grid} : index\n"
+            f"%{name}_scaled1 = arith.subi %{name}_scaled, %c1 : index\n"
+            f"%{name} = arith.divui %{name}_scaled1, %iters : index")
+
+
 def stream_unit_of(indent):
     """Tile %u of this CTA's range -> (%m0, %n0) by the family's grouped
     raster, its K steps %k_begin .. %k_end in this CTA, and %part: the
@@ -305,9 +316,7 @@ def stream_unit_of(indent):
 %k_begin = arith.subi %from, %tile_k0 : index
 %k_end = arith.subi %to, %tile_k0 : index
 %first_step1 = arith.addi %tile_k0, %c1 : index
-%first_scaled = arith.muli %first_step1, %grid : index
-%first_scaled1 = arith.subi %first_scaled, %c1 : index
-%first_cta = arith.divui %first_scaled1, %iters : index
+""" + cta_holding("first_cta", "%first_step1", "%grid") + """
 %part = arith.subi %cta, %first_cta : index""")
     return "\n".join(indent + line.strip() for line in lines.splitlines())
 
@@ -480,14 +489,8 @@ STREAM_PARTS = f"""    %ctas = arith.index_cast %ctas_i32 : i32 to index
     %t = arith.addi %t0, %row_off : index
     %tile_k0 = arith.muli %t, %k_tiles : index
     %first_step1 = arith.addi %tile_k0, %c1 : index
-    %first_scaled = arith.muli %first_step1, %ctas : index
-    %first_scaled1 = arith.subi %first_scaled, %c1 : index
-    %first_cta = arith.divui %first_scaled1, %iters : index
-    %tile_k1 = arith.addi %tile_k0, %k_tiles : index
-    %last_scaled = arith.muli %tile_k1, %ctas : index
-    %last_scaled1 = arith.subi %last_scaled, %c1 : index
-    %last_cta = arith.divui %last_scaled1, %iters : index
-    %spanned = arith.subi %last_cta, %first_cta : index
+{"".join("    " + l + chr(10) for l in cta_holding("first_cta", "%first_step1", "%ctas").splitlines())}    %tile_k1 = arith.addi %tile_k0, %k_tiles : index
+{"".join("    " + l + chr(10) for l in cta_holding("last_cta", "%tile_k1", "%ctas").splitlines())}    %spanned = arith.subi %last_cta, %first_cta : index
     %parts = arith.addi %spanned, %c1 : index
 """
 
