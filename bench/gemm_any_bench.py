@@ -129,6 +129,24 @@ def check():
                        2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7)
             ok &= torch.equal(c, gemm.linear(a, w, choice=choice))
             failures += not ok
+    # Cluster split-K, forced: every kernel on odd M, N and K tails, a K
+    # of fewer tiles than parts (empty parts add zeros), more tiles than
+    # clusters (each cluster walks several); run twice for the same bits.
+    for case in gemm.cluster_k:
+        dtype = {"bf16": torch.bfloat16, "f16": torch.float16,
+                 "f8E4M3FN": torch.float8_e4m3fn}[case["dtype"]]
+        tolerance = 2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7
+        for m, n, k in ((case["bm"], 4096, 4096), (case["bm"] - 3, 1000, 1000),
+                        (1, 130, case["bk"] * 2 + 8),
+                        (3 * case["bm"] + 1, 8200, 2 * case["bk"] * case["cluster"])):
+            a = torch.randn(m, k, device="cuda").to(dtype)
+            w = torch.randn(n, k, device="cuda").to(dtype)
+            choice = (case["kernel"], None)
+            c = gemm.linear(a, w, choice=choice)
+            ok = close(f"{case['kernel']} {m}x{n}x{k}", c,
+                       a.float() @ w.float().t(), tolerance)
+            ok &= torch.equal(c, gemm.linear(a, w, choice=choice))
+            failures += not ok
     # Hopper's FP8 MMAs add with fewer bits than f32 (why block-scaled
     # recipes promote every 128 K): e4m3 within 2^-5 rms, cuBLAS's error
     # printed beside.
@@ -265,8 +283,8 @@ def sweep():
             w = torch.randn(n, k, device="cuda").to(dtype)
             entries = {"torch": cublas(a, w)}
             chosen = gemm.choose(dtype, m, n, k, sms)
-            for case in gemm.family + gemm.splitk + gemm.swap_ab + gemm.stream_k:
-                if case["dtype"] != ty or (case in gemm.swap_ab
+            for case in gemm.all_cases():
+                if case["dtype"] != ty or (case.get("swap_ab")
                                            and case["bm"] < m):
                     continue
                 k_tiles = -(-k // case["bk"])
@@ -276,7 +294,8 @@ def sweep():
                         choice = (case["kernel"], ctas)
                         entries[choice] = (lambda c=choice: gemm.linear(a, w, choice=c))
                     continue
-                counts = ([None] if case in gemm.family else
+                counts = ([None] if case in gemm.family
+                          or case in gemm.cluster_k else
                           sorted({-(-k_tiles // -(-k_tiles // p))
                                   for p in (1, 2, 3, 4, 6, 8, 12, 16)
                                   if p <= k_tiles}))

@@ -62,6 +62,27 @@ REDUCERS = [(16, 8), (64, 4)]
 # so the narrow ones afford a deeper ring (more bytes in flight: small-M
 # GEMMs stream the weight at memory speed).
 SWAP_AB = [(16, 8, True), (32, 8, True), (64, 6, True)]
+# Cluster split-K forms (cluster_k): (tile rows, swap-AB, the cluster sizes
+# S = K parts). An owner CTA stages S - 1 received halves besides its own
+# (S f32 half tiles in all), so the ring keeps what shared memory is left:
+# S <= 4 for 64-row swap-AB tiles, S = 2 for 128 x 128 ones. S = 8 with
+# 32-row tiles would leave 7 stages: on an H200 it ran 10-15 % slower than
+# the workspace form with 8 parts (docs/Performance.md (j)), so it is not
+# built.
+CLUSTER_FORMS = [(BN, False, (2,)), (16, True, (2, 4, 8)),
+                 (32, True, (2, 4)), (64, True, (2, 4))]
+# What one CTA may allocate (227 KiB), less the barriers and alignment.
+SHARED_BUDGET = 225 * 1024
+
+
+def cluster_stages(ty, bk, bn, swap, parts, out_ty, stages):
+    """The deepest ring (at most `stages`) that fits beside a cluster
+    split-K kernel's f32 slots and output tile."""
+    rows, cols = (bn, WM) if swap else (WM, bn)
+    tile_m, tile_n = (bn, 2 * WM) if swap else (BM, bn)
+    fixed = max(2, parts) * rows * cols * 4 + rows * cols * BYTES[out_ty]
+    stage = (tile_m + tile_n) * bk * BYTES[ty]
+    return min(stages, (SHARED_BUDGET - fixed) // stage)
 
 
 def f32_tile(lead, rows, cols):
@@ -85,16 +106,20 @@ def transposed_accumulator(rows):
                    "4@tid_in_wg"))
 
 
-def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False):
+def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
+                  cluster=0, out_ty=None):
     """The split-K GEMM C = A B^T. Plain: BM x 128 tiles, each consumer
     warpgroup owning 64 of the tile's rows (A's halves). With `swap`, the
     swap-AB form for small M: `bn` x 128 tiles (`bn` rows of A, 8..64),
     each consumer warpgroup owning 64 of the tile's columns (B's halves);
     its gemm_async is `bn` x 64 with the accumulator fragment transposed
     (and for 16 and 32 an M that no wgmma has), so dispatch computes
-    C^T = B A^T (B's rows as the wgmma's M, A's as its N)."""
+    C^T = B A^T (B's rows as the wgmma's M, A's as its N). With
+    `cluster` = S, the parts of a tile run on the S CTAs of a cluster and
+    are summed there (cluster_k), into C of `out_ty`."""
+    kind = f"clusterk{cluster}" if cluster else "splitk"
     if swap:
-        name = f"gemm_{SHORT[ty]}_tn_swapab_{bn}x{2 * WM}x{bk}_s{stages}_splitk"
+        name = f"gemm_{SHORT[ty]}_tn_swapab_{bn}x{2 * WM}x{bk}_s{stages}_{kind}"
         tile_m, tile_n = bn, 2 * WM
         # A (activations): one bn-row tile per stage, read by both
         # consumers; B (weights): two 64-row halves per stage.
@@ -104,7 +129,7 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False):
                f"{ring_k_major(ty, 2 * stages, WM, bk)}>")
         acc_t = (f"!tile.buffer<{bn}x{WM}xf32, local, "
                  f"{transposed_accumulator(bn)}>")
-        w_t = f32_tile(2, bn, WM)
+        w_t = f32_tile(max(2, cluster), bn, WM)
         mma_m, mma_n = bn, WM
         loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bn}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
@@ -120,14 +145,14 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False):
         out_sizes = f"[1, {bn}, {WM}]"
     else:
         name = f"gemm_{SHORT[ty]}_tn_{BM}x{bn}x{bk}_s{stages}_" + (
-            "streamk" if stream else "splitk")
+            "streamk" if stream else kind)
         tile_m, tile_n = BM, bn
         a_t = (f"!tile.buffer<{2 * stages}x{WM}x{bk}x{ty}, shared, "
                f"{ring_k_major(ty, 2 * stages, WM, bk)}>")
         b_t = (f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, "
                f"{ring_k_major(ty, stages, bn, bk)}>")
         acc_t = f"!tile.buffer<{WM}x{bn}xf32, local, {accumulator(bn)}>"
-        w_t = f32_tile(2, WM, bn)
+        w_t = f32_tile(max(2, cluster), WM, bn)
         mma_m, mma_n = WM, bn
         loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
@@ -252,6 +277,10 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False):
         text = stream_k(text)
     case = dict(kernel=name, dtype=ty, bm=tile_m, bn=tile_n, bk=bk,
                 stages=stages, block=384, swap_ab=swap, stream_k=stream)
+    if cluster:
+        text = cluster_k(text, cluster, out_ty, mma_m, mma_n, w_t, acc_t,
+                         out_at)
+        case.update(cluster=cluster, parts=cluster)
     return text, case
 
 
@@ -290,6 +319,235 @@ def stream_k(text):
     assert text.count(loop) == 2, text.count(loop)
     return text.replace(loop,
                         "scf.for %u = %t_first to %t_end step %c1 iter_args")
+
+
+def cluster_k(text, parts, out_ty, rows, cols, w_t, acc_t, out_at):
+    """The split-K kernel's text with its `parts` parts of a tile run by
+    the CTAs of a cluster (part = the CTA's rank) and summed there, so no
+    workspace and no second kernel: CTA h (h = 0, 1) owns the tile's half
+    h (its warpgroup h's `rows` x `cols` accumulator) and every other
+    CTA's warpgroup h sends its f32 partial of that half into CTA h's
+    staging slots by a DSMEM bulk copy. The owner adds them to its own in
+    the order P_h + P_(1-h) + P_2 + ... + P_(S-1), which is the part order
+    ((P_0 + P_1) + P_2) + ... since f32 addition commutes: the same bits
+    run to run. Slots: a sender CTA's warpgroup h stages its half in slot
+    h; the owner receives part 1 - h in its slot h (which it does not
+    stage) and part p >= 2 in slot p. Per tile, the owner waits on its
+    receive barrier (armed for the S - 1 halves), and once it has read the
+    slots arrives on each sender's free barrier, which a sender waits on
+    before staging its next tile."""
+    out_t = acc_t.replace("xf32, local", f"x{out_ty}, local")
+    inner = 128 // BYTES[out_ty]
+    c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
+    c_t = (f"!tile.buffer<{rows}x{cols}x{out_ty}, shared, "
+           f"{layout((rows, cols // inner, inner), (inner, rows * inner, 1), c_swz)}>")
+    g_c = f"!tile.buffer<?x?x{out_ty}, global>"
+    m_c = f"memref<?x?x{out_ty}, 1>"
+    half_bytes = rows * cols * 4
+
+    def sub(old, new):
+        nonlocal text
+        assert text.count(old) == 1, (old, text.count(old))
+        text = text.replace(old, new)
+
+    sub("%w: memref<?x?x?xf32, 1>, %parts_i32: i32 {tile.sample_value = 2 : i64}) kernel",
+        f"%c: {m_c}) kernel")
+    sub("nvvm.maxnreg = 168 : i32}",
+        f"nvvm.maxnreg = 168 : i32, known_cluster_size = array<i32: {parts}, 1, 1>}}")
+    sub("    %parts = arith.index_cast %parts_i32 : i32 to index\n",
+        f"""    %parts = arith.constant {parts} : index
+    %f32_zero = arith.constant 0.0 : f32
+    %rank_i32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank_i32 : i32 to index
+    // One part's half tile: what each receive barrier announces.
+    %half_bytes = arith.constant {half_bytes} : index
+""")
+    sub("""    // Units: (tile, part), the parts of a tile adjacent.
+    %units = arith.muli %tiles, %parts : index
+""", """    // Units: tiles, walked by clusters; the part is the CTA's rank.
+    %units = arith.addi %tiles, %c0 : index
+""")
+    sub("    %gw = tile.from_memref %w : memref<?x?x?xf32, 1> -> !tile.buffer<?x?x?xf32, global>\n",
+        f"    %gc = tile.from_memref %c : {m_c} -> {g_c}\n")
+    sub(f"    %sw = tile.alloc_shared {{alignment = 1024 : i64}} : {w_t}\n",
+        f"""    %sw = tile.alloc_shared {{alignment = 1024 : i64}} : {w_t}
+    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
+    %recv = nvgpu.mbarrier.create -> !xbar{2 * parts}
+    %free = nvgpu.mbarrier.create -> !xbar2
+""")
+    sub("""      tile.fence mbarrier_init
+    }
+    gpu.barrier
+""", """      %recv_bars = arith.muli %parts, %c2 : index
+      scf.for %p = %c0 to %recv_bars step %c1 {
+        nvgpu.mbarrier.init %recv[%p], %c1 : !xbarS
+      }
+      scf.for %h = %c0 to %c2 step %c1 {
+        nvgpu.mbarrier.init %free[%h], %c1 : !xbar2
+      }
+      tile.fence mbarrier_init
+    }
+    // Every CTA's barriers are initialised before any other CTA's copy
+    // or arrival can reach them.
+    nvvm.cluster.arrive {aligned}
+    nvvm.cluster.wait {aligned}
+""".replace("!xbarS", f"!xbar{2 * parts}"))
+    sub("""    %first_unit = gpu.block_id x
+    %ctas = gpu.grid_dim x
+""", """    %block = gpu.block_id x
+    %grid = gpu.grid_dim x
+    %first_unit = arith.divui %block, %parts : index
+    %ctas = arith.divui %grid, %parts : index
+""")
+    for indent in ("          ", "        "):
+        sub(unit_of(indent), cluster_unit_of(indent))
+    # A part with no K tiles (K shorter than S tiles) contributes zeros.
+    first = text.index("        // The part's first K step overwrites")
+    last = text.index("        // The f32 partial into this warpgroup's half")
+    body = text[first:last]
+    for old, new in (("%it1 = scf.for", "%it_run = scf.for"),
+                     ("%last = arith.addi %it1,", "%last = arith.addi %it_run,")):
+        assert body.count(old) == 1, old
+        body = body.replace(old, new)
+    text = (text[:first] + f"""        %has_k = arith.cmpi ult, %k_begin, %k_end : index
+        %it1 = scf.if %has_k -> (index) {{
+{body}          scf.yield %it_run : index
+        }} else {{
+          tile.fill %acc, %f32_zero : {acc_t}, f32
+          scf.yield %it0 : index
+        }}
+""" + text[last:])
+    sub(f"      %acc = tile.alloc_local : {acc_t}\n",
+        f"""      %acc = tile.alloc_local : {acc_t}
+      %part_acc = tile.alloc_local : {acc_t}
+      %out = tile.alloc_local : {out_t}
+""")
+    start = text.index("        // The f32 partial into this warpgroup's half")
+    end = text.index("        scf.yield %it1 : index", start)
+    rank_constants = "".join(
+        f"""        %c{r}_rank = arith.constant {r} : index
+        %i32_{r}_rank = arith.constant {r} : i32
+""" for r in range(parts))
+    # Receive barrier 2p + h: part p's half h, on CTA h (one announcement
+    # and one copy each).
+    arms = "".join(f"""        %arm_half{h} = arith.cmpi eq, %half, %c{h} : index
+        %arm{h} = arith.andi %arm, %arm_half{h} : i1
+        scf.if %arm{h} {{
+""" + "".join(f"""          nvgpu.mbarrier.arrive.expect_tx %recv[%c{2 * p + h}_bar], %half_bytes : !xbar{2 * parts}
+""" for p in range(parts) if p != h) + """        }
+""" for h in (0, 1))
+
+    # Part p's sender warpgroups: half 1 - p for p < 2 (CTA p owns half
+    # p), both for p >= 2; slots and barriers spelled as constants (the
+    # dsmem planner takes static offsets).
+    def send(p, h, indent):
+        slot = h if p < 2 else p
+        return (f"{indent}tile.copy_async %sw[{h}, 0, 0, 0] to %sw[{slot}, 0, 0, 0] "
+                f"sizes [1, 1, {rows}, {cols}] exec thread\n{indent}    "
+                f"mbar(%recv[%c{2 * p + h}_bar] : !xbar{2 * parts}) "
+                f"remote_cta(%i32_{h}_rank) : {w_t} to {w_t}\n")
+    sends = ""
+    for p in range(parts):
+        sends += f"""            %from{p} = arith.cmpi eq, %rank, %c{p}_rank : index
+            scf.if %from{p} {{
+"""
+        if p < 2:
+            sends += send(p, 1 - p, "              ")
+        else:
+            for h in (0, 1):
+                sends += f"""              %from{p}_half{h} = arith.cmpi eq, %half, %c{h} : index
+              scf.if %from{p}_half{h} {{
+{send(p, h, "                ")}              }}
+"""
+        sends += "            }\n"
+    bar_constants = "".join(f"        %c{v}_bar = arith.constant {v} : index\n"
+                            for v in range(2 * parts))
+    add = f"""          tile.map ins(%acc, %part_acc : {acc_t}, {acc_t}) outs(%acc : {acc_t}) {{
+          ^bb0(%x: f32, %y: f32, %i: index, %j: index):
+            %z = arith.addf %x, %y : f32
+            tile.yield %z : f32
+          }}
+"""
+    others = f"""          %other_bar = arith.subi %c2, %half : index
+          nvgpu.mbarrier.try_wait.parity %recv[%other_bar], %n_odd, %ticks : !xbar{2 * parts}
+          tile.load %sw[%half, 0, 0, 0] to %part_acc : {w_t} to {acc_t}
+{add}""" + "".join(f"""          %bar{p} = arith.addi %c{2 * p}_bar, %half : index
+          nvgpu.mbarrier.try_wait.parity %recv[%bar{p}], %n_odd, %ticks : !xbar{2 * parts}
+          tile.load %sw[{p}, 0, 0, 0] to %part_acc : {w_t} to {acc_t}
+{add}""" for p in range(2, parts))
+    arrivals = "".join(f"""            %to{r} = arith.cmpi ne, %rank, %c{r}_rank : index
+            scf.if %to{r} {{
+              tile.mbarrier_arrive_remote %free[%half] : !xbar2, cta %i32_{r}_rank scope cta
+            }}
+""" for r in range(parts))
+    text = text[:start] + f"""        // This CTA's tile count so far: the barriers' phase parity.
+        %walked = arith.subi %u, %first_unit : index
+        %n_done = arith.divui %walked, %ctas : index
+        %n_bit = arith.andi %n_done, %c1 : index
+        %n_odd = arith.cmpi ne, %n_bit, %c0 : index
+        %u_next = arith.addi %u, %ctas : index
+        %has_next = arith.cmpi ult, %u_next, %units : index
+{rank_constants}{bar_constants}        %owner = arith.cmpi eq, %rank, %half : index
+        %sender = arith.cmpi ne, %rank, %half : index
+        // The owner announces each other part's half on that part's
+        // receive barrier (a sender's copy may land before: the phase
+        // completes once both are in).
+        %arm = arith.andi %owner, %wg_leader : i1
+{arms}        scf.if %sender {{
+          // This part's partial of half %half goes to CTA %half, once that
+          // CTA has read the previous one (the first tile waits on the
+          // phase before the barrier's first, which has completed).
+          %free_parity = arith.cmpi eq, %n_bit, %c0 : index
+          nvgpu.mbarrier.try_wait.parity %free[%half], %free_parity, %ticks : !xbar2
+          tile.store %acc to %sw[%half, 0, 0, 0] : {acc_t} to {w_t}
+          tile.fence proxy_async
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          scf.if %wg_leader {{
+{sends}          }}
+        }}
+        scf.if %owner {{
+          // The other parts' halves, summed in part order as they land.
+{others}          // Every thread has read the slots: the senders may refill them.
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          %release_slots = arith.andi %wg_leader, %has_next : i1
+          scf.if %release_slots {{
+{arrivals}          }}
+          tile.convert %acc to %out : {acc_t} to {out_t}
+          // The previous tile's TMA store must have read the C tile.
+          scf.if %wg_leader {{
+            tile.wait_group bulk, 0 {{read}}
+          }}
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          tile.store %out to %sc[0, 0] : {out_t} to {c_t}
+          tile.fence proxy_async
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          scf.if %wg_leader {{
+            {out_at}
+            tile.copy_async %sc[0, 0] to %gc[%m_half, %n_half] sizes [{rows}, {cols}] exec thread
+                : {c_t} to {g_c}
+            tile.commit_group bulk
+          }}
+        }}
+""" + text[end:]
+    sub("    gpu.return\n", """    // No CTA exits while another may still copy into or arrive on it.
+    nvvm.cluster.arrive {aligned}
+    nvvm.cluster.wait {aligned}
+    gpu.return
+""")
+    return text
+
+
+def cluster_unit_of(indent):
+    """Tile %u -> (%m0, %n0, grouped raster) and this CTA's part p (its
+    cluster rank): K tiles floor(p k_tiles / S) .. floor((p + 1) k_tiles /
+    S) - 1, which differ in count by at most one (none when k_tiles < S)."""
+    lines = ("%t = arith.addi %u, %c0 : index\n"
+             "%part = arith.addi %rank, %c0 : index\n" + raster("") + """
+%k_scaled = arith.muli %part, %k_tiles : index
+%k_begin = arith.divui %k_scaled, %parts : index
+%k_scaled1 = arith.addi %k_scaled, %k_tiles : index
+%k_end = arith.divui %k_scaled1, %parts : index""")
+    return "\n".join(indent + line.strip() for line in lines.splitlines())
 
 
 def cta_holding(name, step_end, grid):
@@ -513,6 +771,17 @@ def main():
         case["out"] = out_ty
         texts.append(text)
         cases.append(case)
+        for bn, swap, sizes in CLUSTER_FORMS:
+            default = dict((r, s) for r, s, _ in SWAP_AB).get(bn, STAGES) \
+                if swap else STAGES
+            for parts in sizes:
+                stages = cluster_stages(ty, bk, bn, swap, parts, out_ty,
+                                        default)
+                text, case = splitk_kernel(ty, bk, bn, stages, swap,
+                                           cluster=parts, out_ty=out_ty)
+                case["out"] = out_ty
+                texts.append(text)
+                cases.append(case)
     for out_ty in sorted({t[1] for t in TYPES}):
         for stream in (False, True):
             for rows, depth in REDUCERS:
@@ -523,9 +792,12 @@ def main():
 // and their deterministic reductions in tile IR. Do not edit.
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>
 """ + "".join(
+        f"!xbar{n} = !nvgpu.mbarrier.group<memorySpace = "
+        f"#gpu.address_space<workgroup>, num_barriers = {n}>\n"
+        for n in sorted({2} | {2 * c["cluster"] for c in cases if c.get("cluster")})) + "".join(
         f"!ring{n} = !nvgpu.mbarrier.group<memorySpace = "
         f"#gpu.address_space<workgroup>, num_barriers = {n}>\n"
-        for n in sorted({stages for _, stages, _ in SWAP_AB})) + f"""gpu.module @gemm_splitk [#nvvm.target<chip = "sm_90a">] {{
+        for n in sorted({c["stages"] for c in cases} - {STAGES})) + f"""gpu.module @gemm_splitk [#nvvm.target<chip = "sm_90a">] {{
 """
     with open(args.out_mlir, "w") as f:
         f.write(header + "".join(texts) + "}\n")

@@ -60,6 +60,15 @@ int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
                       const unsigned grid[3], void *stream,
                       const TileKernelArg *args, intptr_t count, char **error);
 
+/// How many clusters of `kernel` (CTAs, for a kernel without a cluster)
+/// the current device holds at once with the kernel's block and dynamic
+/// shared memory (cuOccupancyMaxActiveClusters): the grid a persistent
+/// kernel should not exceed. Returns 0 and sets `*count`, or non-zero with
+/// `*error`.
+int tileRuntimeMaxActiveClusters(TileRuntimeModuleRef module,
+                                 const char *kernel, int *count,
+                                 char **error);
+
 void tileRuntimeFreeString(char *text);
 
 #ifdef __cplusplus

@@ -134,4 +134,21 @@ int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
   return 0;
 }
 
+int tileRuntimeMaxActiveClusters(TileRuntimeModuleRef module,
+                                 const char *kernel, int *count,
+                                 char **error) {
+  llvm::Expected<Kernel> k = module->module.kernel(kernel);
+  if (!k) {
+    report(error, k.takeError());
+    return 1;
+  }
+  llvm::Expected<int> clusters = k->maxActiveClusters();
+  if (!clusters) {
+    report(error, clusters.takeError());
+    return 1;
+  }
+  *count = *clusters;
+  return 0;
+}
+
 void tileRuntimeFreeString(char *text) { std::free(text); }

@@ -454,30 +454,34 @@ Error Kernel::finishSanitizedLaunch(const LaunchConfig &config) const {
               "; the kernel trapped, the CUDA context is unusable from here");
 }
 
-Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid,
-                               std::array<unsigned, 3> block,
-                               std::array<unsigned, 3> cluster,
-                               uint64_t dynamicShared, CUstream stream,
-                               void **params) {
-  Expected<const DriverApi &> d = driver();
-  if (!d)
-    return d.takeError();
-  // The default limit is 48 KiB less the function's static shared memory,
-  // so a kernel with static memory may need the opt-in below 48 KiB too.
+namespace {
+
+/// Raises `function`'s dynamic shared limit to `bytes` when below: the
+/// default is 48 KiB less the function's static shared memory, so a
+/// kernel with static memory may need the opt-in below 48 KiB too.
+Error allowDynamicShared(const DriverApi &d, CUfunction function,
+                         uint64_t bytes) {
   int limit = 0;
-  if (Error e = check(d->cuFuncGetAttribute(
+  if (Error e = check(d.cuFuncGetAttribute(
                           &limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                           function),
                       "cuFuncGetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
     return e;
-  if (dynamicShared > uint64_t(limit))
-    if (Error e = check(d->cuFuncSetAttribute(
-                            function,
-                            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                            int(dynamicShared)),
-                        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                            std::to_string(dynamicShared) + ")"))
-      return e;
+  if (bytes <= uint64_t(limit))
+    return Error::success();
+  return check(d.cuFuncSetAttribute(
+                   function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                   int(bytes)),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                   std::to_string(bytes) + ")");
+}
+
+/// A launch configuration; `attribute` holds the cluster dims (0 = none).
+CUlaunchConfig launchConfig(std::array<unsigned, 3> grid,
+                            std::array<unsigned, 3> block,
+                            std::array<unsigned, 3> cluster,
+                            uint64_t dynamicShared, CUstream stream,
+                            CUlaunchAttribute &attribute) {
   CUlaunchConfig config = {};
   config.gridDimX = grid[0];
   config.gridDimY = grid[1];
@@ -487,7 +491,7 @@ Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid
   config.blockDimZ = block[2];
   config.sharedMemBytes = unsigned(dynamicShared);
   config.hStream = stream;
-  CUlaunchAttribute attribute = {};
+  attribute = {};
   if (cluster[0]) {
     attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     attribute.value.clusterDim.x = cluster[0];
@@ -496,6 +500,48 @@ Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid
     config.attrs = &attribute;
     config.numAttrs = 1;
   }
+  return config;
+}
+
+} // namespace
+
+Expected<int> Kernel::maxActiveClusters() const {
+  Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  LaunchConfig defaults;
+  uint64_t shared = dynamicSharedBytesToLaunch(*spec_, defaults);
+  if (Error e = allowDynamicShared(*d, function_, shared))
+    return std::move(e);
+  std::array<unsigned, 3> block =
+      spec_->blockDims.value_or(std::array<unsigned, 3>{1, 1, 1});
+  // A kernel without a cluster counts as clusters of one CTA.
+  std::array<unsigned, 3> cluster =
+      spec_->clusterDims.value_or(std::array<unsigned, 3>{1, 1, 1});
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config =
+      launchConfig(cluster, block, cluster, shared, nullptr, attribute);
+  int count = 0;
+  if (Error e = check(d->cuOccupancyMaxActiveClusters(&count, function_,
+                                                      &config),
+                      "cuOccupancyMaxActiveClusters (" + spec_->name + ")"))
+    return std::move(e);
+  return count;
+}
+
+Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid,
+                               std::array<unsigned, 3> block,
+                               std::array<unsigned, 3> cluster,
+                               uint64_t dynamicShared, CUstream stream,
+                               void **params) {
+  Expected<const DriverApi &> d = driver();
+  if (!d)
+    return d.takeError();
+  if (Error e = allowDynamicShared(*d, function, dynamicShared))
+    return e;
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config =
+      launchConfig(grid, block, cluster, dynamicShared, stream, attribute);
   return check(d->cuLaunchKernelEx(&config, function, params, nullptr),
                "cuLaunchKernelEx");
 }

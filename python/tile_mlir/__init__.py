@@ -114,6 +114,10 @@ def _runtime_library():
         ctypes.c_void_p, ctypes.POINTER(_KernelArg), ctypes.c_ssize_t,
         ctypes.POINTER(ctypes.c_void_p)]
     lib.tileRuntimeLaunch.restype = ctypes.c_int
+    lib.tileRuntimeMaxActiveClusters.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int),
+        ctypes.POINTER(ctypes.c_void_p)]
+    lib.tileRuntimeMaxActiveClusters.restype = ctypes.c_int
     lib.tileRuntimeFreeString.argtypes = [ctypes.c_void_p]
     _runtime = lib
     return lib
@@ -282,6 +286,24 @@ class Kernel:
         self.spec = spec
         self.args = [a for a in spec.get("args", [])
                      if a["kind"] != "tensor_map"]
+        self._max_active_clusters = None
+
+    def max_active_clusters(self) -> int:
+        """How many of the kernel's clusters (CTAs, without a cluster) the
+        current device holds at once: the grid, in clusters, that a
+        persistent kernel should not exceed (cuOccupancyMaxActiveClusters;
+        clusters must fit in one GPC, so it can be below SMs / size)."""
+        if self._max_active_clusters is None:
+            count, error = ctypes.c_int(), ctypes.c_void_p()
+            lib = _runtime_library()
+            if lib.tileRuntimeMaxActiveClusters(
+                    self._module._ref, self.name.encode(), ctypes.byref(count),
+                    ctypes.byref(error)) != 0:
+                message = ctypes.string_at(error.value).decode()
+                lib.tileRuntimeFreeString(error)
+                raise LaunchError(message)
+            self._max_active_clusters = count.value
+        return self._max_active_clusters
 
     def _convert(self, values: Sequence[Any]):
         if len(values) != len(self.args):

@@ -31,7 +31,12 @@ persistent family's 128 x {256, 192, 128, 64} tiles, the one with the
 fewest waves of tiles weighted by the tile's measured efficiency, or for
 few tiles and a long K split-K (128 x 128 tiles, K cut into S parts).
 Split-K and swap-AB write f32 partials into a workspace that a second
-kernel sums in part order: the same inputs give the same bits run to run.
+kernel sums in part order, except where a cluster split-K kernel
+(`*_clusterk<S>`) takes the parts: S = 2 (for 1 or 2 parts), or 4 and 8
+when the GPU holds one cluster per tile at once; its S CTAs each compute
+one part and the tile's two owners sum them in part order through
+distributed shared memory, with no workspace and no second kernel. Either
+way the same inputs give the same bits run to run.
 Stream-K kernels (`*_streamk`: C CTAs sharing all tiles' K steps evenly,
 the same deterministic reduction) run only by `choice=(name, C)`: they
 measured slower than the choice on the small-M shapes (docs/Gemm.md).
@@ -103,8 +108,12 @@ class Gemm:
                        if not c["b_mn"] and "cluster" not in c
                        and "version_of" not in c]
         self.splitk = [c for c in splitk["kernels"]
-                       if not c.get("swap_ab") and not c.get("stream_k")]
-        self.swap_ab = [c for c in splitk["kernels"] if c.get("swap_ab")]
+                       if not c.get("swap_ab") and not c.get("stream_k")
+                       and not c.get("cluster")]
+        self.swap_ab = [c for c in splitk["kernels"]
+                        if c.get("swap_ab") and not c.get("cluster")]
+        # K cut across a cluster's CTAs and summed there (no workspace).
+        self.cluster_k = [c for c in splitk["kernels"] if c.get("cluster")]
         self.stream_k = [c for c in splitk["kernels"] if c.get("stream_k")]
         self.reducers = [r for r in splitk["reducers"] if not r.get("stream_k")]
         self.stream_reducers = [r for r in splitk["reducers"]
@@ -160,6 +169,26 @@ class Gemm:
         per_part = -(-k_tiles // parts)
         return -(-k_tiles // per_part)
 
+    def _in_cluster(self, case, parts, tiles):
+        """The cluster split-K kernel that replaces `case` (swap-AB or
+        128 x 128 split-K) cut into `parts` K parts, or None: the form's
+        kernel for clusters of max(parts, 2) CTAs (one part each, summed
+        through distributed shared memory: no workspace, no second
+        kernel), when the GPU holds a cluster per tile at once or the
+        clusters are pairs (docs/Gemm.md: clusters of 4 and 8 fit 30 and
+        15 at a time on an H100 or H200, so 32 tiles would take two rounds,
+        slower than the workspace and its reduction)."""
+        size = max(parts, 2)
+        for c in self.cluster_k:
+            if ((c["dtype"], c["bm"], c["bn"], c["swap_ab"], c["cluster"])
+                    != (case["dtype"], case["bm"], case["bn"],
+                        case.get("swap_ab", False), size)):
+                continue
+            if size == 2 or tiles <= self._kernel(
+                    "gemm_splitk", c["kernel"]).max_active_clusters():
+                return c
+        return None
+
     def _swap_ab(self, ty, m, n, k, sms):
         """The swap-AB choice for M <= 64: the narrowest tile holding M
         rows (16, 32 or 64: the wgmma's N), K split to fill the SMs."""
@@ -171,9 +200,13 @@ class Gemm:
         tiles = -(-m // case["bm"]) * -(-n // case["bn"])
         # One wave of tiles or more: one part (the reduction only converts).
         parts = self._parts(case, m, n, k, sms, 1) or 1
-        return (case, parts,
-                f"M = {m} <= 64: swap-AB, {tiles} tiles of {case['bm']}x"
-                f"{case['bn']} x {parts} K part(s) on {sms} SMs")
+        why = (f"M = {m} <= 64: swap-AB, {tiles} tiles of {case['bm']}x"
+               f"{case['bn']} x {parts} K part(s) on {sms} SMs")
+        cluster = self._in_cluster(case, parts, tiles)
+        if cluster:
+            return (cluster, None, why + f", summed in clusters of "
+                    f"{cluster['cluster']}")
+        return case, parts, why
 
     def choose(self, dtype, m, n, k, sms):
         """(kernel case, parts or None, why) for an M x N x K problem."""
@@ -212,11 +245,23 @@ class Gemm:
                 best = ((cost, -case["bk"]), case, parts,
                         f"{tiles} tiles of 128x128 x {parts} K parts of "
                         f"{per_part * case['bk']} on {sms} SMs")
-        return best[1], best[2], best[3]
+        case, parts, why = best[1], best[2], best[3]
+        if parts:
+            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+            cluster = self._in_cluster(case, parts, tiles)
+            if cluster:
+                return (cluster, None, why + f", summed in clusters of "
+                        f"{cluster['cluster']}")
+        return case, parts, why
+
+    def all_cases(self):
+        """Every GEMM kernel's case."""
+        return (self.family + self.splitk + self.swap_ab + self.stream_k
+                + self.cluster_k)
 
     def case(self, kernel):
         """The case (manifest entry) of the GEMM kernel named `kernel`."""
-        for case in self.family + self.splitk + self.swap_ab + self.stream_k:
+        for case in self.all_cases():
             if case["kernel"] == kernel:
                 return case
         raise ValueError(f"no GEMM kernel {kernel}")
@@ -250,9 +295,10 @@ class Gemm:
             if case in self.stream_k and parts is None:
                 raise ValueError(f"{choice[0]} is stream-K: give its CTA "
                                  "count")
-            if (parts is None) != (case in self.family):
+            fixed = case in self.family or case in self.cluster_k
+            if (parts is None) != fixed:
                 raise ValueError(f"{choice[0]}: K parts are "
-                                 f"{'not ' if case in self.family else ''}"
+                                 f"{'not ' if fixed else ''}"
                                  "a choice of this kernel")
             k_tiles = -(-k // case["bk"])
             steps = -(-m // case["bm"]) * -(-n // case["bn"]) * k_tiles
@@ -281,6 +327,8 @@ class Gemm:
         operand = (lambda t: t) if version else _aligned
         what = (f" + reduce, {parts} CTAs" if case in self.stream_k
                 else f" + reduce, {parts} part(s)" if parts else "")
+        if case in self.cluster_k:
+            what = f": {case['cluster']} K parts summed in the cluster"
         text = f"{case['kernel']}{what}: " \
                + "; ".join(notes)
         if self.debug:
@@ -294,6 +342,15 @@ class Gemm:
             return c
         if k == 0:
             return c.zero_()
+        if case in self.cluster_k:
+            # Persistent clusters of S CTAs, one K part each, as many as
+            # the GPU holds at once.
+            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
+            kernel = self._kernel("gemm_splitk", case["kernel"])
+            kernel(operand(a), operand(w), c,
+                   grid=(min(kernel.max_active_clusters(), tiles)
+                         * case["cluster"],))
+            return c
         if parts is None:
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
             self._kernel("gemm", case["kernel"])(operand(a), operand(w), c,

@@ -51,7 +51,8 @@ struct DriverApi {
   X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync) X(cuMemsetD8)          \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)   \
   X(cuEventElapsedTime) X(cuModuleGetGlobal) X(cuMemHostAlloc)                \
-  X(cuMemHostGetDevicePointer) X(cuMemFreeHost)
+  X(cuMemHostGetDevicePointer) X(cuMemFreeHost)                              \
+  X(cuOccupancyMaxActiveClusters)
 #define TILE_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr;
   TILE_DRIVER_FUNCTIONS(TILE_DRIVER_MEMBER)
 #undef TILE_DRIVER_MEMBER
@@ -125,6 +126,12 @@ public:
   /// leaves the context unusable: the process must not launch again.
   llvm::Error launch(const LaunchConfig &config,
                      llvm::ArrayRef<KernelArg> args) const;
+  /// How many of the kernel's clusters (CTAs, for a kernel without one)
+  /// the current device holds at once with its block and dynamic shared
+  /// memory: the grid a persistent kernel should not exceed. Clusters
+  /// must fit within one GPC, so this can be below SMs / cluster size
+  /// (an H100 or H200 holds 30 clusters of 4 CTAs of 200 KiB, not 33).
+  llvm::Expected<int> maxActiveClusters() const;
   /// Whether launches are checked (the kernel was compiled with
   /// `--sanitize` and has checks).
   bool sanitized() const { return report_ != nullptr; }
