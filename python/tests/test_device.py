@@ -276,6 +276,45 @@ def test_gemm_chooses_swap_ab_split_k_and_copies_odd_strides():
     assert ((c2.float() - ref2).abs() <= (ref2.abs() + rms2) / 128).all()
 
 
+def test_gemm_sums_k_parts_in_a_cluster():
+    """Cluster split-K: the chooser takes it where K is cut in two; every
+    cluster size computes right (also with parts that get no K step, and
+    clusters that walk several tiles), bit-identical run to run; a part
+    count for it is refused; the persistent grid stays within the clusters
+    the GPU holds at once."""
+    skip_without_gpu()
+    from tile_mlir.gemm import Gemm
+    gemm = Gemm(KERNELS)
+    torch.manual_seed(4)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    a = torch.randn(16, 4096, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(6144, 4096, device="cuda", dtype=torch.bfloat16)
+    assert "clusterk2" in gemm.explain(a, w), gemm.explain(a, w)
+    for case in gemm.cluster_k:
+        if case["dtype"] != "bf16":
+            continue
+        size = case["cluster"]
+        count = gemm._kernel("gemm_splitk", case["kernel"]).max_active_clusters()
+        assert 1 <= count <= sms // size, (case["kernel"], count)
+        # K of 3 tiles: with 4 or 8 parts some are empty.
+        for m, n, k in ((case["bm"] - 1, 1000, 3 * case["bk"]),
+                        (case["bm"], 130 * 128, 1000)):
+            a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+            w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+            choice = (case["kernel"], None)
+            c = gemm.linear(a, w, choice=choice)
+            ref = a.float() @ w.float().t()
+            rms = ref.pow(2).mean().sqrt()
+            assert ((c.float() - ref).abs() <= (ref.abs() + rms) / 128).all(), \
+                (case["kernel"], m, n, k)
+            assert torch.equal(c, gemm.linear(a, w, choice=choice))
+    try:
+        gemm.linear(a, w, choice=(gemm.cluster_k[0]["kernel"], 2))
+        raise AssertionError("a part count accepted")
+    except ValueError as e:
+        assert "K parts are not a choice" in str(e), str(e)
+
+
 if __name__ == "__main__":
     failed = 0
     for name, fn in list(globals().items()):

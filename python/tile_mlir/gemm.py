@@ -328,7 +328,7 @@ class Gemm:
         what = (f" + reduce, {parts} CTAs" if case in self.stream_k
                 else f" + reduce, {parts} part(s)" if parts else "")
         if case in self.cluster_k:
-            what = f": {case['cluster']} K parts summed in the cluster"
+            what = f", {case['cluster']} K parts summed in the cluster"
         text = f"{case['kernel']}{what}: " \
                + "; ".join(notes)
         if self.debug:

@@ -10,18 +10,31 @@
 // RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
+// RUN: FileCheck %s --check-prefix=CLUSTER < %t.ptx
 //
 // QUIET-NOT: remark
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
 // Per type (bf16, f16, e4m3) a 128 x 128 GEMM, three swap-AB GEMMs (16,
-// 32, 64 rows of A: M as the wgmma's N) and a stream-K GEMM, and eight
-// reductions (split-K and stream-K; to bf16, to f16; 16- and 64-row
-// blocks).
+// 32, 64 rows of A: M as the wgmma's N), a stream-K GEMM and eight cluster
+// split-K GEMMs (128 x 128 in pairs; 16 rows in clusters of 2, 4, 8; 32
+// and 64 rows in clusters of 2 and 4), and eight reductions (split-K and
+// stream-K; to bf16, to f16; 16- and 64-row blocks).
 // PTXAS-NOT: C751
-// PTXAS-COUNT-23: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-47: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
+//
+// A cluster split-K kernel takes A, B and C (no workspace, no part
+// count), runs in clusters of its size and moves partials by DSMEM bulk
+// copies completing on the owner CTA's barrier.
+// CLUSTER-LABEL: .entry gemm_bf16_tn_128x128x64_s4_clusterk2(
+// CLUSTER: .reqnctapercluster 2, 1, 1
+// CLUSTER: barrier.cluster.arrive.aligned
+// CLUSTER: mbarrier.arrive.shared::cluster.b64
+// CLUSTER: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
+// CLUSTER-LABEL: .entry gemm_bf16_tn_swapab_16x128x64_s8_clusterk8(
+// CLUSTER: .reqnctapercluster 8, 1, 1
 //
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_splitk"
@@ -30,6 +43,11 @@
 // CASES: "kernel": "gemm_bf16_tn_swapab_64x128x64_s6_splitk"
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_streamk"
 // CASES: "stream_k": true
+// CASES: "kernel": "gemm_bf16_tn_128x128x64_s4_clusterk2"
+// CASES: "cluster": 2
+// CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_clusterk8"
+// CASES: "cluster": 8
+// CASES: "kernel": "gemm_bf16_tn_swapab_64x128x64_s6_clusterk4"
 // CASES: "kernel": "gemm_f16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_128x128x128_s5_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_swapab_16x128x128_s8_splitk"

@@ -1079,6 +1079,31 @@ TEST(Examples, DsmemCopyInClustersOfTwo) {
   EXPECT_TRUE(sameElements(dOut.read(), in, 2, 64));
 }
 
+// The grid a persistent cluster kernel should not exceed: clusters fit
+// within a GPC, so pairs of CTAs fill at most half the SMs (more than one
+// pair fits an SM when their shared memory allows); a kernel without a
+// cluster counts CTAs.
+TEST(Runtime, MaxActiveClustersCountsWholeClusters) {
+  REQUIRE_SUITE();
+  LOAD_EXAMPLE(module, "dsmem_copy", "sm_90a", 9, false);
+  llvm::Expected<tile::runtime::Kernel> pair = module->kernel("dsmem_copy");
+  ASSERT_TRUE(bool(pair)) << llvm::toString(pair.takeError());
+  llvm::Expected<int> pairs = pair->maxActiveClusters();
+  ASSERT_TRUE(bool(pairs)) << llvm::toString(pairs.takeError());
+  int sms = Suite::get().device->multiprocessors();
+  EXPECT_GE(*pairs, 1);
+  // 16 KiB and 128 threads a CTA: several pairs share an SM.
+  EXPECT_GE(*pairs, sms / 2);
+  // At most 32 CTAs an SM.
+  EXPECT_LE(*pairs, 16 * sms);
+  LOAD_EXAMPLE(single, "tma_copy", "sm_90a", 9, false);
+  llvm::Expected<tile::runtime::Kernel> alone = single->kernel("tma_copy");
+  ASSERT_TRUE(bool(alone)) << llvm::toString(alone.takeError());
+  llvm::Expected<int> ctas = alone->maxActiveClusters();
+  ASSERT_TRUE(bool(ctas)) << llvm::toString(ctas.takeError());
+  EXPECT_GE(*ctas, sms);
+}
+
 TEST(Tcgen05, SmemToTmemBroadcastsToEveryWarp) {
   LOAD_EXAMPLE(module, "smem_to_tmem", "sm_100a", 10, true);
   std::vector<uint8_t> in = randomBytes(128 * 4, 8);
