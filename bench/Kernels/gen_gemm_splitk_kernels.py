@@ -332,10 +332,13 @@ def cluster_k(text, parts, out_ty, rows, cols, w_t, acc_t, out_at):
     ((P_0 + P_1) + P_2) + ... since f32 addition commutes: the same bits
     run to run. Slots: a sender CTA's warpgroup h stages its half in slot
     h; the owner receives part 1 - h in its slot h (which it does not
-    stage) and part p >= 2 in slot p. Per tile, the owner waits on its
-    receive barrier (armed for the S - 1 halves), and once it has read the
-    slots arrives on each sender's free barrier, which a sender waits on
-    before staging its next tile."""
+    stage) and part p >= 2 in slot p. Per tile, the owner announces each
+    other part's half on receive barrier 2p + h (one announcement and one
+    copy per barrier: byte counts --tile-verify-kernels adds up; the copy
+    may land before the announcement, the phase completes once both are
+    in), waits on them in part order, and once it has read the slots
+    arrives on each sender's free barrier, which a sender waits on before
+    staging its next tile."""
     out_t = acc_t.replace("xf32, local", f"x{out_ty}, local")
     inner = 128 // BYTES[out_ty]
     c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
