@@ -7,6 +7,9 @@ torch (cuBLAS) in the same process.
                             data: small and odd M, N, K, strides TMA cannot
                             take (copied), transposed B, e4m3; every shape
                             run twice for bit equality
+  gemm_any_bench.py check-clusters
+                            the cluster split-K kernels alone, on small
+                            shapes (for compute-sanitizer)
   gemm_any_bench.py bench   TFLOP/s against torch.matmul (cuBLAS) on the
                             grid M in {1 .. 4096} x LLM (N, K), bf16 and
                             e4m3 (M <= 64 also without swap-AB), and the
@@ -24,7 +27,7 @@ script's repository).
 """
 import sys
 
-MODES = ("check", "bench", "sweep")
+MODES = ("check", "check-clusters", "bench", "sweep")
 if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
@@ -129,24 +132,7 @@ def check():
                        2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7)
             ok &= torch.equal(c, gemm.linear(a, w, choice=choice))
             failures += not ok
-    # Cluster split-K, forced: every kernel on odd M, N and K tails, a K
-    # of fewer tiles than parts (empty parts add zeros), more tiles than
-    # clusters (each cluster walks several); run twice for the same bits.
-    for case in gemm.cluster_k:
-        dtype = {"bf16": torch.bfloat16, "f16": torch.float16,
-                 "f8E4M3FN": torch.float8_e4m3fn}[case["dtype"]]
-        tolerance = 2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7
-        for m, n, k in ((case["bm"], 4096, 4096), (case["bm"] - 3, 1000, 1000),
-                        (1, 130, case["bk"] * 2 + 8),
-                        (3 * case["bm"] + 1, 8200, 2 * case["bk"] * case["cluster"])):
-            a = torch.randn(m, k, device="cuda").to(dtype)
-            w = torch.randn(n, k, device="cuda").to(dtype)
-            choice = (case["kernel"], None)
-            c = gemm.linear(a, w, choice=choice)
-            ok = close(f"{case['kernel']} {m}x{n}x{k}", c,
-                       a.float() @ w.float().t(), tolerance)
-            ok &= torch.equal(c, gemm.linear(a, w, choice=choice))
-            failures += not ok
+    failures += check_cluster_k(gemm, small=False)
     # Hopper's FP8 MMAs add with fewer bits than f32 (why block-scaled
     # recipes promote every 128 K): e4m3 within 2^-5 rms, cuBLAS's error
     # printed beside.
@@ -167,6 +153,45 @@ def check():
         failures += 1
     except ValueError as e:
         print(f"ok   refused: {e}")
+    print(f"{failures} failures")
+    return 1 if failures else 0
+
+
+def check_cluster_k(gemm, small):
+    """Cluster split-K, forced: every kernel on odd M, N and K tails, a K
+    of fewer tiles than parts (empty parts add zeros), more tiles than the
+    GPU holds clusters at once (each cluster walks several); run twice for
+    the same bits. `small`: only shapes quick enough for compute-sanitizer
+    (the walk kept: 70 tiles of 128 columns)."""
+    failures = 0
+    for case in gemm.cluster_k:
+        dtype = {"bf16": torch.bfloat16, "f16": torch.float16,
+                 "f8E4M3FN": torch.float8_e4m3fn}[case["dtype"]]
+        tolerance = 2 ** -5 if dtype == torch.float8_e4m3fn else 2 ** -7
+        shapes = [(case["bm"] - 3, 1000, 1000), (1, 130, case["bk"] * 2 + 8),
+                  (3 * case["bm"] + 1, 8200, 2 * case["bk"] * case["cluster"])]
+        if small:
+            shapes = [(case["bm"] - 3, 300, 3 * case["bk"] + 8),
+                      (case["bm"], 70 * 128, case["bk"] * case["cluster"])]
+        else:
+            shapes.insert(0, (case["bm"], 4096, 4096))
+        for m, n, k in shapes:
+            a = torch.randn(m, k, device="cuda").to(dtype)
+            w = torch.randn(n, k, device="cuda").to(dtype)
+            choice = (case["kernel"], None)
+            c = gemm.linear(a, w, choice=choice)
+            ok = close(f"{case['kernel']} {m}x{n}x{k}", c,
+                       a.float() @ w.float().t(), tolerance)
+            ok &= torch.equal(c, gemm.linear(a, w, choice=choice))
+            failures += not ok
+    return failures
+
+
+def check_clusters():
+    """check_cluster_k alone, on small shapes (scripts/device-run runs it
+    under compute-sanitizer)."""
+    torch.manual_seed(0)
+    failures = check_cluster_k(Gemm(DEVICE / "kernels"), small=True)
     print(f"{failures} failures")
     return 1 if failures else 0
 
@@ -314,4 +339,5 @@ def sweep():
 
 
 if __name__ == "__main__":
-    sys.exit({"check": check, "bench": bench, "sweep": sweep}[sys.argv[1]]())
+    sys.exit({"check": check, "check-clusters": check_clusters, "bench": bench,
+              "sweep": sweep}[sys.argv[1]]())
