@@ -184,8 +184,8 @@ class Gemm:
                     != (case["dtype"], case["bm"], case["bn"],
                         case.get("swap_ab", False), size)):
                 continue
-            if size == 2 or tiles <= self._kernel(
-                    "gemm_splitk", c["kernel"]).max_active_clusters():
+            held = self._kernel("gemm_splitk", c["kernel"]).max_active_clusters()
+            if held >= 1 and (size == 2 or tiles <= held):
                 return c
         return None
 
@@ -347,9 +347,12 @@ class Gemm:
             # the GPU holds at once.
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
             kernel = self._kernel("gemm_splitk", case["kernel"])
+            held = kernel.max_active_clusters()
+            if held < 1:
+                raise ValueError(f"{case['kernel']}: this GPU cannot hold a "
+                                 f"cluster of {case['cluster']} of its CTAs")
             kernel(operand(a), operand(w), c,
-                   grid=(min(kernel.max_active_clusters(), tiles)
-                         * case["cluster"],))
+                   grid=(min(held, tiles) * case["cluster"],))
             return c
         if parts is None:
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
