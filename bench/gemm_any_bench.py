@@ -15,6 +15,9 @@ torch (cuBLAS) in the same process.
                             e4m3 (M <= 64 also without swap-AB), and the
                             misaligned 4095 x 4097 x 4096; each entry a CUDA
                             graph of 10 calls, replays interleaved (medians)
+  gemm_any_bench.py tuned   the same grid with gemm.tune per problem (a
+                            fresh cache): tuned, heuristic and cuBLAS
+                            timed together; geometric means of both
   gemm_any_bench.py sweep   every kernel and K-part count on small-M shapes
                             (what the choice's model is checked against)
 
@@ -27,7 +30,7 @@ script's repository).
 """
 import sys
 
-MODES = ("check", "check-clusters", "bench", "sweep")
+MODES = ("check", "check-clusters", "bench", "tuned", "sweep")
 if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
@@ -290,6 +293,45 @@ def bench():
     return 0
 
 
+def tuned():
+    """The grid with an autotuned Gemm (gemm.tune on each problem, a fresh
+    cache file) against the heuristic's choice and cuBLAS, interleaved in
+    one set of rounds per problem; geometric means of both against
+    cuBLAS."""
+    import tempfile
+    torch.manual_seed(0)
+    cache = Path(tempfile.mkdtemp()) / "gemm-tuning.json"
+    tuned_gemm = Gemm(DEVICE / "kernels", tuning=cache)
+    gemm = Gemm(DEVICE / "kernels")
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    ratios = {"tuned": {}, "heuristic": {}}
+    for dtype in (torch.bfloat16, torch.float8_e4m3fn):
+        for m in BENCH_M:
+            for n, k in BENCH_NK:
+                a = torch.randn(m, k, device="cuda").to(dtype)
+                w = torch.randn(n, k, device="cuda").to(dtype)
+                ranked = tuned_gemm.tune(a, w)
+                ms = interleaved({"tuned": lambda: tuned_gemm.linear(a, w),
+                                  "heuristic": lambda: gemm.linear(a, w),
+                                  "torch": cublas(a, w)})
+                key = (str(dtype)[6:], m, n, k)
+                for name in ratios:
+                    ratios[name][key] = ms["torch"] / ms[name]
+                print(f"{key[0]:13} {m:5}x{n:5}x{k:5}: tuned "
+                      f"{ratios['tuned'][key]:.2f}  heuristic "
+                      f"{ratios['heuristic'][key]:.2f}  (of {len(ranked)}: "
+                      f"{ranked[0][1][0]} / {ranked[0][1][1]}; heuristic "
+                      f"{gemm.explain(a, w).split(':')[0]})", flush=True)
+    for name, by_key in ratios.items():
+        for dtype in ("bfloat16", "float8_e4m3fn"):
+            small = [r for (d, m, _, _), r in by_key.items() if d == dtype and m <= 256]
+            large = [r for (d, m, _, _), r in by_key.items() if d == dtype and m >= 1024]
+            mean = lambda v: math.exp(sum(map(math.log, v)) / len(v))
+            print(f"{name} {dtype}: geometric mean M <= 256 {mean(small):.3f}, "
+                  f"M >= 1024 {mean(large):.3f}, lowest {min(small + large):.2f}")
+    return 0
+
+
 def sweep():
     """Every kernel and K-part count on the small-M shapes, timed against
     each other and cuBLAS in one interleaved round set per shape: the data
@@ -340,4 +382,4 @@ def sweep():
 
 if __name__ == "__main__":
     sys.exit({"check": check, "check-clusters": check_clusters, "bench": bench,
-              "sweep": sweep}[sys.argv[1]]())
+              "tuned": tuned, "sweep": sweep}[sys.argv[1]]())

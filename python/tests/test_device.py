@@ -315,6 +315,48 @@ def test_gemm_sums_k_parts_in_a_cluster():
         assert "K parts are not a choice" in str(e), str(e)
 
 
+def test_gemm_tuning_cache_records_and_reuses_the_fastest():
+    """gemm.tune times the candidates, records the fastest in the cache
+    file, and a Gemm reading that file runs it (the same bits as choosing
+    it by hand); an entry of another build, or one naming no kernel, is
+    passed over for the heuristic; tuning during graph capture is
+    refused."""
+    skip_without_gpu()
+    import json
+    import tempfile
+    from tile_mlir.gemm import Gemm
+    torch.manual_seed(5)
+    path = os.path.join(tempfile.mkdtemp(), "tuning.json")
+    gemm = Gemm(KERNELS, tuning=path)
+    a = torch.randn(64, 2048, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(3072, 2048, device="cuda", dtype=torch.bfloat16)
+    ranked = gemm.tune(a, w)
+    assert len(ranked) >= 5 and ranked[0][0] <= ranked[-1][0], ranked
+    entries = json.load(open(path))
+    (key, entry), = entries.items()
+    assert "64x3072x2048" in key and entry["kernel"] == ranked[0][1][0]
+    again = Gemm(KERNELS, tuning=path)
+    assert "tuned" in again.explain(a, w), again.explain(a, w)
+    c = again.linear(a, w)
+    assert torch.equal(c, gemm.linear(a, w, choice=ranked[0][1]))
+    ref = a.float() @ w.float().t()
+    rms = ref.pow(2).mean().sqrt()
+    assert ((c.float() - ref).abs() <= (ref.abs() + rms) / 128).all()
+    for broken in ({**entry, "build": "another"},
+                   {**entry, "kernel": "no_such_kernel"},
+                   {**entry, "parts": 999}):
+        json.dump({key: broken}, open(path, "w"))
+        assert "tuned" not in Gemm(KERNELS, tuning=path).explain(a, w)
+    graph = torch.cuda.CUDAGraph()
+    refused = ""
+    with torch.cuda.graph(graph):
+        try:
+            gemm.tune(a, w)
+        except RuntimeError as e:
+            refused = str(e)
+    assert "captured" in refused, refused
+
+
 if __name__ == "__main__":
     failed = 0
     for name, fn in list(globals().items()):

@@ -41,11 +41,22 @@ Stream-K kernels (`*_streamk`: C CTAs sharing all tiles' K steps evenly,
 the same deterministic reduction) run only by `choice=(name, C)`: they
 measured slower than the choice on the small-M shapes (docs/Gemm.md).
 TILE_MLIR_GEMM_DEBUG=1 prints each call's choice.
+
+Autotuning (optional): `Gemm(dir, tuning="gemm-tuning.json")` (or
+TILE_MLIR_GEMM_TUNING) keeps a small JSON cache of measured choices per
+(GPU, dtype, M, N, K). `gemm.tune(a, w)` times the heuristic's choice and
+its alternatives (the tile forms that fit, K part counts, cluster sizes)
+as CUDA graphs, interleaved, and records the fastest; later calls on that
+problem run it (`explain` says "tuned"). With `autotune=True` a call on an
+untuned problem tunes it first (not while a CUDA graph is being captured).
+Entries made for other kernel builds are ignored.
 """
 
+import hashlib
 import json
 import os
 import pathlib
+import statistics
 
 import tile_mlir
 
@@ -100,10 +111,16 @@ def _aligned(t):
 class Gemm:
     """The GEMM kernels, loaded into the current CUDA context."""
 
-    def __init__(self, kernels_dir):
+    def __init__(self, kernels_dir, tuning=None, autotune=False):
         kernels = pathlib.Path(kernels_dir)
-        family = json.loads((kernels / "gemm.cases.json").read_text())
-        splitk = json.loads((kernels / "gemm_splitk.cases.json").read_text())
+        texts = [(kernels / f"{name}.cases.json").read_text()
+                 for name in ("gemm", "gemm_splitk")]
+        family, splitk = (json.loads(t) for t in texts)
+        # Tuned choices hold for this build of the kernels only.
+        self._build = hashlib.sha1("".join(texts).encode()).hexdigest()[:16]
+        self.tuning_path = tuning or os.environ.get("TILE_MLIR_GEMM_TUNING")
+        self.autotune = autotune
+        self._tuned = self._read_tuning()
         self.family = [c for c in family["kernels"]
                        if not c["b_mn"] and "cluster" not in c
                        and "version_of" not in c]
@@ -137,6 +154,107 @@ class Gemm:
         self.debug = os.environ.get("TILE_MLIR_GEMM_DEBUG") == "1"
         # False: never swap-AB (the benchmarks' comparison of the two).
         self.force_swap_ab = None
+
+    def _read_tuning(self):
+        """The cache's entries for this build (an unreadable file counts
+        as empty: it is rewritten on the next tune)."""
+        if not self.tuning_path:
+            return {}
+        try:
+            entries = json.loads(pathlib.Path(self.tuning_path).read_text())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(entries, dict):
+            return {}
+        return {key: e for key, e in entries.items()
+                if isinstance(e, dict) and e.get("build") == self._build}
+
+    def _tuning_key(self, dtype, m, n, k, device):
+        import torch
+        return (f"{torch.cuda.get_device_name(device)}|{_SHORT.get(str(dtype))}"
+                f"|{m}x{n}x{k}")
+
+    def candidates(self, dtype, m, n, k, sms):
+        """What `tune` times for an M x N x K problem: the heuristic's
+        choice first, then every family tile, the swap-AB tiles that hold M
+        (M <= 64) and the 128 x 128 split-K kernel with 2 to 8 K parts (the
+        counts that leave no part empty), and every cluster split-K kernel
+        of a fitting tile that the GPU can hold."""
+        ty = _SHORT.get(str(dtype))
+        case, parts, _ = self.choose(dtype, m, n, k, sms)
+        out = [(case["kernel"], parts)]
+        for c in self.family:
+            if c["dtype"] == ty:
+                out.append((c["kernel"], None))
+        for c in self.swap_ab + self.splitk:
+            if c["dtype"] != ty or (c.get("swap_ab") and (m > 64 or c["bm"] < m)):
+                continue
+            k_tiles = -(-k // c["bk"])
+            for p in sorted({-(-k_tiles // -(-k_tiles // p))
+                             for p in (1, 2, 3, 4, 6, 8) if p <= k_tiles}):
+                if p > 1 or c.get("swap_ab"):
+                    out.append((c["kernel"], p))
+        for c in self.cluster_k:
+            if c["dtype"] != ty or (c["swap_ab"] and (m > 64 or c["bm"] < m)):
+                continue
+            if self._kernel("gemm_splitk", c["kernel"]).max_active_clusters() >= 1:
+                out.append((c["kernel"], None))
+        return list(dict.fromkeys(out))
+
+    def tune(self, a, w, rounds=3):
+        """Times `candidates` for `linear(a, w)` (each captured as a CUDA
+        graph of 10 calls, the candidates replayed in turn for `rounds`
+        rounds, each timing after an untimed replay; the median per
+        candidate), records the fastest in the cache (and its file) and
+        returns [(microseconds, (kernel, parts)), ...], fastest first."""
+        import torch
+        if torch.cuda.is_current_stream_capturing():
+            raise RuntimeError("tile_mlir.gemm: cannot tune while a CUDA "
+                               "graph is being captured")
+        (m, k), n = a.shape, w.shape[0]
+        sms = self._sm_count(a.device)
+        graphs = {}
+        for choice in self.candidates(a.dtype, m, n, k, sms):
+            try:
+                self.linear(a, w, explain=True, choice=choice)
+            except ValueError:
+                continue  # a part count this K cannot split into
+            self.linear(a, w, choice=choice)
+            torch.cuda.synchronize()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                for _ in range(10):
+                    self.linear(a, w, choice=choice)
+            graphs[choice] = graph
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        times = {choice: [] for choice in graphs}
+        for _ in range(rounds):
+            for choice, graph in graphs.items():
+                graph.replay()
+                start.record()
+                graph.replay()
+                end.record()
+                end.synchronize()
+                times[choice].append(start.elapsed_time(end) * 100)  # us/call
+        ranked = sorted((statistics.median(t), c) for c, t in times.items())
+        best_us, (kernel, parts) = ranked[0]
+        key = self._tuning_key(a.dtype, m, n, k, a.device)
+        self._tuned[key] = {"kernel": kernel, "parts": parts,
+                            "us": round(best_us, 2), "candidates": len(ranked),
+                            "build": self._build}
+        if self.tuning_path:
+            path = pathlib.Path(self.tuning_path)
+            try:
+                kept = json.loads(path.read_text())
+                kept = kept if isinstance(kept, dict) else {}
+            except (OSError, ValueError):
+                kept = {}
+            kept.update(self._tuned)
+            temporary = path.with_name(path.name + ".tmp")
+            temporary.write_text(json.dumps(kept, indent=1, sort_keys=True))
+            os.replace(temporary, path)
+        return ranked
 
     def _kernel(self, module, name):
         if name not in self._kernels:
@@ -286,10 +404,30 @@ class Gemm:
         (m, k), n = a.shape, w.shape[0]
         out_dtype = torch.bfloat16 if a.dtype == torch.float8_e4m3fn else a.dtype
         sms = self._sm_count(a.device)
+        tuned = None
+        if choice is None:
+            key = self._tuning_key(a.dtype, m, n, k, a.device)
+            if (self.autotune and key not in self._tuned and not explain
+                    and m and n and k
+                    and not torch.cuda.is_current_stream_capturing()):
+                self.tune(a, w)
+            tuned = self._tuned.get(key)
+            if tuned:
+                # An entry this call cannot take (edited, another build's
+                # kernel list) is passed over for the heuristic.
+                try:
+                    self.linear(a, w, explain=True,
+                                choice=(tuned["kernel"], tuned["parts"]))
+                    choice = (tuned["kernel"], tuned["parts"])
+                except (ValueError, KeyError, TypeError):
+                    tuned = None
         if choice is None:
             case, parts, why = self.choose(a.dtype, m, n, k, sms)
         else:
-            case, parts, why = self.case(choice[0]), choice[1], "chosen by the caller"
+            case, parts, why = self.case(choice[0]), choice[1], (
+                f"tuned: {tuned['us']} us, the fastest of "
+                f"{tuned['candidates']} candidates timed on this GPU"
+                if tuned else "chosen by the caller")
             if case["dtype"] != _SHORT.get(str(a.dtype)):
                 raise ValueError(f"{choice[0]} takes {case['dtype']}, not {a.dtype}")
             if case in self.stream_k and parts is None:
