@@ -212,6 +212,9 @@ class Gemm:
             raise RuntimeError("tile_mlir.gemm: cannot tune while a CUDA "
                                "graph is being captured")
         (m, k), n = a.shape, w.shape[0]
+        if not (m and n and k):
+            raise ValueError(f"{m}x{n}x{k}: an empty problem has nothing "
+                             "to tune")
         sms = self._sm_count(a.device)
         graphs = {}
         for choice in self.candidates(a.dtype, m, n, k, sms):
@@ -425,8 +428,8 @@ class Gemm:
             case, parts, why = self.choose(a.dtype, m, n, k, sms)
         else:
             case, parts, why = self.case(choice[0]), choice[1], (
-                f"tuned: {tuned['us']} us, the fastest of "
-                f"{tuned['candidates']} candidates timed on this GPU"
+                f"tuned: {tuned.get('us', '?')} us, the fastest of "
+                f"{tuned.get('candidates', '?')} candidates timed on this GPU"
                 if tuned else "chosen by the caller")
             if case["dtype"] != _SHORT.get(str(a.dtype)):
                 raise ValueError(f"{choice[0]} takes {case['dtype']}, not {a.dtype}")
