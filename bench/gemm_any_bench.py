@@ -70,7 +70,7 @@ def close(what, c, ref, rms_tolerance=2 ** -7, baseline=None):
 
 def check():
     torch.manual_seed(0)
-    gemm = Gemm(DEVICE / "kernels")
+    gemm = Gemm(DEVICE / "kernels", tuning=False)
     failures = 0
     shapes = [(1, 4096, 4096), (16, 8192, 8192), (128, 8192, 8192),
               (256, 4096, 14336), (300, 700, 200), (4095, 4097, 4096),
@@ -194,7 +194,7 @@ def check_clusters():
     """check_cluster_k alone, on small shapes (scripts/device-run runs it
     under compute-sanitizer)."""
     torch.manual_seed(0)
-    failures = check_cluster_k(Gemm(DEVICE / "kernels"), small=True)
+    failures = check_cluster_k(Gemm(DEVICE / "kernels", tuning=False), small=True)
     print(f"{failures} failures")
     return 1 if failures else 0
 
@@ -223,8 +223,8 @@ def bench():
     4095 x 4097 x 4096 problem. Prints the geometric means the goals are
     stated in."""
     torch.manual_seed(0)
-    gemm = Gemm(DEVICE / "kernels")
-    plain = Gemm(DEVICE / "kernels")
+    gemm = Gemm(DEVICE / "kernels", tuning=False)
+    plain = Gemm(DEVICE / "kernels", tuning=False)
     plain.force_swap_ab = False
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print("TFLOP/s, C = A W^T; ratio against torch (cuBLAS); 'no swap': "
@@ -302,7 +302,7 @@ def tuned():
     torch.manual_seed(0)
     cache = Path(tempfile.mkdtemp()) / "gemm-tuning.json"
     tuned_gemm = Gemm(DEVICE / "kernels", tuning=cache)
-    gemm = Gemm(DEVICE / "kernels")
+    gemm = Gemm(DEVICE / "kernels", tuning=False)
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     ratios = {"tuned": {}, "heuristic": {}}
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
@@ -337,7 +337,7 @@ def sweep():
     each other and cuBLAS in one interleaved round set per shape: the data
     the choice's model is checked against (docs/Gemm.md)."""
     torch.manual_seed(0)
-    gemm = Gemm(DEVICE / "kernels")
+    gemm = Gemm(DEVICE / "kernels", tuning=False)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     shapes = [(m, n, k) for m in (16, 64, 128, 256)

@@ -36,7 +36,9 @@ kernel sums in part order, except where a cluster split-K kernel
 when the GPU holds one cluster per tile at once; its S CTAs each compute
 one part and the tile's two owners sum them in part order through
 distributed shared memory, with no workspace and no second kernel. Either
-way the same inputs give the same bits run to run.
+way a given kernel choice gives the same bits run to run; the workspace
+and cluster forms cut K differently, so a tuning cache (below), another GPU
+(the clusters it holds) or a different choice may change the bits.
 Stream-K kernels (`*_streamk`: C CTAs sharing all tiles' K steps evenly,
 the same deterministic reduction) run only by `choice=(name, C)`: they
 measured slower than the choice on the small-M shapes (docs/Gemm.md).
@@ -116,11 +118,23 @@ class Gemm:
         texts = [(kernels / f"{name}.cases.json").read_text()
                  for name in ("gemm", "gemm_splitk")]
         family, splitk = (json.loads(t) for t in texts)
-        # Tuned choices hold for this build of the kernels only.
-        self._build = hashlib.sha1("".join(texts).encode()).hexdigest()[:16]
-        self.tuning_path = tuning or os.environ.get("TILE_MLIR_GEMM_TUNING")
+        # Tuned choices hold for this build of the kernels only: the case
+        # lists and the compiled images.
+        build = hashlib.sha1("".join(texts).encode())
+        for name in ("gemm", "gemm_splitk"):
+            for suffix in ("cubin", "ptx"):
+                image = kernels / f"{name}.sm_90a.{suffix}"
+                if image.exists():
+                    build.update(image.read_bytes())
+                    break
+        self._build = build.hexdigest()[:16]
+        # tuning: a cache file; None: TILE_MLIR_GEMM_TUNING's, if set;
+        # False: none (the heuristic alone, whatever the environment).
+        self.tuning_path = (None if tuning is False else
+                            tuning or os.environ.get("TILE_MLIR_GEMM_TUNING"))
         self.autotune = autotune
         self._tuned = self._read_tuning()
+        self._checked = set()  # tuned keys validated against this build
         self.family = [c for c in family["kernels"]
                        if not c["b_mn"] and "cluster" not in c
                        and "version_of" not in c]
@@ -157,7 +171,7 @@ class Gemm:
 
     def _read_tuning(self):
         """The cache's entries for this build (an unreadable file counts
-        as empty: it is rewritten on the next tune)."""
+        as empty; the next tune rewrites it, where it can)."""
         if not self.tuning_path:
             return {}
         try:
@@ -243,21 +257,36 @@ class Gemm:
         ranked = sorted((statistics.median(t), c) for c, t in times.items())
         best_us, (kernel, parts) = ranked[0]
         key = self._tuning_key(a.dtype, m, n, k, a.device)
+        self._checked.discard(key)
         self._tuned[key] = {"kernel": kernel, "parts": parts,
                             "us": round(best_us, 2), "candidates": len(ranked),
                             "build": self._build}
         if self.tuning_path:
-            path = pathlib.Path(self.tuning_path)
-            try:
-                kept = json.loads(path.read_text())
-                kept = kept if isinstance(kept, dict) else {}
-            except (OSError, ValueError):
-                kept = {}
-            kept.update(self._tuned)
-            temporary = path.with_name(path.name + ".tmp")
-            temporary.write_text(json.dumps(kept, indent=1, sort_keys=True))
-            os.replace(temporary, path)
+            self._write_tuning()
         return ranked
+
+    def _write_tuning(self):
+        """Merges this object's entries into the cache file, written whole
+        through a temporary file of its own (concurrent writers each leave
+        a complete file); a file that cannot be written is warned about,
+        the entries stay in memory."""
+        import tempfile
+        import warnings
+        path = pathlib.Path(self.tuning_path)
+        try:
+            kept = json.loads(path.read_text())
+            kept = kept if isinstance(kept, dict) else {}
+        except (OSError, ValueError):
+            kept = {}
+        kept.update(self._tuned)
+        try:
+            handle, temporary = tempfile.mkstemp(dir=path.parent or ".",
+                                                 prefix=path.name + ".")
+            with os.fdopen(handle, "w") as f:
+                f.write(json.dumps(kept, indent=1, sort_keys=True))
+            os.replace(temporary, path)
+        except OSError as e:
+            warnings.warn(f"tile_mlir.gemm: tuning cache {path} not written: {e}")
 
     def _kernel(self, module, name):
         if name not in self._kernels:
@@ -290,7 +319,7 @@ class Gemm:
         per_part = -(-k_tiles // parts)
         return -(-k_tiles // per_part)
 
-    def _in_cluster(self, case, parts, tiles):
+    def _in_cluster(self, case, parts, tiles, k):
         """The cluster split-K kernel that replaces `case` (swap-AB or
         128 x 128 split-K) cut into `parts` K parts, or None: the form's
         kernel for clusters of max(parts, 2) CTAs (one part each, summed
@@ -298,12 +327,16 @@ class Gemm:
         kernel), when the GPU holds a cluster per tile at once or the
         clusters are pairs (docs/Gemm.md: clusters of 4 and 8 fit 30 and
         15 at a time on an H100 or H200, so 32 tiles would take two rounds,
-        slower than the workspace and its reduction)."""
+        slower than the workspace and its reduction). One part becomes two
+        only when each keeps at least 4 K tiles (the part rule's floor)."""
         size = max(parts, 2)
+        if parts == 1 and -(-k // case["bk"]) < 8:
+            return None
         for c in self.cluster_k:
-            if ((c["dtype"], c["bm"], c["bn"], c["swap_ab"], c["cluster"])
-                    != (case["dtype"], case["bm"], case["bn"],
-                        case.get("swap_ab", False), size)):
+            if ((c["dtype"], c["out"], c["bm"], c["bn"], c["bk"],
+                 c["swap_ab"], c["cluster"])
+                    != (case["dtype"], case["out"], case["bm"], case["bn"],
+                        case["bk"], case.get("swap_ab", False), size)):
                 continue
             held = self._kernel("gemm_splitk", c["kernel"]).max_active_clusters()
             if held >= 1 and (size == 2 or tiles <= held):
@@ -323,7 +356,7 @@ class Gemm:
         parts = self._parts(case, m, n, k, sms, 1) or 1
         why = (f"M = {m} <= 64: swap-AB, {tiles} tiles of {case['bm']}x"
                f"{case['bn']} x {parts} K part(s) on {sms} SMs")
-        cluster = self._in_cluster(case, parts, tiles)
+        cluster = self._in_cluster(case, parts, tiles, k)
         if cluster:
             return (cluster, None, why + f", summed in clusters of "
                     f"{cluster['cluster']}")
@@ -369,7 +402,7 @@ class Gemm:
         case, parts, why = best[1], best[2], best[3]
         if parts:
             tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-            cluster = self._in_cluster(case, parts, tiles)
+            cluster = self._in_cluster(case, parts, tiles, k)
             if cluster:
                 return (cluster, None, why + f", summed in clusters of "
                         f"{cluster['cluster']}")
@@ -408,22 +441,25 @@ class Gemm:
         out_dtype = torch.bfloat16 if a.dtype == torch.float8_e4m3fn else a.dtype
         sms = self._sm_count(a.device)
         tuned = None
-        if choice is None:
+        if choice is None and self.force_swap_ab is None:
             key = self._tuning_key(a.dtype, m, n, k, a.device)
             if (self.autotune and key not in self._tuned and not explain
                     and m and n and k
                     and not torch.cuda.is_current_stream_capturing()):
                 self.tune(a, w)
             tuned = self._tuned.get(key)
-            if tuned:
+            if tuned and key not in self._checked:
                 # An entry this call cannot take (edited, another build's
-                # kernel list) is passed over for the heuristic.
+                # kernel list) is dropped for the heuristic.
                 try:
                     self.linear(a, w, explain=True,
                                 choice=(tuned["kernel"], tuned["parts"]))
-                    choice = (tuned["kernel"], tuned["parts"])
+                    self._checked.add(key)
                 except (ValueError, KeyError, TypeError):
+                    del self._tuned[key]
                     tuned = None
+            if tuned:
+                choice = (tuned["kernel"], tuned["parts"])
         if choice is None:
             case, parts, why = self.choose(a.dtype, m, n, k, sms)
         else:
