@@ -45,6 +45,22 @@ def layout(shape, strides, swizzle=None):
     return f"#tile.layout<{modes}{', ' + swizzle if swizzle else ''}>"
 
 
+def output_tile(out_ty, rows, cols, lead=0):
+    """A rows x cols output staging tile (`lead` of them, if given) in
+    128-byte swizzled atoms: an accumulator fragment's 8 rows per store land
+    in 8 different 16-byte chunks (no bank conflicts), and TMA unswizzles
+    them on the way out."""
+    inner = 128 // BYTES[out_ty]
+    swizzle = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
+    shape, strides = (rows, cols // inner, inner), (inner, rows * inner, 1)
+    dims = f"{rows}x{cols}"
+    if lead:
+        shape, strides = (lead,) + shape, (rows * cols,) + strides
+        dims = f"{lead}x{dims}"
+    return (f"!tile.buffer<{dims}x{out_ty}, shared, "
+            f"{layout(shape, strides, swizzle)}>")
+
+
 def ring_k_major(ty, stages, rows, cols):
     """`stages` tiles of rows x cols, each row one swizzle span (32, 64 or
     128 bytes) swizzled in 16-byte chunks: the K-major operand layout."""
@@ -109,13 +125,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
                f"{ring_mn_128b(ty, stages, bk, bn)}>")
     else:
         b_t = f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, {ring_k_major(ty, stages, bn, bk)}>"
-    # Each consumer's half of C in 128-byte swizzled atoms: the fragment's
-    # 8 rows per store land in 8 different 16-byte chunks (no bank
-    # conflicts), and TMA unswizzles them on the way out.
-    c_inner = 128 // BYTES[out_ty]
-    c_swizzle = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
-    c_t = (f"!tile.buffer<2x{wm}x{bn}x{out_ty}, shared, "
-           f"{layout((2, wm, bn // c_inner, c_inner), (wm * bn, c_inner, wm * c_inner, 1), c_swizzle)}>")
+    c_t = output_tile(out_ty, wm, bn, lead=2)
     acc_t = f"!tile.buffer<{wm}x{bn}xf32, local, {accumulator(bn)}>"
     g_in = f"!tile.buffer<?x?x{ty}, global>"
     g_out = f"!tile.buffer<?x?x{out_ty}, global>"

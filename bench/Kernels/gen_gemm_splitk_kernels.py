@@ -43,8 +43,9 @@ import json
 
 from gen_gemm_kernels import (BYTES, CONSUMER_REGS, GROUP_M, PRODUCER_REGS,
                               SHORT, accumulator, acquire_stage, consumer_step,
-                              layout, raster, release, releasers_of,
-                              ring_constants, ring_k_major, roles_and_ring)
+                              layout, output_tile, raster, release,
+                              releasers_of, ring_constants, ring_k_major,
+                              roles_and_ring)
 
 # 5 stages: (128 + 128) x BK x 2 bytes = 32 KiB each, 160 KiB with the
 # 64 KiB f32 staging tile (2 x 64 x 128): 224 KiB of the 227. One stage
@@ -340,10 +341,7 @@ def cluster_k(text, parts, out_ty, rows, cols, w_t, acc_t, out_at):
     arrives on each sender's free barrier, which a sender waits on before
     staging its next tile."""
     out_t = acc_t.replace("xf32, local", f"x{out_ty}, local")
-    inner = 128 // BYTES[out_ty]
-    c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
-    c_t = (f"!tile.buffer<{rows}x{cols}x{out_ty}, shared, "
-           f"{layout((rows, cols // inner, inner), (inner, rows * inner, 1), c_swz)}>")
+    c_t = output_tile(out_ty, rows, cols)
     g_c = f"!tile.buffer<?x?x{out_ty}, global>"
     m_c = f"memref<?x?x{out_ty}, 1>"
     half_bytes = rows * cols * 4
@@ -605,10 +603,7 @@ def reduce_kernel(out_ty, rows, depth, stream=False):
     name = (f"gemm_{'streamk' if stream else 'splitk'}_reduce_"
             f"{SHORT[out_ty]}_{rows}x{cols}")
     w_t = f32_tile(depth, rows, cols)
-    inner = 128 // BYTES[out_ty]
-    c_swz = {2: "swizzle<3,3,3>", 1: "swizzle<3,4,3>"}[BYTES[out_ty]]
-    c_t = (f"!tile.buffer<{rows}x{cols}x{out_ty}, shared, "
-           f"{layout((rows, cols // inner, inner), (inner, rows * inner, 1), c_swz)}>")
+    c_t = output_tile(out_ty, rows, cols)
     # Thread 32w + 4q + r holds row 8h + q, column 32w + 8j + 2r + e in
     # register 4j + 2h + e; the warp digit is spelled as two (w = 2u + v)
     # so that each steps whole 32-column halves of the C tile's 64-column

@@ -326,7 +326,7 @@ class Gemm:
         through distributed shared memory: no workspace, no second
         kernel), when the GPU holds a cluster per tile at once or the
         clusters are pairs (docs/Gemm.md: clusters of 4 and 8 fit 30 and
-        15 at a time on an H100 or H200, so 32 tiles would take two rounds,
+        15 at a time on an H200, so 32 tiles would take two rounds,
         slower than the workspace and its reduction). One part becomes two
         only when each keeps at least 4 K tiles (the part rule's floor)."""
         size = max(parts, 2)

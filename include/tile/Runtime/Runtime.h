@@ -130,7 +130,7 @@ public:
   /// the current device holds at once with its block and dynamic shared
   /// memory: the grid a persistent kernel should not exceed. Clusters
   /// must fit within one GPC, so this can be below SMs / cluster size
-  /// (an H100 or H200 holds 30 clusters of 4 CTAs of 200 KiB, not 33).
+  /// (an H200 was measured to hold 30 clusters of 4 CTAs of 200 KiB, not 33).
   llvm::Expected<int> maxActiveClusters() const;
   /// Whether launches are checked (the kernel was compiled with
   /// `--sanitize` and has checks).
