@@ -76,7 +76,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
     %ctas = gpu.grid_dim x
     %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {
-      nvvm.setmaxregister decrease 40
+      nvvm.setmaxregister decrease 24
       scf.if %leader {
         scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {
           %group = arith.divui %t, %group_tiles : index
@@ -124,7 +124,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
         }
       }
     } else {
-      nvvm.setmaxregister increase 232
+      nvvm.setmaxregister increase 240
       %half = arith.subi %wg, %c1 : index
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
@@ -133,9 +133,17 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
       %releasing_lanes = arith.constant 1 : index
       %releaser = arith.cmpi ult, %lane, %releasing_lanes : index
       %acc = tile.alloc_local : !acc
-      %partial = tile.alloc_local : !acc
-      %scales = tile.alloc_local : !row_scales
-      scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {
+      %p0 = tile.alloc_local : !acc
+      %p1 = tile.alloc_local : !acc
+      %sc0 = tile.alloc_local : !row_scales
+      %sc1 = tile.alloc_local : !row_scales
+      %k_pairs = arith.divui %k_tiles, %c2 : index
+      %k_odd_count = arith.remui %k_tiles, %c2 : index
+      %k_odd = arith.cmpi ne, %k_odd_count, %c0 : index
+      %k_last = arith.subi %k_tiles, %c1 : index
+      %has_pairs = arith.cmpi ugt, %k_pairs, %c0 : index
+      %releases_pair_end = arith.andi %releaser, %has_pairs : i1
+      scf.for %t = %first_tile to %tiles step %ctas iter_args(%s_t = %c0, %ph_t = %false) -> (index, i1) {
         %group = arith.divui %t, %group_tiles : index
         %first_m = arith.muli %group, %c_group : index
         %rows_left = arith.subi %tiles_m, %first_m : index
@@ -149,41 +157,138 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
         %valid = arith.constant true
         %b_row = arith.addi %n0, %c0 : index
         %sfb_row = arith.addi %pn, %c0 : index
-        %it2 = scf.if %valid -> (index) {
+        %s_tile, %ph_tile = scf.if %valid -> (index, i1) {
           tile.fill %acc, %zero : !acc, f32
-          %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {
-            %s = arith.remui %i, %c_stages : index
-            %round = arith.divui %i, %c_stages : index
-            %round_bit = arith.andi %round, %c1 : index
-            %parity = arith.cmpi ne, %round_bit, %c0 : index
-            // B's block scale: an L2 hit whose latency the wgmma hides.
-            %sfb_v = memref.load %sfb[%sfb_row, %kt] : memref<?x?xf32, 1>
-            nvgpu.mbarrier.try_wait.parity %full[%s], %parity, %ticks : !ring
-            %a_pair = arith.muli %s, %c2 : index
-            %a_stage = arith.addi %a_pair, %half : index
-            // The K block's partial product: the first wgmma overwrites.
-            tile.gemm_async %partial[0, 0], %sa[%a_stage, 0, 0], %sb[%s, 0, 0] sizes [64, 128, 128]
-                exec warpgroup accumulate(%false) {transpose_b} : !acc, !a_ring, !b_ring
+          // The first promotion of %p1 (before any block) adds zeros.
+          tile.fill %p1, %zero : !acc, f32
+          tile.fill %sc1, %zero : !row_scales, f32
+          %s_end, %ph_end, %sfb_last, %s_last = scf.for %j = %c0 to %k_pairs step %c1
+              iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0) -> (index, i1, f32, index) {
+            %kt0 = arith.muli %j, %c2 : index
+            // B's block scale: an L2 hit, in flight during the stage wait.
+            %sfb_e = memref.load %sfb[%sfb_row, %kt0] : memref<?x?xf32, 1>
+            nvgpu.mbarrier.try_wait.parity %full[%s], %ph, %ticks : !ring
+            %a_pair_e = arith.muli %s, %c2 : index
+            %a_stage_e = arith.addi %a_pair_e, %half : index
+            tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%s, 0, 0] sizes [64, 128, 128]
+                exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
             tile.commit_group wgmma
-            tile.wait_group wgmma, 0
-            // This warpgroup's row scales, read before the stage goes back.
-            tile.load %ssfa[%s, 0, %row0, 0] to %scales : !sfa_ring to !row_scales
-            scf.if %releaser {
-              nvgpu.mbarrier.arrive %empty[%s] : !ring -> !nvgpu.mbarrier.token
+            // This warpgroup's row scales, while the wgmmas run.
+            tile.load %ssfa[%s, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
+            // Block 2j - 1 (in %p1) retires; block 2j stays in flight.
+            tile.wait_group wgmma, 1
+            %has_prev = arith.cmpi ugt, %j, %c0 : index
+            %releases_prev = arith.andi %releaser, %has_prev : i1
+            scf.if %releases_prev {
+              nvgpu.mbarrier.arrive %empty[%s_p1] : !ring -> !nvgpu.mbarrier.token
             }
-            // Promotion: acc += partial * SFA[row] * SFB.
-            tile.map ins(%scales : !row_scales) outs(%scales : !row_scales) {
+            tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
             ^bb0(%sa_v: f32, %si: index, %sj: index):
-              %both = arith.mulf %sa_v, %sfb_v : f32
+              %both = arith.mulf %sa_v, %sfb_p1 : f32
               tile.yield %both : f32
             }
-            tile.map ins(%acc, %partial, %scales : !acc, !acc, !row_scales) outs(%acc : !acc) {
+            tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
             ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
               %y = math.fma %p, %rs, %x : f32
               tile.yield %y : f32
             }
-            %next = arith.addi %i, %c1 : index
-            scf.yield %next : index
+            %kt1 = arith.addi %kt0, %c1 : index
+            %s_inc_o = arith.addi %s, %c1 : index
+            %wraps_o = arith.cmpi eq, %s_inc_o, %c_stages : index
+            %s_o = arith.select %wraps_o, %c0, %s_inc_o : index
+            %ph_o = arith.xori %ph, %wraps_o : i1
+            // B's block scale: an L2 hit, in flight during the stage wait.
+            %sfb_o = memref.load %sfb[%sfb_row, %kt1] : memref<?x?xf32, 1>
+            nvgpu.mbarrier.try_wait.parity %full[%s_o], %ph_o, %ticks : !ring
+            %a_pair_o = arith.muli %s_o, %c2 : index
+            %a_stage_o = arith.addi %a_pair_o, %half : index
+            tile.gemm_async %p1[0, 0], %sa[%a_stage_o, 0, 0], %sb[%s_o, 0, 0] sizes [64, 128, 128]
+                exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
+            tile.commit_group wgmma
+            // This warpgroup's row scales, while the wgmmas run.
+            tile.load %ssfa[%s_o, 0, %row0, 0] to %sc1 : !sfa_ring to !row_scales
+            // Block 2j retires; block 2j + 1 stays in flight.
+            tile.wait_group wgmma, 1
+            scf.if %releaser {
+              nvgpu.mbarrier.arrive %empty[%s] : !ring -> !nvgpu.mbarrier.token
+            }
+            tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
+            ^bb0(%sa_v: f32, %si: index, %sj: index):
+              %both = arith.mulf %sa_v, %sfb_e : f32
+              tile.yield %both : f32
+            }
+            tile.map ins(%acc, %p0, %sc0 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+              %y = math.fma %p, %rs, %x : f32
+              tile.yield %y : f32
+            }
+            %s_inc_n = arith.addi %s_o, %c1 : index
+            %wraps_n = arith.cmpi eq, %s_inc_n, %c_stages : index
+            %s_n = arith.select %wraps_n, %c0, %s_inc_n : index
+            %ph_n = arith.xori %ph_o, %wraps_n : i1
+            scf.yield %s_n, %ph_n, %sfb_o, %s_o : index, i1, f32, index
+          }
+          %s_after, %ph_after = scf.if %k_odd -> (index, i1) {
+            // The odd last block into %p0, promoted after the last pair's.
+            // B's block scale: an L2 hit, in flight during the stage wait.
+            %sfb_t = memref.load %sfb[%sfb_row, %k_last] : memref<?x?xf32, 1>
+            nvgpu.mbarrier.try_wait.parity %full[%s_end], %ph_end, %ticks : !ring
+            %a_pair_t = arith.muli %s_end, %c2 : index
+            %a_stage_t = arith.addi %a_pair_t, %half : index
+            tile.gemm_async %p0[0, 0], %sa[%a_stage_t, 0, 0], %sb[%s_end, 0, 0] sizes [64, 128, 128]
+                exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
+            tile.commit_group wgmma
+            // This warpgroup's row scales, while the wgmmas run.
+            tile.load %ssfa[%s_end, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
+            tile.wait_group wgmma, 1
+            scf.if %releases_pair_end {
+              nvgpu.mbarrier.arrive %empty[%s_last] : !ring -> !nvgpu.mbarrier.token
+            }
+            tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
+            ^bb0(%sa_v: f32, %si: index, %sj: index):
+              %both = arith.mulf %sa_v, %sfb_last : f32
+              tile.yield %both : f32
+            }
+            tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+              %y = math.fma %p, %rs, %x : f32
+              tile.yield %y : f32
+            }
+            tile.wait_group wgmma, 0
+            scf.if %releaser {
+              nvgpu.mbarrier.arrive %empty[%s_end] : !ring -> !nvgpu.mbarrier.token
+            }
+            tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
+            ^bb0(%sa_v: f32, %si: index, %sj: index):
+              %both = arith.mulf %sa_v, %sfb_t : f32
+              tile.yield %both : f32
+            }
+            tile.map ins(%acc, %p0, %sc0 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+              %y = math.fma %p, %rs, %x : f32
+              tile.yield %y : f32
+            }
+            %s_inc_v = arith.addi %s_end, %c1 : index
+            %wraps_v = arith.cmpi eq, %s_inc_v, %c_stages : index
+            %s_v = arith.select %wraps_v, %c0, %s_inc_v : index
+            %ph_v = arith.xori %ph_end, %wraps_v : i1
+            scf.yield %s_v, %ph_v : index, i1
+          } else {
+            tile.wait_group wgmma, 0
+            scf.if %releases_pair_end {
+              nvgpu.mbarrier.arrive %empty[%s_last] : !ring -> !nvgpu.mbarrier.token
+            }
+            tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
+            ^bb0(%sa_v: f32, %si: index, %sj: index):
+              %both = arith.mulf %sa_v, %sfb_last : f32
+              tile.yield %both : f32
+            }
+            tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+              %y = math.fma %p, %rs, %x : f32
+              tile.yield %y : f32
+            }
+            scf.yield %s_end, %ph_end : index, i1
           }
           // Epilogue: the previous tile's TMA store must have read this
           // warpgroup's half of the C tile before it is overwritten.
@@ -200,11 +305,11 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
                 : !d_tile to !tile.buffer<?x?xbf16, global>
             tile.commit_group bulk
           }
-          scf.yield %it1 : index
+          scf.yield %s_after, %ph_after : index, i1
         } else {
-          scf.yield %it0 : index
+          scf.yield %s_t, %ph_t : index, i1
         }
-        scf.yield %it2 : index
+        scf.yield %s_tile, %ph_tile : index, i1
       }
       scf.if %wg_leader {
         tile.wait_group bulk, 0

@@ -35,22 +35,29 @@ Every kernel is persistent and warp-specialized like the dense family
 (gen_gemm_kernels.py): warpgroup 0 produces (one thread issues the TMA
 loads of A, B and the tile's row scales into a ring of full/empty
 mbarriers), warpgroups 1 and 2 consume 64 rows each: per K block one
-gemm_async (4 wgmma k32) into the partial accumulator, wait, read the
-stage's row scales, release the stage, promote with one tile.map; the
-other consumer's wgmma runs while this one promotes. The epilogue converts
-to bf16 in a swizzled shared tile and TMA-stores it (clipped at M, N).
+gemm_async (4 wgmma k32) into one of two partial accumulators, then the
+row scales read from the stage; once the next block's wgmmas are issued,
+a wait that leaves them in flight retires this block, whose stage goes
+back and whose partial is promoted with one tile.map while the tensor
+cores run the next. The epilogue converts to bf16 in a swizzled shared
+tile and TMA-stores it (clipped at M, N).
 """
 import argparse
 import json
 import sys
 
-from gen_gemm_kernels import (CONSUMER_REGS, PRODUCER_REGS, accumulator,
+from gen_gemm_kernels import (accumulator,
                               acquire_stage, grouped_walk, layout, release,
                               releasers_of, ring_constants, roles_and_ring)
 
 BM, BN, BK = 128, 128, 128
 WM = BM // 2  # rows per consumer warpgroup
 STAGES = 5
+# Registers per thread after setmaxnreg (128 x (24 + 2 x 240) <= 64K): a
+# consumer holds the accumulator and two partials (192 registers), which
+# spills at the dense family's 232.
+PRODUCER_REGS = 24
+CONSUMER_REGS = 240
 WALKS = ("dense", "contiguous", "masked")
 
 F8 = "f8E4M3FN"
@@ -250,58 +257,118 @@ def producer(walk):
 """
 
 
+def advance(stage, phase, tag):
+    """The ring slot after (`stage`, `phase`) as %s_<tag>, %ph_<tag>: a
+    compare and a select rather than a division by the stage count."""
+    return f"""%s_inc_{tag} = arith.addi {stage}, %c1 : index
+%wraps_{tag} = arith.cmpi eq, %s_inc_{tag}, %c_stages : index
+%s_{tag} = arith.select %wraps_{tag}, %c0, %s_inc_{tag} : index
+%ph_{tag} = arith.xori {phase}, %wraps_{tag} : i1
+"""
+
+
+def block_issue(walk, stage, phase, kt, partial, scales, tag, indent):
+    """Consumer: wait for K block `kt` in ring slot `stage` (full-barrier
+    parity `phase`), issue its wgmmas into `partial` (the first one
+    overwrites), one group, and read its row scales into `scales`; B's
+    block scale is loaded into %sfb_<tag> and used only at the promotion,
+    by when the global load has long landed."""
+    T = types(walk)
+    sfb_load = (f"memref.load %sfb[%g, %pn, {kt}] : memref<?x?x?xf32, 1>"
+                if walk == "masked" else
+                f"memref.load %sfb[%sfb_row, {kt}] : memref<?x?xf32, 1>")
+    text = f"""// B's block scale: an L2 hit, in flight during the stage wait.
+%sfb_{tag} = {sfb_load}
+nvgpu.mbarrier.try_wait.parity %full[{stage}], {phase}, %ticks : !ring
+%a_pair_{tag} = arith.muli {stage}, %c2 : index
+%a_stage_{tag} = arith.addi %a_pair_{tag}, %half : index
+tile.gemm_async {partial}[0, 0], %sa[%a_stage_{tag}, {T['lead']}0, 0], %sb[{stage}, {T['lead']}0, 0] sizes [{WM}, {BN}, {BK}]
+    exec warpgroup {{transpose_b}} : {T['acc']}, {T['a']}, {T['b']}
+tile.commit_group wgmma
+// This warpgroup's row scales, while the wgmmas run.
+tile.load %ssfa[{stage}, 0, %row0, 0] to {scales} : {T['sfa']} to {T['rows']}"""
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+def block_promote(walk, stage, partial, scales, sfb, releases, indent):
+    """Consumer, once `partial`'s group retired: give its ring slot `stage`
+    back and promote: acc += partial * scales * sfb."""
+    T = types(walk)
+    text = f"""scf.if {releases} {{
+{release(stage, False, "  ")}
+}}
+tile.map ins({scales} : {T['rows']}) outs({scales} : {T['rows']}) {{
+^bb0(%sa_v: f32, %si: index, %sj: index):
+  %both = arith.mulf %sa_v, {sfb} : f32
+  tile.yield %both : f32
+}}
+tile.map ins(%acc, {partial}, {scales} : {T['acc']}, {T['acc']}, {T['rows']}) outs(%acc : {T['acc']}) {{
+^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+  %y = math.fma %p, %rs, %x : f32
+  tile.yield %y : f32
+}}"""
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+def indented(text, indent):
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
 def consumer(walk):
+    """Two partials, one wgmma group always in flight: each K block is
+    promoted while the next one's wgmmas run. Blocks go in pairs, block 2j
+    into %p0 and 2j + 1 into %p1, and an odd last block into %p0 after the
+    pairs: every partial that is in flight across a branch or a loop edge
+    stays in one set of registers, so ptxas keeps the wgmmas asynchronous
+    (a copy of an accumulator in flight would serialize them). The ring
+    slot and its phase are carried along (%s, %ph) and advanced per block."""
     T = types(walk)
     params = dict(memrefs(walk))
     gd = global_type(params["d"])
-    sfb = ("memref.load %sfb[%g, %pn, %kt] : memref<?x?x?xf32, 1>"
-           if walk == "masked" else
-           "memref.load %sfb[%sfb_row, %kt] : memref<?x?xf32, 1>")
+    ind = "            "
     return f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
       %half = arith.subi %wg, %c1 : index
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
       %row0 = arith.muli %half, %c_wm : index
 {releasers_of(1, False)}      %acc = tile.alloc_local : {T['acc']}
-      %partial = tile.alloc_local : {T['acc']}
-      %scales = tile.alloc_local : {T['rows']}
-      scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
+      %p0 = tile.alloc_local : {T['acc']}
+      %p1 = tile.alloc_local : {T['acc']}
+      %sc0 = tile.alloc_local : {T['rows']}
+      %sc1 = tile.alloc_local : {T['rows']}
+      %k_pairs = arith.divui %k_tiles, %c2 : index
+      %k_odd_count = arith.remui %k_tiles, %c2 : index
+      %k_odd = arith.cmpi ne, %k_odd_count, %c0 : index
+      %k_last = arith.subi %k_tiles, %c1 : index
+      %has_pairs = arith.cmpi ugt, %k_pairs, %c0 : index
+      %releases_pair_end = arith.andi %releaser, %has_pairs : i1
+      scf.for %t = %first_tile to %tiles step %ctas iter_args(%s_t = %c0, %ph_t = %false) -> (index, i1) {{
 {tile_of(walk, "        ")}
-        %it2 = scf.if %valid -> (index) {{
+        %s_tile, %ph_tile = scf.if %valid -> (index, i1) {{
           tile.fill %acc, %zero : {T['acc']}, f32
-          %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
-            %s = arith.remui %i, %c_stages : index
-            %round = arith.divui %i, %c_stages : index
-            %round_bit = arith.andi %round, %c1 : index
-            %parity = arith.cmpi ne, %round_bit, %c0 : index
-            // B's block scale: an L2 hit whose latency the wgmma hides.
-            %sfb_v = {sfb}
-            nvgpu.mbarrier.try_wait.parity %full[%s], %parity, %ticks : !ring
-            %a_pair = arith.muli %s, %c2 : index
-            %a_stage = arith.addi %a_pair, %half : index
-            // The K block's partial product: the first wgmma overwrites.
-            tile.gemm_async %partial[0, 0], %sa[%a_stage, {T['lead']}0, 0], %sb[%s, {T['lead']}0, 0] sizes [{WM}, {BN}, {BK}]
-                exec warpgroup accumulate(%false) {{transpose_b}} : {T['acc']}, {T['a']}, {T['b']}
-            tile.commit_group wgmma
+          // The first promotion of %p1 (before any block) adds zeros.
+          tile.fill %p1, %zero : {T['acc']}, f32
+          tile.fill %sc1, %zero : {T['rows']}, f32
+          %s_end, %ph_end, %sfb_last, %s_last = scf.for %j = %c0 to %k_pairs step %c1
+              iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0) -> (index, i1, f32, index) {{
+            %kt0 = arith.muli %j, %c2 : index
+{block_issue(walk, "%s", "%ph", "%kt0", "%p0", "%sc0", "e", ind)}            // Block 2j - 1 (in %p1) retires; block 2j stays in flight.
+            tile.wait_group wgmma, 1
+            %has_prev = arith.cmpi ugt, %j, %c0 : index
+            %releases_prev = arith.andi %releaser, %has_prev : i1
+{block_promote(walk, "%s_p1", "%p1", "%sc1", "%sfb_p1", "%releases_prev", ind)}            %kt1 = arith.addi %kt0, %c1 : index
+{indented(advance("%s", "%ph", "o"), ind)}{block_issue(walk, "%s_o", "%ph_o", "%kt1", "%p1", "%sc1", "o", ind)}            // Block 2j retires; block 2j + 1 stays in flight.
+            tile.wait_group wgmma, 1
+{block_promote(walk, "%s", "%p0", "%sc0", "%sfb_e", "%releaser", ind)}{indented(advance("%s_o", "%ph_o", "n"), ind)}            scf.yield %s_n, %ph_n, %sfb_o, %s_o : index, i1, f32, index
+          }}
+          %s_after, %ph_after = scf.if %k_odd -> (index, i1) {{
+            // The odd last block into %p0, promoted after the last pair's.
+{block_issue(walk, "%s_end", "%ph_end", "%k_last", "%p0", "%sc0", "t", ind)}            tile.wait_group wgmma, 1
+{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", ind)}            tile.wait_group wgmma, 0
+{block_promote(walk, "%s_end", "%p0", "%sc0", "%sfb_t", "%releaser", ind)}{indented(advance("%s_end", "%ph_end", "v"), ind)}            scf.yield %s_v, %ph_v : index, i1
+          }} else {{
             tile.wait_group wgmma, 0
-            // This warpgroup's row scales, read before the stage goes back.
-            tile.load %ssfa[%s, 0, %row0, 0] to %scales : {T['sfa']} to {T['rows']}
-            scf.if %releaser {{
-{release("%s", False, "              ")}
-            }}
-            // Promotion: acc += partial * SFA[row] * SFB.
-            tile.map ins(%scales : {T['rows']}) outs(%scales : {T['rows']}) {{
-            ^bb0(%sa_v: f32, %si: index, %sj: index):
-              %both = arith.mulf %sa_v, %sfb_v : f32
-              tile.yield %both : f32
-            }}
-            tile.map ins(%acc, %partial, %scales : {T['acc']}, {T['acc']}, {T['rows']}) outs(%acc : {T['acc']}) {{
-            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
-              %y = math.fma %p, %rs, %x : f32
-              tile.yield %y : f32
-            }}
-            %next = arith.addi %i, %c1 : index
-            scf.yield %next : index
+{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", ind)}            scf.yield %s_end, %ph_end : index, i1
           }}
           // Epilogue: the previous tile's TMA store must have read this
           // warpgroup's half of the C tile before it is overwritten.
@@ -318,11 +385,11 @@ def consumer(walk):
                 : {T['c']} to {gd}
             tile.commit_group bulk
           }}
-          scf.yield %it1 : index
+          scf.yield %s_after, %ph_after : index, i1
         }} else {{
-          scf.yield %it0 : index
+          scf.yield %s_t, %ph_t : index, i1
         }}
-        scf.yield %it2 : index
+        scf.yield %s_tile, %ph_tile : index, i1
       }}
       scf.if %wg_leader {{
         tile.wait_group bulk, 0

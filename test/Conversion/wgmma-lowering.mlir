@@ -89,6 +89,9 @@ func.func @overwrite_f16(%a: !a8, %b: !b8) {
 // CHECK: %[[ACC:.+]] = llvm.alloca %{{.+}} x !llvm.array<32 x f32>
 // CHECK: %[[A:.+]] = llvm.alloca %{{.+}} x !llvm.array<16 x f16>
 // CHECK-COUNT-32: llvm.select %[[P]]
+// The accumulators, then A's registers, pinned before the fence by empty
+// PTX statements (no instruction; LLVM cannot sink their definitions).
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,){31}=f}},0,1,{{.+}},31"
 // CHECK: llvm.getelementptr %[[A]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<16 x f16>
 // CHECK: llvm.getelementptr %[[A]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<16 x f16>
 // CHECK: %[[A0:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
@@ -102,12 +105,22 @@ func.func @overwrite_f16(%a: !a8, %b: !b8) {
 // CHECK: %[[A6:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
 // CHECK: llvm.getelementptr %[[A]][0, 15]
 // CHECK: %[[A7:.+]] = llvm.bitcast %{{.+}} : vector<2xf16> to i32
+// CHECK: %[[PA:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "", "=r,=r,=r,=r,0,1,2,3" %[[A0]], %[[A1]], %[[A2]], %[[A3]]
+// CHECK-NEXT: %[[PA0:.+]] = llvm.extractvalue %[[PA]][0]
+// CHECK-NEXT: %[[PA1:.+]] = llvm.extractvalue %[[PA]][1]
+// CHECK-NEXT: %[[PA2:.+]] = llvm.extractvalue %[[PA]][2]
+// CHECK-NEXT: %[[PA3:.+]] = llvm.extractvalue %[[PA]][3]
+// CHECK-NEXT: %[[PB:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "", "=r,=r,=r,=r,0,1,2,3" %[[A4]], %[[A5]], %[[A6]], %[[A7]]
+// CHECK-NEXT: %[[PB0:.+]] = llvm.extractvalue %[[PB]][0]
+// CHECK-NEXT: %[[PB1:.+]] = llvm.extractvalue %[[PB]][1]
+// CHECK-NEXT: %[[PB2:.+]] = llvm.extractvalue %[[PB]][2]
+// CHECK-NEXT: %[[PB3:.+]] = llvm.extractvalue %[[PB]][3]
 // CHECK: %[[BDESC:.+]] = arith.ori %{{.+}}, %{{.+}} : i64
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: %[[D0:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, {{.+}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;\0A}\0A", "{{(=f,){32}r}},r,r,r,l,0,1,{{.+}},30,31" %[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[BDESC]], %{{.+}} : (i32, i32, i32, i32, i64, f32, {{.+}}) -> !llvm.struct<(f32,
+// CHECK-NEXT: %[[D0:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, {{.+}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;\0A}\0A", "{{(=f,){32}r}},r,r,r,l,0,1,{{.+}},30,31" %[[PA0]], %[[PA1]], %[[PA2]], %[[PA3]], %[[BDESC]], %{{.+}} : (i32, i32, i32, i32, i64, f32, {{.+}}) -> !llvm.struct<(f32,
 // CHECK: %[[D00:.+]] = llvm.extractvalue %[[D0]][0]
 // CHECK: %[[B1:.+]] = arith.addi %[[BDESC]], %{{.+}} : i64
-// CHECK-NEXT: %[[D1:.+]] = llvm.inline_asm has_side_effects {{.+}} "{{(=f,){32}r}},r,r,r,l,0,{{.+}}" %[[A4]], %[[A5]], %[[A6]], %[[A7]], %[[B1]], %[[D00]],
+// CHECK-NEXT: %[[D1:.+]] = llvm.inline_asm has_side_effects {{.+}} "{{(=f,){32}r}},r,r,r,l,0,{{.+}}" %[[PB0]], %[[PB1]], %[[PB2]], %[[PB3]], %[[B1]], %[[D00]],
 // CHECK-NOT: llvm.inline_asm
 // CHECK: %[[R0:.+]] = llvm.extractvalue %[[D1]][0]
 // CHECK: llvm.store %[[R0]], %{{.+}} : f32, !llvm.ptr
@@ -178,13 +191,46 @@ func.func @register_a_tf32(%b: !btf) {
 // CHECK: %[[W2:.+]] = llvm.bitcast %{{.+}} : vector<4xi8> to i32
 // CHECK: llvm.getelementptr %[[F8]][0, 15]
 // CHECK: %[[W3:.+]] = llvm.bitcast %{{.+}} : vector<4xi8> to i32
+// CHECK: %[[PW:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "", "=r,=r,=r,=r,0,1,2,3" %[[W0]], %[[W1]], %[[W2]], %[[W3]]
+// CHECK-NEXT: %[[PW0:.+]] = llvm.extractvalue %[[PW]][0]
+// CHECK-NEXT: %[[PW1:.+]] = llvm.extractvalue %[[PW]][1]
+// CHECK-NEXT: %[[PW2:.+]] = llvm.extractvalue %[[PW]][2]
+// CHECK-NEXT: %[[PW3:.+]] = llvm.extractvalue %[[PW]][3]
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {$0, {{.+}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1;\0A}\0A", "{{(=f,){32}r}},r,r,r,l,0,{{.+}},31" %[[W0]], %[[W1]], %[[W2]], %[[W3]], %{{.+}} : (i32, i32, i32, i32, i64, f32,
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {$0, {{.+}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1;\0A}\0A", "{{(=f,){32}r}},r,r,r,l,0,{{.+}},31" %[[PW0]], %[[PW1]], %[[PW2]], %[[PW3]], %{{.+}} : (i32, i32, i32, i32, i64, f32,
 // CHECK-NOT: llvm.inline_asm
 // CHECK: return
 func.func @register_a_fp8(%b: !bf8) {
   %a = tile.alloc_local : !ra8
   %acc = tile.alloc_local : !acc64
   tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup {transpose_b} : !acc64, !ra8, !bf8
+  return
+}
+
+// After a wgmma wait, every accumulator tile defined there has its
+// registers pinned (loaded, through one empty PTX statement, stored back):
+// the values are the wait's, so LLVM cannot schedule a read of an MMA
+// result above the wait that retires it (ptxas would then wait for the MMA
+// still in flight and serialize the pipeline). A tile that is not an MMA
+// accumulator is left alone; the bulk wait pins nothing.
+!ov = !tile.buffer<64x64xf32, local, #tile.layout<S[(4,2,8,8,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+// CHECK-LABEL: func.func @wait_pins_accumulators
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-COUNT-32: llvm.load
+// CHECK-NEXT: %[[PIN:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,){31}=f}},0,1,{{.+}},31"
+// CHECK: llvm.extractvalue %[[PIN]][31]
+// CHECK-COUNT-32: llvm.store
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.cp.async.bulk.wait_group 0
+// CHECK-NOT: llvm.inline_asm
+// CHECK: return
+func.func @wait_pins_accumulators(%b: !bf8) {
+  %a = tile.alloc_local : !ra8
+  %acc = tile.alloc_local : !acc64
+  %other = tile.alloc_local : !ov
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 32] exec warpgroup {transpose_b} : !acc64, !ra8, !bf8
+  tile.commit_group wgmma
+  tile.wait_group wgmma, 1
+  tile.wait_group bulk, 0
   return
 }

@@ -97,6 +97,16 @@ SmallVector<T> emittedOps(ArrayRef<Operation *> emitted) {
 /// Replaces `gep`'s dynamic index i by `OpT(i, delta)` (an add or xor of a
 /// constant of i's type), the new ops recorded in `ops` before `gep`: the
 /// check reads the emitted ops in program order.
+/// The register-A wgmma inline PTX among the emitted ops (not the empty
+/// statements that pin registers before the fence).
+SmallVector<LLVM::InlineAsmOp> registerAMmas(ArrayRef<Operation *> emitted) {
+  SmallVector<LLVM::InlineAsmOp> out;
+  for (LLVM::InlineAsmOp op : emittedOps<LLVM::InlineAsmOp>(emitted))
+    if (op.getAsmString().contains("wgmma."))
+      out.push_back(op);
+  return out;
+}
+
 template <typename OpT>
 void moveDynamicIndex(LLVM::GEPOp gep, int64_t delta,
                       SmallVectorImpl<Operation *> &ops) {
@@ -273,7 +283,7 @@ TEST_F(LoweringCheckTest, RegisterAWgmmaPasses) {
 TEST_F(LoweringCheckTest, CatchesRegisterAWrittenAfterFence) {
   std::string errors = lower(kRegisterA, [](Operation *,
                                             SmallVectorImpl<Operation *> &ops) {
-    auto mmas = emittedOps<LLVM::InlineAsmOp>(ops);
+    auto mmas = registerAMmas(ops);
     if (mmas.size() < 2)
       return; // nothing to corrupt: the expectation below then fails
     LLVM::InlineAsmOp mma = mmas[1];
@@ -292,7 +302,7 @@ TEST_F(LoweringCheckTest, CatchesRegisterAWrittenAfterFence) {
 TEST_F(LoweringCheckTest, CatchesUntiedRegisterAAccumulators) {
   std::string errors = lower(kRegisterA, [](Operation *,
                                             SmallVectorImpl<Operation *> &ops) {
-    for (LLVM::InlineAsmOp mma : emittedOps<LLVM::InlineAsmOp>(ops)) {
+    for (LLVM::InlineAsmOp mma : registerAMmas(ops)) {
       std::string c = mma.getConstraints().str();
       c.replace(c.find(",0,1,"), 5, ",f,1,");
       mma.setConstraints(c);
@@ -331,7 +341,7 @@ TEST_F(LoweringCheckTest, RegisterAFp8WgmmaPasses) {
 TEST_F(LoweringCheckTest, CatchesImmTransBOnFp8RegisterA) {
   std::string errors = lower(kRegisterAFp8, [](Operation *,
                                                SmallVectorImpl<Operation *> &ops) {
-    for (LLVM::InlineAsmOp mma : emittedOps<LLVM::InlineAsmOp>(ops)) {
+    for (LLVM::InlineAsmOp mma : registerAMmas(ops)) {
       std::string text = mma.getAsmString().str();
       text.replace(text.find(", p, 1, 1;"), 10, ", p, 1, 1, 0;");
       mma.setAsmString(text);

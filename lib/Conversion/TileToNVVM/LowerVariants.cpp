@@ -206,8 +206,9 @@ struct LowerVariantsPass
     populateTileBufferTypeConversions(converter);
     RewritePatternSet patterns(ctx);
     LoweringCheck lowering{check, beforeCheck};
+    WgmmaAccumulators waited = collectWgmmaAccumulators(getOperation());
     populateTileLowerVariantsPatterns(converter, patterns, chip, &work,
-                                      &lowering);
+                                      &lowering, &waited);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TileDialect>();
     // Buffers may cross function boundaries and structured control flow;

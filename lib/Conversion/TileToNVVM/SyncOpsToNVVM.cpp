@@ -13,7 +13,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/LocalTiles.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -200,7 +204,32 @@ struct CommitGroupLowering : OpConversionPattern<CommitGroupOp> {
 };
 
 struct WaitGroupLowering : OpConversionPattern<WaitGroupOp> {
-  using OpConversionPattern::OpConversionPattern;
+  WaitGroupLowering(const TypeConverter &converter, MLIRContext *ctx,
+                    const WgmmaAccumulators *waited)
+      : OpConversionPattern(converter, ctx), waited(waited) {}
+
+  /// After a wgmma wait, the accumulator tiles' registers pinned: their
+  /// values are the wait's from here on, so LLVM cannot hoist a read of
+  /// an MMA result above the wait (ptxas would then wait for every MMA in
+  /// flight there, serializing the pipeline).
+  void pinAccumulators(WaitGroupOp op,
+                       ConversionPatternRewriter &rewriter) const {
+    if (!waited)
+      return;
+    auto it = waited->find(op);
+    if (it == waited->end())
+      return;
+    for (Value tile : it->second) {
+      Value lowered = rewriter.getRemappedValue(tile);
+      if (!lowered || !isa<LLVM::LLVMPointerType>(lowered.getType()))
+        continue;
+      auto type = cast<BufferType>(tile.getType());
+      pinLocalTile(rewriter, op.getLoc(), lowered,
+                   registerStorageType(type.getElementType()),
+                   type.getEffectiveLayout()->cosize(Axis::m));
+    }
+  }
+
   LogicalResult
   matchAndRewrite(WaitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -211,8 +240,10 @@ struct WaitGroupLowering : OpConversionPattern<WaitGroupOp> {
           op.getRead() ? rewriter.getUnitAttr() : UnitAttr());
       break;
     case AsyncGroup::wgmma:
-      rewriter.replaceOpWithNewOp<NVVM::WgmmaWaitGroupSyncOp>(
-          op, op.getPending());
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
+                                         op.getPending());
+      pinAccumulators(op, rewriter);
+      rewriter.eraseOp(op);
       break;
     case AsyncGroup::cp_async:
       rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op,
@@ -221,6 +252,8 @@ struct WaitGroupLowering : OpConversionPattern<WaitGroupOp> {
     }
     return success();
   }
+
+  const WgmmaAccumulators *waited;
 };
 
 struct FenceLowering : OpConversionPattern<FenceOp> {
@@ -297,9 +330,34 @@ struct MBarrierArriveRemoteLowering
 } // namespace
 
 void tile::populateTileSyncToNVVMPatterns(const TypeConverter &converter,
-                                          RewritePatternSet &patterns) {
+                                          RewritePatternSet &patterns,
+                                          const WgmmaAccumulators *waited) {
   patterns.add<TmemAllocLowering, TmemDeallocLowering, MmaCommitLowering,
-               CommitGroupLowering, WaitGroupLowering, FenceLowering,
+               CommitGroupLowering, FenceLowering,
                MBarrierArriveRemoteLowering, NamedBarrierLowering>(
       converter, patterns.getContext());
+  patterns.add<WaitGroupLowering>(converter, patterns.getContext(), waited);
+}
+
+WgmmaAccumulators tile::collectWgmmaAccumulators(Operation *root) {
+  WgmmaAccumulators out;
+  root->walk([&](FunctionOpInterface func) {
+    SetVector<Value> accumulators;
+    func.walk([&](GemmAsyncOp gemm) {
+      if (gemm.getC().getType().getScope() == MemoryScope::local)
+        accumulators.insert(gemm.getC());
+    });
+    if (accumulators.empty())
+      return;
+    DominanceInfo dominance(func);
+    func.walk([&](WaitGroupOp wait) {
+      if (wait.getGroup() != AsyncGroup::wgmma)
+        return;
+      SmallVector<Value> &tiles = out[wait];
+      for (Value tile : accumulators)
+        if (dominance.properlyDominates(tile, wait))
+          tiles.push_back(tile);
+    });
+  });
+  return out;
 }

@@ -436,7 +436,8 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns,
                                              StringRef fallbackChip,
                                              const PlannedOps *planned,
-                                             LoweringCheck *check) {
+                                             LoweringCheck *check,
+                                             const WgmmaAccumulators *waited) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocSharedLowering, FromMemrefLowering, AllocLocalLowering,
                FillLowering,
@@ -444,5 +445,5 @@ void tile::populateTileLowerVariantsPatterns(const TypeConverter &converter,
                ForwardOperandLowering<BaseAddressOp>>(converter, ctx);
   patterns.add<DispatchOpLowering>(converter, ctx, fallbackChip, planned,
                                    check);
-  populateTileSyncToNVVMPatterns(converter, patterns);
+  populateTileSyncToNVVMPatterns(converter, patterns, waited);
 }

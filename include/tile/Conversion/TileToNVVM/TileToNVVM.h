@@ -15,6 +15,7 @@
 #define TILE_CONVERSION_TILETONVVM_TILETONVVM_H
 
 #include "tile/Dispatch/Registry.h"
+#include "mlir/IR/Value.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -62,6 +63,16 @@ struct LoweringCheck {
 /// `!llvm.ptr<3>`, `tmem` i32.
 void populateTileBufferTypeConversions(mlir::TypeConverter &converter);
 
+/// Per `tile.wait_group wgmma`: the local tiles that gemm_async ops of its
+/// function accumulate into and that are defined where it is (their
+/// registers are pinned after the wait, so that no read of an MMA result
+/// is scheduled above the wait that retires it).
+using WgmmaAccumulators =
+    llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value>>;
+
+/// The tiles of `WgmmaAccumulators` for every wait in `root`.
+WgmmaAccumulators collectWgmmaAccumulators(mlir::Operation *root);
+
 /// The buffer-op lowerings and the dispatch-op rewrites. A dispatch op
 /// found in `planned` is emitted from that plan; any other is planned when
 /// it is rewritten (by its `variant`, on the chip of its `#nvvm.target`,
@@ -70,13 +81,15 @@ void populateTileLowerVariantsPatterns(const mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        llvm::StringRef fallbackChip = "",
                                        const PlannedOps *planned = nullptr,
-                                       LoweringCheck *check = nullptr);
+                                       LoweringCheck *check = nullptr,
+                                       const WgmmaAccumulators *waited = nullptr);
 
 /// The synchronization ops (tmem_alloc/dealloc, mma_commit, commit_group,
 /// wait_group, fence, mbarrier_arrive_remote) -> NVVM. Part of
 /// populateTileLowerVariantsPatterns.
 void populateTileSyncToNVVMPatterns(const mlir::TypeConverter &converter,
-                                    mlir::RewritePatternSet &patterns);
+                                    mlir::RewritePatternSet &patterns,
+                                    const WgmmaAccumulators *waited = nullptr);
 
 /// The `!llvm.ptr<3>` of a barrier operand: itself, or barrier `index` of an
 /// `!nvgpu.mbarrier.group` (through `nvgpu.mbarrier.get`).

@@ -33,6 +33,79 @@ mlir::Value localRegisterAddress(mlir::OpBuilder &b, mlir::Location loc,
       llvm::ArrayRef<mlir::LLVM::GEPArg>{0, int32_t(index)});
 }
 
+/// The inline-asm register constraint of a value of `type`, or "".
+static llvm::StringRef registerConstraint(mlir::Type type) {
+  if (type.isF32())
+    return "f";
+  if (type.isF64())
+    return "d";
+  if (type.isInteger(32))
+    return "r";
+  if (type.isInteger(64))
+    return "l";
+  if (type.isInteger(16) || type.isF16() || type.isBF16())
+    return "h";
+  return "";
+}
+
+llvm::SmallVector<mlir::Value> pinRegisters(mlir::OpBuilder &b,
+                                            mlir::Location loc,
+                                            mlir::ValueRange values) {
+  llvm::SmallVector<mlir::Value> out(values.begin(), values.end());
+  llvm::SmallVector<mlir::Value> tied;
+  llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<size_t> positions;
+  std::string outputs, inputs;
+  for (auto [i, v] : llvm::enumerate(values)) {
+    llvm::StringRef constraint = registerConstraint(v.getType());
+    if (constraint.empty())
+      continue;
+    outputs += (outputs.empty() ? "=" : ",=") + constraint.str();
+    inputs += "," + std::to_string(tied.size());
+    tied.push_back(v);
+    types.push_back(v.getType());
+    positions.push_back(i);
+  }
+  if (tied.empty())
+    return out;
+  mlir::Type result =
+      tied.size() == 1
+          ? types.front()
+          : mlir::LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  auto pin = mlir::LLVM::InlineAsmOp::create(
+      b, loc, result, tied, /*asm_string=*/"", outputs + inputs,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      mlir::LLVM::TailCallKind::None,
+      mlir::LLVM::AsmDialectAttr::get(b.getContext(),
+                                      mlir::LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/mlir::ArrayAttr());
+  for (auto [k, i] : llvm::enumerate(positions))
+    out[i] = tied.size() == 1
+                 ? pin.getResult(0)
+                 : mlir::LLVM::ExtractValueOp::create(b, loc, pin.getResult(0),
+                                                      int64_t(k))
+                       .getResult();
+  return out;
+}
+
+void pinLocalTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
+                  mlir::Type storage, int64_t registers) {
+  // Narrower elements share 32-bit registers in pairs that the tile does
+  // not name: pinning halves would add packing moves.
+  if (storage.getIntOrFloatBitWidth() != 32)
+    return;
+  llvm::SmallVector<mlir::Value> addresses, values;
+  for (int64_t r = 0; r < registers; ++r) {
+    addresses.push_back(
+        localRegisterAddress(b, loc, tile, storage, registers, r));
+    values.push_back(mlir::LLVM::LoadOp::create(b, loc, storage,
+                                                addresses.back()));
+  }
+  llvm::SmallVector<mlir::Value> pinned = pinRegisters(b, loc, values);
+  for (int64_t r = 0; r < registers; ++r)
+    mlir::LLVM::StoreOp::create(b, loc, pinned[r], addresses[r]);
+}
+
 LocalElements localElements(BufferType type) {
   TileLayout layout = *type.getEffectiveLayout();
   GroupedLayout grouped = *layout.group(type.getShape());

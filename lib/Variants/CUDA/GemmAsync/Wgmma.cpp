@@ -404,8 +404,14 @@ LogicalResult WgmmaEmitter::emit() {
   auto structType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(members, member));
 
-  // 1. The accumulators (and a register A) in, before the fence.
+  // 1. The accumulators (and a register A) in, before the fence. Pinned
+  // there: LLVM would otherwise materialize constant inputs (the zeros of
+  // `accumulate(%false)`) or packing moves next to their MMA, after the
+  // fence, and ptxas serializes every wgmma when an instruction defines
+  // MMA registers while another MMA may be in flight.
   SmallVector<SmallVector<Value>> acc = loadAccumulators();
+  for (SmallVector<Value> &tile : acc)
+    tile = pinRegisters(rewriter, loc, tile);
   SmallVector<Value> accStruct(acc.size());
   for (size_t t = 0; !registerA && t < acc.size(); ++t) {
     Value s = LLVM::UndefOp::create(rewriter, loc, structType);
@@ -414,8 +420,13 @@ LogicalResult WgmmaEmitter::emit() {
     accStruct[t] = s;
   }
   SmallVector<SmallVector<Value, 4>> aRegs;
-  if (registerA)
+  if (registerA) {
     aRegs = packRegisterA();
+    for (SmallVector<Value, 4> &regs : aRegs) {
+      SmallVector<Value> pinned = pinRegisters(rewriter, loc, regs);
+      regs.assign(pinned.begin(), pinned.end());
+    }
+  }
 
   // 2. Descriptors, the fence, the chain.
   // Swap-AB: the instructions' A is the op's B and their B the op's A.

@@ -49,6 +49,23 @@ mlir::Value localRegisterAddress(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value tile, mlir::Type storage,
                                  int64_t registers, int64_t index);
 
+/// `values` through one empty inline PTX statement with side effects, each
+/// tied to a result, which is returned in its place (a value of a type
+/// PTX has no register constraint for is returned unchanged). No
+/// instruction comes of it; it pins where LLVM computes the values: a
+/// definition cannot sink past it, nor a use of a result rise above it,
+/// and it keeps its place among the other side-effecting operations (the
+/// wgmma fence and waits).
+llvm::SmallVector<mlir::Value> pinRegisters(mlir::OpBuilder &b,
+                                            mlir::Location loc,
+                                            mlir::ValueRange values);
+
+/// Every register of the lowered local tile `tile` (an alloca of
+/// `registers` elements of `storage`) loaded, pinned and stored back; only
+/// tiles of 32-bit elements (others are left as they are).
+void pinLocalTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
+                  mlir::Type storage, int64_t registers);
+
 /// The elements one thread holds of a local tile (layout over thread axes
 /// and `m`, the register index).
 LocalElements localElements(BufferType type);
