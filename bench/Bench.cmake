@@ -69,6 +69,7 @@ set(fp8_generator ${TILE_SOURCE_DIR}/bench/Kernels/gen_fp8_kernels.py)
 add_custom_command(OUTPUT ${fp8_mlir} ${fp8_cases}
   COMMAND ${Python3_EXECUTABLE} ${fp8_generator} ${fp8_mlir} ${fp8_cases}
   DEPENDS ${fp8_generator} ${gemm_generator}
+          ${TILE_SOURCE_DIR}/bench/Kernels/gen_gemm_splitk_kernels.py
   COMMENT "Generating the block-scaled FP8 kernels")
 tile_device_kernel(fp8 ${fp8_mlir} sm_90a FLAGS --check)
 set_property(GLOBAL APPEND PROPERTY TILE_DEVICE_KERNEL_FILES ${fp8_cases})

@@ -136,6 +136,24 @@ def check():
         # Run to run: the same bits.
         ok &= torch.equal(gemm(a, sfa, b, sfb), gemm(a, sfa, b, sfb))
         failures += not ok
+    # Split-K (a small M): the chosen part count and forced ones, parts of
+    # unequal length and a K tail; split and unsplit agree to rounding.
+    for m, n, k, parts in [(1, 4096, 7168, None), (64, 2112, 7168, None),
+                           (100, 1000, 5008, None), (100, 1000, 5008, 3),
+                           (130, 520, 1040, 2), (64, 2112, 7168, 1)]:
+        a, sfa, b, sfb = operands(m, n, k)
+        chosen = gemm.split_parts(m, n, k) if parts is None else parts
+        d = gemm(a, sfa, b, sfb, parts=parts)
+        ok = compare(f"split-K {m}x{n}x{k} in {chosen} part(s)", d,
+                     reference(a, sfa, b, sfb))
+        ok &= torch.equal(d, gemm(a, sfa, b, sfb, parts=parts))
+        failures += not ok
+    try:
+        gemm(*operands(64, 256, 256), parts=3)  # 2 K blocks: a part empty
+        print("FAIL split-K with an empty part was not refused")
+        failures += 1
+    except ValueError as e:
+        print(f"ok   refused: {e}")
     for rows, n, k, first in [([384, 0, 1, 640], 512, 1024, 0),
                               ([1, 128, 0], 4096, 7168, 0),
                               ([200, 128], 384, 512, 256)]:

@@ -17,6 +17,7 @@
 !acc = !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
 !row_scales = !tile.buffer<64x1xf32, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+!ring_s4 = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
 
   // dense: 128x128x128 tiles, 5-stage ring, e4m3 x e4m3 -> bf16,
@@ -74,6 +75,8 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
     gpu.barrier
     %first_tile = gpu.block_id x
     %ctas = gpu.grid_dim x
+    %first_tile_i32 = arith.index_cast %first_tile : index to i32
+    %ctas_i32 = arith.index_cast %ctas : index to i32
     %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {
       nvvm.setmaxregister decrease 24
@@ -129,6 +132,11 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
       %row0 = arith.muli %half, %c_wm : index
+      %true = arith.constant true
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c_stages_i32 = arith.constant 5 : i32
       // Lane 0 of each warp releases stages.
       %releasing_lanes = arith.constant 1 : index
       %releaser = arith.cmpi ult, %lane, %releasing_lanes : index
@@ -137,13 +145,14 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
       %p1 = tile.alloc_local : !acc
       %sc0 = tile.alloc_local : !row_scales
       %sc1 = tile.alloc_local : !row_scales
-      %k_pairs = arith.divui %k_tiles, %c2 : index
-      %k_odd_count = arith.remui %k_tiles, %c2 : index
-      %k_odd = arith.cmpi ne, %k_odd_count, %c0 : index
-      %k_last = arith.subi %k_tiles, %c1 : index
-      %has_pairs = arith.cmpi ugt, %k_pairs, %c0 : index
-      %releases_pair_end = arith.andi %releaser, %has_pairs : i1
-      scf.for %t = %first_tile to %tiles step %ctas iter_args(%s_t = %c0, %ph_t = %false) -> (index, i1) {
+      %k_begin_i32 = arith.index_cast %c0 : index to i32
+      %k_end_i32 = arith.index_cast %k_tiles : index to i32
+      %k_count = arith.subi %k_end_i32, %k_begin_i32 : i32
+      %k_pairs = arith.divui %k_count, %c2_i32 : i32
+      %k_odd_count = arith.remui %k_count, %c2_i32 : i32
+      %k_odd = arith.cmpi ne, %k_odd_count, %c0_i32 : i32
+      %k_last_i32 = arith.subi %k_end_i32, %c1_i32 : i32
+      scf.for %t = %first_tile to %tiles step %ctas iter_args(%s_t = %c0_i32, %ph_t = %false) -> (i32, i1) {
         %group = arith.divui %t, %group_tiles : index
         %first_m = arith.muli %group, %c_group : index
         %rows_left = arith.subi %tiles_m, %first_m : index
@@ -157,30 +166,33 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
         %valid = arith.constant true
         %b_row = arith.addi %n0, %c0 : index
         %sfb_row = arith.addi %pn, %c0 : index
-        %s_tile, %ph_tile = scf.if %valid -> (index, i1) {
+        %s_tile, %ph_tile = scf.if %valid -> (i32, i1) {
           tile.fill %acc, %zero : !acc, f32
           // The first promotion of %p1 (before any block) adds zeros.
           tile.fill %p1, %zero : !acc, f32
           tile.fill %sc1, %zero : !row_scales, f32
-          %s_end, %ph_end, %sfb_last, %s_last = scf.for %j = %c0 to %k_pairs step %c1
-              iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0) -> (index, i1, f32, index) {
-            %kt0 = arith.muli %j, %c2 : index
+          %pair_span = arith.muli %k_pairs, %c2_i32 : i32
+          %pairs_end = arith.addi %k_begin_i32, %pair_span : i32
+          %s_end, %ph_end, %sfb_last, %s_last, %had_pairs = scf.for %kt0_i32 = %k_begin_i32 to %pairs_end step %c2_i32
+              iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0_i32, %has_prev = %false) -> (i32, i1, f32, i32, i1) : i32 {
+            %kt0 = arith.index_cast %kt0_i32 : i32 to index
+            %si_e = arith.index_cast %s : i32 to index
             // B's block scale: an L2 hit, in flight during the stage wait.
             %sfb_e = memref.load %sfb[%sfb_row, %kt0] : memref<?x?xf32, 1>
-            nvgpu.mbarrier.try_wait.parity %full[%s], %ph, %ticks : !ring
-            %a_pair_e = arith.muli %s, %c2 : index
+            nvgpu.mbarrier.try_wait.parity %full[%si_e], %ph, %ticks : !ring
+            %a_pair_e = arith.muli %si_e, %c2 : index
             %a_stage_e = arith.addi %a_pair_e, %half : index
-            tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%s, 0, 0] sizes [64, 128, 128]
+            tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%si_e, 0, 0] sizes [64, 128, 128]
                 exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
             tile.commit_group wgmma
             // This warpgroup's row scales, while the wgmmas run.
-            tile.load %ssfa[%s, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
-            // Block 2j - 1 (in %p1) retires; block 2j stays in flight.
+            tile.load %ssfa[%si_e, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
+            // Block kt0 - 1 (in %p1) retires; block kt0 stays in flight.
             tile.wait_group wgmma, 1
-            %has_prev = arith.cmpi ugt, %j, %c0 : index
             %releases_prev = arith.andi %releaser, %has_prev : i1
             scf.if %releases_prev {
-              nvgpu.mbarrier.arrive %empty[%s_p1] : !ring -> !nvgpu.mbarrier.token
+              %si_q = arith.index_cast %s_p1 : i32 to index
+              nvgpu.mbarrier.arrive %empty[%si_q] : !ring -> !nvgpu.mbarrier.token
             }
             tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
             ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -193,24 +205,26 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               tile.yield %y : f32
             }
             %kt1 = arith.addi %kt0, %c1 : index
-            %s_inc_o = arith.addi %s, %c1 : index
-            %wraps_o = arith.cmpi eq, %s_inc_o, %c_stages : index
-            %s_o = arith.select %wraps_o, %c0, %s_inc_o : index
+            %s_inc_o = arith.addi %s, %c1_i32 : i32
+            %wraps_o = arith.cmpi eq, %s_inc_o, %c_stages_i32 : i32
+            %s_o = arith.select %wraps_o, %c0_i32, %s_inc_o : i32
             %ph_o = arith.xori %ph, %wraps_o : i1
+            %si_o = arith.index_cast %s_o : i32 to index
             // B's block scale: an L2 hit, in flight during the stage wait.
             %sfb_o = memref.load %sfb[%sfb_row, %kt1] : memref<?x?xf32, 1>
-            nvgpu.mbarrier.try_wait.parity %full[%s_o], %ph_o, %ticks : !ring
-            %a_pair_o = arith.muli %s_o, %c2 : index
+            nvgpu.mbarrier.try_wait.parity %full[%si_o], %ph_o, %ticks : !ring
+            %a_pair_o = arith.muli %si_o, %c2 : index
             %a_stage_o = arith.addi %a_pair_o, %half : index
-            tile.gemm_async %p1[0, 0], %sa[%a_stage_o, 0, 0], %sb[%s_o, 0, 0] sizes [64, 128, 128]
+            tile.gemm_async %p1[0, 0], %sa[%a_stage_o, 0, 0], %sb[%si_o, 0, 0] sizes [64, 128, 128]
                 exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
             tile.commit_group wgmma
             // This warpgroup's row scales, while the wgmmas run.
-            tile.load %ssfa[%s_o, 0, %row0, 0] to %sc1 : !sfa_ring to !row_scales
-            // Block 2j retires; block 2j + 1 stays in flight.
+            tile.load %ssfa[%si_o, 0, %row0, 0] to %sc1 : !sfa_ring to !row_scales
+            // Block kt0 retires; block kt0 + 1 stays in flight.
             tile.wait_group wgmma, 1
             scf.if %releaser {
-              nvgpu.mbarrier.arrive %empty[%s] : !ring -> !nvgpu.mbarrier.token
+              %si_r = arith.index_cast %s : i32 to index
+              nvgpu.mbarrier.arrive %empty[%si_r] : !ring -> !nvgpu.mbarrier.token
             }
             tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
             ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -222,27 +236,31 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %y = math.fma %p, %rs, %x : f32
               tile.yield %y : f32
             }
-            %s_inc_n = arith.addi %s_o, %c1 : index
-            %wraps_n = arith.cmpi eq, %s_inc_n, %c_stages : index
-            %s_n = arith.select %wraps_n, %c0, %s_inc_n : index
+            %s_inc_n = arith.addi %s_o, %c1_i32 : i32
+            %wraps_n = arith.cmpi eq, %s_inc_n, %c_stages_i32 : i32
+            %s_n = arith.select %wraps_n, %c0_i32, %s_inc_n : i32
             %ph_n = arith.xori %ph_o, %wraps_n : i1
-            scf.yield %s_n, %ph_n, %sfb_o, %s_o : index, i1, f32, index
+            scf.yield %s_n, %ph_n, %sfb_o, %s_o, %true : i32, i1, f32, i32, i1
           }
-          %s_after, %ph_after = scf.if %k_odd -> (index, i1) {
+          %releases_pair_end = arith.andi %releaser, %had_pairs : i1
+          %s_after, %ph_after = scf.if %k_odd -> (i32, i1) {
+            %k_last = arith.index_cast %k_last_i32 : i32 to index
             // The odd last block into %p0, promoted after the last pair's.
+            %si_t = arith.index_cast %s_end : i32 to index
             // B's block scale: an L2 hit, in flight during the stage wait.
             %sfb_t = memref.load %sfb[%sfb_row, %k_last] : memref<?x?xf32, 1>
-            nvgpu.mbarrier.try_wait.parity %full[%s_end], %ph_end, %ticks : !ring
-            %a_pair_t = arith.muli %s_end, %c2 : index
+            nvgpu.mbarrier.try_wait.parity %full[%si_t], %ph_end, %ticks : !ring
+            %a_pair_t = arith.muli %si_t, %c2 : index
             %a_stage_t = arith.addi %a_pair_t, %half : index
-            tile.gemm_async %p0[0, 0], %sa[%a_stage_t, 0, 0], %sb[%s_end, 0, 0] sizes [64, 128, 128]
+            tile.gemm_async %p0[0, 0], %sa[%a_stage_t, 0, 0], %sb[%si_t, 0, 0] sizes [64, 128, 128]
                 exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
             tile.commit_group wgmma
             // This warpgroup's row scales, while the wgmmas run.
-            tile.load %ssfa[%s_end, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
+            tile.load %ssfa[%si_t, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
             tile.wait_group wgmma, 1
             scf.if %releases_pair_end {
-              nvgpu.mbarrier.arrive %empty[%s_last] : !ring -> !nvgpu.mbarrier.token
+              %si_u = arith.index_cast %s_last : i32 to index
+              nvgpu.mbarrier.arrive %empty[%si_u] : !ring -> !nvgpu.mbarrier.token
             }
             tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
             ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -256,7 +274,8 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
             }
             tile.wait_group wgmma, 0
             scf.if %releaser {
-              nvgpu.mbarrier.arrive %empty[%s_end] : !ring -> !nvgpu.mbarrier.token
+              %si_v = arith.index_cast %s_end : i32 to index
+              nvgpu.mbarrier.arrive %empty[%si_v] : !ring -> !nvgpu.mbarrier.token
             }
             tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
             ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -268,15 +287,16 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %y = math.fma %p, %rs, %x : f32
               tile.yield %y : f32
             }
-            %s_inc_v = arith.addi %s_end, %c1 : index
-            %wraps_v = arith.cmpi eq, %s_inc_v, %c_stages : index
-            %s_v = arith.select %wraps_v, %c0, %s_inc_v : index
+            %s_inc_v = arith.addi %s_end, %c1_i32 : i32
+            %wraps_v = arith.cmpi eq, %s_inc_v, %c_stages_i32 : i32
+            %s_v = arith.select %wraps_v, %c0_i32, %s_inc_v : i32
             %ph_v = arith.xori %ph_end, %wraps_v : i1
-            scf.yield %s_v, %ph_v : index, i1
+            scf.yield %s_v, %ph_v : i32, i1
           } else {
             tile.wait_group wgmma, 0
             scf.if %releases_pair_end {
-              nvgpu.mbarrier.arrive %empty[%s_last] : !ring -> !nvgpu.mbarrier.token
+              %si_w = arith.index_cast %s_last : i32 to index
+              nvgpu.mbarrier.arrive %empty[%si_w] : !ring -> !nvgpu.mbarrier.token
             }
             tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
             ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -288,7 +308,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %y = math.fma %p, %rs, %x : f32
               tile.yield %y : f32
             }
-            scf.yield %s_end, %ph_end : index, i1
+            scf.yield %s_end, %ph_end : i32, i1
           }
           // Epilogue: the previous tile's TMA store must have read this
           // warpgroup's half of the C tile before it is overwritten.
@@ -305,11 +325,11 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
                 : !d_tile to !tile.buffer<?x?xbf16, global>
             tile.commit_group bulk
           }
-          scf.yield %s_after, %ph_after : index, i1
+          scf.yield %s_after, %ph_after : i32, i1
         } else {
-          scf.yield %s_t, %ph_t : index, i1
+          scf.yield %s_t, %ph_t : i32, i1
         }
-        scf.yield %s_tile, %ph_tile : index, i1
+        scf.yield %s_tile, %ph_tile : i32, i1
       }
       scf.if %wg_leader {
         tile.wait_group bulk, 0

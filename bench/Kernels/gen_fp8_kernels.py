@@ -46,6 +46,7 @@ import argparse
 import json
 import sys
 
+from gen_gemm_splitk_kernels import f32_tile
 from gen_gemm_kernels import (accumulator,
                               acquire_stage, grouped_walk, layout, release,
                               releasers_of, ring_constants, roles_and_ring)
@@ -53,12 +54,19 @@ from gen_gemm_kernels import (accumulator,
 BM, BN, BK = 128, 128, 128
 WM = BM // 2  # rows per consumer warpgroup
 STAGES = 5
+# splitk stages each warpgroup's f32 partial (64 KiB for both) for its TMA
+# store, which leaves room for 4 stages.
+SPLITK_STAGES = 4
+
+
+def stages_of(walk):
+    return SPLITK_STAGES if walk == "splitk" else STAGES
 # Registers per thread after setmaxnreg (128 x (24 + 2 x 240) <= 64K): a
 # consumer holds the accumulator and two partials (192 registers), which
 # spills at the dense family's 232.
 PRODUCER_REGS = 24
 CONSUMER_REGS = 240
-WALKS = ("dense", "contiguous", "masked")
+WALKS = ("dense", "contiguous", "masked", "splitk")
 
 F8 = "f8E4M3FN"
 
@@ -76,20 +84,24 @@ def ring(shape, strides, swizzle, unit):
 def types(walk):
     """The shared rings and register tiles of a walk's kernel."""
     unit = walk == "masked"
-    lead = f"{2 * STAGES}x1x" if unit else f"{2 * STAGES}x"
+    stages = stages_of(walk)
+    lead = f"{2 * stages}x1x" if unit else f"{2 * stages}x"
     t = {}
     t["a"] = (f"!tile.buffer<{lead}{WM}x{BK}x{F8}, shared, "
-              + ring((2 * STAGES, WM, BK), (WM * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
-    lead = f"{STAGES}x1x" if unit else f"{STAGES}x"
+              + ring((2 * stages, WM, BK), (WM * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
+    lead = f"{stages}x1x" if unit else f"{stages}x"
     t["b"] = (f"!tile.buffer<{lead}{BN}x{BK}x{F8}, shared, "
-              + ring((STAGES, BN, BK), (BN * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
+              + ring((stages, BN, BK), (BN * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
     lead = "2x1x" if unit else "2x"
     t["c"] = (f"!tile.buffer<{lead}{WM}x{BN}xbf16, shared, "
               + ring((2, WM, BN // 64, 64), (WM * BN, 64, WM * 64, 1), "swizzle<3,3,3>", unit) + ">")
     # A stage's 128 row scales as a column (rows x 1), behind a unit dim
     # (the TMA region is [1, 128, 1] of SFA's [K blocks, rows, 1]), so that
     # a consumer reads its 64 as a tile laid out like the accumulator's rows.
-    t["sfa"] = f"!tile.buffer<{STAGES}x1x{BM}x1xf32, shared>"
+    t["sfa"] = f"!tile.buffer<{stages}x1x{BM}x1xf32, shared>"
+    # splitk: each consumer warpgroup's f32 partial tile, staged for the
+    # TMA store into the workspace (clipped at M and N).
+    t["w"] = f32_tile(2, WM, BN)
     t["acc"] = f"!tile.buffer<{WM}x{BN}xf32, local, {accumulator(BN)}>"
     # Row r = 16w + 8h + q of the accumulator is held by threads 32w + 4q + x
     # (x = 0..3) in register h: its scale goes to the same threads.
@@ -110,8 +122,13 @@ def memrefs(walk):
                 ("sfa", "memref<?x?x1xf32, 1>"), ("sfb", "memref<?x?x?xf32, 1>"),
                 ("d", "memref<?x?x?xbf16, 1>"), ("masked_m", "memref<?xi32, 1>")]
     params = [("a", f"memref<?x?x{F8}, 1>"), ("b", f"memref<?x?x{F8}, 1>"),
-              ("sfa", "memref<?x?x1xf32, 1>"), ("sfb", "memref<?x?xf32, 1>"),
-              ("d", "memref<?x?xbf16, 1>")]
+              ("sfa", "memref<?x?x1xf32, 1>"), ("sfb", "memref<?x?xf32, 1>")]
+    if walk == "splitk":
+        # The parts' f32 partial tiles W [S, M, N], and S (the pipeline
+        # simulation runs the kernel with S = 2).
+        return params + [("w", "memref<?x?x?xf32, 1>"),
+                         ("parts_i32", "i32 {tile.sample_value = 2 : i64}")]
+    params.append(("d", "memref<?x?xbf16, 1>"))
     if walk == "contiguous":
         params.append(("offsets", "memref<?xi32, 1>"))
     return params
@@ -135,9 +152,11 @@ def problem(walk):
     %tiles_m = arith.ceildivui %CAP, %c_bm : index
 """
     else:
+        n_of = ("memref.dim %b, %c0 : " + params["b"] if walk == "splitk"
+                else "memref.dim %d, %c1 : " + params["d"])
         text = f"""    %M = memref.dim %a, %c0 : {params['a']}
     %K = memref.dim %a, %c1 : {params['a']}
-    %N = memref.dim %d, %c1 : {params['d']}
+    %N = {n_of}
     %tiles_m = arith.ceildivui %M, %c_bm : index
 """
     text += """    %tiles_n = arith.ceildivui %N, %c_bn : index
@@ -149,11 +168,20 @@ def problem(walk):
         text += "    %tiles = arith.muli %G, %tiles_per_matrix : index\n"
     else:
         text += "    %tiles = arith.addi %tiles_per_matrix, %c0 : index\n"
+    if walk == "splitk":
+        # Unit u: tile u / S, part u mod S (K blocks part * P .. + P - 1 of
+        # P = ceil(k_tiles / S); the caller makes every part non-empty).
+        text += """    %parts = arith.index_cast %parts_i32 : i32 to index
+    %tiles_i32 = arith.index_cast %tiles : index to i32
+    %units_i32 = arith.muli %tiles_i32, %parts_i32 : i32
+    %k_tiles_i32 = arith.index_cast %k_tiles : index to i32
+    %part_tiles_i32 = arith.ceildivui %k_tiles_i32, %parts_i32 : i32
+"""
     if walk == "contiguous":
         text += f"""    %offsets_len = memref.dim %offsets, %c0 : {params['offsets']}
     %G = arith.subi %offsets_len, %c1 : index
 """
-    for name in ("a", "b", "sfa", "d"):
+    for name in ("a", "b", "sfa", "w" if walk == "splitk" else "d"):
         text += (f"    %g{name} = tile.from_memref %{name} : {params[name]} -> "
                  f"{global_type(params[name])}\n")
     return text
@@ -178,7 +206,23 @@ def tile_of(walk, indent):
         lines = grouped_walk("%c_group", "%group_tiles", "%tiles_m", "%pm") + """
 %m0 = arith.muli %pm, %c_bm : index
 %n0 = arith.muli %pn, %c_bn : index"""
-        if walk == "dense":
+        if walk == "splitk":
+            # 32-bit division (a 64-bit one by a runtime value is a long
+            # sequence that costs the consumers registers).
+            lines = ("%t_i32 = arith.divui %u_i32, %parts_i32 : i32\n"
+                     "%t = arith.index_cast %t_i32 : i32 to index\n"
+                     "%t_parts_i32 = arith.muli %t_i32, %parts_i32 : i32\n"
+                     "%part_i32 = arith.subi %u_i32, %t_parts_i32 : i32\n"
+                     + lines + """
+%valid = arith.constant true
+%b_row = arith.addi %n0, %c0 : index
+%sfb_row = arith.addi %pn, %c0 : index
+%k_begin_p = arith.muli %part_i32, %part_tiles_i32 : i32
+%k_stop_p = arith.addi %k_begin_p, %part_tiles_i32 : i32
+%k_end_p = arith.minui %k_stop_p, %k_tiles_i32 : i32
+%k_begin = arith.index_cast %k_begin_p : i32 to index
+%k_end = arith.index_cast %k_end_p : i32 to index""")
+        elif walk == "dense":
             lines += """
 %valid = arith.constant true
 %b_row = arith.addi %n0, %c0 : index
@@ -207,6 +251,23 @@ def tile_of(walk, indent):
     return "\n".join(indent + line for line in lines.splitlines())
 
 
+def walker(walk):
+    """The persistent loop's index and bound: tiles, or (tile, part) units."""
+    return ("%u_i32", "%units_i32") if walk == "splitk" else ("%t", "%tiles")
+
+
+def walk_steps(walk):
+    """The persistent loop's start, step and type suffix."""
+    if walk == "splitk":
+        return "%first_tile_i32", "%ctas_i32", ": i32 "
+    return "%first_tile", "%ctas", ""
+
+
+def k_range(walk):
+    """A tile's (or unit's) K blocks: [begin, end)."""
+    return ("%k_begin", "%k_end") if walk == "splitk" else ("%c0", "%k_tiles")
+
+
 def coords(walk, what):
     """Global coordinates of one copy (`what`: a0, a1, b, sfa, d)."""
     masked = walk == "masked"
@@ -230,11 +291,14 @@ def producer(walk):
     ga, gb, gsfa = (global_type(params[n]) for n in ("a", "b", "sfa"))
     sfa_row = ("%sfa_row = arith.addi %sfa_row0, %kt : index" if walk == "masked"
                else "%sfa_row = arith.addi %kt, %c0 : index")
+    walk_var, walk_end = walker(walk)
+    first, step, suffix = walk_steps(walk)
+    k_begin, k_end = k_range(walk)
     return f"""      scf.if %leader {{
-        scf.for %t = %first_tile to %tiles step %ctas iter_args(%it0 = %c0) -> (index) {{
+        scf.for {walk_var} = {first} to {walk_end} step {step} iter_args(%it0 = %c0) -> (index) {suffix}{{
 {tile_of(walk, "          ")}
           %it2 = scf.if %valid -> (index) {{
-            %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
+            %it1 = scf.for %kt = {k_begin} to {k_end} step %c1 iter_args(%i = %it0) -> (index) {{
 {acquire_stage("              ")}              {sfa_row}
               tile.copy_async %ga{coords(walk, "a0")} to %sa[%a_half0, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
                   mbar(%full[%s] : !ring) : {ga} to {T['a']}
@@ -259,10 +323,12 @@ def producer(walk):
 
 def advance(stage, phase, tag):
     """The ring slot after (`stage`, `phase`) as %s_<tag>, %ph_<tag>: a
-    compare and a select rather than a division by the stage count."""
-    return f"""%s_inc_{tag} = arith.addi {stage}, %c1 : index
-%wraps_{tag} = arith.cmpi eq, %s_inc_{tag}, %c_stages : index
-%s_{tag} = arith.select %wraps_{tag}, %c0, %s_inc_{tag} : index
+    compare and a select rather than a division by the stage count. Slots
+    are i32, cast to index where used: a consumer holds 192 accumulator
+    registers, and every 64-bit value live across the K loop costs two."""
+    return f"""%s_inc_{tag} = arith.addi {stage}, %c1_i32 : i32
+%wraps_{tag} = arith.cmpi eq, %s_inc_{tag}, %c_stages_i32 : i32
+%s_{tag} = arith.select %wraps_{tag}, %c0_i32, %s_inc_{tag} : i32
 %ph_{tag} = arith.xori {phase}, %wraps_{tag} : i1
 """
 
@@ -277,25 +343,27 @@ def block_issue(walk, stage, phase, kt, partial, scales, tag, indent):
     sfb_load = (f"memref.load %sfb[%g, %pn, {kt}] : memref<?x?x?xf32, 1>"
                 if walk == "masked" else
                 f"memref.load %sfb[%sfb_row, {kt}] : memref<?x?xf32, 1>")
-    text = f"""// B's block scale: an L2 hit, in flight during the stage wait.
+    text = f"""%si_{tag} = arith.index_cast {stage} : i32 to index
+// B's block scale: an L2 hit, in flight during the stage wait.
 %sfb_{tag} = {sfb_load}
-nvgpu.mbarrier.try_wait.parity %full[{stage}], {phase}, %ticks : !ring
-%a_pair_{tag} = arith.muli {stage}, %c2 : index
+nvgpu.mbarrier.try_wait.parity %full[%si_{tag}], {phase}, %ticks : !ring
+%a_pair_{tag} = arith.muli %si_{tag}, %c2 : index
 %a_stage_{tag} = arith.addi %a_pair_{tag}, %half : index
-tile.gemm_async {partial}[0, 0], %sa[%a_stage_{tag}, {T['lead']}0, 0], %sb[{stage}, {T['lead']}0, 0] sizes [{WM}, {BN}, {BK}]
+tile.gemm_async {partial}[0, 0], %sa[%a_stage_{tag}, {T['lead']}0, 0], %sb[%si_{tag}, {T['lead']}0, 0] sizes [{WM}, {BN}, {BK}]
     exec warpgroup {{transpose_b}} : {T['acc']}, {T['a']}, {T['b']}
 tile.commit_group wgmma
 // This warpgroup's row scales, while the wgmmas run.
-tile.load %ssfa[{stage}, 0, %row0, 0] to {scales} : {T['sfa']} to {T['rows']}"""
+tile.load %ssfa[%si_{tag}, 0, %row0, 0] to {scales} : {T['sfa']} to {T['rows']}"""
     return "".join(indent + line + "\n" for line in text.splitlines())
 
 
-def block_promote(walk, stage, partial, scales, sfb, releases, indent):
+def block_promote(walk, stage, partial, scales, sfb, releases, tag, indent):
     """Consumer, once `partial`'s group retired: give its ring slot `stage`
     back and promote: acc += partial * scales * sfb."""
     T = types(walk)
     text = f"""scf.if {releases} {{
-{release(stage, False, "  ")}
+  %si_{tag} = arith.index_cast {stage} : i32 to index
+{release(f"%si_{tag}", False, "  ")}
 }}
 tile.map ins({scales} : {T['rows']}) outs({scales} : {T['rows']}) {{
 ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -324,53 +392,27 @@ def consumer(walk):
     slot and its phase are carried along (%s, %ph) and advanced per block."""
     T = types(walk)
     params = dict(memrefs(walk))
-    gd = global_type(params["d"])
-    ind = "            "
-    return f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
-      %half = arith.subi %wg, %c1 : index
-      %half_i32 = arith.index_cast %wg : index to i32
-      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
-      %row0 = arith.muli %half, %c_wm : index
-{releasers_of(1, False)}      %acc = tile.alloc_local : {T['acc']}
-      %p0 = tile.alloc_local : {T['acc']}
-      %p1 = tile.alloc_local : {T['acc']}
-      %sc0 = tile.alloc_local : {T['rows']}
-      %sc1 = tile.alloc_local : {T['rows']}
-      %k_pairs = arith.divui %k_tiles, %c2 : index
-      %k_odd_count = arith.remui %k_tiles, %c2 : index
-      %k_odd = arith.cmpi ne, %k_odd_count, %c0 : index
-      %k_last = arith.subi %k_tiles, %c1 : index
-      %has_pairs = arith.cmpi ugt, %k_pairs, %c0 : index
-      %releases_pair_end = arith.andi %releaser, %has_pairs : i1
-      scf.for %t = %first_tile to %tiles step %ctas iter_args(%s_t = %c0, %ph_t = %false) -> (index, i1) {{
-{tile_of(walk, "        ")}
-        %s_tile, %ph_tile = scf.if %valid -> (index, i1) {{
-          tile.fill %acc, %zero : {T['acc']}, f32
-          // The first promotion of %p1 (before any block) adds zeros.
-          tile.fill %p1, %zero : {T['acc']}, f32
-          tile.fill %sc1, %zero : {T['rows']}, f32
-          %s_end, %ph_end, %sfb_last, %s_last = scf.for %j = %c0 to %k_pairs step %c1
-              iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0) -> (index, i1, f32, index) {{
-            %kt0 = arith.muli %j, %c2 : index
-{block_issue(walk, "%s", "%ph", "%kt0", "%p0", "%sc0", "e", ind)}            // Block 2j - 1 (in %p1) retires; block 2j stays in flight.
-            tile.wait_group wgmma, 1
-            %has_prev = arith.cmpi ugt, %j, %c0 : index
-            %releases_prev = arith.andi %releaser, %has_prev : i1
-{block_promote(walk, "%s_p1", "%p1", "%sc1", "%sfb_p1", "%releases_prev", ind)}            %kt1 = arith.addi %kt0, %c1 : index
-{indented(advance("%s", "%ph", "o"), ind)}{block_issue(walk, "%s_o", "%ph_o", "%kt1", "%p1", "%sc1", "o", ind)}            // Block 2j retires; block 2j + 1 stays in flight.
-            tile.wait_group wgmma, 1
-{block_promote(walk, "%s", "%p0", "%sc0", "%sfb_e", "%releaser", ind)}{indented(advance("%s_o", "%ph_o", "n"), ind)}            scf.yield %s_n, %ph_n, %sfb_o, %s_o : index, i1, f32, index
+    if walk == "splitk":
+        # The f32 partial into the part's slice of the workspace.
+        epilogue = f"""          // Epilogue: the previous unit's TMA store must have read this
+          // warpgroup's half of the staging tile before it is overwritten.
+          scf.if %wg_leader {{
+            tile.wait_group bulk, 0 {{read}}
           }}
-          %s_after, %ph_after = scf.if %k_odd -> (index, i1) {{
-            // The odd last block into %p0, promoted after the last pair's.
-{block_issue(walk, "%s_end", "%ph_end", "%k_last", "%p0", "%sc0", "t", ind)}            tile.wait_group wgmma, 1
-{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", ind)}            tile.wait_group wgmma, 0
-{block_promote(walk, "%s_end", "%p0", "%sc0", "%sfb_t", "%releaser", ind)}{indented(advance("%s_end", "%ph_end", "v"), ind)}            scf.yield %s_v, %ph_v : index, i1
-          }} else {{
-            tile.wait_group wgmma, 0
-{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", ind)}            scf.yield %s_end, %ph_end : index, i1
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          tile.store %acc to %sw[%half, 0, 0, 0] : {T['acc']} to {T['w']}
+          tile.fence proxy_async
+          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+          scf.if %wg_leader {{
+            %m_half = arith.addi %m0, %row0 : index
+            %part_at = arith.index_cast %part_i32 : i32 to index
+            tile.copy_async %sw[%half, 0, 0, 0] to %gw[%part_at, %m_half, %n0] sizes [1, {WM}, {BN}] exec thread
+                : {T['w']} to {global_type(params['w'])}
+            tile.commit_group bulk
           }}
-          // Epilogue: the previous tile's TMA store must have read this
+"""
+    else:
+        epilogue = f"""          // Epilogue: the previous tile's TMA store must have read this
           // warpgroup's half of the C tile before it is overwritten.
           scf.if %wg_leader {{
             tile.wait_group bulk, 0 {{read}}
@@ -382,14 +424,74 @@ def consumer(walk):
           scf.if %wg_leader {{
             %m_half = arith.addi %m0, %row0 : index
             tile.copy_async %sc[%half, {T['lead']}0, 0] to %gd{coords(walk, "d")} sizes {sizes(walk, WM, BN)} exec thread
-                : {T['c']} to {gd}
+                : {T['c']} to {global_type(params['d'])}
             tile.commit_group bulk
           }}
-          scf.yield %s_after, %ph_after : index, i1
+"""
+    ind = "            "
+    walk_var, walk_end = walker(walk)
+    first, step, suffix = walk_steps(walk)
+    k_begin, k_end = k_range(walk)
+    # The K block bounds as i32 (two registers fewer each across the loop).
+    counts = f"""      %k_begin_i32 = arith.index_cast {k_begin} : index to i32
+      %k_end_i32 = arith.index_cast {k_end} : index to i32
+      %k_count = arith.subi %k_end_i32, %k_begin_i32 : i32
+      %k_pairs = arith.divui %k_count, %c2_i32 : i32
+      %k_odd_count = arith.remui %k_count, %c2_i32 : i32
+      %k_odd = arith.cmpi ne, %k_odd_count, %c0_i32 : i32
+      %k_last_i32 = arith.subi %k_end_i32, %c1_i32 : i32
+"""
+    return f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
+      %half = arith.subi %wg, %c1 : index
+      %half_i32 = arith.index_cast %wg : index to i32
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+      %row0 = arith.muli %half, %c_wm : index
+      %true = arith.constant true
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c_stages_i32 = arith.constant {stages_of(walk)} : i32
+{releasers_of(1, False)}      %acc = tile.alloc_local : {T['acc']}
+      %p0 = tile.alloc_local : {T['acc']}
+      %p1 = tile.alloc_local : {T['acc']}
+      %sc0 = tile.alloc_local : {T['rows']}
+      %sc1 = tile.alloc_local : {T['rows']}
+{counts if walk != "splitk" else ""}      scf.for {walk_var} = {first} to {walk_end} step {step} iter_args(%s_t = %c0_i32, %ph_t = %false) -> (i32, i1) {suffix}{{
+{tile_of(walk, "        ")}
+{indented(counts, "  ") if walk == "splitk" else ""}        %s_tile, %ph_tile = scf.if %valid -> (i32, i1) {{
+          tile.fill %acc, %zero : {T['acc']}, f32
+          // The first promotion of %p1 (before any block) adds zeros.
+          tile.fill %p1, %zero : {T['acc']}, f32
+          tile.fill %sc1, %zero : {T['rows']}, f32
+          %pair_span = arith.muli %k_pairs, %c2_i32 : i32
+          %pairs_end = arith.addi %k_begin_i32, %pair_span : i32
+          %s_end, %ph_end, %sfb_last, %s_last, %had_pairs = scf.for %kt0_i32 = %k_begin_i32 to %pairs_end step %c2_i32
+              iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0_i32, %has_prev = %false) -> (i32, i1, f32, i32, i1) : i32 {{
+            %kt0 = arith.index_cast %kt0_i32 : i32 to index
+{block_issue(walk, "%s", "%ph", "%kt0", "%p0", "%sc0", "e", ind)}            // Block kt0 - 1 (in %p1) retires; block kt0 stays in flight.
+            tile.wait_group wgmma, 1
+            %releases_prev = arith.andi %releaser, %has_prev : i1
+{block_promote(walk, "%s_p1", "%p1", "%sc1", "%sfb_p1", "%releases_prev", "q", ind)}            %kt1 = arith.addi %kt0, %c1 : index
+{indented(advance("%s", "%ph", "o"), ind)}{block_issue(walk, "%s_o", "%ph_o", "%kt1", "%p1", "%sc1", "o", ind)}            // Block kt0 retires; block kt0 + 1 stays in flight.
+            tile.wait_group wgmma, 1
+{block_promote(walk, "%s", "%p0", "%sc0", "%sfb_e", "%releaser", "r", ind)}{indented(advance("%s_o", "%ph_o", "n"), ind)}            scf.yield %s_n, %ph_n, %sfb_o, %s_o, %true : i32, i1, f32, i32, i1
+          }}
+          %releases_pair_end = arith.andi %releaser, %had_pairs : i1
+          %s_after, %ph_after = scf.if %k_odd -> (i32, i1) {{
+            %k_last = arith.index_cast %k_last_i32 : i32 to index
+            // The odd last block into %p0, promoted after the last pair's.
+{block_issue(walk, "%s_end", "%ph_end", "%k_last", "%p0", "%sc0", "t", ind)}            tile.wait_group wgmma, 1
+{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", "u", ind)}            tile.wait_group wgmma, 0
+{block_promote(walk, "%s_end", "%p0", "%sc0", "%sfb_t", "%releaser", "v", ind)}{indented(advance("%s_end", "%ph_end", "v"), ind)}            scf.yield %s_v, %ph_v : i32, i1
+          }} else {{
+            tile.wait_group wgmma, 0
+{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", "w", ind)}            scf.yield %s_end, %ph_end : i32, i1
+          }}
+{epilogue}          scf.yield %s_after, %ph_after : i32, i1
         }} else {{
-          scf.yield %s_t, %ph_t : index, i1
+          scf.yield %s_t, %ph_t : i32, i1
         }}
-        scf.yield %s_tile, %ph_tile : index, i1
+        scf.yield %s_tile, %ph_tile : i32, i1
       }}
       scf.if %wg_leader {{
         tile.wait_group bulk, 0
@@ -398,27 +500,29 @@ def consumer(walk):
 
 
 def kernel_name(walk):
-    return f"fp8_blockscaled_{walk}_{BM}x{BN}x{BK}_s{STAGES}"
+    return f"fp8_blockscaled_{walk}_{BM}x{BN}x{BK}_s{stages_of(walk)}"
 
 
 def kernel(walk):
     T = types(walk)
     params = ", ".join(f"%{n}: {t}" for n, t in memrefs(walk))
-    return f"""
-  // {walk}: {BM}x{BN}x{BK} tiles, {STAGES}-stage ring, e4m3 x e4m3 -> bf16,
+    text = f"""
+  // {walk}: {BM}x{BN}x{BK} tiles, {stages_of(walk)}-stage ring, e4m3 x e4m3 -> bf16,
   // 1x128 (A) and 128x128 (B) f32 block scales
   gpu.func @{kernel_name(walk)}({params}) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
-{ring_constants(STAGES, BM, BN, BK, STAGE_BYTES, 8)}    %false = arith.constant false
+{ring_constants(stages_of(walk), BM, BN, BK, STAGE_BYTES, 8)}    %false = arith.constant false
     %zero = arith.constant 0.0 : f32
     %i32_128 = arith.constant 128 : i32
 {problem(walk)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {T['a']}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {T['b']}
-    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {T['c']}
+    {"%sw" if walk == "splitk" else "%sc"} = tile.alloc_shared {{alignment = 1024 : i64}} : {T['w'] if walk == "splitk" else T['c']}
     %ssfa = tile.alloc_shared {{alignment = 128 : i64}} : {T['sfa']}
 {roles_and_ring()}    gpu.barrier
     %first_tile = gpu.block_id x
     %ctas = gpu.grid_dim x
+    %first_tile_i32 = arith.index_cast %first_tile : index to i32
+    %ctas_i32 = arith.index_cast %ctas : index to i32
     %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
       nvvm.setmaxregister decrease {PRODUCER_REGS}
@@ -427,16 +531,20 @@ def kernel(walk):
     gpu.return
   }}
 """
+    if walk == "splitk":
+        text = text.replace("!ring", f"!ring_s{SPLITK_STAGES}")
+    return text
 
 
 def case(walk):
     return dict(kernel=kernel_name(walk), walk=walk, bm=BM, bn=BN, bk=BK,
-                stages=STAGES, block=384, scale_block=128)
+                stages=stages_of(walk), block=384, scale_block=128)
 
 
 HEADER = f"""// Generated by bench/Kernels/gen_fp8_kernels.py: persistent,
 // warp-specialized FP8 GEMMs with 1x128 / 128x128 block scales. Do not edit.
 !ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>
+!ring_s{SPLITK_STAGES} = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {SPLITK_STAGES}>
 gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {{
 """
 

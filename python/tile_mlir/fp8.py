@@ -141,6 +141,9 @@ class BlockScaledGemm:
         self.quantizer = listing["quantizer"]
         self.module = tile_mlir.load(
             tile_mlir.Compiled.load(str(kernels / "fp8.sm_90a")))
+        # Split-K sums its parts with the split-K GEMM family's reductions.
+        self._kernels_dir = kernels
+        self._reduce_module = None
         self._kernels = {}
         self._sms = None
 
@@ -208,8 +211,40 @@ class BlockScaledGemm:
             raise ValueError(f"sfb is {tuple(sfb.shape)}, "
                              f"{lead + (nb, kb)} expected")
 
-    def __call__(self, a, sfa, b, sfb):
-        """D = (A SFA) (B SFB)^T, [M, N] bf16."""
+    def split_parts(self, m, n, k, device=None):
+        """How many K parts the dense GEMM of this shape is split into (1:
+        not split). A shape with too few 128 x 128 tiles to fill half the
+        SMs (small M) and a K of at least 32 blocks of 128 gets as many
+        parts as fill the SMs once (at most 16, each of at least 4 K
+        blocks); every part is non-empty. A shorter K is not split: the
+        second kernel's launch and traffic cost more than the idle SMs
+        (H200: 7168 x 2048 at M = 64 ran at 0.83x cuBLASLt split in two
+        against 0.89x unsplit). Each part's f32 partial goes to a workspace,
+        summed in part order by a second kernel (the same bits run to
+        run)."""
+        import torch
+        sms = self._grid(device or torch.device("cuda"), 1 << 30)[0]
+        tiles = -(-m // 128) * -(-n // 128)
+        kb = -(-k // SCALE_BLOCK)
+        if tiles * 2 > sms or kb < 32:
+            return 1
+        parts = max(1, min(kb // 4, sms // tiles, 16))
+        return -(-kb // -(-kb // parts))
+
+    def _reducer(self, rows):
+        if self._reduce_module is None:
+            listing = json.loads(
+                (self._kernels_dir / "gemm_splitk.cases.json").read_text())
+            self._reducers = {r["rows"]: r for r in listing["reducers"]
+                              if r["out"] == "bf16" and not r["stream_k"]}
+            self._reduce_module = tile_mlir.load(tile_mlir.Compiled.load(
+                str(self._kernels_dir / "gemm_splitk.sm_90a")))
+        r = self._reducers[rows]
+        return self._reduce_module.kernel(r["kernel"]), r
+
+    def __call__(self, a, sfa, b, sfb, parts=None):
+        """D = (A SFA) (B SFB)^T, [M, N] bf16. `parts` forces the number of
+        K parts (split_parts chooses otherwise); 1 is the unsplit kernel."""
         import torch
         if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[1]:
             raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
@@ -220,6 +255,25 @@ class BlockScaledGemm:
             return d
         self._check(a, sfa, b, sfb, m, n, k)
         tiles = -(-m // 128) * -(-n // 128)
+        kb = -(-k // SCALE_BLOCK)
+        if parts is None:
+            parts = self.split_parts(m, n, k, a.device)
+        if (not isinstance(parts, int) or parts < 1
+                or -(-kb // parts) * (parts - 1) >= kb):
+            raise ValueError(f"parts = {parts!r}: K = {k} has {kb} blocks of "
+                             f"{SCALE_BLOCK}; every part must get one")
+        if parts > 1:
+            workspace = torch.empty(parts, m, -(-n // 4) * 4,
+                                    dtype=torch.float32,
+                                    device=a.device)[:, :, :n]
+            self._kernel("splitk")(_tma_ready(a), _tma_ready(b),
+                                   _transposed(sfa).unsqueeze(-1),
+                                   sfb.contiguous(), workspace, parts,
+                                   grid=self._grid(a.device, tiles * parts))
+            rows = 16 if m <= 64 or parts > 4 else 64
+            reduce, r = self._reducer(rows)
+            reduce(workspace, d, grid=(-(-m // r["rows"]), -(-n // r["cols"])))
+            return d
         self._kernel("dense")(_tma_ready(a), _tma_ready(b),
                               _transposed(sfa).unsqueeze(-1),
                               sfb.contiguous(), d,

@@ -9,7 +9,8 @@
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
-// The pipeline simulation runs on the dense GEMM and the quantizer; the
+// The pipeline simulation runs on the dense and split-K GEMMs (split-K
+// with its sample part count, 2) and the quantizer; the
 // grouped GEMMs branch on expert offsets and counts read from memory, which
 // it does not model (sanitize mode checks them at run time).
 // RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIMULATED
@@ -27,10 +28,10 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Four kernels (dense, contiguous, masked, the quantizer), none spilling,
-// none with its wgmma serialized.
+// Five kernels (dense, contiguous, masked, split-K, the quantizer), none
+// spilling, none with its wgmma serialized.
 // PTXAS-NOT: C751
-// PTXAS-COUNT-4: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-5: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // CASES: "kernel": "fp8_blockscaled_dense_128x128x128_s5"
@@ -39,10 +40,14 @@
 // CASES: "walk": "contiguous"
 // CASES: "kernel": "fp8_blockscaled_masked_128x128x128_s5"
 // CASES: "walk": "masked"
+// CASES: "kernel": "fp8_blockscaled_splitk_128x128x128_s4"
+// CASES: "walk": "splitk"
+// CASES: "stages": 4
 // CASES: "quantizer": {
 // CASES-NEXT: "kernel": "fp8_quantize_rows_64x128"
 //
 // The scale tiles come in by TMA beside the operands: 4 tensor maps per
-// GEMM (A, B, SFA, D), 3 for the quantizer (X, Q, SFA).
-// MANIFEST-COUNT-15: "kind": "tensor_map"
+// GEMM (A, B, SFA, and D or split-K's workspace), 3 for the quantizer (X,
+// Q, SFA).
+// MANIFEST-COUNT-19: "kind": "tensor_map"
 // MANIFEST-NOT: "kind": "tensor_map"
