@@ -7,7 +7,9 @@ python/tile_mlir/fp8.py) on a GPU, against torch in the same process.
                         dequantized operands, random normal data: dense
                         shapes with M, N, K tails, grouped contiguous with
                         an empty expert and a 1-row one, grouped masked
-                        with counts 0, 1, partial and full
+                        with counts 0, 1, partial and full; split-K with
+                        chosen and forced part counts (TILE_FP8_SHAPES=small:
+                        the shapes of at most 2^28 multiply-adds)
   fp8_bench.py bench    TFLOP/s against cuBLASLt's block-scaled FP8 and
                         per-tensor FP8 (torch._scaled_mm), DeepSeek-V3's
                         shapes; grouped against G separate cuBLASLt
@@ -42,6 +44,17 @@ sys.path.insert(0, str(DEVICE / "python"))
 from tile_mlir.fp8 import (BlockScaledGemm, dequantize,  # noqa: E402
                            quantize_blocks, quantize_rows)
 from timing import interleaved  # noqa: E402
+
+# TILE_FP8_SHAPES=small: only the checks of at most 2^28 multiply-adds (the
+# sanitizer runs of scripts/device-run).
+SMALL = os.environ.get("TILE_FP8_SHAPES") == "small"
+
+
+def wanted(*dims):
+    size = 1
+    for d in dims:
+        size *= d
+    return not SMALL or size <= 1 << 28
 
 
 def operands(m, n, k, groups=None):
@@ -124,6 +137,8 @@ def check():
     for m, n, k in [(128, 128, 128), (256, 512, 1024), (300, 328, 400),
                     (1, 4096, 7168), (64, 2112, 7168), (4095, 1000, 528),
                     (129, 136, 144), (1000, 7168, 2048)]:
+        if not wanted(m, n, k):
+            continue
         a, sfa, b, sfb = operands(m, n, k)
         ok = compare(f"dense {m}x{n}x{k}", gemm(a, sfa, b, sfb),
                      reference(a, sfa, b, sfb))
@@ -140,7 +155,10 @@ def check():
     # unequal length and a K tail; split and unsplit agree to rounding.
     for m, n, k, parts in [(1, 4096, 7168, None), (64, 2112, 7168, None),
                            (100, 1000, 5008, None), (100, 1000, 5008, 3),
-                           (130, 520, 1040, 2), (64, 2112, 7168, 1)]:
+                           (130, 520, 1040, 2), (64, 2112, 7168, 1),
+                           (64, 256, 4096, None)]:
+        if not wanted(m, n, k):
+            continue
         a, sfa, b, sfb = operands(m, n, k)
         chosen = gemm.split_parts(m, n, k) if parts is None else parts
         d = gemm(a, sfa, b, sfb, parts=parts)
@@ -160,6 +178,8 @@ def check():
         # `first`: rows before offsets[0] belong to no expert.
         groups = len(rows)
         padded = [-(-r // 128) * 128 for r in rows]
+        if not wanted(first + sum(padded), n, k):
+            continue
         offsets = [first]
         for p in padded:
             offsets.append(offsets[-1] + p)
@@ -176,6 +196,8 @@ def check():
     for counts, cap, n, k in [([0, 1, 200], 256, 384, 512),
                               ([256, 77], 200, 4096, 7168)]:
         groups = len(counts)
+        if not wanted(groups * cap, n, k):
+            continue
         a, sfa, b, sfb = operands(cap, n, k, groups)
         mask = torch.tensor(counts, dtype=torch.int32, device="cuda")
         d = gemm.grouped_masked(a, sfa, b, sfb, mask)

@@ -184,8 +184,9 @@ def test_attention_matches_a_float_reference():
 
 def test_fp8_block_scaled_gemms_match_a_float_reference():
     """tile_mlir.fp8 on torch tensors: the quantizer kernel against torch's,
-    bit for bit; a dense GEMM with tails in M, N and K; a masked grouped GEMM replayed from a CUDA graph after its counts
-    changed on the device; inputs the kernels cannot take are refused."""
+    bit for bit; a dense GEMM with tails in M, N and K; split-K; a masked
+    grouped GEMM replayed from a CUDA graph after its counts changed on the
+    device; inputs the kernels cannot take are refused."""
     skip_without_gpu()
     from tile_mlir.fp8 import (BlockScaledGemm, dequantize, quantize_blocks,
                                quantize_rows)
@@ -204,6 +205,15 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
     assert torch.equal(sfa, sfa_ref)
     b, sfb = quantize_blocks(torch.randn(136, 400, device="cuda"))
     assert close(gemm(a, sfa, b, sfb), a, sfa, b, sfb)
+    # Split-K (small M, long K): the chosen and a forced part count match
+    # the reference and repeat bit for bit.
+    a2, sfa2 = quantize_rows(torch.randn(64, 4096, device="cuda"))
+    b2, sfb2 = quantize_blocks(torch.randn(256, 4096, device="cuda"))
+    assert gemm.split_parts(64, 256, 4096) > 1
+    for parts in (None, 3):
+        d2 = gemm(a2, sfa2, b2, sfb2, parts=parts)
+        assert close(d2, a2, sfa2, b2, sfb2)
+        assert torch.equal(d2, gemm(a2, sfa2, b2, sfb2, parts=parts))
     a3, sfa3 = quantize_rows(torch.randn(2, 160, 256, device="cuda"))
     b3, sfb3 = quantize_blocks(torch.randn(2, 256, 256, device="cuda"))
     counts = torch.tensor([160, 0], dtype=torch.int32, device="cuda")
@@ -221,7 +231,8 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
                          ((a.float(), sfa, b, sfb), "float8_e4m3fn expected"),
                          ((a[:, :200], sfa[:, :2], b[:, :200], sfb[:, :2]),
                           "multiple of 16"),
-                         ((a, sfa[:, :1], b, sfb), "sfa is")):
+                         ((a, sfa[:, :1], b, sfb), "sfa is"),
+                         ((a, sfa, b, sfb, 5), "every part must get one")):
         try:
             gemm(*bad)
             raise AssertionError(f"accepted: {message}")
