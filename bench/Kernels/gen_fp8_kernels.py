@@ -14,7 +14,7 @@ block scaling, so every 128-wide K block is multiplied into a partial
 accumulator of its own (zeroed by the first wgmma), and the partial is
 promoted into the f32 accumulator: acc += partial * SFA[row] * SFB.
 
-Three tile walks, one kernel each:
+Four tile walks, one kernel each:
   dense       one GEMM.
   contiguous  G experts' GEMMs in one launch (mixture of experts, prefill
               and training): A's rows are the experts' tokens concatenated,
@@ -30,6 +30,14 @@ Three tile walks, one kernel each:
               how many rows of each expert are valid. Tiles wholly past an
               expert's count are skipped; rows past it inside a computed
               tile are written with whatever A holds there.
+  splitk      the dense GEMM with K cut into S parts (an i32 argument; for
+              small M, where the tiles are too few for the SMs): the CTAs
+              walk (tile, part) units, part j taking K blocks j P ..
+              min((j + 1) P, k) - 1 of P = ceil(k / S) (the caller makes
+              every part non-empty), and TMA-store each part's f32 partial
+              tile into W [S, M, N] (clipped at M, N); the split-K GEMM
+              family's reduction sums the parts in order. Its f32 staging
+              tile leaves room for a 4-stage ring.
 
 Every kernel is persistent and warp-specialized like the dense family
 (gen_gemm_kernels.py): warpgroup 0 produces (one thread issues the TMA
