@@ -331,8 +331,10 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
         }
         scf.yield %s_tile, %ph_tile : i32, i1
       }
+      // Before exiting: the last TMA store has read the staging tile (its
+      // writes complete with the grid).
       scf.if %wg_leader {
-        tile.wait_group bulk, 0
+        tile.wait_group bulk, 0 {read}
       }
     }
     gpu.return

@@ -334,10 +334,11 @@ gpu.module @hopper_gemm [#nvvm.target<chip = "sm_90a">] {
         }
         scf.yield %end_pos : index
       }
-      // The last store must finish reading shared memory (and writing C)
-      // before the CTA exits.
+      // The last store must finish reading shared memory before the CTA
+      // exits. Its writes to C complete with the grid (a later kernel sees
+      // them): waiting for them as well would only hold the CTA.
       scf.if %wg_leader {
-        tile.wait_group bulk, 0
+        tile.wait_group bulk, 0 {read}
       }
     }
     gpu.return

@@ -501,8 +501,10 @@ def consumer(walk):
         }}
         scf.yield %s_tile, %ph_tile : i32, i1
       }}
+      // Before exiting: the last TMA store has read the staging tile (its
+      // writes complete with the grid).
       scf.if %wg_leader {{
-        tile.wait_group bulk, 0
+        tile.wait_group bulk, 0 {{read}}
       }}
 """
 

@@ -254,8 +254,11 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
         }}
         scf.yield %it1 : index
       }}
+      // Before exiting: the last TMA store has read the staging tile. Its
+      // writes complete with the grid (a later kernel sees them); waiting
+      // for them too would hold the CTA (and cost an L1 invalidation).
       scf.if %wg_leader {{
-        tile.wait_group bulk, 0
+        tile.wait_group bulk, 0 {{read}}
       }}
     }}
     gpu.return

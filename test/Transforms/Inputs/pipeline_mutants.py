@@ -50,7 +50,9 @@ MUTANTS = {
     "store-tile-rewritten-under-tma-store": [(
         "          tile.wait_group bulk, 0 {read}\n", "", 1)],
     "exit-with-tma-store-in-flight": [(
-        "        tile.wait_group bulk, 0\n", "", 1)],
+        "      scf.if %wg_leader {\n        tile.wait_group bulk, 0 {read}\n"
+        "      }\n    }\n    gpu.return",
+        "      scf.if %wg_leader {\n      }\n    }\n    gpu.return", 1)],
     "setmaxnreg-unpaid": [(
         "nvvm.setmaxregister decrease 40", "nvvm.setmaxregister decrease 56", 1)],
     "stage-index-out-of-range": [(
