@@ -25,6 +25,13 @@
 // CHECK-COUNT-63: llvm.select %[[P]]
 // CHECK: llvm.getelementptr %[[TILE]][0, 64]
 // CHECK-COUNT-64: llvm.select %[[P]]
+// Each tile's 64 inputs pinned before the fence (no instruction; LLVM
+// cannot move the selects, or materialized zeros, past the fence), and the
+// MMA chain starts from the pinned values.
+// CHECK: %[[PIN0:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,){63}=f}},0,1,{{.+}},63"
+// CHECK-NEXT: %[[PIN00:.+]] = llvm.extractvalue %[[PIN0]][0]
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,){63}=f}},0,1,{{.+}},63"
+// CHECK: llvm.insertvalue %[[PIN00]], %{{.+}}[0]
 // CHECK: %[[ADESC:.+]] = arith.ori %{{.+}}, %{{.+}} : i64
 // CHECK: %[[BDESC:.+]] = arith.ori %{{.+}}, %{{.+}} : i64
 // CHECK: nvvm.wgmma.fence.aligned
@@ -218,8 +225,11 @@ func.func @register_a_fp8(%b: !bf8) {
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-COUNT-32: llvm.load
 // CHECK-NEXT: %[[PIN:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,){31}=f}},0,1,{{.+}},31"
-// CHECK: llvm.extractvalue %[[PIN]][31]
-// CHECK-COUNT-32: llvm.store
+// CHECK-NEXT: %[[W0:.+]] = llvm.extractvalue %[[PIN]][0]
+// CHECK: %[[W31:.+]] = llvm.extractvalue %[[PIN]][31]
+// CHECK-NEXT: llvm.store %[[W0]], %{{.+}} : f32, !llvm.ptr
+// CHECK-COUNT-30: llvm.store
+// CHECK-NEXT: llvm.store %[[W31]], %{{.+}} : f32, !llvm.ptr
 // CHECK-NOT: llvm.inline_asm
 // CHECK: nvvm.cp.async.bulk.wait_group 0
 // CHECK-NOT: llvm.inline_asm
@@ -232,5 +242,25 @@ func.func @wait_pins_accumulators(%b: !bf8) {
   tile.commit_group wgmma
   tile.wait_group wgmma, 1
   tile.wait_group bulk, 0
+  return
+}
+
+// f16 accumulators: pinned in pairs, one 32-bit register each (the pairs
+// wgmma packs), before the fence and after the wait.
+// CHECK-LABEL: func.func @wait_pins_f16_accumulators
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=r,){15}=r}},0,1,{{.+}},15"
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-32: llvm.load %{{.+}} : !llvm.ptr -> f16
+// CHECK: %[[HPIN:.+]] = llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=r,){15}=r}},0,1,{{.+}},15"
+// CHECK: llvm.extractvalue %[[HPIN]][15]
+// CHECK-COUNT-32: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr
+// CHECK: return
+func.func @wait_pins_f16_accumulators(%b: !bmn) {
+  %a = tile.alloc_local : !ra16
+  %acc = tile.alloc_local : !acch
+  tile.gemm_async %acc[0, 0], %a[0, 0], %b[0, 0] sizes [64, 64, 16] exec warpgroup : !acch, !ra16, !bmn
+  tile.commit_group wgmma
+  tile.wait_group wgmma, 0
   return
 }

@@ -94,9 +94,6 @@ SmallVector<T> emittedOps(ArrayRef<Operation *> emitted) {
   return out;
 }
 
-/// Replaces `gep`'s dynamic index i by `OpT(i, delta)` (an add or xor of a
-/// constant of i's type), the new ops recorded in `ops` before `gep`: the
-/// check reads the emitted ops in program order.
 /// The register-A wgmma inline PTX among the emitted ops (not the empty
 /// statements that pin registers before the fence).
 SmallVector<LLVM::InlineAsmOp> registerAMmas(ArrayRef<Operation *> emitted) {
@@ -107,6 +104,9 @@ SmallVector<LLVM::InlineAsmOp> registerAMmas(ArrayRef<Operation *> emitted) {
   return out;
 }
 
+/// Replaces `gep`'s dynamic index i by `OpT(i, delta)` (an add or xor of a
+/// constant of i's type), the new ops recorded in `ops` before `gep`: the
+/// check reads the emitted ops in program order.
 template <typename OpT>
 void moveDynamicIndex(LLVM::GEPOp gep, int64_t delta,
                       SmallVectorImpl<Operation *> &ops) {

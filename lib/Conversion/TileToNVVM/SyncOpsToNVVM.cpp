@@ -224,6 +224,7 @@ struct WaitGroupLowering : OpConversionPattern<WaitGroupOp> {
       if (!lowered || !isa<LLVM::LLVMPointerType>(lowered.getType()))
         continue;
       auto type = cast<BufferType>(tile.getType());
+      // 32-bit registers one by one, 16-bit ones in pairs (8-bit skipped).
       pinLocalTile(rewriter, op.getLoc(), lowered,
                    registerStorageType(type.getElementType()),
                    type.getEffectiveLayout()->cosize(Axis::m));

@@ -43,9 +43,18 @@ static llvm::StringRef registerConstraint(mlir::Type type) {
     return "r";
   if (type.isInteger(64))
     return "l";
-  if (type.isInteger(16) || type.isF16() || type.isBF16())
-    return "h";
   return "";
+}
+
+/// A vector that fills one 32-bit register (f16x2, bf16x2, i8x4: how
+/// wgmma's packed accumulators and register A travel).
+static bool isPackedWord(mlir::Type type) {
+  auto vector = mlir::dyn_cast<mlir::VectorType>(type);
+  return vector && vector.getRank() == 1 &&
+         vector.getElementType().isIntOrFloat() &&
+         vector.getNumElements() *
+                 vector.getElementType().getIntOrFloatBitWidth() ==
+             32;
 }
 
 llvm::SmallVector<mlir::Value> pinRegisters(mlir::OpBuilder &b,
@@ -56,7 +65,10 @@ llvm::SmallVector<mlir::Value> pinRegisters(mlir::OpBuilder &b,
   llvm::SmallVector<mlir::Type> types;
   llvm::SmallVector<size_t> positions;
   std::string outputs, inputs;
+  mlir::Type word = b.getI32Type();
   for (auto [i, v] : llvm::enumerate(values)) {
+    if (isPackedWord(v.getType()))
+      v = mlir::LLVM::BitcastOp::create(b, loc, word, v);
     llvm::StringRef constraint = registerConstraint(v.getType());
     if (constraint.empty())
       continue;
@@ -79,31 +91,67 @@ llvm::SmallVector<mlir::Value> pinRegisters(mlir::OpBuilder &b,
       mlir::LLVM::AsmDialectAttr::get(b.getContext(),
                                       mlir::LLVM::AsmDialect::AD_ATT),
       /*operand_attrs=*/mlir::ArrayAttr());
-  for (auto [k, i] : llvm::enumerate(positions))
-    out[i] = tied.size() == 1
-                 ? pin.getResult(0)
-                 : mlir::LLVM::ExtractValueOp::create(b, loc, pin.getResult(0),
-                                                      int64_t(k))
-                       .getResult();
+  for (auto [k, i] : llvm::enumerate(positions)) {
+    mlir::Value pinned =
+        tied.size() == 1
+            ? pin.getResult(0)
+            : mlir::LLVM::ExtractValueOp::create(b, loc, pin.getResult(0),
+                                                 int64_t(k))
+                  .getResult();
+    if (pinned.getType() != out[i].getType())
+      pinned =
+          mlir::LLVM::BitcastOp::create(b, loc, out[i].getType(), pinned);
+    out[i] = pinned;
+  }
   return out;
 }
 
 void pinLocalTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
                   mlir::Type storage, int64_t registers) {
-  // Narrower elements share 32-bit registers in pairs that the tile does
-  // not name: pinning halves would add packing moves.
-  if (storage.getIntOrFloatBitWidth() != 32)
+  if (!storage.isIntOrFloat())
     return;
-  llvm::SmallVector<mlir::Value> addresses, values;
-  for (int64_t r = 0; r < registers; ++r) {
+  // 16-bit elements go in pairs (2i, 2i + 1), one 32-bit register each, as
+  // wgmma packs its f16 accumulators; 8-bit tiles are left alone.
+  const unsigned bits = storage.getIntOrFloatBitWidth();
+  const int64_t lanes = bits == 32 ? 1 : 2;
+  if ((bits != 32 && bits != 16) || registers % lanes)
+    return;
+  mlir::Type word = lanes == 1 ? storage : mlir::VectorType::get({2}, storage);
+  llvm::SmallVector<mlir::Value> addresses, words;
+  for (int64_t r = 0; r < registers; ++r)
     addresses.push_back(
         localRegisterAddress(b, loc, tile, storage, registers, r));
-    values.push_back(mlir::LLVM::LoadOp::create(b, loc, storage,
-                                                addresses.back()));
+  for (int64_t w = 0; w < registers / lanes; ++w) {
+    if (lanes == 1) {
+      words.push_back(mlir::LLVM::LoadOp::create(b, loc, storage,
+                                                 addresses[w]));
+      continue;
+    }
+    mlir::Value v = mlir::LLVM::UndefOp::create(b, loc, word);
+    for (int64_t h = 0; h < 2; ++h) {
+      mlir::Value x =
+          mlir::LLVM::LoadOp::create(b, loc, storage, addresses[2 * w + h]);
+      v = mlir::LLVM::InsertElementOp::create(
+          b, loc, v, x,
+          mlir::LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                         b.getI32IntegerAttr(h)));
+    }
+    words.push_back(v);
   }
-  llvm::SmallVector<mlir::Value> pinned = pinRegisters(b, loc, values);
-  for (int64_t r = 0; r < registers; ++r)
-    mlir::LLVM::StoreOp::create(b, loc, pinned[r], addresses[r]);
+  llvm::SmallVector<mlir::Value> pinned = pinRegisters(b, loc, words);
+  for (int64_t w = 0; w < registers / lanes; ++w) {
+    if (lanes == 1) {
+      mlir::LLVM::StoreOp::create(b, loc, pinned[w], addresses[w]);
+      continue;
+    }
+    for (int64_t h = 0; h < 2; ++h) {
+      mlir::Value x = mlir::LLVM::ExtractElementOp::create(
+          b, loc, pinned[w],
+          mlir::LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                         b.getI32IntegerAttr(h)));
+      mlir::LLVM::StoreOp::create(b, loc, x, addresses[2 * w + h]);
+    }
+  }
 }
 
 LocalElements localElements(BufferType type) {

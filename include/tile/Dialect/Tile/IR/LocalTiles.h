@@ -50,8 +50,9 @@ mlir::Value localRegisterAddress(mlir::OpBuilder &b, mlir::Location loc,
                                  int64_t registers, int64_t index);
 
 /// `values` through one empty inline PTX statement with side effects, each
-/// tied to a result, which is returned in its place (a value of a type
-/// PTX has no register constraint for is returned unchanged). No
+/// tied to a result, which is returned in its place: 32- and 64-bit
+/// scalars, and vectors filling one 32-bit register (f16x2, i8x4) as an i32.
+/// Narrower scalars are returned unchanged (not pinned). No
 /// instruction comes of it; it pins where LLVM computes the values: a
 /// definition cannot sink past it, nor a use of a result rise above it,
 /// and it keeps its place among the other side-effecting operations (the
@@ -61,8 +62,10 @@ llvm::SmallVector<mlir::Value> pinRegisters(mlir::OpBuilder &b,
                                             mlir::ValueRange values);
 
 /// Every register of the lowered local tile `tile` (an alloca of
-/// `registers` elements of `storage`) loaded, pinned and stored back; only
-/// tiles of 32-bit elements (others are left as they are).
+/// `registers` elements of `storage`) loaded, pinned and stored back:
+/// 32-bit elements one by one, 16-bit ones in pairs (2i, 2i + 1) as one
+/// 32-bit register (how wgmma packs f16 accumulators); 8-bit tiles and odd
+/// register counts of 16-bit ones are left as they are.
 void pinLocalTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
                   mlir::Type storage, int64_t registers);
 
