@@ -12,6 +12,10 @@ D[m, n] = sum_k A[m, k] SFA[m, k / 128] B[n, k] SFB[n / 128, k / 128],
 accumulated in f32 (each 128-wide K block in full, then scaled and added),
 rounded to bf16 once. Requirements (TMA's 16-byte strides): K a multiple
 of 16, N a multiple of 8; M, N, K need not be multiples of the tiles.
+A small M with a long K is split along K (`gemm.split_parts(m, n, k)`
+parts; `gemm(..., parts=S)` forces S): each part's f32 partial goes to a
+workspace and a second kernel (the split-K GEMM family's reduction,
+kernels/gemm_splitk.sm_90a) sums the parts in order.
 
 SFA may be given in either layout: [M, kb] row-major, or (DeepGEMM's and
 cuBLASLt's) "transposed": a [M, kb] view whose column stride is a multiple
@@ -34,7 +38,8 @@ Grouped (mixture of experts), one launch over G experts:
 bit for bit `quantize_rows`, the torch reference, which takes any float
 type; `quantize_blocks` quantizes weights, in torch). Results are
 deterministic: the same inputs give the same bits (each
-output element is summed by one thread in a fixed order).
+output element is summed by one thread in a fixed order; split-K parts are
+summed in part order).
 """
 
 import json
