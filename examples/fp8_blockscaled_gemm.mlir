@@ -75,8 +75,6 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
     gpu.barrier
     %first_tile = gpu.block_id x
     %ctas = gpu.grid_dim x
-    %first_tile_i32 = arith.index_cast %first_tile : index to i32
-    %ctas_i32 = arith.index_cast %ctas : index to i32
     %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {
       nvvm.setmaxregister decrease 24

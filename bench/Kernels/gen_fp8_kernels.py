@@ -179,8 +179,7 @@ def problem(walk):
     if walk == "splitk":
         # Unit u: tile u / S, part u mod S (K blocks part * P .. + P - 1 of
         # P = ceil(k_tiles / S); the caller makes every part non-empty).
-        text += """    %parts = arith.index_cast %parts_i32 : i32 to index
-    %tiles_i32 = arith.index_cast %tiles : index to i32
+        text += """    %tiles_i32 = arith.index_cast %tiles : index to i32
     %units_i32 = arith.muli %tiles_i32, %parts_i32 : i32
     %k_tiles_i32 = arith.index_cast %k_tiles : index to i32
     %part_tiles_i32 = arith.ceildivui %k_tiles_i32, %parts_i32 : i32
@@ -516,6 +515,10 @@ def kernel_name(walk):
 def kernel(walk):
     T = types(walk)
     params = ", ".join(f"%{n}: {t}" for n, t in memrefs(walk))
+    # splitk walks its units with i32 indices (registers).
+    walk_steps_i32 = """    %first_tile_i32 = arith.index_cast %first_tile : index to i32
+    %ctas_i32 = arith.index_cast %ctas : index to i32
+"""
     text = f"""
   // {walk}: {BM}x{BN}x{BK} tiles, {stages_of(walk)}-stage ring, e4m3 x e4m3 -> bf16,
   // 1x128 (A) and 128x128 (B) f32 block scales
@@ -531,9 +534,7 @@ def kernel(walk):
 {roles_and_ring()}    gpu.barrier
     %first_tile = gpu.block_id x
     %ctas = gpu.grid_dim x
-    %first_tile_i32 = arith.index_cast %first_tile : index to i32
-    %ctas_i32 = arith.index_cast %ctas : index to i32
-    %is_producer = arith.cmpi eq, %wg, %c0 : index
+{walk_steps_i32 if walk == "splitk" else ""}    %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
       nvvm.setmaxregister decrease {PRODUCER_REGS}
 {producer(walk)}    }} else {{
