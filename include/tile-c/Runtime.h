@@ -71,6 +71,72 @@ int tileRuntimeMaxActiveClusters(TileRuntimeModuleRef module,
 
 void tileRuntimeFreeString(char *text);
 
+/*===--------------------------------------------------------------------===*
+ * GEMMs with the kernel chosen per call (docs/Gemm.md): C = A W^T.
+ *===--------------------------------------------------------------------===*/
+
+/// A row-major matrix in device memory: rows x cols elements, rows
+/// `row_stride` elements apart (unit inner stride).
+typedef struct TileGemmMatrix {
+  uint64_t address;
+  int64_t rows;
+  int64_t cols;
+  int64_t row_stride;
+} TileGemmMatrix;
+
+/// A choice: the kernel's name, its K parts (0 when the kernel takes
+/// none) and why. Free the strings with tileGemmChoiceFree.
+typedef struct TileGemmChoice {
+  char *kernel;
+  int64_t parts;
+  char *why;
+} TileGemmChoice;
+
+void tileGemmChoiceFree(TileGemmChoice *choice);
+
+typedef struct TileGemm *TileGemmRef;
+
+/// The GEMM family of `kernels_dir` (gemm.sm_90a.*, gemm_splitk.sm_90a.*
+/// and their .cases.json, as the build writes build/device/kernels),
+/// loaded into the current context (device 0's primary context when there
+/// is none). NULL and `*error` on failure.
+TileGemmRef tileGemmOpen(const char *kernels_dir, char **error);
+void tileGemmDestroy(TileGemmRef gemm);
+
+/// What tileGemmLinear runs for `dtype` ("bf16", "f16", "f8E4M3FN")
+/// M x N x K on this GPU. Returns 0, or non-zero with `*error`.
+int tileGemmChoose(TileGemmRef gemm, const char *dtype, int64_t m, int64_t n,
+                   int64_t k, TileGemmChoice *choice, char **error);
+
+/// C [M, N] = A [M, K] W [N, K]^T on `stream` (a CUstream; NULL: the
+/// default stream). A and W of `dtype`, C of its output type (bf16 for
+/// f8E4M3FN, else `dtype`). Operands TMA cannot address are copied to
+/// aligned buffers first (stream-ordered allocations). `why`, when not
+/// NULL, receives the choice (free with tileRuntimeFreeString). Returns 0,
+/// or non-zero with `*error` (nothing is launched for a bad argument).
+int tileGemmLinear(TileGemmRef gemm, const char *dtype, TileGemmMatrix a,
+                   TileGemmMatrix w, TileGemmMatrix c, void *stream,
+                   char **why, char **error);
+
+/// The heuristic alone, without CUDA, for hosts that launch themselves
+/// (tile_mlir.gemm): the two case lists' JSON text.
+typedef struct TileGemmChooser *TileGemmChooserRef;
+TileGemmChooserRef tileGemmChooserCreate(const char *family_cases,
+                                         const char *splitk_cases,
+                                         char **error);
+void tileGemmChooserDestroy(TileGemmChooserRef chooser);
+
+/// How many clusters of the cluster split-K kernel `kernel` the GPU holds
+/// at once (0: none).
+typedef int (*TileGemmClustersHeldFn)(const char *kernel, void *user);
+
+/// The choice for `dtype` M x N x K on `sms` SMs; `allow_swap_ab` 0 never
+/// chooses swap-AB. Returns 0, or non-zero with `*error`.
+int tileGemmChooserChoose(TileGemmChooserRef chooser, const char *dtype,
+                          int64_t m, int64_t n, int64_t k, int sms,
+                          int allow_swap_ab, TileGemmClustersHeldFn held,
+                          void *user, TileGemmChoice *choice, char **error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile-c/Runtime.h"
+#include "tile/Runtime/Gemm.h"
 #include "tile/Runtime/Runtime.h"
 
 #include <cstdlib>
@@ -17,6 +18,12 @@ using namespace tile::runtime;
 
 struct TileRuntimeModule {
   Module module;
+};
+struct TileGemm {
+  std::unique_ptr<Gemm> gemm;
+};
+struct TileGemmChooser {
+  GemmCatalog catalog;
 };
 
 namespace {
@@ -152,3 +159,99 @@ int tileRuntimeMaxActiveClusters(TileRuntimeModuleRef module,
 }
 
 void tileRuntimeFreeString(char *text) { std::free(text); }
+
+namespace {
+
+void setChoice(TileGemmChoice *out, const GemmChoice &choice) {
+  out->kernel = copyOf(choice.kernelCase->kernel);
+  out->parts = choice.parts.value_or(0);
+  out->why = copyOf(choice.why);
+}
+
+GemmMatrix matrix(const TileGemmMatrix &m) {
+  return {m.address, m.rows, m.cols, m.row_stride};
+}
+
+} // namespace
+
+void tileGemmChoiceFree(TileGemmChoice *choice) {
+  if (!choice)
+    return;
+  std::free(choice->kernel);
+  std::free(choice->why);
+  choice->kernel = choice->why = nullptr;
+}
+
+TileGemmRef tileGemmOpen(const char *kernelsDir, char **error) {
+  if (llvm::Error e = ensureContext()) {
+    report(error, std::move(e));
+    return nullptr;
+  }
+  llvm::Expected<std::unique_ptr<Gemm>> gemm = Gemm::open(kernelsDir);
+  if (!gemm) {
+    report(error, gemm.takeError());
+    return nullptr;
+  }
+  return new TileGemm{std::move(*gemm)};
+}
+
+void tileGemmDestroy(TileGemmRef gemm) { delete gemm; }
+
+int tileGemmChoose(TileGemmRef gemm, const char *dtype, int64_t m, int64_t n,
+                   int64_t k, TileGemmChoice *choice, char **error) {
+  llvm::Expected<GemmChoice> c = gemm->gemm->choose(dtype, m, n, k);
+  if (!c) {
+    report(error, c.takeError());
+    return 1;
+  }
+  setChoice(choice, *c);
+  return 0;
+}
+
+int tileGemmLinear(TileGemmRef gemm, const char *dtype, TileGemmMatrix a,
+                   TileGemmMatrix w, TileGemmMatrix c, void *stream,
+                   char **why, char **error) {
+  std::string text;
+  if (llvm::Error e = gemm->gemm->linear(dtype, matrix(a), matrix(w),
+                                         matrix(c), CUstream(stream), &text)) {
+    report(error, std::move(e));
+    return 1;
+  }
+  if (why)
+    *why = copyOf(text);
+  return 0;
+}
+
+TileGemmChooserRef tileGemmChooserCreate(const char *familyCases,
+                                         const char *splitKCases,
+                                         char **error) {
+  llvm::Expected<GemmCatalog> catalog =
+      GemmCatalog::parse(familyCases, splitKCases);
+  if (!catalog) {
+    report(error, catalog.takeError());
+    return nullptr;
+  }
+  return new TileGemmChooser{std::move(*catalog)};
+}
+
+void tileGemmChooserDestroy(TileGemmChooserRef chooser) { delete chooser; }
+
+int tileGemmChooserChoose(TileGemmChooserRef chooser, const char *dtype,
+                          int64_t m, int64_t n, int64_t k, int sms,
+                          int allowSwapAB, TileGemmClustersHeldFn held,
+                          void *user, TileGemmChoice *choice, char **error) {
+  GemmChooseOptions options;
+  options.allowSwapAB = allowSwapAB != 0;
+  llvm::Expected<GemmChoice> c = chooseGemm(
+      chooser->catalog, dtype, m, n, k, sms,
+      [&](const GemmKernelCase &kc) {
+        return held ? held(kc.kernel.c_str(), user) : 0;
+      },
+      options);
+  if (!c) {
+    report(error, c.takeError());
+    return 1;
+  }
+  setChoice(choice, *c);
+  return 0;
+}

@@ -74,6 +74,15 @@ class _KernelArg(ctypes.Structure):
                 ("i64", ctypes.c_int64), ("f64", ctypes.c_double)]
 
 
+class _GemmChoice(ctypes.Structure):
+    _fields_ = [("kernel", ctypes.c_void_p), ("parts", ctypes.c_int64),
+                ("why", ctypes.c_void_p)]
+
+
+# int (*)(const char *kernel, void *user): clusters of `kernel` held at once.
+_GemmClustersHeld = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p,
+                                     ctypes.c_void_p)
+
 _lib = None
 _runtime = None
 
@@ -119,8 +128,52 @@ def _runtime_library():
         ctypes.POINTER(ctypes.c_void_p)]
     lib.tileRuntimeMaxActiveClusters.restype = ctypes.c_int
     lib.tileRuntimeFreeString.argtypes = [ctypes.c_void_p]
+    lib.tileGemmChooserCreate.argtypes = [
+        ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.tileGemmChooserCreate.restype = ctypes.c_void_p
+    lib.tileGemmChooserDestroy.argtypes = [ctypes.c_void_p]
+    lib.tileGemmChooserChoose.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64,
+        ctypes.c_int64, ctypes.c_int, ctypes.c_int, _GemmClustersHeld,
+        ctypes.c_void_p, ctypes.POINTER(_GemmChoice),
+        ctypes.POINTER(ctypes.c_void_p)]
+    lib.tileGemmChooserChoose.restype = ctypes.c_int
+    lib.tileGemmChoiceFree.argtypes = [ctypes.POINTER(_GemmChoice)]
     _runtime = lib
     return lib
+
+
+def _take_error(lib, error) -> str:
+    """The text of a C API error (freed)."""
+    message = ctypes.string_at(error.value).decode()
+    lib.tileRuntimeFreeString(error)
+    return message
+
+
+class _GemmChooser:
+    """The runtime's GEMM heuristic over two case lists (tile_mlir.gemm)."""
+
+    def __init__(self, family_cases: str, splitk_cases: str):
+        lib = _runtime_library()
+        error = ctypes.c_void_p()
+        self._ref = lib.tileGemmChooserCreate(family_cases.encode(),
+                                              splitk_cases.encode(),
+                                              ctypes.byref(error))
+        if not self._ref:
+            raise ValueError(_take_error(lib, error))
+
+    @property
+    def _as_parameter_(self):
+        return ctypes.c_void_p(self._ref)
+
+    def __del__(self):
+        if getattr(self, "_ref", None) and _runtime is not None:
+            _runtime.tileGemmChooserDestroy(self._ref)
+            self._ref = None
+
+
+def _gemm_chooser(family_cases: str, splitk_cases: str) -> _GemmChooser:
+    return _GemmChooser(family_cases, splitk_cases)
 
 
 @dataclass

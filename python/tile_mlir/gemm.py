@@ -54,6 +54,7 @@ untuned problem tunes it first (not while a CUDA graph is being captured).
 Entries made for other kernel builds are ignored.
 """
 
+import ctypes
 import hashlib
 import json
 import os
@@ -64,10 +65,6 @@ import tile_mlir
 
 _SHORT = {"torch.bfloat16": "bf16", "torch.float16": "f16",
           "torch.float8_e4m3fn": "f8E4M3FN"}
-# Throughput of a 128 x N tile relative to 128 x 256, as measured on an
-# H200 (docs/Performance.md (d)): narrower tiles reload A more per FLOP.
-_TILE_EFFICIENCY = {256: 1.0, 192: 0.97, 128: 0.93, 64: 0.8}
-_SPLITK_EFFICIENCY = 0.85  # a 128 x 128 tile, plus the reduction's traffic
 
 
 def _tma_reason(t):
@@ -152,6 +149,7 @@ class Gemm:
         compiled = {name: tile_mlir.Compiled.load(str(kernels / f"{name}.sm_90a"))
                     for name in ("gemm", "gemm_splitk")}
         self.modules = {name: tile_mlir.load(c) for name, c in compiled.items()}
+        self._chooser = tile_mlir._gemm_chooser(*texts)
         # kernel -> its versions: (name, alignment bytes of A and of W).
         self.versions = {}
         for c in compiled.values():
@@ -300,113 +298,38 @@ class Gemm:
                 device).multi_processor_count
         return self._sms
 
-    @staticmethod
-    def _parts(case, m, n, k, sms, least):
-        """K parts for `case`'s tiles of an M x N x K problem on `sms` SMs:
-        as many as keep the (tile, part) units within one wave, at most 8
-        and at least 4 K tiles a part, normalised so that every part is
-        non-empty (S parts of ceil(k_tiles / S) K tiles); None when that
-        is fewer than `least`. `gemm_any_bench.py sweep` timed every count
-        on the small-M grid (docs/Gemm.md): this rule picked the fastest
-        or one within 5 % on each shape, where more parts lose to the
-        reduction's serial reads and more than a wave to the tail."""
-        tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-        k_tiles = -(-k // case["bk"])
-        parts = min(sms // max(tiles, 1), k_tiles // 4, 8)
-        if parts < least:
-            return None
-        parts = max(parts, 1)
-        per_part = -(-k_tiles // parts)
-        return -(-k_tiles // per_part)
-
-    def _in_cluster(self, case, parts, tiles, k):
-        """The cluster split-K kernel that replaces `case` (swap-AB or
-        128 x 128 split-K) cut into `parts` K parts, or None: the form's
-        kernel for clusters of max(parts, 2) CTAs (one part each, summed
-        through distributed shared memory: no workspace, no second
-        kernel), when the GPU holds a cluster per tile at once or the
-        clusters are pairs (docs/Gemm.md: clusters of 4 and 8 fit 30 and
-        15 at a time on an H200, so 32 tiles would take two rounds,
-        slower than the workspace and its reduction). One part becomes two
-        only when each keeps at least 4 K tiles (the part rule's floor)."""
-        size = max(parts, 2)
-        if parts == 1 and -(-k // case["bk"]) < 8:
-            return None
-        for c in self.cluster_k:
-            if ((c["dtype"], c["out"], c["bm"], c["bn"], c["bk"],
-                 c["swap_ab"], c["cluster"])
-                    != (case["dtype"], case["out"], case["bm"], case["bn"],
-                        case["bk"], case.get("swap_ab", False), size)):
-                continue
-            held = self._kernel("gemm_splitk", c["kernel"]).max_active_clusters()
-            if held >= 1 and (size == 2 or tiles <= held):
-                return c
-        return None
-
-    def _swap_ab(self, ty, m, n, k, sms):
-        """The swap-AB choice for M <= 64: the narrowest tile holding M
-        rows (16, 32 or 64: the wgmma's N), K split to fill the SMs."""
-        cases = sorted((c for c in self.swap_ab if c["dtype"] == ty
-                        and c["bm"] >= m), key=lambda c: c["bm"])
-        if not cases or m > 64:
-            return None
-        case = cases[0]
-        tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-        # One wave of tiles or more: one part (the reduction only converts).
-        parts = self._parts(case, m, n, k, sms, 1) or 1
-        why = (f"M = {m} <= 64: swap-AB, {tiles} tiles of {case['bm']}x"
-               f"{case['bn']} x {parts} K part(s) on {sms} SMs")
-        cluster = self._in_cluster(case, parts, tiles, k)
-        if cluster:
-            return (cluster, None, why + f", summed in clusters of "
-                    f"{cluster['cluster']}")
-        return case, parts, why
-
     def choose(self, dtype, m, n, k, sms):
-        """(kernel case, parts or None, why) for an M x N x K problem."""
+        """(kernel case, parts or None, why) for an M x N x K problem: the
+        runtime's heuristic (tile::runtime::chooseGemm, the one the C and
+        C++ callers get), with the clusters this GPU holds measured here."""
         ty = _SHORT.get(str(dtype))
-        family = [c for c in self.family if c["dtype"] == ty]
-        if not family:
+        if ty is None:
             raise ValueError(f"{dtype}: the GEMM kernels take bfloat16, "
                              "float16 or float8_e4m3fn")
-        if self.force_swap_ab is not False:
-            swap = self._swap_ab(ty, m, n, k, sms)
-            if swap:
-                return swap
-        best = None
-        for case in family:
-            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-            waves = -(-tiles // sms)
-            cost = waves * case["bn"] / _TILE_EFFICIENCY[case["bn"]]
-            # Prefer the deeper-K variant of a width (fewer barrier rounds).
-            key = (cost, -case["bk"])
-            if best is None or key < best[0]:
-                best = (key, case, None,
-                        f"{tiles} tiles of 128x{case['bn']} on {sms} SMs: "
-                        f"{waves} wave(s)")
-        for case in self.splitk:
-            if case["dtype"] != ty:
-                continue
-            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-            k_tiles = -(-k // case["bk"])
-            parts = self._parts(case, m, n, k, sms, 2)
-            if parts is None:
-                continue
-            per_part = -(-k_tiles // parts)
-            waves = -(-(tiles * parts) // sms)
-            cost = waves * case["bn"] / _SPLITK_EFFICIENCY / parts
-            if cost < best[0][0]:
-                best = ((cost, -case["bk"]), case, parts,
-                        f"{tiles} tiles of 128x128 x {parts} K parts of "
-                        f"{per_part * case['bk']} on {sms} SMs")
-        case, parts, why = best[1], best[2], best[3]
-        if parts:
-            tiles = -(-m // case["bm"]) * -(-n // case["bn"])
-            cluster = self._in_cluster(case, parts, tiles, k)
-            if cluster:
-                return (cluster, None, why + f", summed in clusters of "
-                        f"{cluster['cluster']}")
-        return case, parts, why
+        lib = tile_mlir._runtime_library()
+
+        def held(kernel, _user):
+            try:
+                return self._kernel("gemm_splitk",
+                                    kernel.decode()).max_active_clusters()
+            except Exception:  # noqa: BLE001 - none held: not chosen
+                return 0
+
+        callback = tile_mlir._GemmClustersHeld(held)
+        choice = tile_mlir._GemmChoice()
+        error = ctypes.c_void_p()
+        if lib.tileGemmChooserChoose(
+                self._chooser, ty.encode(), m, n, k, sms,
+                self.force_swap_ab is not False, callback, None,
+                ctypes.byref(choice), ctypes.byref(error)):
+            raise ValueError(tile_mlir._take_error(lib, error))
+        try:
+            kernel = ctypes.string_at(choice.kernel).decode()
+            why = ctypes.string_at(choice.why).decode()
+            parts = choice.parts or None
+        finally:
+            lib.tileGemmChoiceFree(ctypes.byref(choice))
+        return self.case(kernel), parts, why
 
     def all_cases(self):
         """Every GEMM kernel's case."""

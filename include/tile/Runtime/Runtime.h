@@ -52,7 +52,8 @@ struct DriverApi {
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)   \
   X(cuEventElapsedTime) X(cuModuleGetGlobal) X(cuMemHostAlloc)                \
   X(cuMemHostGetDevicePointer) X(cuMemFreeHost)                              \
-  X(cuOccupancyMaxActiveClusters)
+  X(cuOccupancyMaxActiveClusters) X(cuCtxGetDevice) X(cuMemAllocAsync)         \
+  X(cuMemFreeAsync) X(cuMemcpy2DAsync) X(cuMemsetD2D8Async)
 #define TILE_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr;
   TILE_DRIVER_FUNCTIONS(TILE_DRIVER_MEMBER)
 #undef TILE_DRIVER_MEMBER

@@ -1,0 +1,345 @@
+//===- GemmChooser.cpp - which GEMM kernel for a problem -------------------===//
+//
+// Part of tile-mlir, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/GemmChooser.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+
+using namespace tile::runtime;
+using llvm::Error;
+using llvm::Expected;
+
+namespace {
+
+Error fail(const llvm::Twine &text) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+}
+
+/// Throughput of a 128 x BN tile relative to 128 x 256, measured on an H200
+/// (docs/Performance.md (d)): narrower tiles reload A more per FLOP.
+double tileEfficiency(int64_t bn) {
+  switch (bn) {
+  case 256:
+    return 1.0;
+  case 192:
+    return 0.97;
+  case 128:
+    return 0.93;
+  default:
+    return 0.8;
+  }
+}
+/// A 128 x 128 split-K tile, with the reduction's traffic.
+constexpr double kSplitKEfficiency = 0.85;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+Expected<int64_t> integer(const llvm::json::Object &o, llvm::StringRef key,
+                          const llvm::Twine &kernel) {
+  if (std::optional<int64_t> v = o.getInteger(key); v && *v > 0)
+    return *v;
+  return fail("GEMM case " + kernel + ": '" + key +
+              "' is missing or not a positive integer");
+}
+
+Expected<std::string> text(const llvm::json::Object &o, llvm::StringRef key,
+                           const llvm::Twine &what) {
+  if (std::optional<llvm::StringRef> v = o.getString(key))
+    return v->str();
+  return fail(what + ": '" + key + "' is missing or not a string");
+}
+
+bool flag(const llvm::json::Object &o, llvm::StringRef key) {
+  return o.getBoolean(key).value_or(false);
+}
+
+Expected<const llvm::json::Array *> listOf(const llvm::json::Value &root,
+                                           llvm::StringRef key,
+                                           llvm::StringRef file) {
+  const llvm::json::Object *o = root.getAsObject();
+  const llvm::json::Array *list = o ? o->getArray(key) : nullptr;
+  if (!list)
+    return fail(file + ": no '" + key + "' list");
+  return list;
+}
+
+/// The ClusterK kernel replacing `base` (SwapAB or SplitK) cut into `parts`
+/// K parts, or null: clusters of max(parts, 2) CTAs, one part each, when
+/// the GPU holds a cluster per tile at once or the clusters are pairs
+/// (clusters of 4 and 8 fit 30 and 15 at a time on an H200: 32 tiles would
+/// take two rounds, slower than the workspace and its reduction). One part
+/// becomes two only when each keeps at least 4 K tiles.
+const GemmKernelCase *inCluster(const GemmCatalog &catalog,
+                                const GemmKernelCase &base, int64_t parts,
+                                int64_t tiles, int64_t k,
+                                GemmClustersHeld clustersHeld) {
+  int64_t size = std::max<int64_t>(parts, 2);
+  if (parts == 1 && base.kTiles(k) < 8)
+    return nullptr;
+  for (const GemmKernelCase &c : catalog.kernels()) {
+    if (c.form != GemmForm::ClusterK || c.dtype != base.dtype ||
+        c.out != base.out || c.bm != base.bm || c.bn != base.bn ||
+        c.bk != base.bk || c.swapAB != base.swapAB || c.cluster != size)
+      continue;
+    int held = clustersHeld(c);
+    if (held >= 1 && (size == 2 || tiles <= held))
+      return &c;
+  }
+  return nullptr;
+}
+
+std::string summedIn(const GemmKernelCase &cluster) {
+  return ", summed in clusters of " + std::to_string(cluster.cluster);
+}
+
+} // namespace
+
+Expected<GemmCatalog> GemmCatalog::parse(llvm::StringRef familyCases,
+                                         llvm::StringRef splitKCases) {
+  GemmCatalog catalog;
+  for (auto [file, body, module] :
+       {std::tuple{llvm::StringRef("gemm.cases.json"), familyCases,
+                   llvm::StringRef("gemm")},
+        std::tuple{llvm::StringRef("gemm_splitk.cases.json"), splitKCases,
+                   llvm::StringRef("gemm_splitk")}}) {
+    Expected<llvm::json::Value> root = llvm::json::parse(body);
+    if (!root)
+      return fail(file + ": " + llvm::toString(root.takeError()));
+    Expected<const llvm::json::Array *> kernels =
+        listOf(*root, "kernels", file);
+    if (!kernels)
+      return kernels.takeError();
+    for (const llvm::json::Value &entry : **kernels) {
+      const llvm::json::Object *o = entry.getAsObject();
+      if (!o)
+        return fail(file + ": a kernel case is not an object");
+      Expected<std::string> name = text(*o, "kernel", file + " case");
+      if (!name)
+        return name.takeError();
+      // Not chosen: A.B kernels, B-multicast clusters and cp.async
+      // versions (TileRuntime launches those in their kernel's place).
+      if (module == "gemm" && (flag(*o, "b_mn") || o->get("cluster") ||
+                               o->get("version_of")))
+        continue;
+      GemmKernelCase c;
+      c.kernel = *name;
+      c.module = module.str();
+      for (auto [key, field] : {std::pair{"dtype", &c.dtype},
+                                std::pair{"out", &c.out}}) {
+        Expected<std::string> v = text(*o, key, "GEMM case " + c.kernel);
+        if (!v)
+          return v.takeError();
+        *field = *v;
+      }
+      for (auto [key, field] : {std::pair{"bm", &c.bm}, std::pair{"bn", &c.bn},
+                                std::pair{"bk", &c.bk}}) {
+        Expected<int64_t> v = integer(*o, key, c.kernel);
+        if (!v)
+          return v.takeError();
+        *field = *v;
+      }
+      if (module == "gemm") {
+        c.form = GemmForm::Tiles;
+      } else {
+        c.swapAB = flag(*o, "swap_ab");
+        if (o->get("cluster")) {
+          Expected<int64_t> size = integer(*o, "cluster", c.kernel);
+          if (!size)
+            return size.takeError();
+          c.form = GemmForm::ClusterK;
+          c.cluster = *size;
+        } else if (flag(*o, "stream_k")) {
+          c.form = GemmForm::StreamK;
+        } else {
+          c.form = c.swapAB ? GemmForm::SwapAB : GemmForm::SplitK;
+        }
+      }
+      catalog.kernels_.push_back(std::move(c));
+    }
+    if (module != "gemm_splitk")
+      continue;
+    Expected<const llvm::json::Array *> reducers =
+        listOf(*root, "reducers", file);
+    if (!reducers)
+      return reducers.takeError();
+    for (const llvm::json::Value &entry : **reducers) {
+      const llvm::json::Object *o = entry.getAsObject();
+      if (!o)
+        return fail(file + ": a reducer is not an object");
+      GemmReducer r;
+      Expected<std::string> name = text(*o, "kernel", file + " reducer");
+      if (!name)
+        return name.takeError();
+      r.kernel = *name;
+      Expected<std::string> out = text(*o, "out", "reducer " + r.kernel);
+      if (!out)
+        return out.takeError();
+      r.out = *out;
+      Expected<int64_t> rows = integer(*o, "rows", r.kernel);
+      if (!rows)
+        return rows.takeError();
+      Expected<int64_t> cols = integer(*o, "cols", r.kernel);
+      if (!cols)
+        return cols.takeError();
+      r.rows = *rows;
+      r.cols = *cols;
+      r.streamK = flag(*o, "stream_k");
+      catalog.reducers_.push_back(std::move(r));
+    }
+  }
+  return catalog;
+}
+
+Expected<GemmCatalog> GemmCatalog::read(llvm::StringRef directory) {
+  std::string bodies[2];
+  const char *files[2] = {"gemm.cases.json", "gemm_splitk.cases.json"};
+  for (int i = 0; i < 2; ++i) {
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(path, files[i]);
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer)
+      return fail(path + ": " + buffer.getError().message());
+    bodies[i] = (*buffer)->getBuffer().str();
+  }
+  return parse(bodies[0], bodies[1]);
+}
+
+const GemmKernelCase *GemmCatalog::find(llvm::StringRef kernel) const {
+  for (const GemmKernelCase &c : kernels_)
+    if (c.kernel == kernel)
+      return &c;
+  return nullptr;
+}
+
+const GemmReducer *GemmCatalog::reducer(llvm::StringRef out, int64_t rows,
+                                        bool streamK) const {
+  for (const GemmReducer &r : reducers_)
+    if (r.out == out && r.rows == rows && r.streamK == streamK)
+      return &r;
+  return nullptr;
+}
+
+std::optional<int64_t> tile::runtime::splitKParts(const GemmKernelCase &kernel,
+                                                  int64_t m, int64_t n,
+                                                  int64_t k, int sms,
+                                                  int64_t least) {
+  int64_t tiles = kernel.tiles(m, n);
+  int64_t kTiles = kernel.kTiles(k);
+  int64_t parts = std::min({int64_t(sms) / std::max<int64_t>(tiles, 1),
+                            kTiles / 4, int64_t(8)});
+  if (parts < least)
+    return std::nullopt;
+  parts = std::max<int64_t>(parts, 1);
+  int64_t perPart = ceilDiv(kTiles, parts);
+  return ceilDiv(kTiles, perPart);
+}
+
+bool tile::runtime::splitKPartsValid(const GemmKernelCase &kernel, int64_t k,
+                                     int64_t parts) {
+  int64_t kTiles = kernel.kTiles(k);
+  return parts >= 1 && parts <= kTiles &&
+         ceilDiv(kTiles, parts) * (parts - 1) < kTiles;
+}
+
+Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
+                                               llvm::StringRef dtype,
+                                               int64_t m, int64_t n, int64_t k,
+                                               int sms,
+                                               GemmClustersHeld clustersHeld,
+                                               GemmChooseOptions options) {
+  if (m < 0 || n < 0 || k < 0)
+    return fail("GEMM " + llvm::Twine(m) + "x" + llvm::Twine(n) + "x" +
+                llvm::Twine(k) + ": a size is negative");
+  if (sms < 1)
+    return fail("GEMM: " + llvm::Twine(sms) + " SMs");
+  auto of = [&](GemmForm form) {
+    std::vector<const GemmKernelCase *> out;
+    for (const GemmKernelCase &c : catalog.kernels())
+      if (c.form == form && c.dtype == dtype)
+        out.push_back(&c);
+    return out;
+  };
+  std::vector<const GemmKernelCase *> family = of(GemmForm::Tiles);
+  if (family.empty())
+    return fail("GEMM: no kernel takes '" + dtype +
+                "' (the family takes bf16, f16 and f8E4M3FN)");
+
+  // M <= 64: swap-AB, the narrowest tile holding M rows (the wgmma's N), K
+  // split to fill the SMs.
+  if (options.allowSwapAB && m <= 64) {
+    std::vector<const GemmKernelCase *> swap;
+    for (const GemmKernelCase *c : of(GemmForm::SwapAB))
+      if (c->bm >= m)
+        swap.push_back(c);
+    std::stable_sort(swap.begin(), swap.end(),
+                     [](auto *a, auto *b) { return a->bm < b->bm; });
+    if (!swap.empty()) {
+      const GemmKernelCase &c = *swap.front();
+      int64_t tiles = c.tiles(m, n);
+      // One wave of tiles or more: one part (the reduction only converts).
+      int64_t parts = splitKParts(c, m, n, k, sms, 1).value_or(1);
+      std::string why = "M = " + std::to_string(m) + " <= 64: swap-AB, " +
+                        std::to_string(tiles) + " tiles of " +
+                        std::to_string(c.bm) + "x" + std::to_string(c.bn) +
+                        " x " + std::to_string(parts) + " K part(s) on " +
+                        std::to_string(sms) + " SMs";
+      if (const GemmKernelCase *cluster =
+              inCluster(catalog, c, parts, tiles, k, clustersHeld))
+        return GemmChoice{cluster, std::nullopt, why + summedIn(*cluster)};
+      return GemmChoice{&c, parts, why};
+    }
+  }
+
+  // The fewest waves of tiles, weighted by the tile's efficiency; a deeper
+  // K step breaks ties (fewer barrier rounds).
+  GemmChoice best;
+  double bestCost = 0;
+  int64_t bestBk = 0;
+  for (const GemmKernelCase *c : family) {
+    int64_t tiles = c->tiles(m, n);
+    int64_t waves = ceilDiv(tiles, sms);
+    double cost = double(waves) * double(c->bn) / tileEfficiency(c->bn);
+    if (!best.kernelCase || cost < bestCost ||
+        (cost == bestCost && c->bk > bestBk)) {
+      best = {c, std::nullopt,
+              std::to_string(tiles) + " tiles of 128x" + std::to_string(c->bn) +
+                  " on " + std::to_string(sms) + " SMs: " +
+                  std::to_string(waves) + " wave(s)"};
+      bestCost = cost;
+      bestBk = c->bk;
+    }
+  }
+  // Few tiles and a long K: split-K.
+  for (const GemmKernelCase *c : of(GemmForm::SplitK)) {
+    std::optional<int64_t> parts = splitKParts(*c, m, n, k, sms, 2);
+    if (!parts)
+      continue;
+    int64_t tiles = c->tiles(m, n);
+    int64_t perPart = ceilDiv(c->kTiles(k), *parts);
+    int64_t waves = ceilDiv(tiles * *parts, sms);
+    double cost = double(waves) * double(c->bn) / kSplitKEfficiency /
+                  double(*parts);
+    if (cost < bestCost) {
+      best = {c, parts,
+              std::to_string(tiles) + " tiles of 128x128 x " +
+                  std::to_string(*parts) + " K parts of " +
+                  std::to_string(perPart * c->bk) + " on " +
+                  std::to_string(sms) + " SMs"};
+      bestCost = cost;
+    }
+  }
+  if (best.parts)
+    if (const GemmKernelCase *cluster =
+            inCluster(catalog, *best.kernelCase, *best.parts,
+                      best.kernelCase->tiles(m, n), k, clustersHeld))
+      return GemmChoice{cluster, std::nullopt, best.why + summedIn(*cluster)};
+  return best;
+}
