@@ -654,6 +654,9 @@ def reduce_kernel(out_ty, rows, depth, stream=False):
       tile.fence mbarrier_init
     }}
     gpu.barrier
+    // Launched while the split-K kernel before it may still run
+    // (programmatic launch): its parts are read only once it has ended.
+    nvvm.griddepcontrol wait
     // Part j lands in slot j mod {depth}; parts 0 .. {depth - 1} are
     // requested first, part j + {depth} once every thread has read part j
     // (the barrier below).

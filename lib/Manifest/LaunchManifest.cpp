@@ -167,6 +167,8 @@ json::Value toJSON(const KernelSpec &k) {
                  {"sanitize_checks", arrayOf(k.sanitizeChecks)}};
   if (!k.versionOf.empty())
     o["version_of"] = k.versionOf;
+  if (k.programmaticLaunch)
+    o["programmatic_launch"] = true;
   return o;
 }
 
@@ -440,6 +442,12 @@ KernelSpec Reader::kernel(const json::Object &o, const std::string &where) {
       o, "sanitize_checks", at,
       std::bind(&Reader::sanitizeCheck, this, _1, _2), /*optional=*/true);
   k.versionOf = string(o, "version_of", at, /*optional=*/true);
+  if (const json::Value *v = o.get("programmatic_launch")) {
+    std::optional<bool> b = v->getAsBoolean();
+    if (!b)
+      fail(at + ".programmatic_launch", "expected a boolean");
+    k.programmaticLaunch = b.value_or(false);
+  }
   if (!failed())
     checkReferences(k, at);
   return k;
@@ -655,10 +663,11 @@ bool SanitizeCheckSpec::operator==(const SanitizeCheckSpec &o) const {
 bool KernelSpec::operator==(const KernelSpec &o) const {
   return std::tie(name, args, params, tensorMaps, blockDims, clusterDims,
                   staticSharedBytes, dynamicSharedBytes, dispatch,
-                  sanitizeChecks, versionOf) ==
+                  sanitizeChecks, versionOf, programmaticLaunch) ==
          std::tie(o.name, o.args, o.params, o.tensorMaps, o.blockDims,
                   o.clusterDims, o.staticSharedBytes, o.dynamicSharedBytes,
-                  o.dispatch, o.sanitizeChecks, o.versionOf);
+                  o.dispatch, o.sanitizeChecks, o.versionOf,
+                  o.programmaticLaunch);
 }
 bool ModuleSpec::operator==(const ModuleSpec &o) const {
   return std::tie(name, chip, kernels) == std::tie(o.name, o.chip, o.kernels);

@@ -224,6 +224,11 @@ KernelSpec describeKernel(LLVM::LLVMFuncOp func, const DataLayout &layout,
     }
   if (auto of = func->getAttrOfType<StringAttr>(kVersionOfAttr))
     kernel.versionOf = of.str();
+  // A kernel that waits for the grids before it may start before they end.
+  func.walk([&](NVVM::GriddepcontrolOp op) {
+    if (op.getKind() == NVVM::GridDepActionKind::wait)
+      kernel.programmaticLaunch = true;
+  });
   kernel.params = parameters(func, layout);
   kernel.blockDims =
       dims(func, {"gpu.known_block_size", NVVM::NVVMDialect::getReqntidAttrName()});

@@ -424,7 +424,7 @@ Error Kernel::launch(const LaunchConfig &config,
   if (Error e = launchRaw(function_, config.grid, *block, cluster,
                           dynamicSharedBytesToLaunch(*spec_, config),
                           static_cast<CUstream>(config.stream),
-                          params.data()))
+                          params.data(), spec_->programmaticLaunch))
     return e;
   return report_ ? finishSanitizedLaunch(config) : Error::success();
 }
@@ -476,12 +476,14 @@ Error allowDynamicShared(const DriverApi &d, CUfunction function,
                    std::to_string(bytes) + ")");
 }
 
-/// A launch configuration; `attribute` holds the cluster dims (0 = none).
+/// A launch configuration; `attributes` hold the cluster dims (0 = none)
+/// and, for `programmatic`, programmatic stream serialization.
 CUlaunchConfig launchConfig(std::array<unsigned, 3> grid,
                             std::array<unsigned, 3> block,
                             std::array<unsigned, 3> cluster,
                             uint64_t dynamicShared, CUstream stream,
-                            CUlaunchAttribute &attribute) {
+                            std::array<CUlaunchAttribute, 2> &attributes,
+                            bool programmatic = false) {
   CUlaunchConfig config = {};
   config.gridDimX = grid[0];
   config.gridDimY = grid[1];
@@ -491,15 +493,22 @@ CUlaunchConfig launchConfig(std::array<unsigned, 3> grid,
   config.blockDimZ = block[2];
   config.sharedMemBytes = unsigned(dynamicShared);
   config.hStream = stream;
-  attribute = {};
+  attributes = {};
+  unsigned count = 0;
   if (cluster[0]) {
-    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attribute.value.clusterDim.x = cluster[0];
-    attribute.value.clusterDim.y = cluster[1];
-    attribute.value.clusterDim.z = cluster[2];
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    CUlaunchAttribute &a = attributes[count++];
+    a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    a.value.clusterDim.x = cluster[0];
+    a.value.clusterDim.y = cluster[1];
+    a.value.clusterDim.z = cluster[2];
   }
+  if (programmatic) {
+    CUlaunchAttribute &a = attributes[count++];
+    a.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    a.value.programmaticStreamSerializationAllowed = 1;
+  }
+  config.attrs = count ? attributes.data() : nullptr;
+  config.numAttrs = count;
   return config;
 }
 
@@ -518,9 +527,9 @@ Expected<int> Kernel::maxActiveClusters() const {
   // A kernel without a cluster counts as clusters of one CTA.
   std::array<unsigned, 3> cluster =
       spec_->clusterDims.value_or(std::array<unsigned, 3>{1, 1, 1});
-  CUlaunchAttribute attribute;
+  std::array<CUlaunchAttribute, 2> attributes;
   CUlaunchConfig config =
-      launchConfig(cluster, block, cluster, shared, nullptr, attribute);
+      launchConfig(cluster, block, cluster, shared, nullptr, attributes);
   int count = 0;
   if (Error e = check(d->cuOccupancyMaxActiveClusters(&count, function_,
                                                       &config),
@@ -533,15 +542,15 @@ Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid
                                std::array<unsigned, 3> block,
                                std::array<unsigned, 3> cluster,
                                uint64_t dynamicShared, CUstream stream,
-                               void **params) {
+                               void **params, bool programmatic) {
   Expected<const DriverApi &> d = driver();
   if (!d)
     return d.takeError();
   if (Error e = allowDynamicShared(*d, function, dynamicShared))
     return e;
-  CUlaunchAttribute attribute;
-  CUlaunchConfig config =
-      launchConfig(grid, block, cluster, dynamicShared, stream, attribute);
+  std::array<CUlaunchAttribute, 2> attributes;
+  CUlaunchConfig config = launchConfig(grid, block, cluster, dynamicShared,
+                                       stream, attributes, programmatic);
   return check(d->cuLaunchKernelEx(&config, function, params, nullptr),
                "cuLaunchKernelEx");
 }

@@ -11,6 +11,7 @@
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
 // RUN: FileCheck %s --check-prefix=CLUSTER < %t.ptx
+// RUN: FileCheck %s --check-prefix=PROGRAMMATIC < %t.json
 //
 // QUIET-NOT: remark
 // QUIET-NOT: error
@@ -35,6 +36,12 @@
 // CLUSTER: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
 // CLUSTER-LABEL: .entry gemm_bf16_tn_swapab_16x128x64_s8_clusterk8(
 // CLUSTER: .reqnctapercluster 8, 1, 1
+//
+// The reductions wait for the split-K GEMM before them on the stream
+// (griddepcontrol.wait) and are launched programmatically; the GEMMs let
+// them launch early.
+// PROGRAMMATIC-COUNT-8: "programmatic_launch": true
+// PROGRAMMATIC-NOT: "programmatic_launch"
 //
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_splitk"

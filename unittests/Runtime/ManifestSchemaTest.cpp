@@ -106,6 +106,7 @@ LaunchManifest everyField() {
                 {"tile.gemm_async", "tcgen05", "k.mlir:20:7"}};
   k.sanitizeChecks = {{"mbarrier-wait-timeout", "k.mlir:30:7", "a wait"},
                       {"shared-region", "k.mlir:31:7", "a region"}};
+  k.programmaticLaunch = true;
   KernelSpec bare;
   bare.name = "bare";
   // A version of `k2`, a kernel without arguments like it.
@@ -155,12 +156,26 @@ TEST(ManifestSchema, EveryFieldSurvivesWriteThenRead) {
   changed = written;
   changed.modules[0].kernels[1].versionOf = "k";
   EXPECT_FALSE(changed == written);
+  changed = written;
+  changed.modules[0].kernels[0].programmaticLaunch = false;
+  EXPECT_FALSE(changed == written);
   // The versions of k2: itself, then `bare`.
   std::vector<const KernelSpec *> versions = read->versions("k2");
   ASSERT_EQ(versions.size(), 2u);
   EXPECT_EQ(versions[0]->name, "k2");
   EXPECT_EQ(versions[1]->name, "bare");
   EXPECT_TRUE(read->versions("nothing").empty());
+}
+
+TEST(ManifestSchema, ProgrammaticLaunchIsABoolean) {
+  std::string text = toJSONText(everyField());
+  size_t at = text.find("\"programmatic_launch\": true");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 27, "\"programmatic_launch\": 1");
+  EXPECT_EQ(errorOf(LaunchManifest::parse(text, "p.json")),
+            "manifest p.json: $.modules[0].kernels[0](k).programmatic_launch: "
+            "expected a "
+            "boolean");
 }
 
 TEST(ManifestSchema, VersionsAndAlignmentsAreChecked) {

@@ -166,6 +166,11 @@ struct KernelSpec {
   /// The kernel this one is another version of (the same computation with
   /// other copy variants, hence other alignment needs), or empty.
   std::string versionOf;
+  /// The kernel waits (`griddepcontrol.wait`) before it reads what the
+  /// work queued before it on the stream wrote: it is launched with
+  /// programmatic stream serialization, so its CTAs may start while that
+  /// work finishes (manifest: `programmatic_launch`).
+  bool programmaticLaunch = false;
 
   /// The arguments a host passes: every argument but the tensor maps.
   unsigned numHostArgs() const;

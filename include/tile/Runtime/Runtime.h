@@ -193,11 +193,14 @@ private:
 
 /// cuLaunchKernelEx with optional cluster dims (0 = no cluster) and the
 /// dynamic shared bytes (the function's limit, by default 48 KiB less its
-/// static shared memory, is raised when they exceed it).
+/// static shared memory, is raised when they exceed it); `programmatic`:
+/// with programmatic stream serialization (the kernel may start before the
+/// work before it ends; it must `griddepcontrol.wait` before reading it).
 llvm::Error launchRaw(CUfunction function, std::array<unsigned, 3> grid,
                       std::array<unsigned, 3> block,
                       std::array<unsigned, 3> cluster, uint64_t dynamicShared,
-                      CUstream stream, void **params);
+                      CUstream stream, void **params,
+                      bool programmatic = false);
 
 /// Milliseconds of GPU time around `body`, from two events on `stream`.
 llvm::Expected<float> timeOnStream(CUstream stream,
