@@ -40,6 +40,7 @@ flight.
 """
 import argparse
 import json
+import sys
 
 from gen_gemm_kernels import (BYTES, CONSUMER_REGS, GROUP_M, PRODUCER_REGS,
                               SHORT, accumulator, acquire_stage, consumer_step,
@@ -763,7 +764,11 @@ def main():
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_mlir", help="the gpu.module to write")
     parser.add_argument("out_json", nargs="?", help="the case list to write")
+    parser.add_argument("--kernels", metavar="NAME,...",
+                        help="write only these kernels (GEMMs or reductions) "
+                             "to the gpu.module; the case list keeps all")
     args = parser.parse_args()
+    only = set(args.kernels.split(",")) if args.kernels else None
     texts, cases, reducers = [], [], []
     for ty, out_ty, bk in TYPES:
         for bn, stages, swap in [(BN, STAGES, False)] + SWAP_AB:
@@ -803,6 +808,13 @@ def main():
         f"#gpu.address_space<workgroup>, num_barriers = {n}>\n"
         for n in sorted({c["stages"] for c in cases} - {STAGES})) + f"""gpu.module @gemm_splitk [#nvvm.target<chip = "sm_90a">] {{
 """
+    names = [c["kernel"] for c in cases + reducers]
+    if only is not None:
+        unknown = only - set(names)
+        if unknown:
+            sys.exit(f"unknown kernels: {', '.join(sorted(unknown))}")
+        # Reductions follow the GEMMs in `texts` as in `names`.
+        texts = [t for t, n in zip(texts, names) if n in only]
     with open(args.out_mlir, "w") as f:
         f.write(header + "".join(texts) + "}\n")
     if args.out_json:

@@ -2,6 +2,7 @@
 are exceptions with MLIR's diagnostic text, argument problems are refused
 before anything is launched, and the C API's own test program passes."""
 
+import json
 import os
 import pathlib
 import subprocess
@@ -216,3 +217,38 @@ def test_sanitize_timeout_is_ignored_without_sanitize():
     source = (ROOT / "examples" / "hello.mlir").read_text()
     assert "__tile_sanitize" not in tile_mlir.compile(
         source, chip="sm_90a", sanitize_timeout_ms=0).ptx
+
+
+def test_gemm_kernels_compile_on_first_use(tmp_path, monkeypatch):
+    """tile_mlir.gemm.KernelCache: the case lists generated, a kernel the
+    build did not prebuild generated alone and compiled in process (checked,
+    with a cubin), kept on disk and read back without compiling again; an
+    unknown kernel refused by the generator's message."""
+    from tile_mlir.gemm import KernelCache
+    cache = KernelCache(tmp_path)
+    assert cache.directory.parent == tmp_path / "gemm"
+    family = json.loads(cache.case_list("gemm"))
+    splitk = json.loads(cache.case_list("gemm_splitk"))
+    assert any(c["kernel"] == "gemm_bf16_tn_128x256x64_s3"
+               for c in family["kernels"])
+    assert any(r["kernel"] == "gemm_splitk_reduce_bf16_16x128"
+               for r in splitk["reducers"])
+    compiled = cache.compiled("gemm_splitk", "gemm_splitk_reduce_bf16_16x128")
+    assert compiled.kernels() == ["gemm_splitk_reduce_bf16_16x128"]
+    assert compiled.cubin
+    kernel = compiled.manifest["modules"][0]["kernels"][0]
+    assert kernel["programmatic_launch"] is True
+    files = sorted(p.name for p in cache.directory.iterdir())
+    assert files == ["gemm.cases.json", "gemm_splitk.cases.json",
+                     "gemm_splitk_reduce_bf16_16x128.sm_90a.cubin",
+                     "gemm_splitk_reduce_bf16_16x128.sm_90a.json",
+                     "gemm_splitk_reduce_bf16_16x128.sm_90a.ptx"]
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(tile_mlir, "compile", no_compiling)
+    again = KernelCache(tmp_path).compiled("gemm_splitk",
+                                           "gemm_splitk_reduce_bf16_16x128")
+    assert again.cubin == compiled.cubin
+    with pytest.raises(ValueError, match="unknown kernels: gemm_nothing"):
+        cache.compiled("gemm", "gemm_nothing")

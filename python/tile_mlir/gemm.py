@@ -23,6 +23,13 @@ launches when the TMA kernel cannot take the tensors): no copy and no
 extra memory, but on an H200 3-7x slower than copying first
 (docs/Performance.md (j)); only some kernels have one (docs/Gemm.md).
 
+Kernels compiled on first use: `Gemm(None)` (or a kernels_dir without
+some kernels) generates and compiles each kernel it needs the first time
+(KernelCache: the package's copy of the generators, tile_mlir.compile in
+process, about 1-3 s a kernel) and keeps it in a cache directory
+(`cache=`, $TILE_MLIR_CACHE, ~/.cache/tile_mlir) for later processes. A
+GPU machine without the compiler library uses a cache made elsewhere.
+
 The choice, from the shape and the GPU's SM count: for M <= 64, swap-AB
 (tiles of {16, 32, 64} rows of A by 128 of W, the narrowest that holds M;
 the tile's rows are the wgmma's N, so an M of 16 wastes nothing of the
@@ -60,6 +67,9 @@ import json
 import os
 import pathlib
 import statistics
+import subprocess
+import sys
+import tempfile
 
 import tile_mlir
 
@@ -107,21 +117,125 @@ def _aligned(t):
     return view
 
 
+# The generator of each module's kernels and case list.
+_GENERATORS = {"gemm": "gen_gemm_kernels.py",
+               "gemm_splitk": "gen_gemm_splitk_kernels.py"}
+
+
+def _generator_dir():
+    """Where the family's generators are: tile_mlir/generators (the build
+    tree's and the wheel's copies), else a source checkout's bench/Kernels."""
+    here = pathlib.Path(__file__).resolve().parent
+    for d in (here / "generators", here.parents[1] / "bench" / "Kernels"):
+        if all((d / g).is_file() for g in _GENERATORS.values()):
+            return d
+    return None
+
+
+class KernelCache:
+    """GEMM kernels compiled on first use: a kernel is generated alone (the
+    family's generator with --kernels) and compiled in process
+    (tile_mlir.compile with translation validation, cubin and PTX), then
+    kept as <directory>/<kernel>.sm_90a.{ptx,cubin,json} for later calls
+    and processes. The directory is `directory` (else $TILE_MLIR_CACHE,
+    else ~/.cache/tile_mlir) / gemm / a hash of the generators, so a
+    changed generator never meets an old kernel. Compiling needs the
+    compiler library (libtile_mlir_c.so, LLVM inside); a machine without it
+    can use a cache directory made elsewhere."""
+
+    def __init__(self, directory=None):
+        self.generators = _generator_dir()
+        key = hashlib.sha1()
+        if self.generators:
+            for g in sorted(_GENERATORS.values()):
+                key.update((self.generators / g).read_bytes())
+        base = pathlib.Path(directory or os.environ.get("TILE_MLIR_CACHE")
+                            or pathlib.Path.home() / ".cache" / "tile_mlir")
+        self.directory = base / "gemm" / key.hexdigest()[:16]
+
+    def _generate(self, module, out_mlir, out_json=None, kernels=None):
+        if self.generators is None:
+            raise RuntimeError(
+                "tile_mlir.gemm: the GEMM generators are not installed "
+                "(tile_mlir/generators or a source checkout's bench/Kernels)")
+        command = [sys.executable, str(self.generators / _GENERATORS[module]),
+                   str(out_mlir)]
+        if out_json:
+            command.append(str(out_json))
+        if kernels:
+            command += ["--kernels", ",".join(kernels)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode:
+            raise ValueError(f"tile_mlir.gemm: {_GENERATORS[module]}: "
+                             f"{(done.stderr or done.stdout).strip()}")
+
+    def case_list(self, module):
+        """`module`'s case list (JSON text), generated into the cache the
+        first time."""
+        path = self.directory / f"{module}.cases.json"
+        if not path.exists():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=self.directory) as scratch:
+                scratch = pathlib.Path(scratch)
+                self._generate(module, scratch / "all.mlir",
+                               scratch / "cases.json")
+                os.replace(scratch / "cases.json", path)
+        return path.read_text()
+
+    def compiled(self, module, kernel):
+        """The compiled kernel `kernel` of `module` (a tile_mlir.Compiled):
+        from the cache, else generated, compiled and cached (written
+        through a temporary name, so concurrent users see whole files)."""
+        prefix = self.directory / f"{kernel}.sm_90a"
+        if (self.directory / f"{kernel}.sm_90a.json").exists():
+            return tile_mlir.Compiled.load(str(prefix))
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=self.directory) as scratch:
+            scratch = pathlib.Path(scratch)
+            self._generate(module, scratch / "k.mlir", kernels=[kernel])
+            try:
+                compiled = tile_mlir.compile(
+                    (scratch / "k.mlir").read_text(), chip="sm_90a",
+                    check=True, cubin=True)
+            except OSError as e:  # no compiler library on this machine
+                raise RuntimeError(
+                    f"tile_mlir.gemm: {kernel} is not prebuilt and cannot be "
+                    f"compiled here ({e}); compile it where tile-mlir's "
+                    f"compiler is and copy {self.directory}") from e
+            compiled.save(str(scratch / "k"))
+            # The manifest last: its presence marks a whole entry.
+            for suffix in ("ptx", "cubin", "json"):
+                if (scratch / f"k.{suffix}").exists():
+                    os.replace(scratch / f"k.{suffix}",
+                               self.directory / f"{kernel}.sm_90a.{suffix}")
+        return compiled
+
+
 class Gemm:
     """The GEMM kernels, loaded into the current CUDA context."""
 
-    def __init__(self, kernels_dir, tuning=None, autotune=False):
-        kernels = pathlib.Path(kernels_dir)
-        texts = [(kernels / f"{name}.cases.json").read_text()
-                 for name in ("gemm", "gemm_splitk")]
+    def __init__(self, kernels_dir=None, tuning=None, autotune=False,
+                 cache=None):
+        # Prebuilt kernels (kernels_dir: <module>.sm_90a.* and the case
+        # lists, as the build writes build/device/kernels) where they are;
+        # any other kernel, and the case lists, from the cache (compiled on
+        # first use).
+        kernels = pathlib.Path(kernels_dir) if kernels_dir else None
+        self.cache = cache if isinstance(cache, KernelCache) else \
+            KernelCache(cache)
+        texts = []
+        for name in ("gemm", "gemm_splitk"):
+            listed = kernels / f"{name}.cases.json" if kernels else None
+            texts.append(listed.read_text() if listed and listed.exists()
+                         else self.cache.case_list(name))
         family, splitk = (json.loads(t) for t in texts)
         # Tuned choices hold for this build of the kernels only: the case
         # lists and the compiled images.
         build = hashlib.sha1("".join(texts).encode())
         for name in ("gemm", "gemm_splitk"):
             for suffix in ("cubin", "ptx"):
-                image = kernels / f"{name}.sm_90a.{suffix}"
-                if image.exists():
+                image = kernels / f"{name}.sm_90a.{suffix}" if kernels else None
+                if image and image.exists():
                     build.update(image.read_bytes())
                     break
         self._build = build.hexdigest()[:16]
@@ -147,8 +261,11 @@ class Gemm:
         self.stream_reducers = [r for r in splitk["reducers"]
                                 if r.get("stream_k")]
         compiled = {name: tile_mlir.Compiled.load(str(kernels / f"{name}.sm_90a"))
-                    for name in ("gemm", "gemm_splitk")}
+                    for name in ("gemm", "gemm_splitk")
+                    if kernels and (kernels / f"{name}.sm_90a.json").exists()}
         self.modules = {name: tile_mlir.load(c) for name, c in compiled.items()}
+        self._prebuilt = {name: set(c.kernels()) for name, c in compiled.items()}
+        self._compiled_on_use = {}  # kernel -> its module (kept loaded)
         self._chooser = tile_mlir._gemm_chooser(*texts)
         # kernel -> its versions: (name, alignment bytes of A and of W).
         self.versions = {}
@@ -287,8 +404,19 @@ class Gemm:
             warnings.warn(f"tile_mlir.gemm: tuning cache {path} not written: {e}")
 
     def _kernel(self, module, name):
+        """Kernel `name` of `module`: prebuilt, else compiled on first use
+        (the cache's, KernelCache)."""
         if name not in self._kernels:
-            self._kernels[name] = self.modules[module].kernel(name)
+            if name in self._prebuilt.get(module, ()):
+                self._kernels[name] = self.modules[module].kernel(name)
+            else:
+                loaded = tile_mlir.load(self.cache.compiled(module, name))
+                self._compiled_on_use[name] = loaded
+                self._kernels[name] = loaded.kernel(name)
+                if self.debug:
+                    print(f"tile_mlir.gemm: {name} is not prebuilt: from "
+                          f"the cache, compiled there on its first use "
+                          f"({self.cache.directory})")
         return self._kernels[name]
 
     def _sm_count(self, device):

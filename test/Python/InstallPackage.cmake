@@ -27,6 +27,9 @@ except tile_mlir.CompileError as error:
     assert "error" in str(error), str(error)
 else:
     raise AssertionError("bad input compiled")
+# The GEMM generators ship with it (kernels compiled on first use).
+import tile_mlir.gemm as gemm
+assert str(gemm._generator_dir()).startswith(prefix), gemm._generator_dir()
 print("installed package at", tile_mlir.__file__, "compiles")
 ]=])
 execute_process(
