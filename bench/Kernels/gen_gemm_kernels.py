@@ -83,11 +83,15 @@ def ring_mn_128b(ty, stages, rows, cols):
                   (rows * cols, inner, rows * inner, 1), swz)
 
 
-def accumulator(n):
+def accumulator(n, m_tiles=1):
     # The wgmma m64nN f32 fragment: thread 32w + 4q + r holds row
-    # 16w + 8h + q, column 8j + 2r + e in register 4j + 2h + e.
-    return layout((4, 2, 8, n // 8, 4, 2),
-                  ("32@tid_in_wg", 2, "4@tid_in_wg", 4, "1@tid_in_wg", 1))
+    # 16w + 8h + q, column 8j + 2r + e in register 4j + 2h + e; `m_tiles`
+    # 64-row tiles of one warpgroup follow each other in the registers.
+    shape = (4, 2, 8, n // 8, 4, 2)
+    strides = ("32@tid_in_wg", 2, "4@tid_in_wg", 4, "1@tid_in_wg", 1)
+    if m_tiles > 1:
+        shape, strides = (m_tiles,) + shape, (n // 2,) + strides
+    return layout(shape, strides)
 
 
 def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
@@ -312,6 +316,175 @@ EPILOGUES = {
       %ep_act = math.fma %ep_h, %ep_t, %ep_h : f32
 """,
 }
+
+
+def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
+    """The ping-pong schedule: each consumer warpgroup owns whole 128 x BN
+    tiles (its accumulator two m64 fragments, 128 x BN / 128 registers a
+    thread) and the CTA's tiles alternate between them (walk positions 0,
+    2, ... to the first, 1, 3, ... to the second). The producer fills the
+    ring in walk order, so a warpgroup's K loop can only start once the
+    other's is nearly done: one warpgroup's epilogue (activation, staging,
+    TMA store) runs while the other's MMAs do, where the cooperative
+    kernels' two warpgroups finish a tile together and leave the tensor
+    pipe idle for the epilogue. A stage is read by one warpgroup: 4
+    releasing warps. The ring is handed over explicitly too (named barriers
+    3 and 4, 256 threads): a warpgroup starts waiting for its tile's stages
+    only after the other has waited for all of its previous tile's. A full
+    barrier's wait names a phase by its parity, so a warpgroup that skipped
+    ahead by a whole tile (more slots than the ring has stages) could take
+    an old phase for the one it waits for and read a stage still loading."""
+    assert epilogue in (None,) + tuple(EPILOGUES)
+    bm = 128
+    name = (f"gemm_{SHORT[ty]}_tn_{bm}x{bn}x{bk}_s{stages}_pingpong"
+            f"{'_' + epilogue if epilogue else ''}")
+    a_t = f"!tile.buffer<{stages}x{bm}x{bk}x{ty}, shared, {ring_k_major(ty, stages, bm, bk)}>"
+    b_t = f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, {ring_k_major(ty, stages, bn, bk)}>"
+    c_t = output_tile(out_ty, bm, bn, lead=2)
+    acc_t = f"!tile.buffer<{bm}x{bn}xf32, local, {accumulator(bn, 2)}>"
+    g_in = f"!tile.buffer<?x?x{ty}, global>"
+    g_out = f"!tile.buffer<?x?x{out_ty}, global>"
+    m_in = f"memref<?x?x{ty}, 1>"
+    m_out = f"memref<?x?x{out_ty}, 1>"
+    stage_bytes = (bm + bn) * bk * BYTES[ty]
+    bias_param, bias_alloc, bias_prologue, bias_epilogue = "", "", "", ""
+    if epilogue:
+        bias_param, bias_alloc, bias_prologue, bias_epilogue = fused_epilogue(
+            epilogue, out_ty, bn, acc_t)
+
+    def step(i, accumulate, first):
+        sfx = "_first" if first else ""
+        text = f"""%s{sfx} = arith.remui {i}, %c_stages : index
+%round{sfx} = arith.divui {i}, %c_stages : index
+%round_bit{sfx} = arith.andi %round{sfx}, %c1 : index
+%parity{sfx} = arith.cmpi ne, %round_bit{sfx}, %c0 : index
+nvgpu.mbarrier.try_wait.parity %full[%s{sfx}], %parity{sfx}, %ticks : !ring
+%accumulate{sfx} = arith.constant {accumulate}
+tile.gemm_async %acc[0, 0], %sa[%s{sfx}, 0, 0], %sb[%s{sfx}, 0, 0] sizes [{bm}, {bn}, {bk}]
+    exec warpgroup accumulate(%accumulate{sfx}) {{transpose_b}} : {acc_t}, {a_t}, {b_t}
+tile.commit_group wgmma
+tile.wait_group wgmma, 1"""
+        if not first:
+            text += f"""
+// The group before this one has retired: its stage is free.
+scf.if %releaser {{
+  %prev = arith.addi {i}, %c_stages : index
+  %prev1 = arith.subi %prev, %c1 : index
+  %ps = arith.remui %prev1, %c_stages : index
+{release("%ps", False, "  ")}
+}}"""
+        indent = "        " if first else "          "
+        return "\n".join(indent + line for line in text.splitlines())
+
+    text = f"""
+  // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}, ping-pong
+  gpu.func @{name}(%a: {m_in}, %b: {m_in}, {bias_param}%c: {m_out}) kernel
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+{ring_constants(stages, bm, bn, bk, stage_bytes, 4)}    %true = arith.constant true
+    %zero = arith.constant 0.0 : f32
+    %i32_128 = arith.constant 128 : i32
+{problem(m_in, m_out, g_in, g_out, 0)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
+    %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
+    %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
+{bias_alloc}{roles_and_ring()}{setup(False, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
+    scf.if %is_producer {{
+      nvvm.setmaxregister decrease {PRODUCER_REGS}
+      scf.if %leader {{
+        scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
+{raster("          ")}
+          %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
+{acquire_stage("            ")}            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bm}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {a_t}
+            tile.copy_async %gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{bn}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {g_in} to {b_t}
+            %next = arith.addi %i, %c1 : index
+            scf.yield %next : index
+          }}
+          scf.yield %it1 : index
+        }}
+      }}
+    }} else {{
+      nvvm.setmaxregister increase {CONSUMER_REGS}
+      %half = arith.subi %wg, %c1 : index
+      %half_i32 = arith.index_cast %wg : index to i32
+      %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
+      // Lane 0 of each of this warpgroup's warps releases its stages.
+      %releaser = arith.cmpi eq, %lane, %c0 : index
+      // Walk positions half, half + 2, ...: tiles first + (2j + half) ctas,
+      // whose ring slots start at (2j + half) k_tiles.
+      %my_offset = arith.muli %half, %ctas : index
+      %my_first = arith.addi %first_tile, %my_offset : index
+      %my_step = arith.muli %ctas, %c2 : index
+      %my_slot0 = arith.muli %half, %k_tiles : index
+      %pair_slots = arith.muli %k_tiles, %c2 : index
+      // The ring passes to warpgroup 1 + h through barrier 3 + h.
+      %c3_i32 = arith.constant 3 : i32
+      %c7_i32 = arith.constant 7 : i32
+      %turn_threads = arith.constant 256 : i32
+      %half_only_i32 = arith.index_cast %half : index to i32
+      %my_turn_id = arith.addi %half_only_i32, %c3_i32 : i32
+      %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
+      %acc = tile.alloc_local : {acc_t}
+      scf.for %t = %my_first to %tiles_walked step %my_step iter_args(%it0 = %my_slot0) -> (index) {{
+{raster("        ")}
+{bias_prologue}        // The tile before this one in the CTA's walk (the other
+        // warpgroup's) has had all its stages: this tile's may be waited for.
+        %has_prev = arith.cmpi ugt, %t, %first_tile : index
+        scf.if %has_prev {{
+          tile.named_barrier id(%my_turn_id) threads(%turn_threads)
+        }}
+        // The first K step overwrites the accumulator.
+{step("%it0", "false", True)}
+        %it_next = arith.addi %it0, %c1 : index
+        %it1 = scf.for %kt = %c1 to %k_tiles step %c1 iter_args(%i = %it_next) -> (index) {{
+{step("%i", "true", False)}
+          %next = arith.addi %i, %c1 : index
+          scf.yield %next : index
+        }}
+        // Every stage of this tile has been waited for: the next tile's
+        // warpgroup may start.
+        %t_next = arith.addi %t, %ctas : index
+        %has_next = arith.cmpi ult, %t_next, %tiles_walked : index
+        scf.if %has_next {{
+          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+        }}
+        tile.wait_group wgmma, 0
+        scf.if %releaser {{
+          %last = arith.addi %it1, %c_stages : index
+          %last1 = arith.subi %last, %c1 : index
+          %ls = arith.remui %last1, %c_stages : index
+{release("%ls", False, "          ")}
+        }}
+{bias_epilogue}        // Epilogue: the previous tile's TMA store must have read this
+        // warpgroup's C tile before it is overwritten.
+        scf.if %wg_leader {{
+          tile.wait_group bulk, 0 {{read}}
+        }}
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        tile.store %acc to %sc[%half, 0, 0] : {acc_t} to {c_t}
+        tile.fence proxy_async
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        scf.if %wg_leader {{
+          tile.copy_async %sc[%half, 0, 0] to %gc[%m0, %n0] sizes [{bm}, {bn}] exec thread
+              : {c_t} to {g_out}
+          tile.commit_group bulk
+        }}
+        %it_pair = arith.addi %it0, %pair_slots : index
+        scf.yield %it_pair : index
+      }}
+      scf.if %wg_leader {{
+        tile.wait_group bulk, 0 {{read}}
+      }}
+    }}
+    gpu.return
+  }}
+"""
+    case = dict(kernel=name, dtype=ty, out=out_ty, b_mn=False, bm=bm, bn=bn,
+                bk=bk, stages=stages, block=384, copy="tma",
+                schedule="pingpong")
+    if epilogue:
+        case["epilogue"] = epilogue
+    return text, case
 
 
 def fused_epilogue(epilogue, out_ty, bn, acc_t):
@@ -862,6 +1035,16 @@ EPILOGUE_CONFIGS = [
 ]
 
 
+# Ping-pong kernels (pingpong_kernel): (type, output type, BN, BK, stages,
+# epilogue or None). 128 x 128 tiles per warpgroup: the accumulator is 128
+# registers a thread, as the cooperative 128 x 256 kernels' half tile.
+PINGPONG_CONFIGS = [
+    ("bf16", "bf16", 128, 64, 4, None),
+    ("bf16", "bf16", 128, 64, 4, "bias_gelu"),
+    ("bf16", "bf16", 128, 64, 4, "bias_silu"),
+]
+
+
 def parse_arguments():
     """OUT.mlir [OUT.json]: `--help` prints this script's description."""
     parser = argparse.ArgumentParser(
@@ -894,6 +1077,11 @@ def main():
         if only is None or case["kernel"] in only:
             kernels.append(text)
             epilogue_cases.append(case)
+    for ty, out_ty, bn, bk, stages, epilogue in PINGPONG_CONFIGS:
+        text, case = pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue)
+        if only is None or case["kernel"] in only:
+            kernels.append(text)
+            (epilogue_cases if epilogue else cases).append(case)
     # A version is launched with its kernel's arguments: the manifest
     # reader refuses one whose kernel is missing.
     missing = {c["version_of"] for c in cases if "version_of" in c} - {

@@ -124,10 +124,11 @@ Expected<GemmCatalog> GemmCatalog::parse(llvm::StringRef familyCases,
       Expected<std::string> name = text(*o, "kernel", file + " case");
       if (!name)
         return name.takeError();
-      // Not chosen: A.B kernels, B-multicast clusters and cp.async
-      // versions (TileRuntime launches those in their kernel's place).
+      // Not chosen: A.B kernels, B-multicast clusters, cp.async versions
+      // (TileRuntime launches those in their kernel's place) and other
+      // schedules of a tile (the ping-pong kernels: measured no faster).
       if (module == "gemm" && (flag(*o, "b_mn") || o->get("cluster") ||
-                               o->get("version_of")))
+                               o->get("version_of") || o->get("schedule")))
         continue;
       GemmKernelCase c;
       c.kernel = *name;

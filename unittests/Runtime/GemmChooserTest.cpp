@@ -57,14 +57,18 @@ std::string familyJson() {
   return "{\"kernels\": [" + tiles("t256x32", 256, 32) + "," +
          tiles("t256x64", 256, 64) + "," + tiles("t192", 192, 64) + "," +
          tiles("t128", 128, 64) + "," + tiles("t64", 64, 64) + "," +
-         // Not chosen: an A.B kernel, a B-multicast cluster, a version.
+         // Not chosen: an A.B kernel, a B-multicast cluster, a version,
+         // another schedule.
          "{\"kernel\": \"nn\", \"dtype\": \"bf16\", \"out\": \"bf16\", "
          "\"b_mn\": true, \"bm\": 128, \"bn\": 256, \"bk\": 64},"
          "{\"kernel\": \"multicast\", \"dtype\": \"bf16\", \"out\": \"bf16\", "
          "\"b_mn\": false, \"bm\": 128, \"bn\": 256, \"bk\": 64, \"cluster\": 2},"
          "{\"kernel\": \"t256_ldgsts\", \"dtype\": \"bf16\", \"out\": \"bf16\", "
          "\"b_mn\": false, \"bm\": 128, \"bn\": 256, \"bk\": 64, "
-         "\"version_of\": \"t256x64\"}"
+         "\"version_of\": \"t256x64\"},"
+         "{\"kernel\": \"t128_pingpong\", \"dtype\": \"bf16\", \"out\": \"bf16\", "
+         "\"b_mn\": false, \"bm\": 128, \"bn\": 128, \"bk\": 64, "
+         "\"schedule\": \"pingpong\"}"
          "], \"epilogue_kernels\": []}";
 }
 
@@ -114,6 +118,7 @@ TEST(GemmCatalog, ReadsTheFormsAndLeavesOutWhatIsNotChosen) {
   EXPECT_EQ(cat.find("nn"), nullptr);
   EXPECT_EQ(cat.find("multicast"), nullptr);
   EXPECT_EQ(cat.find("t256_ldgsts"), nullptr);
+  EXPECT_EQ(cat.find("t128_pingpong"), nullptr);
   ASSERT_NE(cat.find("t128"), nullptr);
   EXPECT_EQ(cat.find("t128")->form, GemmForm::Tiles);
   EXPECT_EQ(cat.find("t128")->module, "gemm");
