@@ -380,8 +380,7 @@ scf.if %releaser {{
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}, ping-pong
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, {bias_param}%c: {m_out}) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
-{ring_constants(stages, bm, bn, bk, stage_bytes, 4)}    %true = arith.constant true
-    %zero = arith.constant 0.0 : f32
+{ring_constants(stages, bm, bn, bk, stage_bytes, 4)}    %zero = arith.constant 0.0 : f32
     %i32_128 = arith.constant 128 : i32
 {problem(m_in, m_out, g_in, g_out, 0)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}

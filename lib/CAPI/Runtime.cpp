@@ -172,6 +172,19 @@ GemmMatrix matrix(const TileGemmMatrix &m) {
   return {m.address, m.rows, m.cols, m.row_stride};
 }
 
+/// Null handles, types or outputs are refused with a message, not followed.
+bool missing(char **error, std::initializer_list<std::pair<const void *,
+                                                           const char *>>
+                               required) {
+  for (auto [pointer, what] : required)
+    if (!pointer) {
+      if (error)
+        *error = copyOf(std::string(what) + " is NULL");
+      return true;
+    }
+  return false;
+}
+
 } // namespace
 
 void tileGemmChoiceFree(TileGemmChoice *choice) {
@@ -183,6 +196,8 @@ void tileGemmChoiceFree(TileGemmChoice *choice) {
 }
 
 TileGemmRef tileGemmOpen(const char *kernelsDir, char **error) {
+  if (missing(error, {{kernelsDir, "tileGemmOpen: the kernels folder"}}))
+    return nullptr;
   if (llvm::Error e = ensureContext()) {
     report(error, std::move(e));
     return nullptr;
@@ -199,6 +214,10 @@ void tileGemmDestroy(TileGemmRef gemm) { delete gemm; }
 
 int tileGemmChoose(TileGemmRef gemm, const char *dtype, int64_t m, int64_t n,
                    int64_t k, TileGemmChoice *choice, char **error) {
+  if (missing(error, {{gemm, "tileGemmChoose: the gemm"},
+                      {dtype, "tileGemmChoose: the type"},
+                      {choice, "tileGemmChoose: the choice"}}))
+    return 1;
   llvm::Expected<GemmChoice> c = gemm->gemm->choose(dtype, m, n, k);
   if (!c) {
     report(error, c.takeError());
@@ -211,6 +230,9 @@ int tileGemmChoose(TileGemmRef gemm, const char *dtype, int64_t m, int64_t n,
 int tileGemmLinear(TileGemmRef gemm, const char *dtype, TileGemmMatrix a,
                    TileGemmMatrix w, TileGemmMatrix c, void *stream,
                    char **why, char **error) {
+  if (missing(error, {{gemm, "tileGemmLinear: the gemm"},
+                      {dtype, "tileGemmLinear: the type"}}))
+    return 1;
   std::string text;
   if (llvm::Error e = gemm->gemm->linear(dtype, matrix(a), matrix(w),
                                          matrix(c), CUstream(stream), &text)) {
@@ -225,6 +247,10 @@ int tileGemmLinear(TileGemmRef gemm, const char *dtype, TileGemmMatrix a,
 TileGemmChooserRef tileGemmChooserCreate(const char *familyCases,
                                          const char *splitKCases,
                                          char **error) {
+  if (missing(error, {{familyCases, "tileGemmChooserCreate: gemm.cases.json"},
+                      {splitKCases,
+                       "tileGemmChooserCreate: gemm_splitk.cases.json"}}))
+    return nullptr;
   llvm::Expected<GemmCatalog> catalog =
       GemmCatalog::parse(familyCases, splitKCases);
   if (!catalog) {
@@ -240,6 +266,10 @@ int tileGemmChooserChoose(TileGemmChooserRef chooser, const char *dtype,
                           int64_t m, int64_t n, int64_t k, int sms,
                           int allowSwapAB, TileGemmClustersHeldFn held,
                           void *user, TileGemmChoice *choice, char **error) {
+  if (missing(error, {{chooser, "tileGemmChooserChoose: the chooser"},
+                      {dtype, "tileGemmChooserChoose: the type"},
+                      {choice, "tileGemmChooserChoose: the choice"}}))
+    return 1;
   GemmChooseOptions options;
   options.allowSwapAB = allowSwapAB != 0;
   llvm::Expected<GemmChoice> c = chooseGemm(

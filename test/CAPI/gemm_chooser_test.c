@@ -117,6 +117,12 @@ int main(void) {
             strstr(error, "gemm.cases.json"),
         "a malformed case list is refused by name");
   tileRuntimeFreeString(error);
+  error = NULL;
+  CHECK(tileGemmChooserChoose(chooser, NULL, 64, 64, 64, 132, 1, held, &calls,
+                              &none, &error) != 0 &&
+            error && strstr(error, "the type is NULL"),
+        "a NULL type is refused");
+  tileRuntimeFreeString(error);
 
   tileGemmChooserDestroy(chooser);
   free(family);
