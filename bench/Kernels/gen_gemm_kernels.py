@@ -309,7 +309,9 @@ EPILOGUES = {
     # (1 + tanh(y/2)) / 2): three operations, one of them on the SFU
     # (tanh.approx), where y / (1 + 2^(-y log2 e)) needs two (ex2 and the
     # reciprocal of the division) -- the SFU's quarter rate is what the
-    # epilogue waits on.
+    # epilogue waits on. As GELU's, its absolute error is about |y| 2^-12
+    # (tanh.approx), which in the far negative tail (y < -8) exceeds the
+    # tiny result (docs/Limitations.md).
     "bias_silu": """      %ep_half_f = arith.constant 0.5 : f32
       %ep_h = arith.mulf %ep_y, %ep_half_f : f32
       %ep_t = math.tanh %ep_h : f32

@@ -158,19 +158,20 @@ int Gemm::clustersHeld(const GemmKernelCase &c) const {
   auto it = held_.find(c.kernel);
   if (it != held_.end())
     return it->second;
-  int count = 0;
+  // A failed query (no current context on this thread, say) counts as
+  // none held for this call only: it is asked again next time.
   Expected<Kernel> k = kernel(c.module, c.kernel);
-  if (k) {
-    Expected<int> held = k->maxActiveClusters();
-    if (held)
-      count = *held;
-    else
-      llvm::consumeError(held.takeError()); // none held: not chosen
-  } else {
+  if (!k) {
     llvm::consumeError(k.takeError());
+    return 0;
   }
-  held_[c.kernel] = count;
-  return count;
+  Expected<int> held = k->maxActiveClusters();
+  if (!held) {
+    llvm::consumeError(held.takeError());
+    return 0;
+  }
+  held_[c.kernel] = *held;
+  return *held;
 }
 
 Expected<GemmChoice> Gemm::choose(llvm::StringRef dtype, int64_t m, int64_t n,
@@ -180,14 +181,22 @@ Expected<GemmChoice> Gemm::choose(llvm::StringRef dtype, int64_t m, int64_t n,
       [this](const GemmKernelCase &c) { return clustersHeld(c); }, options);
 }
 
-Error Gemm::linear(llvm::StringRef dtype, const GemmMatrix &a,
-                   const GemmMatrix &w, const GemmMatrix &c, CUstream stream,
+Error Gemm::linear(llvm::StringRef dtype, const GemmMatrix &aIn,
+                   const GemmMatrix &wIn, const GemmMatrix &cIn, CUstream stream,
                    std::string *why, GemmChooseOptions options) const {
   int64_t e = gemmElementBytes(dtype);
   if (!e)
     return fail("tile::runtime::Gemm: '" + dtype +
                 "' is not a GEMM type (bf16, f16, f8E4M3FN)");
   int64_t ce = gemmElementBytes(gemmOutputType(dtype));
+  // One row has no stride to speak of: give it one that holds the row
+  // (the copies and the tensor maps use it).
+  auto oneRow = [](GemmMatrix x) {
+    if (x.rows <= 1)
+      x.rowStride = std::max(x.rowStride, x.cols);
+    return x;
+  };
+  const GemmMatrix a = oneRow(aIn), w = oneRow(wIn), c = oneRow(cIn);
   int64_t m = a.rows, n = w.rows, k = a.cols;
   std::string problems;
   auto problem = [&](const llvm::Twine &text) {

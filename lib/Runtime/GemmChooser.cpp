@@ -24,8 +24,10 @@ Error fail(const llvm::Twine &text) {
 }
 
 /// Throughput of a 128 x BN tile relative to 128 x 256, measured on an H200
-/// (docs/Performance.md (d)): narrower tiles reload A more per FLOP.
-double tileEfficiency(int64_t bn) {
+/// (docs/Performance.md (d)): narrower tiles reload A more per FLOP. A
+/// family tile of another width has no measured figure: the catalog
+/// refuses it (GemmCatalog::parse).
+std::optional<double> tileEfficiency(int64_t bn) {
   switch (bn) {
   case 256:
     return 1.0;
@@ -33,9 +35,21 @@ double tileEfficiency(int64_t bn) {
     return 0.97;
   case 128:
     return 0.93;
-  default:
+  case 64:
     return 0.8;
+  default:
+    return std::nullopt;
   }
+}
+
+/// The largest M, N or K chosen for: TMA dims are below 2^32, and below
+/// this no tile or unit count overflows.
+constexpr int64_t kMaxSize = int64_t(1) << 32;
+
+/// A JSON key that is present and not null.
+bool present(const llvm::json::Object &o, llvm::StringRef key) {
+  const llvm::json::Value *v = o.get(key);
+  return v && !v->getAsNull();
 }
 /// A 128 x 128 split-K tile, with the reduction's traffic.
 constexpr double kSplitKEfficiency = 0.85;
@@ -127,8 +141,9 @@ Expected<GemmCatalog> GemmCatalog::parse(llvm::StringRef familyCases,
       // Not chosen: A.B kernels, B-multicast clusters, cp.async versions
       // (TileRuntime launches those in their kernel's place) and other
       // schedules of a tile (the ping-pong kernels: measured no faster).
-      if (module == "gemm" && (flag(*o, "b_mn") || o->get("cluster") ||
-                               o->get("version_of") || o->get("schedule")))
+      if (module == "gemm" &&
+          (flag(*o, "b_mn") || present(*o, "cluster") ||
+           present(*o, "version_of") || present(*o, "schedule")))
         continue;
       GemmKernelCase c;
       c.kernel = *name;
@@ -149,9 +164,13 @@ Expected<GemmCatalog> GemmCatalog::parse(llvm::StringRef familyCases,
       }
       if (module == "gemm") {
         c.form = GemmForm::Tiles;
+        if (!tileEfficiency(c.bn))
+          return fail("GEMM case " + c.kernel + ": no measured efficiency "
+                      "for 128 x " + llvm::Twine(c.bn) +
+                      " tiles (GemmChooser.cpp, tileEfficiency)");
       } else {
         c.swapAB = flag(*o, "swap_ab");
-        if (o->get("cluster")) {
+        if (present(*o, "cluster")) {
           Expected<int64_t> size = integer(*o, "cluster", c.kernel);
           if (!size)
             return size.takeError();
@@ -259,6 +278,9 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
   if (m < 0 || n < 0 || k < 0)
     return fail("GEMM " + llvm::Twine(m) + "x" + llvm::Twine(n) + "x" +
                 llvm::Twine(k) + ": a size is negative");
+  if (m > kMaxSize || n > kMaxSize || k > kMaxSize)
+    return fail("GEMM " + llvm::Twine(m) + "x" + llvm::Twine(n) + "x" +
+                llvm::Twine(k) + ": a size is above 2^32 (TMA's limit)");
   if (sms < 1)
     return fail("GEMM: " + llvm::Twine(sms) + " SMs");
   auto of = [&](GemmForm form) {
@@ -307,7 +329,7 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
   for (const GemmKernelCase *c : family) {
     int64_t tiles = c->tiles(m, n);
     int64_t waves = ceilDiv(tiles, sms);
-    double cost = double(waves) * double(c->bn) / tileEfficiency(c->bn);
+    double cost = double(waves) * double(c->bn) / *tileEfficiency(c->bn);
     if (!best.kernelCase || cost < bestCost ||
         (cost == bestCost && c->bk > bestBk)) {
       best = {c, std::nullopt,

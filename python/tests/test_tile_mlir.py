@@ -240,9 +240,15 @@ def test_gemm_kernels_compile_on_first_use(tmp_path, monkeypatch):
     assert kernel["programmatic_launch"] is True
     files = sorted(p.name for p in cache.directory.iterdir())
     assert files == ["gemm.cases.json", "gemm_splitk.cases.json",
+                     "gemm_splitk_reduce_bf16_16x128.sm_90a.compiler",
                      "gemm_splitk_reduce_bf16_16x128.sm_90a.cubin",
                      "gemm_splitk_reduce_bf16_16x128.sm_90a.json",
                      "gemm_splitk_reduce_bf16_16x128.sm_90a.ptx"]
+    # An entry another build of the compiler made is compiled again.
+    made_by = cache.directory / "gemm_splitk_reduce_bf16_16x128.sm_90a.compiler"
+    made_by.write_text("another build")
+    cache.compiled("gemm_splitk", "gemm_splitk_reduce_bf16_16x128")
+    assert made_by.read_text() == KernelCache._compiler()
 
     def no_compiling(*args, **kwargs):
         raise AssertionError("compiled again")
@@ -250,5 +256,11 @@ def test_gemm_kernels_compile_on_first_use(tmp_path, monkeypatch):
     again = KernelCache(tmp_path).compiled("gemm_splitk",
                                            "gemm_splitk_reduce_bf16_16x128")
     assert again.cubin == compiled.cubin
+    # Without a compiler library (a GPU machine) the entries are used as
+    # they are.
+    made_by.write_text("another build")
+    monkeypatch.setattr(KernelCache, "_compiler", staticmethod(lambda: None))
+    assert KernelCache(tmp_path).compiled(
+        "gemm_splitk", "gemm_splitk_reduce_bf16_16x128").cubin == compiled.cubin
     with pytest.raises(ValueError, match="unknown kernels: gemm_nothing"):
         cache.compiled("gemm", "gemm_nothing")

@@ -139,9 +139,12 @@ class KernelCache:
     kept as <directory>/<kernel>.sm_90a.{ptx,cubin,json} for later calls
     and processes. The directory is `directory` (else $TILE_MLIR_CACHE,
     else ~/.cache/tile_mlir) / gemm / a hash of the generators, so a
-    changed generator never meets an old kernel. Compiling needs the
-    compiler library (libtile_mlir_c.so, LLVM inside); a machine without it
-    can use a cache directory made elsewhere."""
+    changed generator never meets an old kernel. Each entry also records
+    which compiler library made it (its size and modification time): where
+    that library is, an entry another build of it made is compiled again.
+    Compiling needs the compiler library (libtile_mlir_c.so, LLVM inside);
+    a machine without it uses the entries as they are (a cache directory
+    made elsewhere)."""
 
     def __init__(self, directory=None):
         self.generators = _generator_dir()
@@ -152,6 +155,15 @@ class KernelCache:
         base = pathlib.Path(directory or os.environ.get("TILE_MLIR_CACHE")
                             or pathlib.Path.home() / ".cache" / "tile_mlir")
         self.directory = base / "gemm" / key.hexdigest()[:16]
+
+    @staticmethod
+    def _compiler():
+        """The compiler library's identity, or None where there is none."""
+        try:
+            info = os.stat(tile_mlir.library_path("c"))
+        except OSError:
+            return None
+        return f"{info.st_size}:{info.st_mtime_ns}"
 
     def _generate(self, module, out_mlir, out_json=None, kernels=None):
         if self.generators is None:
@@ -187,7 +199,11 @@ class KernelCache:
         from the cache, else generated, compiled and cached (written
         through a temporary name, so concurrent users see whole files)."""
         prefix = self.directory / f"{kernel}.sm_90a"
-        if (self.directory / f"{kernel}.sm_90a.json").exists():
+        compiler = self._compiler()
+        made_by = self.directory / f"{kernel}.sm_90a.compiler"
+        if (self.directory / f"{kernel}.sm_90a.json").exists() and (
+                compiler is None or (made_by.exists()
+                                     and made_by.read_text() == compiler)):
             return tile_mlir.Compiled.load(str(prefix))
         self.directory.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=self.directory) as scratch:
@@ -203,8 +219,9 @@ class KernelCache:
                     f"compiled here ({e}); compile it where tile-mlir's "
                     f"compiler is and copy {self.directory}") from e
             compiled.save(str(scratch / "k"))
+            (scratch / "k.compiler").write_text(compiler or "")
             # The manifest last: its presence marks a whole entry.
-            for suffix in ("ptx", "cubin", "json"):
+            for suffix in ("ptx", "cubin", "compiler", "json"):
                 if (scratch / f"k.{suffix}").exists():
                     os.replace(scratch / f"k.{suffix}",
                                self.directory / f"{kernel}.sm_90a.{suffix}")
@@ -248,12 +265,17 @@ class Gemm:
         self._checked = set()  # tuned keys validated against this build
         self.family = [c for c in family["kernels"]
                        if not c["b_mn"] and "cluster" not in c
-                       and "version_of" not in c]
+                       and "version_of" not in c and "schedule" not in c]
+        # Other schedules of a family tile (ping-pong): by `choice=` only,
+        # neither chosen nor tuned (measured no faster, docs/Gemm.md).
+        self.schedules = [c for c in family["kernels"]
+                          if not c["b_mn"] and "schedule" in c]
         self.splitk = [c for c in splitk["kernels"]
                        if not c.get("swap_ab") and not c.get("stream_k")
                        and not c.get("cluster")]
         self.swap_ab = [c for c in splitk["kernels"]
-                        if c.get("swap_ab") and not c.get("cluster")]
+                        if c.get("swap_ab") and not c.get("cluster")
+                        and not c.get("stream_k")]
         # K cut across a cluster's CTAs and summed there (no workspace).
         self.cluster_k = [c for c in splitk["kernels"] if c.get("cluster")]
         self.stream_k = [c for c in splitk["kernels"] if c.get("stream_k")]
@@ -279,6 +301,7 @@ class Gemm:
                         self.versions.setdefault(k["version_of"], []).append(
                             (k["name"], needs[0], needs[1]))
         self._kernels = {}
+        self._held = {}  # cluster split-K kernel -> clusters held at once
         self._sms = None
         self.debug = os.environ.get("TILE_MLIR_GEMM_DEBUG") == "1"
         # False: never swap-AB (the benchmarks' comparison of the two).
@@ -326,7 +349,7 @@ class Gemm:
         for c in self.cluster_k:
             if c["dtype"] != ty or (c["swap_ab"] and (m > 64 or c["bm"] < m)):
                 continue
-            if self._kernel("gemm_splitk", c["kernel"]).max_active_clusters() >= 1:
+            if self._clusters_held(c["kernel"]) >= 1:
                 out.append((c["kernel"], None))
         return list(dict.fromkeys(out))
 
@@ -419,6 +442,20 @@ class Gemm:
                           f"({self.cache.directory})")
         return self._kernels[name]
 
+    def _clusters_held(self, name):
+        """Clusters of the cluster split-K kernel `name` the GPU holds at
+        once, asked once per kernel; 0 when the kernel cannot be loaded or
+        compiled here (then it is never chosen, and not retried per call)."""
+        if name not in self._held:
+            try:
+                self._held[name] = self._kernel(
+                    "gemm_splitk", name).max_active_clusters()
+            except Exception as e:  # noqa: BLE001 - none held: not chosen
+                self._held[name] = 0
+                if self.debug:
+                    print(f"tile_mlir.gemm: {name} not available: {e}")
+        return self._held[name]
+
     def _sm_count(self, device):
         import torch
         if self._sms is None:
@@ -437,11 +474,7 @@ class Gemm:
         lib = tile_mlir._runtime_library()
 
         def held(kernel, _user):
-            try:
-                return self._kernel("gemm_splitk",
-                                    kernel.decode()).max_active_clusters()
-            except Exception:  # noqa: BLE001 - none held: not chosen
-                return 0
+            return self._clusters_held(kernel.decode())
 
         callback = tile_mlir._GemmClustersHeld(held)
         choice = tile_mlir._GemmChoice()
@@ -462,7 +495,7 @@ class Gemm:
     def all_cases(self):
         """Every GEMM kernel's case."""
         return (self.family + self.splitk + self.swap_ab + self.stream_k
-                + self.cluster_k)
+                + self.cluster_k + self.schedules)
 
     def case(self, kernel):
         """The case (manifest entry) of the GEMM kernel named `kernel`."""
@@ -523,7 +556,8 @@ class Gemm:
             if case in self.stream_k and parts is None:
                 raise ValueError(f"{choice[0]} is stream-K: give its CTA "
                                  "count")
-            fixed = case in self.family or case in self.cluster_k
+            fixed = (case in self.family or case in self.cluster_k
+                     or case in self.schedules)
             if (parts is None) != fixed:
                 raise ValueError(f"{choice[0]}: K parts are "
                                  f"{'not ' if fixed else ''}"

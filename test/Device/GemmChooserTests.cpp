@@ -172,6 +172,7 @@ void runAndCheck(const ChosenCase &c) {
     FAIL() << why << ": " << llvm::toString(std::move(e));
   if (c.oddStrides) {
     EXPECT_NE(why.find("A copied: row stride"), std::string::npos) << why;
+    EXPECT_NE(why.find("W copied: row stride"), std::string::npos) << why;
     EXPECT_NE(why.find("C copied: row stride"), std::string::npos) << why;
     if (Error e = copyRows(ops->c.address(), ops->ldc, result.address,
                            result.rowStride, s.m, s.n, out))

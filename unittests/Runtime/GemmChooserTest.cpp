@@ -155,6 +155,18 @@ TEST(GemmCatalog, MalformedListsAreRefusedByName) {
   EXPECT_NE(error("{\"kernels\": [{\"dtype\": \"bf16\"}]}", splitKJson())
                 .find("'kernel'"),
             std::string::npos);
+  // A family width without a measured efficiency is refused, not guessed.
+  std::string odd = familyJson();
+  odd.replace(odd.find("\"bn\": 64"), 8, "\"bn\": 96");
+  EXPECT_NE(error(odd, splitKJson())
+                .find("t64: no measured efficiency for 128 x 96 tiles"),
+            std::string::npos)
+      << error(odd, splitKJson());
+  // "cluster": null is no cluster.
+  std::string nullCluster = familyJson();
+  nullCluster.replace(nullCluster.find("\"kernel\": \"t128\""), 16,
+                      "\"kernel\": \"t128\", \"cluster\": null");
+  EXPECT_EQ(error(nullCluster, splitKJson()), "parsed");
 }
 
 TEST(ChooseGemm, LargeProblemsTakeTheFewestWeightedWaves) {
@@ -205,6 +217,12 @@ TEST(ChooseGemm, SwapABCutsKToFillTheSMsAndSumsInAClusterWhenOneRoundHoldsIt) {
   Chosen noPairs = choose(cat, 1, 28672, 4096, none);
   EXPECT_EQ(noPairs.kernel, "swap16");
   EXPECT_EQ(noPairs.parts, 1);
+  // Exactly as many tiles (30) as clusters of 4 held: one round, clusters.
+  Chosen exact = choose(cat, 1, 30 * 128, 4096, h200);
+  EXPECT_EQ(exact.kernel, "swap16_clusterk4");
+  Chosen oneMore = choose(cat, 1, 31 * 128, 4096, h200);
+  EXPECT_EQ(oneMore.kernel, "swap16");
+  EXPECT_EQ(oneMore.parts, 4);
 }
 
 TEST(ChooseGemm, FewTilesAndALongKSplitK) {
@@ -253,6 +271,8 @@ TEST(ChooseGemm, BadProblemsAreRefused) {
   EXPECT_NE(error("bf16", -1, 132).find("a size is negative"),
             std::string::npos);
   EXPECT_NE(error("bf16", 64, 0).find("0 SMs"), std::string::npos);
+  EXPECT_NE(error("bf16", int64_t(1) << 62, 132).find("above 2^32"),
+            std::string::npos);
   // An empty problem still has a kernel (the caller launches nothing).
   EXPECT_EQ(error("bf16", 0, 132), "chosen");
 }

@@ -51,7 +51,8 @@ std::string gemmTmaProblem(const GemmMatrix &m, int64_t elementBytes);
 class Gemm {
 public:
   /// The family's modules and case lists in `directory`, loaded into the
-  /// current context (device 0's primary context when there is none).
+  /// current context (an error when there is none: open a Device first;
+  /// the C API's tileGemmOpen makes device 0's primary context current).
   static llvm::Expected<std::unique_ptr<Gemm>> open(llvm::StringRef directory);
 
   const GemmCatalog &catalog() const { return catalog_; }
