@@ -240,23 +240,9 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
           %ls = arith.remui %last1, %c_stages : index
 {release("%ls", multicast_b, "          ")}
         }}
-{bias_epilogue}        // Epilogue: the previous tile's TMA store must have read this
-        // warpgroup's half of the C tile before it is overwritten.
-        scf.if %wg_leader {{
-          tile.wait_group bulk, 0 {{read}}
-        }}
-        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
-        tile.store {store_src} to %sc[%half, 0, 0] : {store_src_t} to {c_t}
-        tile.fence proxy_async
-        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
-        scf.if %wg_leader {{
+{bias_epilogue}{store_output(store_src, store_src_t, c_t, g_out, wm, bn, "half of the C tile", '''
           %row = arith.muli %half, %c_wm : index
-          %m_half = arith.addi %m0, %row : index
-          tile.copy_async %sc[%half, 0, 0] to %gc[%m_half, %n0] sizes [{wm}, {bn}] exec thread
-              : {c_t} to {g_out}
-          tile.commit_group bulk
-        }}
-        scf.yield %it1 : index
+          %m_half = arith.addi %m0, %row : index''', "%m_half")}        scf.yield %it1 : index
       }}
       // Before exiting: the last TMA store has read the staging tile. Its
       // writes complete with the grid (a later kernel sees them); waiting
@@ -320,6 +306,27 @@ EPILOGUES = {
 }
 
 
+def store_output(src, src_t, c_t, g_out, rows, bn, what, origin, m_expr):
+    """A consumer warpgroup's output: `src` staged in its slot %half of
+    the staging tile (stmatrix) once the previous tile's TMA store has read
+    it, then stored by TMA at (`m_expr`, %n0), `origin` computing the row."""
+    return f"""        // Epilogue: the previous tile's TMA store must have read this
+        // warpgroup's {what} before it is overwritten.
+        scf.if %wg_leader {{
+          tile.wait_group bulk, 0 {{read}}
+        }}
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        tile.store {src} to %sc[%half, 0, 0] : {src_t} to {c_t}
+        tile.fence proxy_async
+        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+        scf.if %wg_leader {{{origin}
+          tile.copy_async %sc[%half, 0, 0] to %gc[{m_expr}, %n0] sizes [{rows}, {bn}] exec thread
+              : {c_t} to {g_out}
+          tile.commit_group bulk
+        }}
+"""
+
+
 def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
     """The ping-pong schedule: each consumer warpgroup owns whole 128 x BN
     tiles (its accumulator two m64 fragments, 128 x BN / 128 registers a
@@ -354,30 +361,6 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
         bias_param, bias_alloc, bias_prologue, bias_epilogue = fused_epilogue(
             epilogue, out_ty, bn, acc_t)
 
-    def step(i, accumulate, first):
-        sfx = "_first" if first else ""
-        text = f"""%s{sfx} = arith.remui {i}, %c_stages : index
-%round{sfx} = arith.divui {i}, %c_stages : index
-%round_bit{sfx} = arith.andi %round{sfx}, %c1 : index
-%parity{sfx} = arith.cmpi ne, %round_bit{sfx}, %c0 : index
-nvgpu.mbarrier.try_wait.parity %full[%s{sfx}], %parity{sfx}, %ticks : !ring
-%accumulate{sfx} = arith.constant {accumulate}
-tile.gemm_async %acc[0, 0], %sa[%s{sfx}, 0, 0], %sb[%s{sfx}, 0, 0] sizes [{bm}, {bn}, {bk}]
-    exec warpgroup accumulate(%accumulate{sfx}) {{transpose_b}} : {acc_t}, {a_t}, {b_t}
-tile.commit_group wgmma
-tile.wait_group wgmma, 1"""
-        if not first:
-            text += f"""
-// The group before this one has retired: its stage is free.
-scf.if %releaser {{
-  %prev = arith.addi {i}, %c_stages : index
-  %prev1 = arith.subi %prev, %c1 : index
-  %ps = arith.remui %prev1, %c_stages : index
-{release("%ps", False, "  ")}
-}}"""
-        indent = "        " if first else "          "
-        return "\n".join(indent + line for line in text.splitlines())
-
     text = f"""
   // {bm}x{bn}x{bk} tiles, {stages}-stage ring, {SHORT[ty]} -> {out_ty}, ping-pong
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, {bias_param}%c: {m_out}) kernel
@@ -409,9 +392,7 @@ scf.if %releaser {{
       %half = arith.subi %wg, %c1 : index
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
-      // Lane 0 of each of this warpgroup's warps releases its stages.
-      %releaser = arith.cmpi eq, %lane, %c0 : index
-      // Walk positions half, half + 2, ...: tiles first + (2j + half) ctas,
+{releasers_of(1, False)}      // Walk positions half, half + 2, ...: tiles first + (2j + half) ctas,
       // whose ring slots start at (2j + half) k_tiles.
       %my_offset = arith.muli %half, %ctas : index
       %my_first = arith.addi %first_tile, %my_offset : index
@@ -435,10 +416,10 @@ scf.if %releaser {{
           tile.named_barrier id(%my_turn_id) threads(%turn_threads)
         }}
         // The first K step overwrites the accumulator.
-{step("%it0", "false", True)}
+{consumer_step("%it0", "false", None, False, whole_tile=True)}
         %it_next = arith.addi %it0, %c1 : index
         %it1 = scf.for %kt = %c1 to %k_tiles step %c1 iter_args(%i = %it_next) -> (index) {{
-{step("%i", "true", False)}
+{consumer_step("%i", "true", "%i", False, whole_tile=True)}
           %next = arith.addi %i, %c1 : index
           scf.yield %next : index
         }}
@@ -456,21 +437,7 @@ scf.if %releaser {{
           %ls = arith.remui %last1, %c_stages : index
 {release("%ls", False, "          ")}
         }}
-{bias_epilogue}        // Epilogue: the previous tile's TMA store must have read this
-        // warpgroup's C tile before it is overwritten.
-        scf.if %wg_leader {{
-          tile.wait_group bulk, 0 {{read}}
-        }}
-        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
-        tile.store %acc to %sc[%half, 0, 0] : {acc_t} to {c_t}
-        tile.fence proxy_async
-        nvvm.barrier id = %half_i32 number_of_threads = %i32_128
-        scf.if %wg_leader {{
-          tile.copy_async %sc[%half, 0, 0] to %gc[%m0, %n0] sizes [{bm}, {bn}] exec thread
-              : {c_t} to {g_out}
-          tile.commit_group bulk
-        }}
-        %it_pair = arith.addi %it0, %pair_slots : index
+{bias_epilogue}{store_output("%acc", acc_t, c_t, g_out, bm, bn, "C tile", "", "%m0")}        %it_pair = arith.addi %it0, %pair_slots : index
         scf.yield %it_pair : index
       }}
       scf.if %wg_leader {{
@@ -480,6 +447,10 @@ scf.if %releaser {{
     gpu.return
   }}
 """
+    for key, value in (("@WM", str(bm)), ("@BN", str(bn)), ("@BK", str(bk)),
+                       ("@ATTR", " {transpose_b}"), ("@ACC_T", acc_t),
+                       ("@A_T", a_t), ("@B_T", b_t)):
+        text = text.replace(key, value)
     case = dict(kernel=name, dtype=ty, out=out_ty, b_mn=False, bm=bm, bn=bn,
                 bk=bk, stages=stages, block=384, copy="tma",
                 schedule="pingpong")
@@ -808,22 +779,27 @@ nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
     return "".join(indent + line + "\n" for line in lines.splitlines())
 
 
-def consumer_step(i, accumulate, release_after, multicast_b, ldgsts=False):
+def consumer_step(i, accumulate, release_after, multicast_b, ldgsts=False,
+                  whole_tile=False):
     """One K step of a consumer: wait for the stage of ring slot `i`, issue
     its MMA, keep one wgmma group in flight; once the previous group has
     retired (steps after the first), release its stage. With `ldgsts` the
     stage was written by cp.async, through the generic proxy: a proxy fence
-    orders it before the wgmma's async-proxy reads."""
+    orders it before the wgmma's async-proxy reads. A stage holds two A
+    halves (one per consumer warpgroup), or with `whole_tile` one A tile
+    the warpgroup reads whole."""
     sfx = "_first" if release_after is None else ""
+    a_lines = "" if whole_tile else f"""%a_pair{sfx} = arith.muli %s{sfx}, %c2 : index
+%a_stage{sfx} = arith.addi %a_pair{sfx}, %half : index
+"""
+    a_index = f"%s{sfx}" if whole_tile else f"%a_stage{sfx}"
     text = f"""%s{sfx} = arith.remui {i}, %c_stages : index
 %round{sfx} = arith.divui {i}, %c_stages : index
 %round_bit{sfx} = arith.andi %round{sfx}, %c1 : index
 %parity{sfx} = arith.cmpi ne, %round_bit{sfx}, %c0 : index
 nvgpu.mbarrier.try_wait.parity %full[%s{sfx}], %parity{sfx}, %ticks : !ring
-{"tile.fence proxy_async" + chr(10) if ldgsts else ""}%a_pair{sfx} = arith.muli %s{sfx}, %c2 : index
-%a_stage{sfx} = arith.addi %a_pair{sfx}, %half : index
-%accumulate{sfx} = arith.constant {accumulate}
-tile.gemm_async %acc[0, 0], %sa[%a_stage{sfx}, 0, 0], %sb[%s{sfx}, 0, 0] sizes [@WM, @BN, @BK]
+{"tile.fence proxy_async" + chr(10) if ldgsts else ""}{a_lines}%accumulate{sfx} = arith.constant {accumulate}
+tile.gemm_async %acc[0, 0], %sa[{a_index}, 0, 0], %sb[%s{sfx}, 0, 0] sizes [@WM, @BN, @BK]
     exec warpgroup accumulate(%accumulate{sfx})@ATTR : @ACC_T, @A_T, @B_T
 tile.commit_group wgmma
 tile.wait_group wgmma, 1"""

@@ -20,6 +20,7 @@
 #include "tile/Runtime/Runtime.h"
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -42,6 +43,21 @@ inline std::string kernelPath(const std::string &file) {
   if (fallback && access(path.c_str(), F_OK) != 0)
     return std::string(fallback) + "/" + file;
   return path;
+}
+
+/// Device 0 opened into `device` for sm_90a code (`what`: the kernels'
+/// name in the message); the reason to skip when there is no GPU or it is
+/// another chip, else "".
+inline std::string openSm90(std::optional<runtime::Device> &device,
+                            const std::string &what) {
+  llvm::Expected<runtime::Device> d = runtime::Device::open(0);
+  if (!d)
+    return "no GPU: " + llvm::toString(d.takeError());
+  device.emplace(std::move(*d));
+  if (device->computeMajor() != 9)
+    return what + " is sm_90a code (wgmma); device 0 is " + device->smName() +
+           ", not sm_90";
+  return "";
 }
 
 } // namespace tile::device

@@ -53,17 +53,9 @@ struct ChosenEnvironment {
 
 private:
   ChosenEnvironment() {
-    llvm::Expected<Device> d = Device::open(0);
-    if (!d) {
-      skip = "no GPU: " + llvm::toString(d.takeError());
+    skip = tile::device::openSm90(device, "the GEMM family");
+    if (!skip.empty())
       return;
-    }
-    device.emplace(std::move(*d));
-    if (device->computeMajor() != 9) {
-      skip = "the GEMM family is sm_90a code; device 0 is " +
-             device->smName();
-      return;
-    }
     llvm::Expected<std::unique_ptr<Gemm>> g = Gemm::open(familyDir());
     if (!g) {
       skip = "cannot open the GEMM family: " + llvm::toString(g.takeError());

@@ -71,17 +71,9 @@ private:
   std::map<std::string, Module> examples;
 
   GemmEnvironment() {
-    llvm::Expected<Device> d = Device::open(0);
-    if (!d) {
-      skip = "no GPU: " + llvm::toString(d.takeError());
+    skip = tile::device::openSm90(device, "the Hopper GEMM family");
+    if (!skip.empty())
       return;
-    }
-    device.emplace(std::move(*d));
-    if (device->computeMajor() != 9) {
-      skip = "the Hopper GEMM family is sm_90a code (wgmma); device 0 is " +
-             device->smName() + ", not sm_90";
-      return;
-    }
     llvm::Expected<Module> m = loadGemmModule();
     if (!m) {
       skip = "cannot load the GEMM kernels: " + llvm::toString(m.takeError());
