@@ -17,7 +17,11 @@ Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch;
 TILE_ATTENTION_DIR names another folder of attention.sm_90a.* and
 attention.cases.json (a variant of the generator to compare);
 TILE_ATTENTION_SHAPES=small makes check run four small shapes (what
-scripts/device-run runs under compute-sanitizer).
+scripts/device-run runs under compute-sanitizer). For bench,
+TILE_ATTENTION_COMPARE names a folder of another build whose kernels are
+timed in the same rounds (column "other", ratio tile/other), and
+TILE_ATTENTION_HEAD_DIMS / TILE_ATTENTION_SEQS (comma-separated) restrict
+the table.
 TILE_DEVICE_DIR names the folder (default: build/device next to this
 script's repository).
 """
@@ -79,19 +83,40 @@ SMALL_CHECK_SHAPES = [(1, 1, 1, 1, 1), (1, 2, 1, 127, 300), (1, 2, 2, 200, 513),
                       (1, 2, 2, 513, 200)]
 
 
+# Memory orders read in place: (shape, layout) with layout "bshd" (Q/K/V
+# allocated [batch, seq, heads, dim] and passed transposed, as a
+# FlashAttention-style caller holds them) or "packed" (slices of one
+# [batch, seq, 3, heads, dim] QKV tensor; no GQA).
+LAYOUT_SHAPES = [((2, 4, 2, 300, 300), "bshd"), ((1, 3, 3, 127, 1000), "bshd"),
+                 ((2, 3, 3, 200, 200), "packed")]
+
+
+def inputs(b, h, hk, sq, sk, d, dtype, layout):
+    """Random normal q [b, h, sq, d], k and v [b, hk, sk, d] in `layout`."""
+    t = TORCH_TYPE[dtype]
+    if layout == "packed":
+        qkv = torch.randn(b, sq, 3, h, d, dtype=t, device="cuda")
+        return tuple(qkv[:, :, i].transpose(1, 2) for i in range(3))
+    if layout == "bshd":
+        return (torch.randn(b, sq, h, d, dtype=t, device="cuda").transpose(1, 2),
+                torch.randn(b, sk, hk, d, dtype=t, device="cuda").transpose(1, 2),
+                torch.randn(b, sk, hk, d, dtype=t, device="cuda").transpose(1, 2))
+    return (torch.randn(b, h, sq, d, dtype=t, device="cuda"),
+            torch.randn(b, hk, sk, d, dtype=t, device="cuda"),
+            torch.randn(b, hk, sk, d, dtype=t, device="cuda"))
+
+
 def check():
     torch.manual_seed(0)
     attention = Attention()
     failures = 0
     for case in attention.cases:
         d, causal, dtype = case["head_dim"], case["causal"], case["dtype"]
-        shapes = (SMALL_CHECK_SHAPES
+        shapes = ([(s, "bhsd") for s in SMALL_CHECK_SHAPES]
                   if os.environ.get("TILE_ATTENTION_SHAPES") == "small"
-                  else CHECK_SHAPES)
-        for b, h, hk, sq, sk in shapes:
-            q = torch.randn(b, h, sq, d, dtype=TORCH_TYPE[dtype], device="cuda")
-            k = torch.randn(b, hk, sk, d, dtype=TORCH_TYPE[dtype], device="cuda")
-            v = torch.randn(b, hk, sk, d, dtype=TORCH_TYPE[dtype], device="cuda")
+                  else [(s, "bhsd") for s in CHECK_SHAPES] + LAYOUT_SHAPES)
+        for (b, h, hk, sq, sk), layout in shapes:
+            q, k, v = inputs(b, h, hk, sq, sk, d, dtype, layout)
             scale = 1.0 / math.sqrt(d)
             o, lse = attention(q, k, v, causal, scale)
             torch.cuda.synchronize()
@@ -100,9 +125,12 @@ def check():
             lse_err = (lse - rlse).abs().max().item()
             # bf16 P and O: a few units of the last place of |O| <= ~3.
             ok = o_err <= (0.03 if dtype == "bf16" else 0.006) and lse_err <= 1e-3
+            # O in q's memory order.
+            ok = ok and (o.stride(1) < o.stride(2)) == (q.stride(1) < q.stride(2))
             failures += not ok
             print(f"{'ok  ' if ok else 'FAIL'} {case['kernel']:28} b{b} h{h}/{hk} "
-                  f"sq{sq} sk{sk}: max|O-ref| {o_err:.2e}, max|LSE-ref| {lse_err:.2e}")
+                  f"sq{sq} sk{sk} {layout}: max|O-ref| {o_err:.2e}, "
+                  f"max|LSE-ref| {lse_err:.2e}")
     print(f"{failures} failures")
     return 1 if failures else 0
 
@@ -112,16 +140,23 @@ def bench():
     import torch.nn.functional as F
     torch.manual_seed(0)
     attention = Attention()
+    other_dir = os.environ.get("TILE_ATTENTION_COMPARE")
+    other = AttentionKernels(other_dir) if other_dir else None
+    head_dims = [int(x) for x in os.environ.get("TILE_ATTENTION_HEAD_DIMS", "64,128,256").split(",")]
+    seqs = [int(x) for x in os.environ.get(
+        "TILE_ATTENTION_SEQS", "512,1024,2048,4096,8192,16384").split(",")]
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print("TFLOP/s (causal counts half the FLOPs); ratios against cuDNN")
-    for d in (64, 128, 256):
+    for d in head_dims:
         for causal in (False, True):
-            for seq in (512, 1024, 2048, 4096, 8192, 16384):
+            for seq in seqs:
                 batch, heads = 16384 // seq, 2048 // d
                 q, k, v = (torch.randn(batch, heads, seq, d, dtype=torch.bfloat16,
                                        device="cuda") for _ in range(3))
                 flops = 4 * batch * heads * seq * seq * d / (2 if causal else 1)
                 entries = {"tile": lambda: attention(q, k, v, causal)}
+                if other:
+                    entries["other"] = lambda: other(q, k, v, causal)
                 for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
                                       ("fa2", SDPBackend.FLASH_ATTENTION)):
                     def run(backend=backend):
@@ -139,7 +174,9 @@ def bench():
                 tf = {n: flops / (statistics.median(t) * 1e-3) / 1e12 for n, t in results.items()}
                 print(f"d{d} {'causal' if causal else 'full  '} seq {seq:5}: "
                       f"tile {tf['tile']:6.1f}  cudnn {tf['cudnn']:6.1f}  fa2 {tf['fa2']:6.1f}  "
-                      f"tile/cudnn {tf['tile'] / tf['cudnn']:.2f}  tile/fa2 {tf['tile'] / tf['fa2']:.2f}")
+                      f"tile/cudnn {tf['tile'] / tf['cudnn']:.2f}  tile/fa2 {tf['tile'] / tf['fa2']:.2f}"
+                      + (f"  other {tf['other']:6.1f}  tile/other {tf['tile'] / tf['other']:.2f}"
+                         if other else ""))
     return 0
 
 

@@ -9,7 +9,7 @@
 // grid (ceil(Sq / 128), Hq, batch); the LSE buffer has
 // batch·Hq·ceil(Sq / 64)·64 rows.
 
-!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
 !gmem = !tile.buffer<?x?x?x?xbf16, global>
 !q_halves = !tile.buffer<2x64x128xbf16, shared, #tile.layout<S[(2,64,2,64):(8192,64,4096,1)], swizzle<3,3,3>>>
 !kv_ring = !tile.buffer<2x128x128xbf16, shared, #tile.layout<S[(2,128,2,64):(16384,64,8192,1)], swizzle<3,3,3>>>
@@ -32,6 +32,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %c128 = arith.constant 128 : index
     %bn = arith.constant 128 : index
     %stages = arith.constant 2 : index
+    %q_free = arith.constant 9 : index
     %ticks = arith.constant 1000000 : index
     %q_bytes = arith.constant 32768 : index
     %kv_bytes = arith.constant 32768 : index
@@ -39,24 +40,24 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %wg_threads = arith.constant 128 : i32
     %false = arith.constant false
     %true = arith.constant true
-    // Sizes, this CTA's 128 query rows, and the K/V head of its Q head (GQA).
+    // Sizes, and the K/V head of each Q head (GQA).
     %q_heads = memref.dim %q, %c1 : memref<?x?x?x?xbf16, 1>
     %seq_q = memref.dim %q, %c2 : memref<?x?x?x?xbf16, 1>
     %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?xbf16, 1>
     %seq_k = memref.dim %k, %c2 : memref<?x?x?x?xbf16, 1>
-    // Causal: the last query blocks see the most K/V blocks; they take the first
-    // CTA indices, so that the last wave holds the short ones.
-    %block_x = gpu.block_id x
+    %group = arith.divui %q_heads, %kv_heads : index
     %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
+    %k_blocks_all = arith.ceildivui %seq_k, %bn : index
+    // Causal: the last query blocks see the most K/V blocks; they take the first
+    // CTA indices, so that the last wave holds the short ones. Keys past the
+    // CTA's last query row are never seen.
+    %block_x = gpu.block_id x
     %last_q_block = arith.subi %q_blocks_all, %c1 : index
     %q_block = arith.subi %last_q_block, %block_x : index
     %head = gpu.block_id y
     %batch = gpu.block_id z
-    %group = arith.divui %q_heads, %kv_heads : index
     %kv_head = arith.divui %head, %group : index
     %q0 = arith.muli %q_block, %c128 : index
-    %k_blocks_all = arith.ceildivui %seq_k, %bn : index
-    // Causal: keys past the CTA's last query row are never seen.
     %q_end = arith.addi %q0, %c128 : index
     %k_blocks_diag = arith.ceildivui %q_end, %bn : index
     %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
@@ -74,14 +75,14 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     // [5 + s] K of stage s free again, [7 + s] V of stage s free
     // again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before
     // the P·V of its block, so the producer loads the next K a step earlier.
-    %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+    %bars = nvgpu.mbarrier.create -> !bars
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
     %tid_in_wg = arith.remui %tid, %c128 : index
     %lane = arith.remui %tid, %c32 : index
     %leader = arith.cmpi eq, %tid, %c0 : index
     scf.if %leader {
-      nvgpu.mbarrier.init %bars[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+      nvgpu.mbarrier.init %bars[%c0], %c1 : !bars
       scf.for %s = %c0 to %stages step %c1 {
         %kb = arith.addi %s, %c1 : index
         %vb0 = arith.addi %s, %stages : index
@@ -90,48 +91,76 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         %eb = arith.addi %eb0, %c1 : index
         %fb0 = arith.addi %eb0, %stages : index
         %fb = arith.addi %fb0, %c1 : index
-        nvgpu.mbarrier.init %bars[%kb], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-        nvgpu.mbarrier.init %bars[%vb], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-        nvgpu.mbarrier.init %bars[%eb], %consumer_warps : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-        nvgpu.mbarrier.init %bars[%fb], %consumer_warps : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+        nvgpu.mbarrier.init %bars[%kb], %c1 : !bars
+        nvgpu.mbarrier.init %bars[%vb], %c1 : !bars
+        nvgpu.mbarrier.init %bars[%eb], %consumer_warps : !bars
+        nvgpu.mbarrier.init %bars[%fb], %consumer_warps : !bars
       }
       tile.fence mbarrier_init
     }
     gpu.barrier
     %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {
-    // Producer: registers to the consumers; thread 0 loads Q, then K/V block j into
-    // stage j mod 2 once both consumers freed it (phase j / 2 of its empty barrier).
+    // Producer: registers to the consumers; thread 0 loads K of block 0, Q, then
+    // V of block 0 and the other K/V blocks: block j into stage j mod 2 once both
+    // consumers freed it (phase j / 2 of its free barriers).
       nvvm.setmaxregister decrease 24
       scf.if %leader {
-        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+        %i = arith.addi %c0, %c0 : index
+        %g = arith.addi %c0, %c0 : index
+        %first = arith.addi %c0, %c0 : index
+        %g_first = arith.addi %g, %first : index
+        %s_first = arith.remui %g_first, %stages : index
+        %round_first = arith.divui %g_first, %stages : index
+        %round_bit_first = arith.remui %round_first, %c2 : index
+        %free_parity_first = arith.cmpi eq, %round_bit_first, %c0 : index
+        %parity_first = arith.cmpi ne, %round_bit_first, %c0 : index
+        %kb_first = arith.addi %s_first, %c1 : index
+        %vb0_first = arith.addi %s_first, %stages : index
+        %vb_first = arith.addi %vb0_first, %c1 : index
+        %eb0_first = arith.addi %vb0_first, %stages : index
+        %eb_first = arith.addi %eb0_first, %c1 : index
+        %fb0_first = arith.addi %eb0_first, %stages : index
+        %fb_first = arith.addi %fb0_first, %c1 : index
+        nvgpu.mbarrier.try_wait.parity %bars[%eb_first], %free_parity_first, %ticks : !bars
+        %key0_first = arith.muli %first, %bn : index
+        nvgpu.mbarrier.arrive.expect_tx %bars[%kb_first], %kv_bytes : !bars
+        tile.copy_async %gk[%batch, %kv_head, %key0_first, 0] to %sk[%s_first, 0, 0] sizes [128, 128] exec thread
+            mbar(%bars[%kb_first] : !bars) : !gmem to !kv_ring
+        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !bars
         scf.for %h = %c0 to %c2 step %c1 {
           %row_in = arith.muli %h, %c64 : index
           %row = arith.addi %q0, %row_in : index
           tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, 128] exec thread
-              mbar(%bars[%c0] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>) : !gmem to !q_halves
+              mbar(%bars[%c0] : !bars) : !gmem to !q_halves
         }
-        scf.for %j = %c0 to %k_blocks step %c1 {
-          %s = arith.remui %j, %stages : index
-          %round = arith.divui %j, %stages : index
-          %round_bit = arith.remui %round, %c2 : index
-          %free_parity = arith.cmpi eq, %round_bit, %c0 : index
-          %kb = arith.addi %s, %c1 : index
-          %vb0 = arith.addi %s, %stages : index
-          %vb = arith.addi %vb0, %c1 : index
-          %eb0 = arith.addi %vb0, %stages : index
-          %eb = arith.addi %eb0, %c1 : index
-          %fb0 = arith.addi %eb0, %stages : index
-          %fb = arith.addi %fb0, %c1 : index
-          nvgpu.mbarrier.try_wait.parity %bars[%eb], %free_parity, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-          %key0 = arith.muli %j, %bn : index
-          nvgpu.mbarrier.arrive.expect_tx %bars[%kb], %kv_bytes : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-          tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%s, 0, 0] sizes [128, 128] exec thread
-              mbar(%bars[%kb] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>) : !gmem to !kv_ring
-          nvgpu.mbarrier.try_wait.parity %bars[%fb], %free_parity, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-          nvgpu.mbarrier.arrive.expect_tx %bars[%vb], %kv_bytes : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-          tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%s, 0, 0] sizes [128, 128] exec thread
-              mbar(%bars[%vb] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>) : !gmem to !kv_ring
+        nvgpu.mbarrier.try_wait.parity %bars[%fb_first], %free_parity_first, %ticks : !bars
+        nvgpu.mbarrier.arrive.expect_tx %bars[%vb_first], %kv_bytes : !bars
+        tile.copy_async %gv[%batch, %kv_head, %key0_first, 0] to %sv[%s_first, 0, 0] sizes [128, 128] exec thread
+            mbar(%bars[%vb_first] : !bars) : !gmem to !kv_ring
+        scf.for %j = %c1 to %k_blocks step %c1 {
+          %g_j = arith.addi %g, %j : index
+          %s_j = arith.remui %g_j, %stages : index
+          %round_j = arith.divui %g_j, %stages : index
+          %round_bit_j = arith.remui %round_j, %c2 : index
+          %free_parity_j = arith.cmpi eq, %round_bit_j, %c0 : index
+          %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
+          %kb_j = arith.addi %s_j, %c1 : index
+          %vb0_j = arith.addi %s_j, %stages : index
+          %vb_j = arith.addi %vb0_j, %c1 : index
+          %eb0_j = arith.addi %vb0_j, %stages : index
+          %eb_j = arith.addi %eb0_j, %c1 : index
+          %fb0_j = arith.addi %eb0_j, %stages : index
+          %fb_j = arith.addi %fb0_j, %c1 : index
+          nvgpu.mbarrier.try_wait.parity %bars[%eb_j], %free_parity_j, %ticks : !bars
+          %key0_j = arith.muli %j, %bn : index
+          nvgpu.mbarrier.arrive.expect_tx %bars[%kb_j], %kv_bytes : !bars
+          tile.copy_async %gk[%batch, %kv_head, %key0_j, 0] to %sk[%s_j, 0, 0] sizes [128, 128] exec thread
+              mbar(%bars[%kb_j] : !bars) : !gmem to !kv_ring
+          nvgpu.mbarrier.try_wait.parity %bars[%fb_j], %free_parity_j, %ticks : !bars
+          nvgpu.mbarrier.arrive.expect_tx %bars[%vb_j], %kv_bytes : !bars
+          tile.copy_async %gv[%batch, %kv_head, %key0_j, 0] to %sv[%s_j, 0, 0] sizes [128, 128] exec thread
+              mbar(%bars[%vb_j] : !bars) : !gmem to !kv_ring
         }
       }
     } else {
@@ -139,7 +168,6 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       nvvm.setmaxregister increase 240
       %half = arith.subi %wg, %c1 : index
       %row_in_cta = arith.muli %half, %c64 : index
-      %row0 = arith.addi %q0, %row_in_cta : index
       %wg_barrier = arith.index_cast %wg : index to i32
       %releaser = arith.cmpi eq, %lane, %c0 : index
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
@@ -148,9 +176,6 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       %l = tile.alloc_local : !row
       %zero = arith.constant 0.0 : f32
       %neg_inf = arith.constant 0xFF800000 : f32
-      tile.fill %acc, %zero : !acc, f32
-      tile.fill %m, %neg_inf : !row, f32
-      tile.fill %l, %zero : !row, f32
       %log2e = arith.constant 1.44269504 : f32
       %scale_log2 = arith.mulf %scale, %log2e : f32
       %s_acc = tile.alloc_local : !acc
@@ -158,14 +183,25 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       %block_max = tile.alloc_local : !row
       %alpha = tile.alloc_local : !row
       %row_sum = tile.alloc_local : !row
-      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+      %i = arith.addi %c0, %c0 : index
+      %g = arith.addi %c0, %c0 : index
+      %row0 = arith.addi %q0, %row_in_cta : index
+      tile.fill %acc, %zero : !acc, f32
+      tile.fill %m, %neg_inf : !row, f32
+      tile.fill %l, %zero : !row, f32
+      %q_round_bit = arith.remui %i, %c2 : index
+      %q_parity = arith.cmpi ne, %q_round_bit, %c0 : index
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %q_parity, %ticks : !bars
     // Block 0 first: S, its softmax, P. Then each step j issues S for block j + 1
     // before O += P·V of block j, and runs block j + 1's softmax while that
-    // P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap).
+    // P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap);
+    // the last block's P·V ends the loop.
       %first = arith.addi %c0, %c0 : index
-      %s_first = arith.remui %first, %stages : index
-      %round_first = arith.divui %first, %stages : index
+      %g_first = arith.addi %g, %first : index
+      %s_first = arith.remui %g_first, %stages : index
+      %round_first = arith.divui %g_first, %stages : index
       %round_bit_first = arith.remui %round_first, %c2 : index
+      %free_parity_first = arith.cmpi eq, %round_bit_first, %c0 : index
       %parity_first = arith.cmpi ne, %round_bit_first, %c0 : index
       %kb_first = arith.addi %s_first, %c1 : index
       %vb0_first = arith.addi %s_first, %stages : index
@@ -174,13 +210,13 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       %eb_first = arith.addi %eb0_first, %c1 : index
       %fb0_first = arith.addi %eb0_first, %stages : index
       %fb_first = arith.addi %fb0_first, %c1 : index
-      nvgpu.mbarrier.try_wait.parity %bars[%kb_first], %parity_first, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+      nvgpu.mbarrier.try_wait.parity %bars[%kb_first], %parity_first, %ticks : !bars
       tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_first, 0, 0] sizes [64, 128, 128]
           exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
       tile.commit_group wgmma
       tile.wait_group wgmma, 0
       scf.if %releaser {
-        nvgpu.mbarrier.arrive %bars[%eb_first] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9> -> !nvgpu.mbarrier.token
+        nvgpu.mbarrier.arrive %bars[%eb_first] : !bars -> !nvgpu.mbarrier.token
       }
       %key_base_first = arith.muli %first, %bn : index
       %key_end_first = arith.addi %key_base_first, %bn : index
@@ -235,12 +271,15 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         tile.yield %r : f32
       }
       tile.convert %s_acc to %p : !acc to !p_regs
-      scf.for %j = %c0 to %k_blocks step %c1 {
-            %n = arith.addi %j, %c1 : index
-            %has_next = arith.cmpi ult, %n, %k_blocks : index
-            %s_j = arith.remui %j, %stages : index
-        %round_j = arith.divui %j, %stages : index
+    // Every block but the last: S of block j + 1 issued before P·V of block j.
+      %k_steps = arith.subi %k_blocks, %c1 : index
+      scf.for %j = %c0 to %k_steps step %c1 {
+        %n = arith.addi %j, %c1 : index
+        %g_j = arith.addi %g, %j : index
+        %s_j = arith.remui %g_j, %stages : index
+        %round_j = arith.divui %g_j, %stages : index
         %round_bit_j = arith.remui %round_j, %c2 : index
+        %free_parity_j = arith.cmpi eq, %round_bit_j, %c0 : index
         %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
         %kb_j = arith.addi %s_j, %c1 : index
         %vb0_j = arith.addi %s_j, %stages : index
@@ -249,99 +288,116 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         %eb_j = arith.addi %eb0_j, %c1 : index
         %fb0_j = arith.addi %eb0_j, %stages : index
         %fb_j = arith.addi %fb0_j, %c1 : index
-    //   S for block j + 1; the last step reissues block j's (still in its stage)
-    //   and discards it: a wgmma under a branch would make ptxas serialize every
-    //   wgmma of the kernel.
-        %n_issued = arith.select %has_next, %n, %j : index
-        %s_n_issued = arith.remui %n_issued, %stages : index
-        %round_n_issued = arith.divui %n_issued, %stages : index
-        %round_bit_n_issued = arith.remui %round_n_issued, %c2 : index
-        %parity_n_issued = arith.cmpi ne, %round_bit_n_issued, %c0 : index
-        %kb_n_issued = arith.addi %s_n_issued, %c1 : index
-        %vb0_n_issued = arith.addi %s_n_issued, %stages : index
-        %vb_n_issued = arith.addi %vb0_n_issued, %c1 : index
-        %eb0_n_issued = arith.addi %vb0_n_issued, %stages : index
-        %eb_n_issued = arith.addi %eb0_n_issued, %c1 : index
-        %fb0_n_issued = arith.addi %eb0_n_issued, %stages : index
-        %fb_n_issued = arith.addi %fb0_n_issued, %c1 : index
-        scf.if %has_next {
-          nvgpu.mbarrier.try_wait.parity %bars[%kb_n_issued], %parity_n_issued, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-        }
-        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_n_issued, 0, 0] sizes [64, 128, 128]
+        %g_n = arith.addi %g, %n : index
+        %s_n = arith.remui %g_n, %stages : index
+        %round_n = arith.divui %g_n, %stages : index
+        %round_bit_n = arith.remui %round_n, %c2 : index
+        %free_parity_n = arith.cmpi eq, %round_bit_n, %c0 : index
+        %parity_n = arith.cmpi ne, %round_bit_n, %c0 : index
+        %kb_n = arith.addi %s_n, %c1 : index
+        %vb0_n = arith.addi %s_n, %stages : index
+        %vb_n = arith.addi %vb0_n, %c1 : index
+        %eb0_n = arith.addi %vb0_n, %stages : index
+        %eb_n = arith.addi %eb0_n, %c1 : index
+        %fb0_n = arith.addi %eb0_n, %stages : index
+        %fb_n = arith.addi %fb0_n, %c1 : index
+        nvgpu.mbarrier.try_wait.parity %bars[%kb_n], %parity_n, %ticks : !bars
+        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_n, 0, 0] sizes [64, 128, 128]
             exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
         tile.commit_group wgmma
-        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
-            tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
-                exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
-            tile.commit_group wgmma
+        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !bars
+        tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
+            exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
+        tile.commit_group wgmma
+    //   S of block j + 1 retired: its K is free, its softmax runs under P·V.
         tile.wait_group wgmma, 1
-        scf.if %has_next {
-          scf.if %releaser {
-            nvgpu.mbarrier.arrive %bars[%eb_n_issued] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9> -> !nvgpu.mbarrier.token
-          }
-          %key_base_n_issued = arith.muli %n_issued, %bn : index
-          %key_end_n_issued = arith.addi %key_base_n_issued, %bn : index
-          %key_last_n_issued = arith.subi %key_end_n_issued, %c1 : index
-          %past_end_n_issued = arith.cmpi ugt, %key_end_n_issued, %seq_k : index
-          %diagonal_n_issued = arith.cmpi ugt, %key_last_n_issued, %row0 : index
-          %needs_mask_n_issued = arith.ori %past_end_n_issued, %diagonal_n_issued : i1
-          scf.if %needs_mask_n_issued {
-            tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
-            ^bb0(%x: f32, %row: index, %col: index):
-              %key = arith.addi %key_base_n_issued, %col : index
-              %outside = arith.cmpi uge, %key, %seq_k : index
-              %query = arith.addi %row0, %row : index
-              %future = arith.cmpi ugt, %key, %query : index
-              %masked = arith.ori %outside, %future : i1
-              %r = arith.select %masked, %neg_inf, %x : f32
-              tile.yield %r : f32
-            }
-          }
-          tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
-          tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
-          ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
-            %new = arith.maximumf %old, %blk : f32
-            %diff = arith.subf %old, %new : f32
-            %scaled = arith.mulf %diff, %scale_log2 : f32
-            %a = math.exp2 %scaled : f32
-            tile.yield %a : f32
-          }
-          tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
-          ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
-            %new = arith.maximumf %old, %blk : f32
-            tile.yield %new : f32
-          }
-          tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
-          ^bb0(%x: f32, %max: f32, %row: index, %col: index):
-            %max_scaled = arith.mulf %max, %scale_log2 : f32
-            %offset = arith.negf %max_scaled : f32
-            %shifted = math.fma %x, %scale_log2, %offset : f32
-            %e = math.exp2 %shifted : f32
-            tile.yield %e : f32
-          }
-          tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
-          tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
-          ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
-            %kept = arith.mulf %old, %a : f32
-            %new = arith.addf %kept, %sum : f32
-            tile.yield %new : f32
-          }
-        }
-            tile.wait_group wgmma, 0
-        //   This warp is done with block j's V: one lane per warp frees it.
         scf.if %releaser {
-              nvgpu.mbarrier.arrive %bars[%fb_j] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9> -> !nvgpu.mbarrier.token
-            }
-            scf.if %has_next {
-              tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
-          ^bb0(%x: f32, %a: f32, %row: index, %col: index):
-            %r = arith.mulf %x, %a : f32
+          nvgpu.mbarrier.arrive %bars[%eb_n] : !bars -> !nvgpu.mbarrier.token
+        }
+        %key_base_n = arith.muli %n, %bn : index
+        %key_end_n = arith.addi %key_base_n, %bn : index
+        %key_last_n = arith.subi %key_end_n, %c1 : index
+        %past_end_n = arith.cmpi ugt, %key_end_n, %seq_k : index
+        %diagonal_n = arith.cmpi ugt, %key_last_n, %row0 : index
+        %needs_mask_n = arith.ori %past_end_n, %diagonal_n : i1
+        scf.if %needs_mask_n {
+          tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
+          ^bb0(%x: f32, %row: index, %col: index):
+            %key = arith.addi %key_base_n, %col : index
+            %outside = arith.cmpi uge, %key, %seq_k : index
+            %query = arith.addi %row0, %row : index
+            %future = arith.cmpi ugt, %key, %query : index
+            %masked = arith.ori %outside, %future : i1
+            %r = arith.select %masked, %neg_inf, %x : f32
             tile.yield %r : f32
           }
-          tile.convert %s_acc to %p : !acc to !p_regs
         }
-          }
-        // Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),
+        tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
+        tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
+        ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+          %new = arith.maximumf %old, %blk : f32
+          %diff = arith.subf %old, %new : f32
+          %scaled = arith.mulf %diff, %scale_log2 : f32
+          %a = math.exp2 %scaled : f32
+          tile.yield %a : f32
+        }
+        tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
+        ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+          %new = arith.maximumf %old, %blk : f32
+          tile.yield %new : f32
+        }
+        tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
+        ^bb0(%x: f32, %max: f32, %row: index, %col: index):
+          %max_scaled = arith.mulf %max, %scale_log2 : f32
+          %offset = arith.negf %max_scaled : f32
+          %shifted = math.fma %x, %scale_log2, %offset : f32
+          %e = math.exp2 %shifted : f32
+          tile.yield %e : f32
+        }
+        tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
+        tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
+        ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
+          %kept = arith.mulf %old, %a : f32
+          %new = arith.addf %kept, %sum : f32
+          tile.yield %new : f32
+        }
+        tile.wait_group wgmma, 0
+    //   This warp is done with block j's V: one lane per warp frees it.
+        scf.if %releaser {
+          nvgpu.mbarrier.arrive %bars[%fb_j] : !bars -> !nvgpu.mbarrier.token
+        }
+        tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
+        ^bb0(%x: f32, %a: f32, %row: index, %col: index):
+          %r = arith.mulf %x, %a : f32
+          tile.yield %r : f32
+        }
+        tile.convert %s_acc to %p : !acc to !p_regs
+      }
+    // The last block's P·V on its own (peeled, not a wgmma under a branch: that
+    // would make ptxas serialize every wgmma of the kernel).
+      %last = arith.subi %k_blocks, %c1 : index
+      %g_last = arith.addi %g, %last : index
+      %s_last = arith.remui %g_last, %stages : index
+      %round_last = arith.divui %g_last, %stages : index
+      %round_bit_last = arith.remui %round_last, %c2 : index
+      %free_parity_last = arith.cmpi eq, %round_bit_last, %c0 : index
+      %parity_last = arith.cmpi ne, %round_bit_last, %c0 : index
+      %kb_last = arith.addi %s_last, %c1 : index
+      %vb0_last = arith.addi %s_last, %stages : index
+      %vb_last = arith.addi %vb0_last, %c1 : index
+      %eb0_last = arith.addi %vb0_last, %stages : index
+      %eb_last = arith.addi %eb0_last, %c1 : index
+      %fb0_last = arith.addi %eb0_last, %stages : index
+      %fb_last = arith.addi %fb0_last, %c1 : index
+      nvgpu.mbarrier.try_wait.parity %bars[%vb_last], %parity_last, %ticks : !bars
+      tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_last, 0, 0] sizes [64, 128, 128]
+          exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
+      tile.commit_group wgmma
+      tile.wait_group wgmma, 0
+      scf.if %releaser {
+        nvgpu.mbarrier.arrive %bars[%fb_last] : !bars -> !nvgpu.mbarrier.token
+      }
+    // Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),
     // LSE = m·scale + ln l per row (m is in S's units), then one TMA store each,
     // clipped at Sq.
       tile.map ins(%l : !row) outs(%alpha : !row) {
@@ -373,12 +429,13 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       tile.fence proxy_async
       tile.named_barrier id(%wg_barrier) threads(%wg_threads)
       %in_range = arith.cmpi ult, %row0, %seq_q : index
-      %store = arith.andi %wg_leader, %in_range : i1
-      scf.if %store {
-        tile.copy_async %sq[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, 128] exec thread
-            : !q_halves to !gmem
-        tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
-            : !lse_rows to !tile.buffer<?x1xf32, global>
+      scf.if %wg_leader {
+        scf.if %in_range {
+          tile.copy_async %sq[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, 128] exec thread
+              : !q_halves to !gmem
+          tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
+              : !lse_rows to !tile.buffer<?x1xf32, global>
+        }
         tile.commit_group bulk
         tile.wait_group bulk, 0 {read}
       }

@@ -51,6 +51,13 @@ DTYPES = ("bf16", "f16")
 FORMS = {64: "ws-overlap", 128: "ws-overlap", 256: "ws"}
 # K/V ring stages of the warp-specialized forms, per head dim.
 WS_STAGES = {64: 2, 128: 2, 256: 2}
+# Warp-specialized kernels with a persistent grid (at most one CTA per SM
+# walking the tiles), per (head dim, causal); the others launch one CTA per
+# tile. Measured (docs/Performance.md (h)): persistent is 1-7 % faster
+# without a mask and at d = 256 causal; at d = 64 and 128 causal the
+# hardware's CTA scheduling (longest blocks first) beats the static pairs.
+PERSISTENT = {(64, False): True, (64, True): False, (128, False): True,
+              (128, True): False, (256, False): True, (256, True): True}
 
 
 def kernel_name(d, causal, dtype):
@@ -325,13 +332,17 @@ def kernel(d, causal, dtype, comments):
     return "".join(out)
 
 
-def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
+def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
+              persistent=False):
     """The warp-specialized form (FlashAttention-3's structure): 128 query
     rows per CTA, a producer warpgroup (thread 0 issues every TMA load,
     registers given up with setmaxnreg) and two consumer warpgroups, each
     owning 64 rows; K and V blocks of BN keys through a ring of full / empty
     barriers, V's barrier separate from K's so that S = Q·Kᵀ starts while V
-    is still landing."""
+    is still landing. With `persistent`, a grid of at most one CTA per SM
+    walks the tiles (query block, head, batch) round robin, the ring and the
+    barrier phases running on across tiles, so the producer loads the next
+    tile's Q and K/V while the consumers finish this one."""
     t = dtype
     c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
     bn = 64 if d == 256 else 128
@@ -339,7 +350,16 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     q_shape, q_layout = shared_layout(64, d, 2)
     kv_shape, kv_layout = shared_layout(bn, d, stages)
     name = kernel_name(d, causal, dtype)
-    bar_count = 1 + 4 * stages
+    # Persistent kernels stage O apart from Q where shared memory allows
+    # (Q is then free for the next tile once the last Q·Kᵀ retired); at
+    # d = 256 O goes into Q's half and Q is freed after O's store read it.
+    separate_o = persistent and d <= 128
+    # The kernel checks' simulation runs CTA 0 of this grid: at its sample
+    # sizes (every dim 200 or 330: 80000 or 326700 tiles) it walks several
+    # tiles, across which the ring and the Q barriers keep their phases.
+    sample_grid = ", tile.sample_grid = array<i64: 30000, 1, 1>" if persistent else ""
+    q_free = 1 + 4 * stages  # persistent: Q may be overwritten
+    bar_count = 1 + 4 * stages + (1 if persistent else 0)
     bar_t = (f"!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
              f"num_barriers = {bar_count}>")
     g_t = f"!tile.buffer<?x?x?x?x{t}, global>"
@@ -357,7 +377,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
   gpu.func @{name}(%q: memref<?x?x?x?x{t}, 1>, %k: memref<?x?x?x?x{t}, 1>,
       %v: memref<?x?x?x?x{t}, 1>, %o: memref<?x?x?x?x{t}, 1>,
       %lse: memref<?x1xf32, 1>, %scale: f32) kernel
-      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{sample_grid}}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -366,6 +386,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     %c128 = arith.constant 128 : index
     %bn = arith.constant {bn} : index
     %stages = arith.constant {stages} : index
+    %q_free = arith.constant {q_free} : index
     %ticks = arith.constant 1000000 : index
     %q_bytes = arith.constant {128 * d * 2} : index
     %kv_bytes = arith.constant {bn * d * 2} : index
@@ -374,37 +395,106 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     %false = arith.constant false
     %true = arith.constant true
 """)
-    w(c("Sizes, this CTA's 128 query rows, and the K/V head of its Q head (GQA)."))
-    if causal:
-        q_block = (c("Causal: the last query blocks see the most K/V blocks; they take the first")
-                   + c("CTA indices, so that the last wave holds the short ones.")
-                   + """    %block_x = gpu.block_id x
-    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
-    %last_q_block = arith.subi %q_blocks_all, %c1 : index
-    %q_block = arith.subi %last_q_block, %block_x : index
-""")
-    else:
-        q_block = "    %q_block = gpu.block_id x\n"
+    w(c("Sizes, and the K/V head of each Q head (GQA)."))
     w(f"""    %q_heads = memref.dim %q, %c1 : memref<?x?x?x?x{t}, 1>
     %seq_q = memref.dim %q, %c2 : memref<?x?x?x?x{t}, 1>
     %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?x{t}, 1>
     %seq_k = memref.dim %k, %c2 : memref<?x?x?x?x{t}, 1>
-{q_block}    %head = gpu.block_id y
-    %batch = gpu.block_id z
     %group = arith.divui %q_heads, %kv_heads : index
-    %kv_head = arith.divui %head, %group : index
-    %q0 = arith.muli %q_block, %c128 : index
+    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
     %k_blocks_all = arith.ceildivui %seq_k, %bn : index
 """)
-    if causal:
-        w(c("Causal: keys past the CTA's last query row are never seen."))
-        w("""    %q_end = arith.addi %q0, %c128 : index
-    %k_blocks_diag = arith.ceildivui %q_end, %bn : index
-    %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
+    if persistent:
+        w(c("The tiles: (query block, head, batch), query blocks of one head adjacent"))
+        w(c("so that the CTAs working at once share its K and V in L2. Causal: a"))
+        w(c("head's blocks in the order last, first, second to last, second, ...,"))
+        w(c("and each CTA takes two adjacent tiles at a time, so every pair holds"))
+        w(c("about the same number of K/V blocks and the round robin stays balanced."))
+        w(f"""    %batches = memref.dim %q, %c0 : memref<?x?x?x?x{t}, 1>
+    %heads_batches = arith.muli %q_heads, %batches : index
+    %tiles = arith.muli %q_blocks_all, %heads_batches : index
+    %tiles_per_unit = arith.constant {2 if causal else 1} : index
+    %units = arith.ceildivui %tiles, %tiles_per_unit : index
+    %block_x = gpu.block_id x
+    %unit_step = gpu.grid_dim x
 """)
-    else:
-        w("    %k_blocks = arith.addi %k_blocks_all, %c0 : index\n")
-    w(c("Q (two halves of 64 rows), the K and V rings, the LSE rows; O reuses Q's half."))
+        w(c("This CTA's units: first_unit, first_unit + grid, ...; its tiles: those of"))
+        w(c("its units, but past the last tile."))
+        w("""    %first_unit = arith.minui %block_x, %units : index
+    %units_after = arith.subi %units, %first_unit : index
+    %my_units = arith.ceildivui %units_after, %unit_step : index
+    %my_unit_tiles = arith.muli %my_units, %tiles_per_unit : index
+    %units_tiles = arith.muli %units, %tiles_per_unit : index
+    %missing = arith.subi %units_tiles, %tiles : index
+    %last_unit = arith.subi %units, %c1 : index
+    %to_last_unit = arith.subi %last_unit, %first_unit : index
+    %last_offset = arith.remui %to_last_unit, %unit_step : index
+    %holds_last = arith.cmpi eq, %last_offset, %c0 : index
+    %has_units = arith.cmpi ugt, %my_units, %c0 : index
+    %holds_last_unit = arith.andi %holds_last, %has_units : i1
+    %cut = arith.select %holds_last_unit, %missing, %c0 : index
+    %my_tiles = arith.subi %my_unit_tiles, %cut : index
+""")
+
+    def tile_coords(indent, heads=True, rows=True):
+        """This tile's query block, first query row and K/V block count
+        (`rows`), head, batch and K/V head (`heads`): of tile %t when
+        persistent, else of the CTA. The consumers take the heads only
+        where they store O, so that they hold one index, not two, across
+        the K/V loop."""
+        if persistent:
+            order = ("""%pos_half = arith.divui %pos, %c2 : index
+%pos_bit = arith.remui %pos, %c2 : index
+%pos_odd = arith.cmpi ne, %pos_bit, %c0 : index
+%last_q_block = arith.subi %q_blocks_all, %c1 : index
+%from_end = arith.subi %last_q_block, %pos_half : index
+%q_block = arith.select %pos_odd, %pos_half, %from_end : index
+""" if causal else "%q_block = arith.addi %pos, %c0 : index\n")
+            # In 32 bits (fewer than 2^32 tiles): the consumers hold the
+            # (batch, head) index across the K/V loop in one register.
+            text = (("""%t32 = arith.index_castui %t : index to i32
+%q_blocks32 = arith.index_castui %q_blocks_all : index to i32
+%bh32 = arith.divui %t32, %q_blocks32 : i32
+%pos32 = arith.remui %t32, %q_blocks32 : i32
+%pos = arith.index_castui %pos32 : i32 to index
+""" + order if rows else "") + ("""%q_heads32 = arith.index_castui %q_heads : index to i32
+%head32 = arith.remui %bh32, %q_heads32 : i32
+%batch32 = arith.divui %bh32, %q_heads32 : i32
+%head = arith.index_castui %head32 : i32 to index
+%batch = arith.index_castui %batch32 : i32 to index
+%kv_head = arith.divui %head, %group : index
+""" if heads else ""))
+        elif causal:
+            text = """%block_x = gpu.block_id x
+%last_q_block = arith.subi %q_blocks_all, %c1 : index
+%q_block = arith.subi %last_q_block, %block_x : index
+%head = gpu.block_id y
+%batch = gpu.block_id z
+"""
+        else:
+            text = """%q_block = gpu.block_id x
+%head = gpu.block_id y
+%batch = gpu.block_id z
+"""
+        if not persistent:
+            text += "%kv_head = arith.divui %head, %group : index\n"
+        if not rows:
+            return "".join(f"{indent}{line}\n" for line in text.rstrip("\n").split("\n"))
+        text += "%q0 = arith.muli %q_block, %c128 : index\n"
+        text += ("""%q_end = arith.addi %q0, %c128 : index
+%k_blocks_diag = arith.ceildivui %q_end, %bn : index
+%k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index""" if causal else
+                 "%k_blocks = arith.addi %k_blocks_all, %c0 : index")
+        return "".join(f"{indent}{line}\n" for line in text.split("\n"))
+
+    if not persistent:
+        if causal:
+            w(c("Causal: the last query blocks see the most K/V blocks; they take the first"))
+            w(c("CTA indices, so that the last wave holds the short ones. Keys past the"))
+            w(c("CTA's last query row are never seen."))
+        w(tile_coords("    "))
+    w(c("Q (two halves of 64 rows), the K and V rings, the LSE rows; O "
+        + ("in its own halves." if separate_o else "reuses Q's half.")))
     w(f"""    %gq = tile.from_memref %q : memref<?x?x?x?x{t}, 1> -> {g_t}
     %gk = tile.from_memref %k : memref<?x?x?x?x{t}, 1> -> {g_t}
     %gv = tile.from_memref %v : memref<?x?x?x?x{t}, 1> -> {g_t}
@@ -415,10 +505,20 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
     %sv = tile.alloc_shared {{alignment = 1024 : i64}} : {kv_t}
     %slse = tile.alloc_shared {{alignment = 128 : i64}} : {lse_t}
 """)
+    if separate_o:
+        w(f"    %so = tile.alloc_shared {{alignment = 1024 : i64}} : {q_t}\n")
     w(c(f"Barriers: [0] Q landed; [1 + s] K of stage s landed, [{1 + stages} + s] V landed,"))
     w(c(f"[{1 + 2 * stages} + s] K of stage s free again, [{1 + 3 * stages} + s] V of stage s free"))
     w(c("again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before"))
     w(c("the P·V of its block, so the producer loads the next K a step earlier."))
+    if persistent:
+        w(c(f"[{q_free}] Q free for the next tile: "
+            + ("one arrival per consumer warp once its last Q·Kᵀ retired."
+               if separate_o else
+               "one arrival per consumer warpgroup once O's store read Q's half.")))
+    q_free_init = (f"      %q_free_arrivals = arith.constant {8 if separate_o else 2} : index\n"
+                   f"      nvgpu.mbarrier.init %bars[%q_free], %q_free_arrivals : {bar_t}\n"
+                   if persistent else "")
     w(f"""    %bars = nvgpu.mbarrier.create -> {bar_t}
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
@@ -440,53 +540,104 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
         nvgpu.mbarrier.init %bars[%eb], %consumer_warps : {bar_t}
         nvgpu.mbarrier.init %bars[%fb], %consumer_warps : {bar_t}
       }}
-      tile.fence mbarrier_init
+{q_free_init}      tile.fence mbarrier_init
     }}
     gpu.barrier
     %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
 """)
-    w(c("Producer: registers to the consumers; thread 0 loads Q, then K/V block j into"))
-    w(c("stage j mod 2 once both consumers freed it (phase j / 2 of its empty barrier)."))
-    w(f"""      nvvm.setmaxregister decrease 24
-      scf.if %leader {{
-        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : {bar_t}
-        scf.for %h = %c0 to %c2 step %c1 {{
-          %row_in = arith.muli %h, %c64 : index
-          %row = arith.addi %q0, %row_in : index
-          tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, {d}] exec thread
-              mbar(%bars[%c0] : {bar_t}) : {g_t} to {q_t}
-        }}
-        scf.for %j = %c0 to %k_blocks step %c1 {{
-          %s = arith.remui %j, %stages : index
-          %round = arith.divui %j, %stages : index
-          %round_bit = arith.remui %round, %c2 : index
-          %free_parity = arith.cmpi eq, %round_bit, %c0 : index
-          %kb = arith.addi %s, %c1 : index
-          %vb0 = arith.addi %s, %stages : index
-          %vb = arith.addi %vb0, %c1 : index
-          %eb0 = arith.addi %vb0, %stages : index
-          %eb = arith.addi %eb0, %c1 : index
-          %fb0 = arith.addi %eb0, %stages : index
-          %fb = arith.addi %fb0, %c1 : index
-          nvgpu.mbarrier.try_wait.parity %bars[%eb], %free_parity, %ticks : {bar_t}
-          %key0 = arith.muli %j, %bn : index
-          nvgpu.mbarrier.arrive.expect_tx %bars[%kb], %kv_bytes : {bar_t}
-          tile.copy_async %gk[%batch, %kv_head, %key0, 0] to %sk[%s, 0, 0] sizes [{bn}, {d}] exec thread
-              mbar(%bars[%kb] : {bar_t}) : {g_t} to {kv_t}
-          nvgpu.mbarrier.try_wait.parity %bars[%fb], %free_parity, %ticks : {bar_t}
-          nvgpu.mbarrier.arrive.expect_tx %bars[%vb], %kv_bytes : {bar_t}
-          tile.copy_async %gv[%batch, %kv_head, %key0, 0] to %sv[%s, 0, 0] sizes [{bn}, {d}] exec thread
-              mbar(%bars[%vb] : {bar_t}) : {g_t} to {kv_t}
-        }}
-      }}
-    }} else {{
+    def ring_slot(tag, indent):
+        """Stage, free-wait parity and barrier indices of K/V block %{tag}
+        (of this tile), the %g_{tag}-th block through the ring."""
+        text = f"""%g_{tag} = arith.addi %g, %{tag} : index
+%s_{tag} = arith.remui %g_{tag}, %stages : index
+%round_{tag} = arith.divui %g_{tag}, %stages : index
+%round_bit_{tag} = arith.remui %round_{tag}, %c2 : index
+%free_parity_{tag} = arith.cmpi eq, %round_bit_{tag}, %c0 : index
+%parity_{tag} = arith.cmpi ne, %round_bit_{tag}, %c0 : index
+%kb_{tag} = arith.addi %s_{tag}, %c1 : index
+%vb0_{tag} = arith.addi %s_{tag}, %stages : index
+%vb_{tag} = arith.addi %vb0_{tag}, %c1 : index
+%eb0_{tag} = arith.addi %vb0_{tag}, %stages : index
+%eb_{tag} = arith.addi %eb0_{tag}, %c1 : index
+%fb0_{tag} = arith.addi %eb0_{tag}, %stages : index
+%fb_{tag} = arith.addi %fb0_{tag}, %c1 : index"""
+        return "".join(f"{indent}{line}\n" for line in text.split("\n"))
+
+    def load_k(tag, indent):
+        text = f"""nvgpu.mbarrier.try_wait.parity %bars[%eb_{tag}], %free_parity_{tag}, %ticks : {bar_t}
+%key0_{tag} = arith.muli %{tag}, %bn : index
+nvgpu.mbarrier.arrive.expect_tx %bars[%kb_{tag}], %kv_bytes : {bar_t}
+tile.copy_async %gk[%batch, %kv_head, %key0_{tag}, 0] to %sk[%s_{tag}, 0, 0] sizes [{bn}, {d}] exec thread
+    mbar(%bars[%kb_{tag}] : {bar_t}) : {g_t} to {kv_t}"""
+        return "".join(f"{indent}{line}\n" for line in text.split("\n"))
+
+    def load_v(tag, indent):
+        text = f"""nvgpu.mbarrier.try_wait.parity %bars[%fb_{tag}], %free_parity_{tag}, %ticks : {bar_t}
+nvgpu.mbarrier.arrive.expect_tx %bars[%vb_{tag}], %kv_bytes : {bar_t}
+tile.copy_async %gv[%batch, %kv_head, %key0_{tag}, 0] to %sv[%s_{tag}, 0, 0] sizes [{bn}, {d}] exec thread
+    mbar(%bars[%vb_{tag}] : {bar_t}) : {g_t} to {kv_t}"""
+        return "".join(f"{indent}{line}\n" for line in text.split("\n"))
+
+    def tile_loop(indent, body):
+        """`body` (text at indent + 2) once per tile of this CTA, with %t,
+        %i (tiles done before) and %g (K/V blocks through the ring before)
+        defined; without `persistent`, once with both zero."""
+        if not persistent:
+            return (f"{indent}%i = arith.addi %c0, %c0 : index\n"
+                    f"{indent}%g = arith.addi %c0, %c0 : index\n"
+                    + "".join(line[2:] + "\n" if line.strip() else "\n"
+                              for line in body.rstrip("\n").split("\n")))
+        return (f"""{indent}%end_g = scf.for %i = %c0 to %my_tiles step %c1
+{indent}    iter_args(%g = %c0) -> (index) {{
+{indent}  %unit_n = arith.divui %i, %tiles_per_unit : index
+{indent}  %unit_offset = arith.muli %unit_n, %unit_step : index
+{indent}  %u = arith.addi %first_unit, %unit_offset : index
+{indent}  %t_in_unit = arith.remui %i, %tiles_per_unit : index
+{indent}  %t_unit = arith.muli %u, %tiles_per_unit : index
+{indent}  %t = arith.addi %t_unit, %t_in_unit : index
+""" + body + f"""{indent}  %g_next = arith.addi %g, %k_blocks : index
+{indent}  scf.yield %g_next : index
+{indent}}}
+""")
+
+    if persistent:
+        w(c("Producer: registers to the consumers; thread 0 walks this CTA's tiles and,"))
+        w(c("per tile, loads K of block 0, then Q once the consumers freed it, then V of"))
+        w(c("block 0 and the other K/V blocks; block n of the ring (counted across"))
+        w(c("tiles) goes to stage n mod 2 once both consumers freed it."))
+    else:
+        w(c("Producer: registers to the consumers; thread 0 loads K of block 0, Q, then"))
+        w(c("V of block 0 and the other K/V blocks: block j into stage j mod 2 once both"))
+        w(c("consumers freed it (phase j / 2 of its free barriers)."))
+    q_free_wait = (f"""%q_round_bit = arith.remui %i, %c2 : index
+%q_free_parity = arith.cmpi eq, %q_round_bit, %c0 : index
+nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : {bar_t}
+""" if persistent else "")
+    producer_tile = ((tile_coords("          ") if persistent else "") + "          %first = arith.addi %c0, %c0 : index\n"
+                     + ring_slot("first", "          ") + load_k("first", "          ")
+                     + "".join("          " + line + "\n" for line in (q_free_wait + f"""nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : {bar_t}
+scf.for %h = %c0 to %c2 step %c1 {{
+  %row_in = arith.muli %h, %c64 : index
+  %row = arith.addi %q0, %row_in : index
+  tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, {d}] exec thread
+      mbar(%bars[%c0] : {bar_t}) : {g_t} to {q_t}
+}}""").split("\n"))
+                     + load_v("first", "          ")
+                     + "          scf.for %j = %c1 to %k_blocks step %c1 {\n"
+                     + ring_slot("j", "            ") + load_k("j", "            ")
+                     + load_v("j", "            ") + "          }\n")
+    w("""      nvvm.setmaxregister decrease 24
+      scf.if %leader {
+""")
+    w(tile_loop("        ", producer_tile))
+    w("""      }
+    } else {
 """)
     w(c("Consumers: warpgroup 1 owns rows q0 .. q0 + 63, warpgroup 2 the next 64."))
     w(f"""      nvvm.setmaxregister increase 240
       %half = arith.subi %wg, %c1 : index
       %row_in_cta = arith.muli %half, %c64 : index
-      %row0 = arith.addi %q0, %row_in_cta : index
       %wg_barrier = arith.index_cast %wg : index to i32
       %releaser = arith.cmpi eq, %lane, %c0 : index
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
@@ -495,9 +646,6 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
       %l = tile.alloc_local : {r_t}
       %zero = arith.constant 0.0 : f32
       %neg_inf = arith.constant 0xFF800000 : f32
-      tile.fill %acc, %zero : {o_t}, f32
-      tile.fill %m, %neg_inf : {r_t}, f32
-      tile.fill %l, %zero : {r_t}, f32
       %log2e = arith.constant 1.44269504 : f32
       %scale_log2 = arith.mulf %scale, %log2e : f32
       %s_acc = tile.alloc_local : {s_t}
@@ -505,21 +653,19 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False):
       %block_max = tile.alloc_local : {r_t}
       %alpha = tile.alloc_local : {r_t}
       %row_sum = tile.alloc_local : {r_t}
-      nvgpu.mbarrier.try_wait.parity %bars[%c0], %false, %ticks : {bar_t}
 """)
-    def barriers(j, indent):
-        """Stage, parity and the three barrier indices of block `j`."""
-        return "".join(f"{indent}{line}\n" for line in f"""%s_{j} = arith.remui %{j}, %stages : index
-%round_{j} = arith.divui %{j}, %stages : index
-%round_bit_{j} = arith.remui %round_{j}, %c2 : index
-%parity_{j} = arith.cmpi ne, %round_bit_{j}, %c0 : index
-%kb_{j} = arith.addi %s_{j}, %c1 : index
-%vb0_{j} = arith.addi %s_{j}, %stages : index
-%vb_{j} = arith.addi %vb0_{j}, %c1 : index
-%eb0_{j} = arith.addi %vb0_{j}, %stages : index
-%eb_{j} = arith.addi %eb0_{j}, %c1 : index
-%fb0_{j} = arith.addi %eb0_{j}, %stages : index
-%fb_{j} = arith.addi %fb0_{j}, %c1 : index""".split("\n"))
+    consumer_tile_start = len(out)
+    if persistent:
+        w(tile_coords("      ", heads=False))
+    w(f"""      %row0 = arith.addi %q0, %row_in_cta : index
+      tile.fill %acc, %zero : {o_t}, f32
+      tile.fill %m, %neg_inf : {r_t}, f32
+      tile.fill %l, %zero : {r_t}, f32
+      %q_round_bit = arith.remui %i, %c2 : index
+      %q_parity = arith.cmpi ne, %q_round_bit, %c0 : index
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %q_parity, %ticks : {bar_t}
+""")
+    barriers = ring_slot
 
     def issue_s(j, indent, wait_if=None):
         """Wait for K of block `j` (only under `wait_if` when given), issue
@@ -600,7 +746,8 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
     if overlap:
         w(c("Block 0 first: S, its softmax, P. Then each step j issues S for block j + 1"))
         w(c("before O += P·V of block j, and runs block j + 1's softmax while that"))
-        w(c("P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap)."))
+        w(c("P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap);"))
+        w(c("the last block's P·V ends the loop."))
         w("      %first = arith.addi %c0, %c0 : index\n")
         turn, pass_turn, pass_turn_unless_last = "", "", ""
         if pingpong:
@@ -619,12 +766,11 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
 """)
             turn = "        tile.named_barrier id(%my_turn_id) threads(%turn_threads)\n"
             pass_turn = "        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)\n"
-            pass_turn_unless_last = """        %last_turn = arith.cmpi eq, %n, %k_blocks : index
-        %keep_turn = arith.andi %second_consumer, %last_turn : i1
-        %pass = arith.xori %keep_turn, %true : i1
-        scf.if %pass {
-          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
-        }
+            # Warpgroup 2 keeps its last turn: no generation left open.
+            pass_turn_unless_last = """      %pass = arith.xori %second_consumer, %true : i1
+      scf.if %pass {
+        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+      }
 """
         w(barriers("first", "      "))
         w(turn[2:])
@@ -638,45 +784,53 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
 """)
         w(softmax("first", "      "))
         w(rescale_and_convert("      "))
-        w(f"""      scf.for %j = %c0 to %k_blocks step %c1 {{
-            %n = arith.addi %j, %c1 : index
-            %has_next = arith.cmpi ult, %n, %k_blocks : index
-    """)
+        w(c("Every block but the last: S of block j + 1 issued before P·V of block j."))
+        w(f"""      %k_steps = arith.subi %k_blocks, %c1 : index
+      scf.for %j = %c0 to %k_steps step %c1 {{
+        %n = arith.addi %j, %c1 : index
+""")
         w(barriers("j", "        "))
-        w(c("  S for block j + 1; the last step reissues block j's (still in its stage)"))
-        w(c("  and discards it: a wgmma under a branch would make ptxas serialize every"))
-        w(c("  wgmma of the kernel."))
-        w("        %n_issued = arith.select %has_next, %n, %j : index\n")
-        w(barriers("n_issued", "        "))
+        w(barriers("n", "        "))
         w(turn)
-        w(issue_s("n_issued", "        ", wait_if="has_next"))
+        w(issue_s("n", "        "))
         w("        tile.commit_group wgmma\n")
         w(f"""        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : {bar_t}
-            tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, {d}, {bn}]
-                exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
-            tile.commit_group wgmma
+        tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, {d}, {bn}]
+            exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
+        tile.commit_group wgmma
 """)
-        w(pass_turn_unless_last)
+        w(pass_turn)
+        w(c("  S of block j + 1 retired: its K is free, its softmax runs under P·V."))
         w(f"""        tile.wait_group wgmma, 1
-        scf.if %has_next {{
-          scf.if %releaser {{
-            nvgpu.mbarrier.arrive %bars[%eb_n_issued] : {bar_t} -> !nvgpu.mbarrier.token
-          }}
+        scf.if %releaser {{
+          nvgpu.mbarrier.arrive %bars[%eb_n] : {bar_t} -> !nvgpu.mbarrier.token
+        }}
 """)
-        w(softmax("n_issued", "          "))
-        w("""        }
-            tile.wait_group wgmma, 0
-    """)
+        w(softmax("n", "        "))
+        w("        tile.wait_group wgmma, 0\n")
         w(c("  This warp is done with block j's V: one lane per warp frees it."))
         w(f"""        scf.if %releaser {{
-              nvgpu.mbarrier.arrive %bars[%fb_j] : {bar_t} -> !nvgpu.mbarrier.token
-            }}
-            scf.if %has_next {{
-    """)
-        w(rescale_and_convert("          "))
-        w("""        }
-          }
-    """)
+          nvgpu.mbarrier.arrive %bars[%fb_j] : {bar_t} -> !nvgpu.mbarrier.token
+        }}
+""")
+        w(rescale_and_convert("        "))
+        w("      }\n")
+        w(c("The last block's P·V on its own (peeled, not a wgmma under a branch: that"))
+        w(c("would make ptxas serialize every wgmma of the kernel)."))
+        w("      %last = arith.subi %k_blocks, %c1 : index\n")
+        w(barriers("last", "      "))
+        w(turn[2:])
+        w(f"""      nvgpu.mbarrier.try_wait.parity %bars[%vb_last], %parity_last, %ticks : {bar_t}
+      tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_last, 0, 0] sizes [64, {d}, {bn}]
+          exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
+      tile.commit_group wgmma
+""")
+        w(pass_turn_unless_last)
+        w(f"""      tile.wait_group wgmma, 0
+      scf.if %releaser {{
+        nvgpu.mbarrier.arrive %bars[%fb_last] : {bar_t} -> !nvgpu.mbarrier.token
+      }}
+""")
     else:
         w(c("The K/V loop: block j is in stage j mod 2, landed in phase j / 2 of its barriers."))
         w("      scf.for %j = %c0 to %k_blocks step %c1 {\n")
@@ -704,9 +858,21 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         }}
       }}
 """)
-    w(c("Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),"))
-    w(c("LSE = m·scale + ln l per row (m is in S's units), then one TMA store each,"))
-    w(c("clipped at Sq."))
+    if separate_o:
+        w(c("Q is free for the next tile: this warp's last Q·Kᵀ retired."))
+        w(f"""      scf.if %releaser {{
+        nvgpu.mbarrier.arrive %bars[%q_free] : {bar_t} -> !nvgpu.mbarrier.token
+      }}
+""")
+    o_buffer = "%so" if separate_o else "%sq"
+    if separate_o:
+        w(c("Epilogue: O · (1 / l) and LSE = m·scale + ln l per row (m is in S's units)"))
+        w(c("into this warpgroup's O and LSE halves once the previous tile's stores read"))
+        w(c("them, then one TMA store each, clipped at Sq, not waited for."))
+    else:
+        w(c("Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),"))
+        w(c("LSE = m·scale + ln l per row (m is in S's units), then one TMA store each,"))
+        w(c("clipped at Sq."))
     w(f"""      tile.map ins(%l : {r_t}) outs(%alpha : {r_t}) {{
       ^bb0(%sum: f32, %row: index, %col: index):
         %one = arith.constant 1.0 : f32
@@ -725,29 +891,54 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         %r = arith.addf %natural, %log_sum : f32
         tile.yield %r : f32
       }}
-      %q_blocks = arith.ceildivui %seq_q, %c64 : index
+""")
+    if persistent:
+        w(tile_coords("      ", rows=False))
+    w("""      %q_blocks = arith.ceildivui %seq_q, %c64 : index
       %seq_q_padded = arith.muli %q_blocks, %c64 : index
       %bh = arith.muli %batch, %q_heads : index
       %bh_head = arith.addi %bh, %head : index
       %lse_base = arith.muli %bh_head, %seq_q_padded : index
       %lse_row = arith.addi %lse_base, %row0 : index
-      tile.store %m to %slse[%half, 0, 0] : {r_t} to {lse_t}
-      tile.store %acc to %sq[%half, 0, 0] : {o_t} to {q_t}
+""")
+    if separate_o:
+        w("""      scf.if %wg_leader {
+        tile.wait_group bulk, 0 {read}
+      }
+      tile.named_barrier id(%wg_barrier) threads(%wg_threads)
+""")
+    w(f"""      tile.store %m to %slse[%half, 0, 0] : {r_t} to {lse_t}
+      tile.store %acc to {o_buffer}[%half, 0, 0] : {o_t} to {q_t}
       tile.fence proxy_async
       tile.named_barrier id(%wg_barrier) threads(%wg_threads)
       %in_range = arith.cmpi ult, %row0, %seq_q : index
-      %store = arith.andi %wg_leader, %in_range : i1
-      scf.if %store {{
-        tile.copy_async %sq[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, {d}] exec thread
-            : {q_t} to {g_t}
-        tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
-            : {lse_t} to !tile.buffer<?x1xf32, global>
+      scf.if %wg_leader {{
+        scf.if %in_range {{
+          tile.copy_async {o_buffer}[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, {d}] exec thread
+              : {q_t} to {g_t}
+          tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
+              : {lse_t} to !tile.buffer<?x1xf32, global>
+        }}
         tile.commit_group bulk
-        tile.wait_group bulk, 0 {{read}}
-      }}
-    }}
+""")
+    if not separate_o:
+        w("        tile.wait_group bulk, 0 {read}\n")
+        if persistent:
+            w(f"        nvgpu.mbarrier.arrive %bars[%q_free] : {bar_t} -> !nvgpu.mbarrier.token\n")
+    w("      }\n")
+    consumer_tile = "".join("  " + line + "\n" if line.strip() else "\n"
+                            for line in "".join(out[consumer_tile_start:]).rstrip("\n").split("\n"))
+    del out[consumer_tile_start:]
+    w(tile_loop("      ", consumer_tile))
+    if separate_o:
+        w(c("The last tile's stores read their shared memory before the CTA exits."))
+        w("""      scf.if %wg_leader {
+        tile.wait_group bulk, 0 {read}
+      }
+""")
+    w("""    }
     gpu.return
-  }}
+  }
 """)
     return "".join(out)
 
@@ -774,7 +965,7 @@ def with_aliases(text, d, dtype):
     q_shape, q_layout = shared_layout(64, d, 2)
     kv_shape, kv_layout = shared_layout(bn, d, 2)
     aliases = [
-        ("bars", "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>"),
+        ("bars", "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>"),
         ("gmem", f"!tile.buffer<?x?x?x?x{dtype}, global>"),
         ("q_halves", f"!tile.buffer<{q_shape}x{dtype}, shared, #tile.layout<{q_layout}>>"),
         ("kv_ring", f"!tile.buffer<{kv_shape}x{dtype}, shared, #tile.layout<{kv_layout}>>"),
@@ -794,10 +985,14 @@ def with_aliases(text, d, dtype):
 
 
 def module(configs, comments=False):
-    makers = {"simple": kernel, "ws": kernel_ws,
-              "ws-overlap": lambda *a: kernel_ws(*a, overlap=True),
-              "ws-pingpong": lambda *a: kernel_ws(*a, overlap=True, pingpong=True)}
+    makers = {"simple": kernel,
+              "ws": lambda *a, **k: kernel_ws(*a, **k),
+              "ws-overlap": lambda *a, **k: kernel_ws(*a, overlap=True, **k),
+              "ws-pingpong": lambda *a, **k: kernel_ws(*a, overlap=True, pingpong=True, **k)}
     body = "".join(makers[FORMS[d]](d, causal, dtype, comments)
+                   if FORMS[d] == "simple" else
+                   makers[FORMS[d]](d, causal, dtype, comments,
+                                    persistent=PERSISTENT[d, causal])
                    for d, causal, dtype in configs)
     return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")
 
@@ -819,7 +1014,12 @@ def main():
               "causal": causal, "dtype": dtype, "form": FORMS[d],
               "block_m": BLOCK_M if FORMS[d] == "simple" else 128,
               "block_n": BLOCK_N if FORMS[d] == "simple" else (64 if d == 256 else 128),
-              "threads": 128 if FORMS[d] == "simple" else 384}
+              "threads": 128 if FORMS[d] == "simple" else 384,
+              # Persistent kernels: grid (min(units, SMs), 1, 1), a unit
+              # being this many adjacent tiles of 128 query rows (tiles
+              # ordered query block fastest, then head, then batch).
+              "persistent": FORMS[d] != "simple" and PERSISTENT[d, causal],
+              "tiles_per_unit": 2 if causal else 1}
              for d, causal, dtype in configs]
     with open(out_cases, "w") as f:
         json.dump({"kernels": cases}, f, indent=1)

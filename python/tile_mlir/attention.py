@@ -6,10 +6,16 @@ build/device/kernels/attention.sm_90a.* with attention.cases.json).
     attention = Attention("build/device/kernels")
     o, lse = attention(q, k, v, causal=True)
 
-q: [batch, Hq, Sq, d], k and v: [batch, Hkv, Sk, d] (torch SDPA's layout;
-non-contiguous inputs are made contiguous), bf16 or f16, d in {64, 128,
-256}, Hq a multiple of Hkv (grouped-query attention). O is like q; LSE is
-[batch, Hq, Sq] f32, the natural-log log-sum-exp of each row of
+q: [batch, Hq, Sq, d], k and v: [batch, Hkv, Sk, d] (torch SDPA's
+shapes), bf16 or f16, d in {64, 128, 256}, Hq a multiple of Hkv
+(grouped-query attention). Any strides TMA can address are read in place:
+the [batch, heads, seq, dim] memory order, the [batch, seq, heads, dim] one
+(`x.transpose(1, 2)` of a FlashAttention-style tensor), slices of a packed
+QKV tensor; that is, the last dim contiguous, the other strides multiples
+of 16 bytes and the data 16-byte aligned. Other tensors are copied first
+(into a contiguous tensor). O has q's memory order ([batch, seq, heads, dim] when
+q's heads are inner to its sequence, else [batch, heads, seq, dim]); LSE
+is [batch, Hq, Sq] f32, the natural-log log-sum-exp of each row of
 Q·Kᵀ·scale. Causal masking is top-left aligned (key j is visible to query
 i when j <= i), as torch's `is_causal`. The kernel is chosen by head dim,
 causal flag and dtype from the case list.
@@ -35,17 +41,19 @@ class Attention:
         self.module = tile_mlir.load(
             tile_mlir.Compiled.load(str(kernels / "attention.sm_90a")))
         self._kernels = {}
+        self._sms = {}
 
     def kernel(self, head_dim, causal, dtype):
-        """(the kernel, its query rows per CTA) for a head dim, causal flag
-        and dtype ("bf16" or "f16")."""
+        """(the kernel, its case: block_m query rows per tile; persistent
+        kernels walk tiles_per_unit adjacent tiles per unit) for a head dim,
+        causal flag and dtype ("bf16" or "f16")."""
         for case in self.cases:
             if (case["head_dim"], case["causal"], case["dtype"]) == \
                     (head_dim, causal, dtype):
                 name = case["kernel"]
                 if name not in self._kernels:
                     self._kernels[name] = self.module.kernel(name)
-                return self._kernels[name], case["block_m"]
+                return self._kernels[name], case
         known = sorted({(c["head_dim"], c["dtype"]) for c in self.cases})
         raise ValueError(f"no attention kernel for head dim {head_dim}, "
                          f"{dtype} (kernels: {known})")
@@ -72,13 +80,43 @@ class Attention:
         if dtype is None:
             raise ValueError(f"q is {q.dtype}; the kernels take bfloat16 or "
                              "float16")
-        run, block_m = self.kernel(d, causal, dtype)
+        run, case = self.kernel(d, causal, dtype)
         scale = 1.0 / math.sqrt(d) if scale is None else float(scale)
-        o = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+        q, k, v = (x if _tma_addressable(x) else
+                   torch.empty(x.shape, dtype=x.dtype,
+                               device=x.device).copy_(x)
+                   for x in (q, k, v))
+        if q.stride(1) < q.stride(2):  # heads inner to the sequence
+            o = torch.empty(b, sq, h, d, dtype=q.dtype,
+                            device=q.device).transpose(1, 2)
+        else:
+            o = torch.empty(q.shape, dtype=q.dtype, device=q.device)
         # LSE rows: [batch, heads, Sq rounded up to 64], flattened.
         padded = (sq + 63) // 64 * 64
         lse = torch.empty(b * h * padded, 1, dtype=torch.float32,
                           device=q.device)
-        run(q.contiguous(), k.contiguous(), v.contiguous(), o, lse, scale,
-            grid=((sq + block_m - 1) // block_m, h, b))
+        q_blocks = (sq + case["block_m"] - 1) // case["block_m"]
+        if case.get("persistent"):
+            per_unit = case["tiles_per_unit"]
+            units = (q_blocks * h * b + per_unit - 1) // per_unit
+            grid = (min(units, self._sm_count(q.device)), 1, 1)
+        else:
+            grid = (q_blocks, h, b)
+        run(q, k, v, o, lse, scale, grid=grid)
         return o, lse.view(b, h, padded)[:, :, :sq]
+
+    def _sm_count(self, device):
+        index = device.index if device.index is not None else 0
+        if index not in self._sms:
+            import torch
+            self._sms[index] = torch.cuda.get_device_properties(
+                index).multi_processor_count
+        return self._sms[index]
+
+
+def _tma_addressable(x):
+    """Whether a tensor map can read x in place: the last dim contiguous,
+    every other stride a multiple of 16 bytes, the data 16-byte aligned."""
+    size = x.element_size()
+    return (x.stride(-1) == 1 and x.data_ptr() % 16 == 0 and
+            all(x.stride(i) * size % 16 == 0 for i in range(x.dim() - 1)))

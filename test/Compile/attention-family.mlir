@@ -5,6 +5,9 @@
 // REQUIRES: ptxas
 // RUN: %python %tile_src_root/bench/Kernels/gen_attention_kernels.py %t.mlir %t.cases.json
 // RUN: tile-compile --check --remarks %t.mlir -o %t.ptx --manifest %t.json 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// Every kernel is simulated to the end (the persistent ones in the grid of
+// their tile.sample_grid, each CTA walking several tiles).
+// RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
 // The LSE column (memref<?x1xf32>, rows 4 bytes apart) is stored by TMA
@@ -33,3 +36,11 @@
 // PTXAS-NOT: C7515
 //
 // CASES-COUNT-12: "kernel": "attention_d
+//
+// The persistent kernels say so (the launcher's grid depends on it):
+// RUN: FileCheck %s --check-prefix=PERSISTENT < %t.cases.json
+// PERSISTENT:      "kernel": "attention_d128_full_bf16"
+// PERSISTENT:      "persistent": true,
+// PERSISTENT-NEXT: "tiles_per_unit": 1
+// PERSISTENT:      "kernel": "attention_d128_causal_bf16"
+// PERSISTENT:      "persistent": false,

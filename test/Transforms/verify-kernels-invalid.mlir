@@ -420,3 +420,42 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<?x?xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// A persistent producer's tile loop announcing half the bytes it copies,
+// the waits in the consumers' loop: still checked per trip.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @short_announcement_in_a_tile_loop(%in: !g, %tiles: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %bytes = arith.constant 4096 : index
+    %ticks = arith.constant 1000000 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    %tid = gpu.thread_id x
+    %producer = arith.cmpi eq, %tid, %c0 : index
+    scf.if %producer {
+      scf.for %t = %c0 to %tiles step %c1 {
+        %row = arith.muli %t, %c2 : index
+        // expected-error @+1 {{announces 4096 bytes on this mbarrier but the copies completing on it in this phase bring 8192 bytes}}
+        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+        // expected-note @+1 {{completes 8192 bytes (a 64x64xf16 region)}}
+        tile.copy_async %in[%row, 0] to %s[0, 0] sizes [64, 64] exec thread
+            mbar(%bars[%c0] : !bars) : !g to !s
+      }
+    } else {
+      scf.for %t = %c0 to %tiles step %c1 {
+        %bit = arith.remui %t, %c2 : index
+        %parity = arith.cmpi ne, %bit, %c0 : index
+        nvgpu.mbarrier.try_wait.parity %bars[%c0], %parity, %ticks : !bars
+      }
+    }
+    gpu.return
+  }
+}

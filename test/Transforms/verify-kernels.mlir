@@ -287,3 +287,43 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<?x?xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// A persistent kernel's tile loops: thread 0 announces and copies once per
+// tile of its own runtime loop, the other threads wait in theirs. The
+// waits are on another path: the bytes are matched per trip of the
+// producer's loop, so this is proven (no remark).
+// CHECK-LABEL: gpu.func @waits_in_another_loop
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @waits_in_another_loop(%in: !g, %tiles: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %bytes = arith.constant 8192 : index
+    %ticks = arith.constant 1000000 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    %tid = gpu.thread_id x
+    %producer = arith.cmpi eq, %tid, %c0 : index
+    scf.if %producer {
+      scf.for %t = %c0 to %tiles step %c1 {
+        %row = arith.muli %t, %c2 : index
+        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+        tile.copy_async %in[%row, 0] to %s[0, 0] sizes [64, 64] exec thread
+            mbar(%bars[%c0] : !bars) : !g to !s
+      }
+    } else {
+      scf.for %t = %c0 to %tiles step %c1 {
+        %bit = arith.remui %t, %c2 : index
+        %parity = arith.cmpi ne, %bit, %c0 : index
+        nvgpu.mbarrier.try_wait.parity %bars[%c0], %parity, %ticks : !bars
+      }
+    }
+    gpu.return
+  }
+}

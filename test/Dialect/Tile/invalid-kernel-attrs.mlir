@@ -1,5 +1,6 @@
 // The kernel attributes the manifest reads: `tile.version_of` names another
-// kernel, `tile.arg_alignment` records what a variant needs of an argument.
+// kernel, `tile.arg_alignment` records what a variant needs of an argument,
+// `tile.sample_grid` the grid size the kernel checks' simulation runs in.
 // RUN: tile-opt --split-input-file --verify-diagnostics %s
 
 gpu.module @m {
@@ -43,6 +44,34 @@ gpu.module @m {
   // expected-error @+1 {{'tile.arg_alignment' must be an array of {arg, bytes (a power of two), by, strides (dims)}}}
   gpu.func @k(%a: memref<?xf16, 1>) kernel
       attributes {tile.arg_alignment = [{arg = 0 : i64, bytes = 16 : i64}]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_grid' must be three grid sizes (x, y, z) in [1, 2^31 - 1]: array<i64: x, y, z>}}
+  gpu.func @k() kernel attributes {tile.sample_grid = array<i64: 0, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_grid' must be three grid sizes (x, y, z) in [1, 2^31 - 1]: array<i64: x, y, z>}}
+  gpu.func @k() kernel attributes {tile.sample_grid = array<i64: 64>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_grid' must be a whole number of clusters (known_cluster_size 2x1x1)}}
+  gpu.func @k() kernel attributes {known_cluster_size = array<i32: 2, 1, 1>,
+                                   tile.sample_grid = array<i64: 3, 1, 1>} {
     gpu.return
   }
 }

@@ -356,6 +356,25 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a function type";
     return success();
   }
+  if (name == "tile.sample_grid") {
+    auto grid = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!grid || grid.size() != 3 ||
+        !llvm::all_of(grid.asArrayRef(), [](int64_t n) {
+          return n > 0 && n <= INT32_MAX;
+        }))
+      return op->emitError() << "'" << name
+                             << "' must be three grid sizes (x, y, z) in [1, "
+                                "2^31 - 1]: array<i64: x, y, z>";
+    if (auto cluster = op->getAttrOfType<DenseI32ArrayAttr>(
+            "known_cluster_size"))
+      for (auto [n, c] : llvm::zip(grid.asArrayRef(), cluster.asArrayRef()))
+        if (c > 0 && n % c)
+          return op->emitError()
+                 << "'" << name << "' must be a whole number of clusters ("
+                 << "known_cluster_size " << cluster[0] << "x" << cluster[1]
+                 << "x" << cluster[2] << ")";
+    return success();
+  }
   if (name == "tile.version_of") {
     auto of = dyn_cast<StringAttr>(attr.getValue());
     auto symbol = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());

@@ -569,17 +569,42 @@ void checkBarrier(SmallVectorImpl<Event> &events, const Cluster &cluster,
   SmallVector<SmallVector<Operation *>> loops;
   for (Event &e : events)
     loops.push_back(enclosingLoops(e.op));
-  size_t common = loops.front().size();
-  for (auto &chain : loops) {
-    size_t n = 0;
-    while (n < common && n < chain.size() && chain[n] == loops.front()[n])
-      ++n;
-    common = n;
-  }
+  // The loops shared by a set of chains.
+  auto commonPrefix = [&](auto include) {
+    std::optional<ArrayRef<Operation *>> prefix;
+    for (auto [e, chain] : llvm::zip(events, loops)) {
+      if (!include(e, chain))
+        continue;
+      if (!prefix) {
+        prefix = ArrayRef<Operation *>(chain);
+        continue;
+      }
+      size_t n = 0;
+      while (n < prefix->size() && n < chain.size() && chain[n] == (*prefix)[n])
+        ++n;
+      prefix = prefix->take_front(n);
+    }
+    return prefix.value_or(ArrayRef<Operation *>());
+  };
+  // Announcements and completions are counted within the loops they share.
+  // A wait in a loop none of them is in (the consumers' tile loop of a
+  // persistent kernel, beside the producer's) waits on another path: it
+  // neither widens that scope nor splits its phases.
+  ArrayRef<Operation *> arming = commonPrefix(
+      [](const Event &e, ArrayRef<Operation *>) {
+        return e.kind != EventKind::Wait;
+      });
+  auto onArmingPath = [&](const Event &e, ArrayRef<Operation *> chain) {
+    if (e.kind != EventKind::Wait)
+      return true;
+    size_t shared = std::min(chain.size(), arming.size());
+    return chain.take_front(shared) == arming.take_front(shared);
+  };
+  const size_t common = commonPrefix(onArmingPath).size();
   SmallVector<Operation *> phaseMarkers;
   for (auto [e, chain] : llvm::zip(events, loops)) {
     if (e.kind == EventKind::Wait) {
-      if (chain.size() == common)
+      if (onArmingPath(e, chain) && chain.size() == common)
         phaseMarkers.push_back(e.op);
       continue;
     }

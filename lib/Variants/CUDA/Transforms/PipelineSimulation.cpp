@@ -19,7 +19,9 @@
 // Only integers are computed (thread ids, cluster ranks, loop counters,
 // stage and phase arithmetic); memory contents are not. Every dynamic
 // `memref.dim` takes a sample size (integer kernel arguments stay
-// unknown unless given a `tile.sample_value`); the grid is one cluster (one CTA without a known_cluster_size);
+// unknown unless given a `tile.sample_value`); the grid is one cluster (one CTA without a known_cluster_size),
+// unless the kernel's `tile.sample_grid` gives the grid size its
+// CTAs read (so that a persistent kernel's CTA walks a few tiles, not all);
 // the copy engines and the tcgen05 pipe deliver as late as possible: only
 // when no warp can move. Several runs: two sizes, warps in both orders,
 // and the warps that take part in the protocol each made as slow as
@@ -143,7 +145,7 @@ public:
                            clusterDims[0] * clusterDims[1] * clusterDims[2]),
                 blockSize),
         kernel(kernel), blockSize(blockSize), clusterDims(clusterDims),
-        ctas(clusterDims[0] * clusterDims[1] * clusterDims[2]),
+        gridDims(sampleGrid(kernel, clusterDims)), ctas(clusterDims[0] * clusterDims[1] * clusterDims[2]),
         groupsPerCta(groupSizes.size()), buffersPerCta(bufferNames.size()),
         blockDims(blockDims), sample(sample), reverse(reverse),
         groups(groups), buffers(buffers), tmemViews(tmemViews),
@@ -179,9 +181,20 @@ private:
     return all;
   }
 
+  /// The grid the CTAs read: the kernel's `tile.sample_grid`, else the
+  /// cluster.
+  static std::array<int64_t, 3> sampleGrid(gpu::GPUFuncOp kernel,
+                                           std::array<int64_t, 3> cluster) {
+    auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("tile.sample_grid");
+    if (!grid || grid.size() != 3)
+      return cluster;
+    return {grid[0], grid[1], grid[2]};
+  }
+
   gpu::GPUFuncOp kernel;
   int64_t blockSize;
   std::array<int64_t, 3> clusterDims;
+  std::array<int64_t, 3> gridDims;
   int64_t ctas;
   int64_t groupsPerCta, buffersPerCta;
   std::array<int64_t, 3> blockDims;
@@ -1381,14 +1394,15 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
   else if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
     special = ctaXyz[int(id.getDimension())];
   else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
-    special = clusterDims[int(dim.getDimension())];
+    special = gridDims[int(dim.getDimension())];
   else if (auto dim = dyn_cast<gpu::ClusterDimBlocksOp>(op))
     special = clusterDims[int(dim.getDimension())];
   else if (name.starts_with("nvvm.read.ptx.sreg.ctaid") ||
            name.starts_with("nvvm.read.ptx.sreg.cluster.ctaid"))
     special = ctaXyz[axis(name)];
-  else if (name.starts_with("nvvm.read.ptx.sreg.nctaid") ||
-           name.starts_with("nvvm.read.ptx.sreg.cluster.nctaid"))
+  else if (name.starts_with("nvvm.read.ptx.sreg.nctaid"))
+    special = gridDims[axis(name)];
+  else if (name.starts_with("nvvm.read.ptx.sreg.cluster.nctaid"))
     special = clusterDims[axis(name)];
   else if (name == "nvvm.read.ptx.sreg.cluster.ctarank")
     special = warp.cta;

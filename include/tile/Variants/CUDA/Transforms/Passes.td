@@ -66,7 +66,10 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       `nvvm.tcgen05.*`) must use the function's first one's.
     - **pipeline simulation.** A kernel with a `known_block_size`, mbarrier
       groups and async copies or MMAs is executed: one cluster (its
-      `known_cluster_size`) as the grid, warp by warp with lane masks,
+      `known_cluster_size`) as the grid (the CTAs read `gpu.grid_dim` from
+      the kernel's `tile.sample_grid = array<i64: x, y, z>` when it has
+      one, so that a persistent kernel's CTA walks a few of its tiles at
+      the sample sizes, not all of them), warp by warp with lane masks,
       integers only (thread ids, ranks, loop counters, stage and phase
       arithmetic), every dynamic `memref.dim` a sample size (200, 330),
       warps scheduled first to last, last to first, and with one role
