@@ -98,6 +98,10 @@ class Attention:
         q_blocks = (sq + case["block_m"] - 1) // case["block_m"]
         if case.get("persistent"):
             per_unit = case["tiles_per_unit"]
+            if q_blocks * h * b >= 1 << 32:
+                raise ValueError(f"{q_blocks * h * b} tiles of "
+                                 f"{case['block_m']} query rows: the "
+                                 "persistent kernels take fewer than 2^32")
             units = (q_blocks * h * b + per_unit - 1) // per_unit
             grid = (min(units, self._sm_count(q.device)), 1, 1)
         else:

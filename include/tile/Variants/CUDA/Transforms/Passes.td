@@ -27,8 +27,11 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       completing on it (a multicast copy counts once per CTA of a constant
       `cta_mask`, or once under a `cluster rank == c` guard). Events are
       compared within the innermost loop holding them all (inner loops
-      with constant trip counts multiply); a wait on the barrier that
-      precedes later events in program order starts a new phase. Events on
+      with constant trip counts multiply), leaving out waits in a loop that
+      holds no announcement or copy of the barrier (the consumers' tile
+      loop beside a persistent producer's: another path); a wait on the
+      barrier that precedes later events in program order starts a new
+      phase. Events on
       different branches of one `scf.if` whose condition is a function of
       the cluster rank, in a kernel with a `known_cluster_size`, are added
       up per CTA (each rank's branches decided; a CTA receives its own
