@@ -126,15 +126,10 @@ int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
     }
   }
   // The first version of the kernel that can read these tensors.
-  llvm::Expected<Kernel> k = module->module.kernelFor(kernel, converted);
-  if (!k) {
-    report(error, k.takeError());
-    return 1;
-  }
   LaunchConfig config;
   config.grid = {grid[0], grid[1], grid[2]};
   config.stream = stream;
-  if (llvm::Error e = k->launch(config, converted)) {
+  if (llvm::Error e = module->module.launch(kernel, config, converted)) {
     report(error, std::move(e));
     return 1;
   }

@@ -325,7 +325,8 @@ Error Module::attachSanitizeReport() {
 Module::Module(Module &&other)
     : module(other.module), manifest_(std::move(other.manifest_)),
       sanitizeReport(other.sanitizeReport),
-      sanitizeLock(std::move(other.sanitizeLock)) {
+      sanitizeLock(std::move(other.sanitizeLock)),
+      functions_(std::move(other.functions_)) {
   other.module = nullptr;
   other.sanitizeReport = nullptr;
 }
@@ -337,25 +338,41 @@ Module::~Module() {
     api().cuMemFreeHost(sanitizeReport);
 }
 
-Expected<CUfunction> Module::function(llvm::StringRef name) const {
+Expected<Module::FunctionEntry *> Module::entry(llvm::StringRef name) const {
+  std::lock_guard<std::mutex> hold(functions_->lock);
+  std::unique_ptr<FunctionEntry> &slot = functions_->entries[name];
+  if (slot)
+    return slot.get();
   CUfunction function = nullptr;
   if (Error e = check(api().cuModuleGetFunction(&function, module,
                                                 name.str().c_str()),
-                      "cuModuleGetFunction(" + name.str() + ")"))
+                      "cuModuleGetFunction(" + name.str() + ")")) {
+    functions_->entries.erase(name);
     return std::move(e);
-  return function;
+  }
+  slot = std::make_unique<FunctionEntry>();
+  slot->function = function;
+  return slot.get();
+}
+
+Expected<CUfunction> Module::function(llvm::StringRef name) const {
+  Expected<FunctionEntry *> found = entry(name);
+  if (!found)
+    return found.takeError();
+  return (*found)->function;
 }
 
 Expected<Kernel> Module::kernel(llvm::StringRef name) const {
   const KernelSpec *spec = manifest_->kernel(name);
   if (!spec)
     return unknownKernelError(*manifest_, name);
-  Expected<CUfunction> function = this->function(name);
-  if (!function)
-    return function.takeError();
+  Expected<FunctionEntry *> found = entry(name);
+  if (!found)
+    return found.takeError();
   Kernel kernel;
   kernel.spec_ = spec;
-  kernel.function_ = *function;
+  kernel.function_ = (*found)->function;
+  kernel.sharedAllowed_ = &(*found)->sharedAllowed;
   if (!spec->sanitizeChecks.empty()) {
     kernel.report_ = sanitizeReport;
     kernel.reportLock_ = sanitizeLock.get();
@@ -377,20 +394,66 @@ Expected<Kernel> Module::kernelFor(llvm::StringRef name,
   return kernel((*chosen)->name);
 }
 
+Error Module::launch(llvm::StringRef name, const LaunchConfig &config,
+                     llvm::ArrayRef<KernelArg> args) const {
+  const char *debug = std::getenv("TILE_RUNTIME_DEBUG");
+  bool explain = debug && *debug && std::string(debug) != "0";
+  std::vector<const KernelSpec *> versions = manifest_->versions(name);
+  if (versions.empty())
+    return unknownKernelError(*manifest_, name);
+  // The first version whose checks pass, prepared once (chooseVersion's
+  // rule; its refusals are rebuilt only when none passes).
+  for (const KernelSpec *version : versions) {
+    Expected<PreparedLaunch> prepared = prepareLaunch(*version, args);
+    if (!prepared) {
+      llvm::consumeError(prepared.takeError());
+      continue;
+    }
+    if (explain) {
+      std::string why;
+      (void)chooseVersion(*manifest_, name, args, &why);
+      llvm::errs() << "tile runtime: versions of " << name << ":\n" << why;
+    }
+    Expected<Kernel> k = kernel(version->name);
+    if (!k)
+      return k.takeError();
+    return k->launch(config, std::move(*prepared));
+  }
+  std::string why;
+  Expected<const KernelSpec *> none =
+      chooseVersion(*manifest_, name, args, explain ? &why : nullptr);
+  if (explain)
+    llvm::errs() << "tile runtime: versions of " << name << ":\n" << why;
+  if (none)
+    return fail("kernel '" + name.str() +
+                "': a version's checks passed on the second reading only");
+  return none.takeError();
+}
+
 Error Kernel::launch(const LaunchConfig &config,
                      llvm::ArrayRef<KernelArg> args) const {
-  Expected<std::array<unsigned, 3>> block = checkLaunchConfig(*spec_, config);
-  if (!block)
+  // The launch settings first, as the other launch reports them.
+  if (Expected<std::array<unsigned, 3>> block =
+          checkLaunchConfig(*spec_, config);
+      !block)
     return block.takeError();
   Expected<PreparedLaunch> prepared = prepareLaunch(*spec_, args);
   if (!prepared)
     return prepared.takeError();
+  return launch(config, std::move(*prepared));
+}
+
+Error Kernel::launch(const LaunchConfig &config,
+                     PreparedLaunch prepared) const {
+  Expected<std::array<unsigned, 3>> block = checkLaunchConfig(*spec_, config);
+  if (!block)
+    return block.takeError();
   // CUtensorMap must be 64-byte aligned; the packed storage is not.
-  std::vector<CUtensorMap> maps(prepared->tensorMaps.size());
+  std::vector<CUtensorMap> maps(prepared.tensorMaps.size());
   std::vector<void *> params(spec_->params.size());
   for (size_t i = 0; i < params.size(); ++i)
-    params[i] = prepared->storage.data() + prepared->offsets[i];
-  for (auto [i, map] : llvm::enumerate(prepared->tensorMaps)) {
+    params[i] = prepared.storage.data() + prepared.offsets[i];
+  for (auto [i, map] : llvm::enumerate(prepared.tensorMaps)) {
     const cuda::TensorMapDesc &d = map.desc;
     cuuint64_t dims[5], strides[4];
     cuuint32_t box[5], elementStrides[5];
@@ -401,17 +464,16 @@ Error Kernel::launch(const LaunchConfig &config,
       if (r + 1 < d.rank)
         strides[r] = *d.globalStrides[r];
     }
-    if (Error e = check(
-            api().cuTensorMapEncodeTiled(
-                &maps[i], CUtensorMapDataType(d.dataType), d.rank,
-                reinterpret_cast<void *>(uintptr_t(*d.globalAddress)), dims,
-                strides, box, elementStrides, CUtensorMapInterleave(d.interleave),
-                CUtensorMapSwizzle(d.swizzle),
-                CUtensorMapL2promotion(d.l2Promotion),
-                CUtensorMapFloatOOBfill(d.oobFill)),
-            "cuTensorMapEncodeTiled (parameter " + std::to_string(map.param) +
-                " of " + spec_->name + ")"))
-      return e;
+    CUresult encoded = api().cuTensorMapEncodeTiled(
+        &maps[i], CUtensorMapDataType(d.dataType), d.rank,
+        reinterpret_cast<void *>(uintptr_t(*d.globalAddress)), dims, strides,
+        box, elementStrides, CUtensorMapInterleave(d.interleave),
+        CUtensorMapSwizzle(d.swizzle), CUtensorMapL2promotion(d.l2Promotion),
+        CUtensorMapFloatOOBfill(d.oobFill));
+    if (encoded != CUDA_SUCCESS) // the message built only then
+      return check(encoded, "cuTensorMapEncodeTiled (parameter " +
+                                std::to_string(map.param) + " of " +
+                                spec_->name + ")");
     params[map.param] = &maps[i];
   }
   std::array<unsigned, 3> cluster =
@@ -421,11 +483,16 @@ Error Kernel::launch(const LaunchConfig &config,
     oneSanitizedLaunch = std::unique_lock<std::mutex>(*reportLock_);
     report_[tile::sanitize::kStatus] = 0;
   }
-  if (Error e = launchRaw(function_, config.grid, *block, cluster,
-                          dynamicSharedBytesToLaunch(*spec_, config),
-                          static_cast<CUstream>(config.stream),
-                          params.data(), spec_->programmaticLaunch))
+  uint64_t shared = dynamicSharedBytesToLaunch(*spec_, config);
+  bool allowed = sharedAllowed_ &&
+                 sharedAllowed_->load(std::memory_order_relaxed) >= shared;
+  if (Error e = launchWithShared(function_, config.grid, *block, cluster,
+                                 shared, /*raiseLimit=*/!allowed,
+                                 static_cast<CUstream>(config.stream),
+                                 params.data(), spec_->programmaticLaunch))
     return e;
+  if (!allowed && sharedAllowed_)
+    sharedAllowed_->store(shared, std::memory_order_relaxed);
   return report_ ? finishSanitizedLaunch(config) : Error::success();
 }
 
@@ -543,11 +610,21 @@ Error tile::runtime::launchRaw(CUfunction function, std::array<unsigned, 3> grid
                                std::array<unsigned, 3> cluster,
                                uint64_t dynamicShared, CUstream stream,
                                void **params, bool programmatic) {
+  return launchWithShared(function, grid, block, cluster, dynamicShared,
+                          /*raiseLimit=*/true, stream, params, programmatic);
+}
+
+Error tile::runtime::launchWithShared(
+    CUfunction function, std::array<unsigned, 3> grid,
+    std::array<unsigned, 3> block, std::array<unsigned, 3> cluster,
+    uint64_t dynamicShared, bool raiseLimit, CUstream stream, void **params,
+    bool programmatic) {
   Expected<const DriverApi &> d = driver();
   if (!d)
     return d.takeError();
-  if (Error e = allowDynamicShared(*d, function, dynamicShared))
-    return e;
+  if (raiseLimit)
+    if (Error e = allowDynamicShared(*d, function, dynamicShared))
+      return e;
   std::array<CUlaunchAttribute, 2> attributes;
   CUlaunchConfig config = launchConfig(grid, block, cluster, dynamicShared,
                                        stream, attributes, programmatic);

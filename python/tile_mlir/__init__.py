@@ -299,16 +299,24 @@ def _same_type(expected: str, given: str) -> bool:
     return expected == given or (expected in bytes8 and given in bytes8)
 
 
+# torch dtype object -> our element type name (filled on first sight).
+_TORCH_DTYPE_NAMES: Dict[Any, str] = {}
+
+
 def _array_view(value):
     """(address, sizes, strides in elements, element type, item bytes) of a
     torch tensor or a __cuda_array_interface__ array, or None."""
     torch_dtype = getattr(value, "dtype", None)
     if hasattr(value, "data_ptr") and hasattr(value, "stride"):
-        name = str(torch_dtype).replace("torch.", "")
+        name = _TORCH_DTYPE_NAMES.get(torch_dtype)
+        if name is None:
+            name = str(torch_dtype).replace("torch.", "")
+            name = _TORCH_DTYPE_NAMES.setdefault(torch_dtype,
+                                                 _TORCH_TYPES.get(name, name))
         if not getattr(value, "is_cuda", True):
             raise LaunchError("is a CPU tensor; tile kernels read device memory")
-        return (value.data_ptr(), list(value.shape), list(value.stride()),
-                _TORCH_TYPES.get(name, name), value.element_size())
+        return (value.data_ptr(), value.shape, value.stride(), name,
+                value.element_size())
     cai = getattr(value, "__cuda_array_interface__", None)
     if cai is not None:
         typestr = cai["typestr"][1:]
@@ -327,6 +335,36 @@ def _array_view(value):
     return None
 
 
+class _ArgName:
+    """'argument i (type)' for an error message, formatted only when one
+    is raised."""
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def __format__(self, _):
+        return f"argument {self.spec['index']} ({self.spec['type']})"
+
+
+def _current_torch_stream(values) -> int:
+    """The current torch stream of the first tensor argument's device (the
+    current device's without one), or 0 (the legacy default stream) without
+    torch. torch's raw-stream query when it has one: the public
+    `torch.cuda.current_stream()` builds a Stream object, several
+    microseconds a launch."""
+    try:
+        import torch
+    except ImportError:
+        return 0
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        return torch.cuda.current_stream().cuda_stream
+    for value in values:
+        if isinstance(value, torch.Tensor) and value.is_cuda:
+            return raw(value.get_device())
+    return raw(torch.cuda.current_device())
+
+
 class Kernel:
     """One kernel of a loaded module; call it with the kernel's source
     arguments (memrefs as tensors, scalars as numbers). TileRuntime
@@ -339,6 +377,7 @@ class Kernel:
         self.spec = spec
         self.args = [a for a in spec.get("args", [])
                      if a["kind"] != "tensor_map"]
+        self._name_bytes = self.name.encode()
         self._max_active_clusters = None
 
     def max_active_clusters(self) -> int:
@@ -365,7 +404,7 @@ class Kernel:
                 f"{len(values)} given")
         keep, out = [], (_KernelArg * max(1, len(values)))()
         for i, (spec, value) in enumerate(zip(self.args, values)):
-            where = f"argument {spec['index']} ({spec['type']})"
+            where = _ArgName(spec)
             if spec["kind"] == "memref":
                 try:
                     view = _array_view(value)
@@ -375,7 +414,8 @@ class Kernel:
                     raise LaunchError(f"{where}: a tensor is expected, got "
                                       f"{type(value).__name__}")
                 address, sizes, strides, etype, itemsize = view
-                if not _same_type(spec["element_type"], etype):
+                if etype != spec["element_type"] and \
+                        not _same_type(spec["element_type"], etype):
                     raise LaunchError(
                         f"{where}: element type {etype} given, the kernel "
                         f"reads {spec['element_type']}")
@@ -408,16 +448,12 @@ class Kernel:
         grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
         dims = (ctypes.c_uint * 3)(*grid)
         if stream is None:
-            try:
-                import torch
-                stream = torch.cuda.current_stream().cuda_stream
-            except ImportError:
-                stream = 0
+            stream = _current_torch_stream(values)
         elif hasattr(stream, "cuda_stream"):
             stream = stream.cuda_stream
         error = ctypes.c_void_p()
         lib = _runtime_library()
-        rc = lib.tileRuntimeLaunch(self._module._ref, self.name.encode(), dims,
+        rc = lib.tileRuntimeLaunch(self._module._ref, self._name_bytes, dims,
                                    ctypes.c_void_p(stream), args,
                                    len(self.args), ctypes.byref(error))
         del keep

@@ -27,7 +27,20 @@ import pathlib
 
 import tile_mlir
 
-_DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "f16"}
+class _TorchDtypes(dict):
+    """torch dtype -> "bf16" / "f16" (None for others), filled on first
+    sight: a dict lookup per call instead of formatting the dtype."""
+
+    def __missing__(self, dtype):
+        self[dtype] = {"torch.bfloat16": "bf16",
+                       "torch.float16": "f16"}.get(str(dtype))
+        return self[dtype]
+
+    def get(self, dtype, default=None):
+        return self[dtype]
+
+
+_DTYPES = _TorchDtypes()
 
 
 class Attention:
@@ -47,13 +60,15 @@ class Attention:
         """(the kernel, its case: block_m query rows per tile; persistent
         kernels walk tiles_per_unit adjacent tiles per unit) for a head dim,
         causal flag and dtype ("bf16" or "f16")."""
+        key = (head_dim, bool(causal), dtype)
+        found = self._kernels.get(key)
+        if found is not None:
+            return found
         for case in self.cases:
-            if (case["head_dim"], case["causal"], case["dtype"]) == \
-                    (head_dim, causal, dtype):
-                name = case["kernel"]
-                if name not in self._kernels:
-                    self._kernels[name] = self.module.kernel(name)
-                return self._kernels[name], case
+            if (case["head_dim"], case["causal"], case["dtype"]) == key:
+                found = self.module.kernel(case["kernel"]), case
+                self._kernels[key] = found
+                return found
         known = sorted({(c["head_dim"], c["dtype"]) for c in self.cases})
         raise ValueError(f"no attention kernel for head dim {head_dim}, "
                          f"{dtype} (kernels: {known})")
@@ -76,7 +91,7 @@ class Attention:
                              "K/V heads")
         if sq == 0 or sk == 0:
             raise ValueError("empty sequence")
-        dtype = _DTYPES.get(str(q.dtype))
+        dtype = _DTYPES.get(q.dtype)
         if dtype is None:
             raise ValueError(f"q is {q.dtype}; the kernels take bfloat16 or "
                              "float16")
@@ -120,7 +135,8 @@ class Attention:
 
 def _tma_addressable(x):
     """Whether a tensor map can read x in place: the last dim contiguous,
-    every other stride a multiple of 16 bytes, the data 16-byte aligned."""
-    size = x.element_size()
-    return (x.stride(-1) == 1 and x.data_ptr() % 16 == 0 and
-            all(x.stride(i) * size % 16 == 0 for i in range(x.dim() - 1)))
+    every other stride a multiple of 16 bytes, the data 16-byte aligned
+    (16-bit elements: strides multiples of 8)."""
+    s0, s1, s2, s3 = x.stride()
+    return (s3 == 1 and x.data_ptr() % 16 == 0 and
+            s0 % 8 == 0 and s1 % 8 == 0 and s2 % 8 == 0)

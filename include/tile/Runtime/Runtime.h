@@ -29,8 +29,11 @@
 
 #include "tile/Runtime/Launch.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <cuda.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -127,6 +130,9 @@ public:
   /// leaves the context unusable: the process must not launch again.
   llvm::Error launch(const LaunchConfig &config,
                      llvm::ArrayRef<KernelArg> args) const;
+  /// Launches with parameters `prepareLaunch` packed for this kernel.
+  llvm::Error launch(const LaunchConfig &config,
+                     PreparedLaunch prepared) const;
   /// How many of the kernel's clusters (CTAs, for a kernel without one)
   /// the current device holds at once with its block and dynamic shared
   /// memory: the grid a persistent kernel should not exceed. Clusters
@@ -144,6 +150,9 @@ private:
 
   const KernelSpec *spec_ = nullptr;
   CUfunction function_ = nullptr;
+  /// The dynamic shared bytes the function is known to allow (its limit
+  /// raised once, not queried every launch), kept by the module.
+  std::atomic<uint64_t> *sharedAllowed_ = nullptr;
   /// The module's report buffer (host memory mapped into the device), when
   /// sanitized, and the lock that gives one sanitized launch of the module
   /// at a time the buffer (so that a report names the kernel that made it).
@@ -177,10 +186,25 @@ public:
   /// the environment, each choice and the reasons are printed to stderr.
   llvm::Expected<Kernel> kernelFor(llvm::StringRef name,
                                    llvm::ArrayRef<KernelArg> args) const;
+  /// kernelFor(name, args).launch(config, args), the arguments checked and
+  /// packed once (the launch path of the C API and Python).
+  llvm::Error launch(llvm::StringRef name, const LaunchConfig &config,
+                     llvm::ArrayRef<KernelArg> args) const;
+  /// The function `name` of the image (looked up once, then cached).
   llvm::Expected<CUfunction> function(llvm::StringRef name) const;
 
 private:
   Module() = default;
+  /// A function looked up once, and the dynamic shared bytes it allows.
+  struct FunctionEntry {
+    CUfunction function = nullptr;
+    std::atomic<uint64_t> sharedAllowed{0};
+  };
+  struct FunctionCache {
+    std::mutex lock;
+    llvm::StringMap<std::unique_ptr<FunctionEntry>> entries;
+  };
+  llvm::Expected<FunctionEntry *> entry(llvm::StringRef name) const;
   /// For a manifest with sanitized kernels: the report buffer, its device
   /// address stored in the module's `__tile_sanitize_report`.
   llvm::Error attachSanitizeReport();
@@ -189,6 +213,8 @@ private:
   std::unique_ptr<LaunchManifest> manifest_;
   uint32_t *sanitizeReport = nullptr;
   std::unique_ptr<std::mutex> sanitizeLock;
+  std::unique_ptr<FunctionCache> functions_ =
+      std::make_unique<FunctionCache>();
 };
 
 /// cuLaunchKernelEx with optional cluster dims (0 = no cluster) and the
@@ -201,6 +227,14 @@ llvm::Error launchRaw(CUfunction function, std::array<unsigned, 3> grid,
                       std::array<unsigned, 3> cluster, uint64_t dynamicShared,
                       CUstream stream, void **params,
                       bool programmatic = false);
+/// launchRaw, raising the function's dynamic shared limit only when
+/// `raiseLimit` (a caller that knows it was raised skips the driver query).
+llvm::Error launchWithShared(CUfunction function, std::array<unsigned, 3> grid,
+                             std::array<unsigned, 3> block,
+                             std::array<unsigned, 3> cluster,
+                             uint64_t dynamicShared, bool raiseLimit,
+                             CUstream stream, void **params,
+                             bool programmatic = false);
 
 /// Milliseconds of GPU time around `body`, from two events on `stream`.
 llvm::Expected<float> timeOnStream(CUstream stream,
