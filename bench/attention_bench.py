@@ -18,8 +18,9 @@ on a GPU, against torch in the same process.
 Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch;
 TILE_ATTENTION_DIR names another folder of attention.sm_90a.* and
 attention.cases.json (a variant of the generator to compare);
-TILE_ATTENTION_SHAPES=small makes check run four small shapes (what
-scripts/device-run runs under compute-sanitizer). For bench,
+TILE_ATTENTION_SHAPES=small makes check run five small shapes (what
+scripts/device-run runs under compute-sanitizer); TILE_ATTENTION_CTAS caps
+the persistent kernels' grid (so that each CTA walks several tiles). For bench,
 TILE_ATTENTION_COMPARE names a folder of another build whose kernels are
 timed in the same rounds (column "other", ratio tile/other), and
 TILE_ATTENTION_HEAD_DIMS / TILE_ATTENTION_SEQS (comma-separated) restrict
@@ -50,7 +51,9 @@ from timing import interleaved, median_ms  # noqa: E402
 def Attention():
     """The family in build/device/kernels (tile_mlir.attention), or in
     $TILE_ATTENTION_DIR (another build of the generator, to compare)."""
-    return AttentionKernels(os.environ.get("TILE_ATTENTION_DIR", DEVICE / "kernels"))
+    ctas = os.environ.get("TILE_ATTENTION_CTAS")
+    return AttentionKernels(os.environ.get("TILE_ATTENTION_DIR", DEVICE / "kernels"),
+                            max_ctas=int(ctas) if ctas else None)
 
 
 TORCH_TYPE = {"bf16": torch.bfloat16, "f16": torch.float16}
@@ -82,6 +85,7 @@ CHECK_SHAPES = [  # batch, q heads, kv heads, seq_q, seq_k
 # blocks per CTA (both ring stages reused).
 SMALL_CHECK_SHAPES = [(1, 1, 1, 1, 1), (1, 2, 1, 127, 300), (1, 2, 2, 200, 513),
                       (1, 2, 2, 513, 200)]
+SMALL_LAYOUT_SHAPES = [((1, 3, 3, 300, 300), "bshd")]
 
 
 # Memory orders read in place: (shape, layout) with layout "bshd" (Q/K/V
@@ -113,7 +117,7 @@ def check():
     failures = 0
     for case in attention.cases:
         d, causal, dtype = case["head_dim"], case["causal"], case["dtype"]
-        shapes = ([(s, "bhsd") for s in SMALL_CHECK_SHAPES]
+        shapes = ([(s, "bhsd") for s in SMALL_CHECK_SHAPES] + SMALL_LAYOUT_SHAPES
                   if os.environ.get("TILE_ATTENTION_SHAPES") == "small"
                   else [(s, "bhsd") for s in CHECK_SHAPES] + LAYOUT_SHAPES)
         for (b, h, hk, sq, sk), layout in shapes:

@@ -8,12 +8,14 @@ per (batch, head), for Q/K/V/O in the [batch, heads, seq, dim] layout
 (torch's SDPA layout, contiguous), K/V heads shared by groups of Q heads
 (GQA: Q head h reads K/V head h / (Hq / Hkv)), any sequence lengths.
 
-One kernel per head dim × causal × dtype, in the form FORMS names for its
-head dim (docs/Attention.md walks through one):
+One kernel per head dim × causal × dtype, in the form and grid FORMS names
+for it (docs/Attention.md walks through one):
   * "ws" / "ws-overlap" / "ws-pingpong" (kernel_ws): FlashAttention-3's
-    structure. 128 query rows per CTA, grid (ceil(Sq / 128), Hq, B), causal
-    query blocks last to first; a producer warpgroup whose thread 0 TMA-loads
-    Q once and K/V blocks through a 2-stage ring (K and V each with a full
+    structure. 128 query rows per tile; one CTA per tile, grid
+    (ceil(Sq / 128), Hq, B), causal query blocks last to first, or
+    persistent: grid (min(units, SMs), 1, 1), each CTA walking units of one
+    tile (two adjacent ones when causal) round robin; a producer warpgroup
+    whose thread 0 TMA-loads Q once per tile and K/V blocks through a 2-stage ring (K and V each with a full
     and a free barrier); two consumer warpgroups of 64 rows each: S = Q·Kᵀ
     by wgmma into registers, the mask only on blocks that need it, the
     online softmax in registers (tile.map / tile.reduce: running max m,
@@ -42,22 +44,23 @@ BLOCK_N = 64  # keys per K/V block
 STAGES = 2
 HEAD_DIMS = (64, 128, 256)
 DTYPES = ("bf16", "f16")
-# Per head dim: "simple" (one warpgroup, 64 rows per CTA), "ws"
-# (warp-specialized, 128 rows per CTA), "ws-overlap" (ws with the
-# intra-warpgroup overlap) or "ws-pingpong" (ws-overlap with the consumers
-# taking turns); the chosen ones were the fastest measured at their head
-# dim (docs/Performance.md (h)). d = 256 stays "ws": with the overlap its
-# consumers hold S, P and a 64 × 256 O and spill.
-FORMS = {64: "ws-overlap", 128: "ws-overlap", 256: "ws"}
+# Per (head dim, causal): the form, "simple" (one warpgroup, 64 rows per
+# CTA), "ws" (warp-specialized, 128 rows per CTA), "ws-overlap" (ws with
+# the intra-warpgroup overlap) or "ws-pingpong" (ws-overlap with the
+# consumers taking turns), and whether the grid is persistent (at most one
+# CTA per SM walking the tiles) or one CTA per tile. Each is the fastest
+# measured for its row (docs/Performance.md (h)): persistence gains 1-7 %
+# where chosen; causal at d = 64 and 128, the hardware's CTA scheduling
+# (longest blocks first) beats the static pairs of the persistent form; at
+# d = 256 the overlap form spills when persistent (its consumers hold S, P
+# and a 64 × 256 O across the tile loop), and without a mask the overlap
+# without persistence is 2-12 % faster than the persistent plain form,
+# with a mask 3-11 % slower below seq 16k.
+FORMS = {(64, False): ("ws-overlap", True), (64, True): ("ws-overlap", False),
+         (128, False): ("ws-overlap", True), (128, True): ("ws-overlap", False),
+         (256, False): ("ws-overlap", False), (256, True): ("ws", True)}
 # K/V ring stages of the warp-specialized forms, per head dim.
 WS_STAGES = {64: 2, 128: 2, 256: 2}
-# Warp-specialized kernels with a persistent grid (at most one CTA per SM
-# walking the tiles), per (head dim, causal); the others launch one CTA per
-# tile. Measured (docs/Performance.md (h)): persistent is 1-7 % faster
-# without a mask and at d = 256 causal; at d = 64 and 128 causal the
-# hardware's CTA scheduling (longest blocks first) beats the static pairs.
-PERSISTENT = {(64, False): True, (64, True): False, (128, False): True,
-              (128, True): False, (256, False): True, (256, True): True}
 
 
 def kernel_name(d, causal, dtype):
@@ -989,10 +992,10 @@ def module(configs, comments=False):
               "ws": lambda *a, **k: kernel_ws(*a, **k),
               "ws-overlap": lambda *a, **k: kernel_ws(*a, overlap=True, **k),
               "ws-pingpong": lambda *a, **k: kernel_ws(*a, overlap=True, pingpong=True, **k)}
-    body = "".join(makers[FORMS[d]](d, causal, dtype, comments)
-                   if FORMS[d] == "simple" else
-                   makers[FORMS[d]](d, causal, dtype, comments,
-                                    persistent=PERSISTENT[d, causal])
+    body = "".join(makers[FORMS[d, causal][0]](d, causal, dtype, comments)
+                   if FORMS[d, causal][0] == "simple" else
+                   makers[FORMS[d, causal][0]](d, causal, dtype, comments,
+                                               persistent=FORMS[d, causal][1])
                    for d, causal, dtype in configs)
     return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")
 
@@ -1011,14 +1014,15 @@ def main():
     with open(out_mlir, "w") as f:
         f.write(text)
     cases = [{"kernel": kernel_name(d, causal, dtype), "head_dim": d,
-              "causal": causal, "dtype": dtype, "form": FORMS[d],
-              "block_m": BLOCK_M if FORMS[d] == "simple" else 128,
-              "block_n": BLOCK_N if FORMS[d] == "simple" else (64 if d == 256 else 128),
-              "threads": 128 if FORMS[d] == "simple" else 384,
+              "causal": causal, "dtype": dtype, "form": FORMS[d, causal][0],
+              "block_m": BLOCK_M if FORMS[d, causal][0] == "simple" else 128,
+              "block_n": (BLOCK_N if FORMS[d, causal][0] == "simple" else
+                          (64 if d == 256 else 128)),
+              "threads": 128 if FORMS[d, causal][0] == "simple" else 384,
               # Persistent kernels: grid (min(units, SMs), 1, 1), a unit
               # being this many adjacent tiles of 128 query rows (tiles
               # ordered query block fastest, then head, then batch).
-              "persistent": FORMS[d] != "simple" and PERSISTENT[d, causal],
+              "persistent": FORMS[d, causal][0] != "simple" and FORMS[d, causal][1],
               "tiles_per_unit": 2 if causal else 1}
              for d, causal, dtype in configs]
     with open(out_cases, "w") as f:

@@ -47,8 +47,11 @@ class Attention:
     """The attention module's kernels, loaded into the current CUDA
     context."""
 
-    def __init__(self, kernels_dir):
+    def __init__(self, kernels_dir, max_ctas=None):
+        """`max_ctas` caps the persistent kernels' grid (default: one CTA
+        per SM), so that tests can make each CTA walk several tiles."""
         kernels = pathlib.Path(kernels_dir)
+        self.max_ctas = max_ctas
         self.cases = json.loads(
             (kernels / "attention.cases.json").read_text())["kernels"]
         self.module = tile_mlir.load(
@@ -118,7 +121,10 @@ class Attention:
                                  f"{case['block_m']} query rows: the "
                                  "persistent kernels take fewer than 2^32")
             units = (q_blocks * h * b + per_unit - 1) // per_unit
-            grid = (min(units, self._sm_count(q.device)), 1, 1)
+            ctas = self._sm_count(q.device)
+            if self.max_ctas:
+                ctas = min(ctas, self.max_ctas)
+            grid = (min(units, ctas), 1, 1)
         else:
             grid = (q_blocks, h, b)
         run(q, k, v, o, lse, scale, grid=grid)
