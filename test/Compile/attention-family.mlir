@@ -39,6 +39,9 @@
 //
 // The persistent kernels say so (the launcher's grid depends on it):
 // RUN: FileCheck %s --check-prefix=PERSISTENT < %t.cases.json
+// PERSISTENT:      "kernel": "attention_d64_full_bf16"
+// PERSISTENT:      "form": "ws-pingpong",
+// PERSISTENT:      "persistent": true,
 // PERSISTENT:      "kernel": "attention_d128_full_bf16"
 // PERSISTENT:      "persistent": true,
 // PERSISTENT-NEXT: "tiles_per_unit": 1
