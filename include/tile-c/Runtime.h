@@ -60,6 +60,17 @@ int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
                       const unsigned grid[3], void *stream,
                       const TileKernelArg *args, intptr_t count, char **error);
 
+/// tileRuntimeLaunch with the `count` arguments packed into one array of
+/// `words` 64-bit words (what a binding builds with one allocation): per
+/// argument its TileKernelArgKind, then for a memref its rank, address,
+/// offset, `rank` sizes and `rank` strides (in elements), for an integer
+/// its value, for a float the bits of its double. A count that does not
+/// match the words is an error, not a read past them.
+int tileRuntimeLaunchPacked(TileRuntimeModuleRef module, const char *kernel,
+                            const unsigned grid[3], void *stream,
+                            const int64_t *packed, intptr_t words,
+                            intptr_t count, char **error);
+
 /// How many clusters of `kernel` (CTAs, for a kernel without a cluster)
 /// the current device holds at once with the kernel's block and dynamic
 /// shared memory (cuOccupancyMaxActiveClusters): the grid a persistent

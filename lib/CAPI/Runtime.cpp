@@ -136,6 +136,73 @@ int tileRuntimeLaunch(TileRuntimeModuleRef module, const char *kernel,
   return 0;
 }
 
+int tileRuntimeLaunchPacked(TileRuntimeModuleRef module, const char *kernel,
+                            const unsigned grid[3], void *stream,
+                            const int64_t *packed, intptr_t words,
+                            intptr_t count, char **error) {
+  if (!module || !kernel || !grid || (words && !packed) || words < 0 ||
+      count < 0) {
+    if (error)
+      *error = copyOf("tileRuntimeLaunchPacked: a NULL module, kernel, grid "
+                      "or argument array, or a negative count");
+    return 1;
+  }
+  std::vector<TileKernelArg> args(static_cast<size_t>(count));
+  intptr_t at = 0;
+  auto take = [&](int64_t &word) {
+    if (at >= words)
+      return false;
+    word = packed[at++];
+    return true;
+  };
+  for (intptr_t i = 0; i < count; ++i) {
+    TileKernelArg &a = args[size_t(i)];
+    int64_t kind = 0, value = 0;
+    bool ok = take(kind);
+    a.kind = int32_t(kind);
+    if (ok && kind == TileKernelArgMemRef) {
+      int64_t rank = 0, address = 0;
+      ok = take(rank) && rank >= 0 && rank <= 64 && take(address) &&
+           take(a.offset) && words - at >= 2 * rank;
+      if (ok) {
+        a.rank = int32_t(rank);
+        a.address = uint64_t(address);
+        a.sizes = packed + at;
+        a.strides = packed + at + rank;
+        at += 2 * rank;
+      }
+    } else if (ok && (kind == TileKernelArgI32 || kind == TileKernelArgI64)) {
+      ok = take(a.i64);
+    } else if (ok && (kind == TileKernelArgF32 || kind == TileKernelArgF64)) {
+      ok = take(value);
+      std::memcpy(&a.f64, &value, sizeof(double));
+    } else if (ok) {
+      if (error)
+        *error = copyOf("tileRuntimeLaunchPacked: argument " +
+                        std::to_string(i) + ": unknown kind " +
+                        std::to_string(kind));
+      return 1;
+    }
+    if (!ok) {
+      if (error)
+        *error = copyOf("tileRuntimeLaunchPacked: argument " +
+                        std::to_string(i) + " runs past the " +
+                        std::to_string(words) +
+                        " packed words, or its rank is not in [0, 64]");
+      return 1;
+    }
+  }
+  if (at != words) {
+    if (error)
+      *error = copyOf("tileRuntimeLaunchPacked: " + std::to_string(count) +
+                      " arguments use " + std::to_string(at) + " of the " +
+                      std::to_string(words) + " packed words");
+    return 1;
+  }
+  return tileRuntimeLaunch(module, kernel, grid, stream, args.data(), count,
+                           error);
+}
+
 int tileRuntimeMaxActiveClusters(TileRuntimeModuleRef module,
                                  const char *kernel, int *count,
                                  char **error) {

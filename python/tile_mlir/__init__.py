@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -123,6 +124,11 @@ def _runtime_library():
         ctypes.c_void_p, ctypes.POINTER(_KernelArg), ctypes.c_ssize_t,
         ctypes.POINTER(ctypes.c_void_p)]
     lib.tileRuntimeLaunch.restype = ctypes.c_int
+    lib.tileRuntimeLaunchPacked.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint),
+        ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64), ctypes.c_ssize_t,
+        ctypes.c_ssize_t, ctypes.POINTER(ctypes.c_void_p)]
+    lib.tileRuntimeLaunchPacked.restype = ctypes.c_int
     lib.tileRuntimeMaxActiveClusters.argtypes = [
         ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int),
         ctypes.POINTER(ctypes.c_void_p)]
@@ -299,6 +305,10 @@ def _same_type(expected: str, given: str) -> bool:
     return expected == given or (expected in bytes8 and given in bytes8)
 
 
+_SCALAR_KINDS = {"i32": 1, "i64": 2, "index": 2, "f32": 3, "f64": 4}
+_F64 = struct.Struct("<d")
+_F64_BITS = struct.Struct("<q")
+
 # torch dtype object -> our element type name (filled on first sight).
 _TORCH_DTYPE_NAMES: Dict[Any, str] = {}
 
@@ -398,53 +408,52 @@ class Kernel:
         return self._max_active_clusters
 
     def _convert(self, values: Sequence[Any]):
+        """The arguments checked and packed for tileRuntimeLaunchPacked:
+        (a ctypes array of 64-bit words, the argument count)."""
         if len(values) != len(self.args):
             raise LaunchError(
                 f"kernel {self.name} takes {len(self.args)} arguments, "
                 f"{len(values)} given")
-        keep, out = [], (_KernelArg * max(1, len(values)))()
-        for i, (spec, value) in enumerate(zip(self.args, values)):
-            where = _ArgName(spec)
+        words = []
+        for spec, value in zip(self.args, values):
             if spec["kind"] == "memref":
                 try:
                     view = _array_view(value)
                 except LaunchError as e:
-                    raise LaunchError(f"{where}: {e}") from None
+                    raise LaunchError(f"{_ArgName(spec)}: {e}") from None
                 if view is None:
-                    raise LaunchError(f"{where}: a tensor is expected, got "
-                                      f"{type(value).__name__}")
+                    raise LaunchError(f"{_ArgName(spec)}: a tensor is "
+                                      f"expected, got {type(value).__name__}")
                 address, sizes, strides, etype, itemsize = view
                 if etype != spec["element_type"] and \
                         not _same_type(spec["element_type"], etype):
                     raise LaunchError(
-                        f"{where}: element type {etype} given, the kernel "
-                        f"reads {spec['element_type']}")
+                        f"{_ArgName(spec)}: element type {etype} given, the "
+                        f"kernel reads {spec['element_type']}")
                 if sizes and strides[-1] != 1:
                     raise LaunchError(
-                        f"{where}: the innermost dimension must be "
+                        f"{_ArgName(spec)}: the innermost dimension must be "
                         f"contiguous (stride 1), the tensor's is "
                         f"{strides[-1]}")
-                s = (ctypes.c_int64 * len(sizes))(*sizes)
-                t = (ctypes.c_int64 * len(strides))(*strides)
-                keep += [s, t]
                 # A memref type with a static offset: the descriptor's
                 # pointer sits that many elements before the data.
                 offset = spec.get("offset", 0)
-                out[i] = _KernelArg(0, len(sizes), address - offset * itemsize,
-                                    offset, s, t, 0, 0.0)
+                base = address - offset * itemsize
+                words += (0, len(sizes), base - (1 << 64) if base >= 1 << 63
+                          else base, offset)
+                words += sizes
+                words += strides
             else:
-                kind = {"i32": 1, "i64": 2, "index": 2, "f32": 3,
-                        "f64": 4}.get(spec["type"], 2)
+                kind = _SCALAR_KINDS.get(spec["type"], 2)
                 if kind >= 3:
-                    out[i] = _KernelArg(kind, 0, 0, 0, None, None, 0,
-                                        float(value))
+                    words += (kind, _F64_BITS.unpack(
+                        _F64.pack(float(value)))[0])
                 else:
-                    out[i] = _KernelArg(kind, 0, 0, 0, None, None, int(value),
-                                        0.0)
-        return out, keep
+                    words += (kind, int(value))
+        return (ctypes.c_int64 * max(1, len(words)))(*words), len(words)
 
     def __call__(self, *values, grid=(1, 1, 1), stream=None):
-        args, keep = self._convert(values)
+        packed, count = self._convert(values)
         grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
         dims = (ctypes.c_uint * 3)(*grid)
         if stream is None:
@@ -453,10 +462,9 @@ class Kernel:
             stream = stream.cuda_stream
         error = ctypes.c_void_p()
         lib = _runtime_library()
-        rc = lib.tileRuntimeLaunch(self._module._ref, self._name_bytes, dims,
-                                   ctypes.c_void_p(stream), args,
-                                   len(self.args), ctypes.byref(error))
-        del keep
+        rc = lib.tileRuntimeLaunchPacked(
+            self._module._ref, self._name_bytes, dims, ctypes.c_void_p(stream),
+            packed, count, len(self.args), ctypes.byref(error))
         if rc != 0:
             message = ctypes.string_at(error.value).decode()
             lib.tileRuntimeFreeString(error)
