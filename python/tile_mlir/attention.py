@@ -80,13 +80,14 @@ class Attention:
         """(O, LSE) of softmax(Q·Kᵀ·scale [+ causal mask])·V; scale defaults
         to 1/sqrt(d)."""
         import torch
-        if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
+        q_shape, k_shape = q.shape, k.shape
+        if len(q_shape) != 4 or len(k_shape) != 4 or v.dim() != 4:
             raise ValueError("q, k and v must be [batch, heads, seq, dim]")
-        b, h, sq, d = q.shape
-        hk, sk = k.shape[1], k.shape[2]
-        if k.shape != v.shape or k.shape[0] != b or k.shape[3] != d:
-            raise ValueError(f"k {tuple(k.shape)} and v {tuple(v.shape)} do "
-                             f"not match q {tuple(q.shape)}")
+        b, h, sq, d = q_shape
+        _, hk, sk, _ = k_shape
+        if k_shape != v.shape or k_shape[0] != b or k_shape[3] != d:
+            raise ValueError(f"k {tuple(k_shape)} and v {tuple(v.shape)} do "
+                             f"not match q {tuple(q_shape)}")
         if q.dtype != k.dtype or q.dtype != v.dtype:
             raise ValueError("q, k and v must have one dtype")
         if hk == 0 or h % hk:
@@ -100,19 +101,21 @@ class Attention:
                              "float16")
         run, case = self.kernel(d, causal, dtype)
         scale = 1.0 / math.sqrt(d) if scale is None else float(scale)
+        device = q.device
         q, k, v = (x if _tma_addressable(x) else
                    torch.empty(x.shape, dtype=x.dtype,
-                               device=x.device).copy_(x)
+                               device=device).copy_(x)
                    for x in (q, k, v))
-        if q.stride(1) < q.stride(2):  # heads inner to the sequence
+        q_strides = q.stride()
+        if q_strides[1] < q_strides[2]:  # heads inner to the sequence
             o = torch.empty(b, sq, h, d, dtype=q.dtype,
-                            device=q.device).transpose(1, 2)
+                            device=device).transpose(1, 2)
         else:
-            o = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+            o = torch.empty(q_shape, dtype=q.dtype, device=device)
         # LSE rows: [batch, heads, Sq rounded up to 64], flattened.
         padded = (sq + 63) // 64 * 64
         lse = torch.empty(b * h * padded, 1, dtype=torch.float32,
-                          device=q.device)
+                          device=device)
         q_blocks = (sq + case["block_m"] - 1) // case["block_m"]
         if case.get("persistent"):
             per_unit = case["tiles_per_unit"]
@@ -121,7 +124,7 @@ class Attention:
                                  f"{case['block_m']} query rows: the "
                                  "persistent kernels take fewer than 2^32")
             units = (q_blocks * h * b + per_unit - 1) // per_unit
-            ctas = self._sm_count(q.device)
+            ctas = self._sm_count(device)
             if self.max_ctas:
                 ctas = min(ctas, self.max_ctas)
             grid = (min(units, ctas), 1, 1)
