@@ -23,8 +23,8 @@ scripts/device-run runs under compute-sanitizer); TILE_ATTENTION_CTAS caps
 the persistent kernels' grid (so that each CTA walks several tiles). For bench,
 TILE_ATTENTION_COMPARE names a folder of another build whose kernels are
 timed in the same rounds (column "other", ratio tile/other), and
-TILE_ATTENTION_HEAD_DIMS / TILE_ATTENTION_SEQS (comma-separated) restrict
-the table.
+TILE_ATTENTION_HEAD_DIMS / TILE_ATTENTION_SEQS / TILE_ATTENTION_MASKS
+(comma-separated; masks "full" and "causal") restrict the table.
 TILE_DEVICE_DIR names the folder (default: build/device next to this
 script's repository).
 """
@@ -150,10 +150,12 @@ def bench():
     head_dims = [int(x) for x in os.environ.get("TILE_ATTENTION_HEAD_DIMS", "64,128,256").split(",")]
     seqs = [int(x) for x in os.environ.get(
         "TILE_ATTENTION_SEQS", "512,1024,2048,4096,8192,16384").split(",")]
+    masks = [m == "causal" for m in os.environ.get(
+        "TILE_ATTENTION_MASKS", "full,causal").split(",")]
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print("TFLOP/s (causal counts half the FLOPs); ratios against cuDNN")
     for d in head_dims:
-        for causal in (False, True):
+        for causal in masks:
             for seq in seqs:
                 batch, heads = 16384 // seq, 2048 // d
                 q, k, v = (torch.randn(batch, heads, seq, d, dtype=torch.bfloat16,

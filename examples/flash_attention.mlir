@@ -4,12 +4,13 @@
 // (test/Compile/attention-family.mlir checks that this file is that output).
 // docs/Attention.md walks through it. What it computes, per (batch, head):
 //   O = softmax(Q·Kᵀ·scale, causal) · V,  LSE = log Σ_j exp(Q·Kᵀ·scale)
-// with Q, K, V, O in [batch, heads, seq, dim] (contiguous), K/V heads shared
-// by groups of Q heads, any sequence lengths; launch with 384 threads and
-// grid (ceil(Sq / 128), Hq, batch); the LSE buffer has
-// batch·Hq·ceil(Sq / 64)·64 rows.
+// with Q, K, V, O [batch, heads, seq, dim] tensors (any strides a tensor map
+// takes), K/V heads shared by groups of Q heads, any sequence lengths. It is
+// persistent: launch 384 threads per CTA and a grid of
+// min(ceil(ceil(Sq / 128) · Hq · batch / 2), SMs) CTAs, each walking pairs
+// of 128-row query tiles; the LSE buffer has batch·Hq·ceil(Sq / 64)·64 rows.
 
-!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 10>
 !gmem = !tile.buffer<?x?x?x?xbf16, global>
 !q_halves = !tile.buffer<2x64x128xbf16, shared, #tile.layout<S[(2,64,2,64):(8192,64,4096,1)], swizzle<3,3,3>>>
 !kv_ring = !tile.buffer<2x128x128xbf16, shared, #tile.layout<S[(2,128,2,64):(16384,64,8192,1)], swizzle<3,3,3>>>
@@ -23,7 +24,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
   gpu.func @attention_d128_causal_bf16(%q: memref<?x?x?x?xbf16, 1>, %k: memref<?x?x?x?xbf16, 1>,
       %v: memref<?x?x?x?xbf16, 1>, %o: memref<?x?x?x?xbf16, 1>,
       %lse: memref<?x1xf32, 1>, %scale: f32) kernel
-      attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32} {
+      attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32, tile.sample_grid = array<i64: 30000, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -48,20 +49,35 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %group = arith.divui %q_heads, %kv_heads : index
     %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
     %k_blocks_all = arith.ceildivui %seq_k, %bn : index
-    // Causal: the last query blocks see the most K/V blocks; they take the first
-    // CTA indices, so that the last wave holds the short ones. Keys past the
-    // CTA's last query row are never seen.
+    // The tiles: (query block, head, batch), query blocks of one head adjacent
+    // so that the CTAs working at once share its K and V in L2. Causal: a
+    // head's blocks in the order last, first, second to last, second, ...,
+    // and each CTA takes two adjacent tiles at a time, so every pair holds
+    // about the same number of K/V blocks and the round robin stays balanced.
+    %batches = memref.dim %q, %c0 : memref<?x?x?x?xbf16, 1>
+    %heads_batches = arith.muli %q_heads, %batches : index
+    %tiles = arith.muli %q_blocks_all, %heads_batches : index
+    %tiles_per_unit = arith.constant 2 : index
+    %units = arith.ceildivui %tiles, %tiles_per_unit : index
     %block_x = gpu.block_id x
-    %last_q_block = arith.subi %q_blocks_all, %c1 : index
-    %q_block = arith.subi %last_q_block, %block_x : index
-    %head = gpu.block_id y
-    %batch = gpu.block_id z
-    %kv_head = arith.divui %head, %group : index
-    %q0 = arith.muli %q_block, %c128 : index
-    %q_end = arith.addi %q0, %c128 : index
-    %k_blocks_diag = arith.ceildivui %q_end, %bn : index
-    %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
-    // Q (two halves of 64 rows), the K and V rings, the LSE rows; O reuses Q's half.
+    %unit_step = gpu.grid_dim x
+    // This CTA's units: first_unit, first_unit + grid, ...; its tiles: those of
+    // its units, but past the last tile.
+    %first_unit = arith.minui %block_x, %units : index
+    %units_after = arith.subi %units, %first_unit : index
+    %my_units = arith.ceildivui %units_after, %unit_step : index
+    %my_unit_tiles = arith.muli %my_units, %tiles_per_unit : index
+    %units_tiles = arith.muli %units, %tiles_per_unit : index
+    %missing = arith.subi %units_tiles, %tiles : index
+    %last_unit = arith.subi %units, %c1 : index
+    %to_last_unit = arith.subi %last_unit, %first_unit : index
+    %last_offset = arith.remui %to_last_unit, %unit_step : index
+    %holds_last = arith.cmpi eq, %last_offset, %c0 : index
+    %has_units = arith.cmpi ugt, %my_units, %c0 : index
+    %holds_last_unit = arith.andi %holds_last, %has_units : i1
+    %cut = arith.select %holds_last_unit, %missing, %c0 : index
+    %my_tiles = arith.subi %my_unit_tiles, %cut : index
+    // Q (two halves of 64 rows), the K and V rings, the LSE rows; O in its own halves.
     %gq = tile.from_memref %q : memref<?x?x?x?xbf16, 1> -> !gmem
     %gk = tile.from_memref %k : memref<?x?x?x?xbf16, 1> -> !gmem
     %gv = tile.from_memref %v : memref<?x?x?x?xbf16, 1> -> !gmem
@@ -71,10 +87,12 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %sk = tile.alloc_shared {alignment = 1024 : i64} : !kv_ring
     %sv = tile.alloc_shared {alignment = 1024 : i64} : !kv_ring
     %slse = tile.alloc_shared {alignment = 128 : i64} : !lse_rows
+    %so = tile.alloc_shared {alignment = 1024 : i64} : !q_halves
     // Barriers: [0] Q landed; [1 + s] K of stage s landed, [3 + s] V landed,
     // [5 + s] K of stage s free again, [7 + s] V of stage s free
     // again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before
     // the P·V of its block, so the producer loads the next K a step earlier.
+    // [9] Q free for the next tile: one arrival per consumer warp once its last Q·Kᵀ retired.
     %bars = nvgpu.mbarrier.create -> !bars
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
@@ -96,71 +114,107 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         nvgpu.mbarrier.init %bars[%eb], %consumer_warps : !bars
         nvgpu.mbarrier.init %bars[%fb], %consumer_warps : !bars
       }
+      %q_free_arrivals = arith.constant 8 : index
+      nvgpu.mbarrier.init %bars[%q_free], %q_free_arrivals : !bars
       tile.fence mbarrier_init
     }
     gpu.barrier
     %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {
-    // Producer: registers to the consumers; thread 0 loads K of block 0, Q, then
-    // V of block 0 and the other K/V blocks: block j into stage j mod 2 once both
-    // consumers freed it (phase j / 2 of its free barriers).
+    // Producer: registers to the consumers; thread 0 walks this CTA's tiles and,
+    // per tile, loads K of block 0, then Q once the consumers freed it, then V of
+    // block 0 and the other K/V blocks; block n of the ring (counted across
+    // tiles) goes to stage n mod 2 once both consumers freed it.
       nvvm.setmaxregister decrease 24
       scf.if %leader {
-        %i = arith.addi %c0, %c0 : index
-        %g = arith.addi %c0, %c0 : index
-        %first = arith.addi %c0, %c0 : index
-        %g_first = arith.addi %g, %first : index
-        %s_first = arith.remui %g_first, %stages : index
-        %round_first = arith.divui %g_first, %stages : index
-        %round_bit_first = arith.remui %round_first, %c2 : index
-        %free_parity_first = arith.cmpi eq, %round_bit_first, %c0 : index
-        %parity_first = arith.cmpi ne, %round_bit_first, %c0 : index
-        %kb_first = arith.addi %s_first, %c1 : index
-        %vb0_first = arith.addi %s_first, %stages : index
-        %vb_first = arith.addi %vb0_first, %c1 : index
-        %eb0_first = arith.addi %vb0_first, %stages : index
-        %eb_first = arith.addi %eb0_first, %c1 : index
-        %fb0_first = arith.addi %eb0_first, %stages : index
-        %fb_first = arith.addi %fb0_first, %c1 : index
-        nvgpu.mbarrier.try_wait.parity %bars[%eb_first], %free_parity_first, %ticks : !bars
-        %key0_first = arith.muli %first, %bn : index
-        nvgpu.mbarrier.arrive.expect_tx %bars[%kb_first], %kv_bytes : !bars
-        tile.copy_async %gk[%batch, %kv_head, %key0_first, 0] to %sk[%s_first, 0, 0] sizes [128, 128] exec thread
-            mbar(%bars[%kb_first] : !bars) : !gmem to !kv_ring
-        nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !bars
-        scf.for %h = %c0 to %c2 step %c1 {
-          %row_in = arith.muli %h, %c64 : index
-          %row = arith.addi %q0, %row_in : index
-          tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, 128] exec thread
-              mbar(%bars[%c0] : !bars) : !gmem to !q_halves
-        }
-        nvgpu.mbarrier.try_wait.parity %bars[%fb_first], %free_parity_first, %ticks : !bars
-        nvgpu.mbarrier.arrive.expect_tx %bars[%vb_first], %kv_bytes : !bars
-        tile.copy_async %gv[%batch, %kv_head, %key0_first, 0] to %sv[%s_first, 0, 0] sizes [128, 128] exec thread
-            mbar(%bars[%vb_first] : !bars) : !gmem to !kv_ring
-        scf.for %j = %c1 to %k_blocks step %c1 {
-          %g_j = arith.addi %g, %j : index
-          %s_j = arith.remui %g_j, %stages : index
-          %round_j = arith.divui %g_j, %stages : index
-          %round_bit_j = arith.remui %round_j, %c2 : index
-          %free_parity_j = arith.cmpi eq, %round_bit_j, %c0 : index
-          %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
-          %kb_j = arith.addi %s_j, %c1 : index
-          %vb0_j = arith.addi %s_j, %stages : index
-          %vb_j = arith.addi %vb0_j, %c1 : index
-          %eb0_j = arith.addi %vb0_j, %stages : index
-          %eb_j = arith.addi %eb0_j, %c1 : index
-          %fb0_j = arith.addi %eb0_j, %stages : index
-          %fb_j = arith.addi %fb0_j, %c1 : index
-          nvgpu.mbarrier.try_wait.parity %bars[%eb_j], %free_parity_j, %ticks : !bars
-          %key0_j = arith.muli %j, %bn : index
-          nvgpu.mbarrier.arrive.expect_tx %bars[%kb_j], %kv_bytes : !bars
-          tile.copy_async %gk[%batch, %kv_head, %key0_j, 0] to %sk[%s_j, 0, 0] sizes [128, 128] exec thread
-              mbar(%bars[%kb_j] : !bars) : !gmem to !kv_ring
-          nvgpu.mbarrier.try_wait.parity %bars[%fb_j], %free_parity_j, %ticks : !bars
-          nvgpu.mbarrier.arrive.expect_tx %bars[%vb_j], %kv_bytes : !bars
-          tile.copy_async %gv[%batch, %kv_head, %key0_j, 0] to %sv[%s_j, 0, 0] sizes [128, 128] exec thread
-              mbar(%bars[%vb_j] : !bars) : !gmem to !kv_ring
+        %end_g = scf.for %i = %c0 to %my_tiles step %c1
+            iter_args(%g = %c0) -> (index) {
+          %unit_n = arith.divui %i, %tiles_per_unit : index
+          %unit_offset = arith.muli %unit_n, %unit_step : index
+          %u = arith.addi %first_unit, %unit_offset : index
+          %t_in_unit = arith.remui %i, %tiles_per_unit : index
+          %t_unit = arith.muli %u, %tiles_per_unit : index
+          %t = arith.addi %t_unit, %t_in_unit : index
+          %t32 = arith.index_castui %t : index to i32
+          %q_blocks32 = arith.index_castui %q_blocks_all : index to i32
+          %bh32 = arith.divui %t32, %q_blocks32 : i32
+          %pos32 = arith.remui %t32, %q_blocks32 : i32
+          %pos = arith.index_castui %pos32 : i32 to index
+          %pos_half = arith.divui %pos, %c2 : index
+          %pos_bit = arith.remui %pos, %c2 : index
+          %pos_odd = arith.cmpi ne, %pos_bit, %c0 : index
+          %last_q_block = arith.subi %q_blocks_all, %c1 : index
+          %from_end = arith.subi %last_q_block, %pos_half : index
+          %q_block = arith.select %pos_odd, %pos_half, %from_end : index
+          %q_heads32 = arith.index_castui %q_heads : index to i32
+          %head32 = arith.remui %bh32, %q_heads32 : i32
+          %batch32 = arith.divui %bh32, %q_heads32 : i32
+          %head = arith.index_castui %head32 : i32 to index
+          %batch = arith.index_castui %batch32 : i32 to index
+          %kv_head = arith.divui %head, %group : index
+          %q0 = arith.muli %q_block, %c128 : index
+          %q_end = arith.addi %q0, %c128 : index
+          %k_blocks_diag = arith.ceildivui %q_end, %bn : index
+          %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
+          %first = arith.addi %c0, %c0 : index
+          %g_first = arith.addi %g, %first : index
+          %s_first = arith.remui %g_first, %stages : index
+          %round_first = arith.divui %g_first, %stages : index
+          %round_bit_first = arith.remui %round_first, %c2 : index
+          %free_parity_first = arith.cmpi eq, %round_bit_first, %c0 : index
+          %parity_first = arith.cmpi ne, %round_bit_first, %c0 : index
+          %kb_first = arith.addi %s_first, %c1 : index
+          %vb0_first = arith.addi %s_first, %stages : index
+          %vb_first = arith.addi %vb0_first, %c1 : index
+          %eb0_first = arith.addi %vb0_first, %stages : index
+          %eb_first = arith.addi %eb0_first, %c1 : index
+          %fb0_first = arith.addi %eb0_first, %stages : index
+          %fb_first = arith.addi %fb0_first, %c1 : index
+          nvgpu.mbarrier.try_wait.parity %bars[%eb_first], %free_parity_first, %ticks : !bars
+          %key0_first = arith.muli %first, %bn : index
+          nvgpu.mbarrier.arrive.expect_tx %bars[%kb_first], %kv_bytes : !bars
+          tile.copy_async %gk[%batch, %kv_head, %key0_first, 0] to %sk[%s_first, 0, 0] sizes [128, 128] exec thread
+              mbar(%bars[%kb_first] : !bars) : !gmem to !kv_ring
+          %q_round_bit = arith.remui %i, %c2 : index
+          %q_free_parity = arith.cmpi eq, %q_round_bit, %c0 : index
+          nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : !bars
+          nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !bars
+          scf.for %h = %c0 to %c2 step %c1 {
+            %row_in = arith.muli %h, %c64 : index
+            %row = arith.addi %q0, %row_in : index
+            tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, 128] exec thread
+                mbar(%bars[%c0] : !bars) : !gmem to !q_halves
+          }
+          nvgpu.mbarrier.try_wait.parity %bars[%fb_first], %free_parity_first, %ticks : !bars
+          nvgpu.mbarrier.arrive.expect_tx %bars[%vb_first], %kv_bytes : !bars
+          tile.copy_async %gv[%batch, %kv_head, %key0_first, 0] to %sv[%s_first, 0, 0] sizes [128, 128] exec thread
+              mbar(%bars[%vb_first] : !bars) : !gmem to !kv_ring
+          scf.for %j = %c1 to %k_blocks step %c1 {
+            %g_j = arith.addi %g, %j : index
+            %s_j = arith.remui %g_j, %stages : index
+            %round_j = arith.divui %g_j, %stages : index
+            %round_bit_j = arith.remui %round_j, %c2 : index
+            %free_parity_j = arith.cmpi eq, %round_bit_j, %c0 : index
+            %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
+            %kb_j = arith.addi %s_j, %c1 : index
+            %vb0_j = arith.addi %s_j, %stages : index
+            %vb_j = arith.addi %vb0_j, %c1 : index
+            %eb0_j = arith.addi %vb0_j, %stages : index
+            %eb_j = arith.addi %eb0_j, %c1 : index
+            %fb0_j = arith.addi %eb0_j, %stages : index
+            %fb_j = arith.addi %fb0_j, %c1 : index
+            nvgpu.mbarrier.try_wait.parity %bars[%eb_j], %free_parity_j, %ticks : !bars
+            %key0_j = arith.muli %j, %bn : index
+            nvgpu.mbarrier.arrive.expect_tx %bars[%kb_j], %kv_bytes : !bars
+            tile.copy_async %gk[%batch, %kv_head, %key0_j, 0] to %sk[%s_j, 0, 0] sizes [128, 128] exec thread
+                mbar(%bars[%kb_j] : !bars) : !gmem to !kv_ring
+            nvgpu.mbarrier.try_wait.parity %bars[%fb_j], %free_parity_j, %ticks : !bars
+            nvgpu.mbarrier.arrive.expect_tx %bars[%vb_j], %kv_bytes : !bars
+            tile.copy_async %gv[%batch, %kv_head, %key0_j, 0] to %sv[%s_j, 0, 0] sizes [128, 128] exec thread
+                mbar(%bars[%vb_j] : !bars) : !gmem to !kv_ring
+          }
+          %g_next = arith.addi %g, %k_blocks : index
+          scf.yield %g_next : index
         }
       }
     } else {
@@ -183,147 +237,86 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       %block_max = tile.alloc_local : !row
       %alpha = tile.alloc_local : !row
       %row_sum = tile.alloc_local : !row
-      %i = arith.addi %c0, %c0 : index
-      %g = arith.addi %c0, %c0 : index
-      %row0 = arith.addi %q0, %row_in_cta : index
-      tile.fill %acc, %zero : !acc, f32
-      tile.fill %m, %neg_inf : !row, f32
-      tile.fill %l, %zero : !row, f32
-      %q_round_bit = arith.remui %i, %c2 : index
-      %q_parity = arith.cmpi ne, %q_round_bit, %c0 : index
-      nvgpu.mbarrier.try_wait.parity %bars[%c0], %q_parity, %ticks : !bars
-    // Block 0 first: S, its softmax, P. Then each step j issues S for block j + 1
-    // before O += P·V of block j, and runs block j + 1's softmax while that
-    // P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap);
-    // the last block's P·V ends the loop.
-      %first = arith.addi %c0, %c0 : index
-      %g_first = arith.addi %g, %first : index
-      %s_first = arith.remui %g_first, %stages : index
-      %round_first = arith.divui %g_first, %stages : index
-      %round_bit_first = arith.remui %round_first, %c2 : index
-      %free_parity_first = arith.cmpi eq, %round_bit_first, %c0 : index
-      %parity_first = arith.cmpi ne, %round_bit_first, %c0 : index
-      %kb_first = arith.addi %s_first, %c1 : index
-      %vb0_first = arith.addi %s_first, %stages : index
-      %vb_first = arith.addi %vb0_first, %c1 : index
-      %eb0_first = arith.addi %vb0_first, %stages : index
-      %eb_first = arith.addi %eb0_first, %c1 : index
-      %fb0_first = arith.addi %eb0_first, %stages : index
-      %fb_first = arith.addi %fb0_first, %c1 : index
-      nvgpu.mbarrier.try_wait.parity %bars[%kb_first], %parity_first, %ticks : !bars
-      tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_first, 0, 0] sizes [64, 128, 128]
-          exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
-      tile.commit_group wgmma
-      tile.wait_group wgmma, 0
-      scf.if %releaser {
-        nvgpu.mbarrier.arrive %bars[%eb_first] : !bars -> !nvgpu.mbarrier.token
-      }
-      %key_base_first = arith.muli %first, %bn : index
-      %key_end_first = arith.addi %key_base_first, %bn : index
-      %key_last_first = arith.subi %key_end_first, %c1 : index
-      %past_end_first = arith.cmpi ugt, %key_end_first, %seq_k : index
-      %diagonal_first = arith.cmpi ugt, %key_last_first, %row0 : index
-      %needs_mask_first = arith.ori %past_end_first, %diagonal_first : i1
-      scf.if %needs_mask_first {
-        tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
-        ^bb0(%x: f32, %row: index, %col: index):
-          %key = arith.addi %key_base_first, %col : index
-          %outside = arith.cmpi uge, %key, %seq_k : index
-          %query = arith.addi %row0, %row : index
-          %future = arith.cmpi ugt, %key, %query : index
-          %masked = arith.ori %outside, %future : i1
-          %r = arith.select %masked, %neg_inf, %x : f32
-          tile.yield %r : f32
+      %end_g = scf.for %i = %c0 to %my_tiles step %c1
+          iter_args(%g = %c0) -> (index) {
+        %unit_n = arith.divui %i, %tiles_per_unit : index
+        %unit_offset = arith.muli %unit_n, %unit_step : index
+        %u = arith.addi %first_unit, %unit_offset : index
+        %t_in_unit = arith.remui %i, %tiles_per_unit : index
+        %t_unit = arith.muli %u, %tiles_per_unit : index
+        %t = arith.addi %t_unit, %t_in_unit : index
+        %t32 = arith.index_castui %t : index to i32
+        %q_blocks32 = arith.index_castui %q_blocks_all : index to i32
+        %bh32 = arith.divui %t32, %q_blocks32 : i32
+        %pos32 = arith.remui %t32, %q_blocks32 : i32
+        %pos = arith.index_castui %pos32 : i32 to index
+        %pos_half = arith.divui %pos, %c2 : index
+        %pos_bit = arith.remui %pos, %c2 : index
+        %pos_odd = arith.cmpi ne, %pos_bit, %c0 : index
+        %last_q_block = arith.subi %q_blocks_all, %c1 : index
+        %from_end = arith.subi %last_q_block, %pos_half : index
+        %q_block = arith.select %pos_odd, %pos_half, %from_end : index
+        %q0 = arith.muli %q_block, %c128 : index
+        %q_end = arith.addi %q0, %c128 : index
+        %k_blocks_diag = arith.ceildivui %q_end, %bn : index
+        %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
+        %row0 = arith.addi %q0, %row_in_cta : index
+        tile.fill %acc, %zero : !acc, f32
+        tile.fill %m, %neg_inf : !row, f32
+        tile.fill %l, %zero : !row, f32
+        %q_round_bit = arith.remui %i, %c2 : index
+        %q_parity = arith.cmpi ne, %q_round_bit, %c0 : index
+        nvgpu.mbarrier.try_wait.parity %bars[%c0], %q_parity, %ticks : !bars
+      // Block 0 first: S, its softmax, P. Then each step j issues S for block j + 1
+      // before O += P·V of block j, and runs block j + 1's softmax while that
+      // P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap);
+      // the last block's P·V ends the loop.
+        %first = arith.addi %c0, %c0 : index
+      // Ping-pong: the consumers take turns issuing their GEMMs (named barriers
+      // 3 and 4, 256 threads), so one's softmax runs under the other's GEMMs;
+      // warpgroup 1 goes first.
+        %c2_i32 = arith.constant 2 : i32
+        %c7_i32 = arith.constant 7 : i32
+        %turn_threads = arith.constant 256 : i32
+        %my_turn_id = arith.addi %wg_barrier, %c2_i32 : i32
+        %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
+        %second_consumer = arith.cmpi eq, %wg, %c2 : index
+        scf.if %second_consumer {
+          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
         }
-      }
-      tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
-      tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
-      ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
-        %new = arith.maximumf %old, %blk : f32
-        %diff = arith.subf %old, %new : f32
-        %scaled = arith.mulf %diff, %scale_log2 : f32
-        %a = math.exp2 %scaled : f32
-        tile.yield %a : f32
-      }
-      tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
-      ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
-        %new = arith.maximumf %old, %blk : f32
-        tile.yield %new : f32
-      }
-      tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
-      ^bb0(%x: f32, %max: f32, %row: index, %col: index):
-        %max_scaled = arith.mulf %max, %scale_log2 : f32
-        %offset = arith.negf %max_scaled : f32
-        %shifted = math.fma %x, %scale_log2, %offset : f32
-        %e = math.exp2 %shifted : f32
-        tile.yield %e : f32
-      }
-      tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
-      tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
-      ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
-        %kept = arith.mulf %old, %a : f32
-        %new = arith.addf %kept, %sum : f32
-        tile.yield %new : f32
-      }
-      tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
-      ^bb0(%x: f32, %a: f32, %row: index, %col: index):
-        %r = arith.mulf %x, %a : f32
-        tile.yield %r : f32
-      }
-      tile.convert %s_acc to %p : !acc to !p_regs
-    // Every block but the last: S of block j + 1 issued before P·V of block j.
-      %k_steps = arith.subi %k_blocks, %c1 : index
-      scf.for %j = %c0 to %k_steps step %c1 {
-        %n = arith.addi %j, %c1 : index
-        %g_j = arith.addi %g, %j : index
-        %s_j = arith.remui %g_j, %stages : index
-        %round_j = arith.divui %g_j, %stages : index
-        %round_bit_j = arith.remui %round_j, %c2 : index
-        %free_parity_j = arith.cmpi eq, %round_bit_j, %c0 : index
-        %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
-        %kb_j = arith.addi %s_j, %c1 : index
-        %vb0_j = arith.addi %s_j, %stages : index
-        %vb_j = arith.addi %vb0_j, %c1 : index
-        %eb0_j = arith.addi %vb0_j, %stages : index
-        %eb_j = arith.addi %eb0_j, %c1 : index
-        %fb0_j = arith.addi %eb0_j, %stages : index
-        %fb_j = arith.addi %fb0_j, %c1 : index
-        %g_n = arith.addi %g, %n : index
-        %s_n = arith.remui %g_n, %stages : index
-        %round_n = arith.divui %g_n, %stages : index
-        %round_bit_n = arith.remui %round_n, %c2 : index
-        %free_parity_n = arith.cmpi eq, %round_bit_n, %c0 : index
-        %parity_n = arith.cmpi ne, %round_bit_n, %c0 : index
-        %kb_n = arith.addi %s_n, %c1 : index
-        %vb0_n = arith.addi %s_n, %stages : index
-        %vb_n = arith.addi %vb0_n, %c1 : index
-        %eb0_n = arith.addi %vb0_n, %stages : index
-        %eb_n = arith.addi %eb0_n, %c1 : index
-        %fb0_n = arith.addi %eb0_n, %stages : index
-        %fb_n = arith.addi %fb0_n, %c1 : index
-        nvgpu.mbarrier.try_wait.parity %bars[%kb_n], %parity_n, %ticks : !bars
-        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_n, 0, 0] sizes [64, 128, 128]
+        %g_first = arith.addi %g, %first : index
+        %s_first = arith.remui %g_first, %stages : index
+        %round_first = arith.divui %g_first, %stages : index
+        %round_bit_first = arith.remui %round_first, %c2 : index
+        %free_parity_first = arith.cmpi eq, %round_bit_first, %c0 : index
+        %parity_first = arith.cmpi ne, %round_bit_first, %c0 : index
+        %kb_first = arith.addi %s_first, %c1 : index
+        %vb0_first = arith.addi %s_first, %stages : index
+        %vb_first = arith.addi %vb0_first, %c1 : index
+        %eb0_first = arith.addi %vb0_first, %stages : index
+        %eb_first = arith.addi %eb0_first, %c1 : index
+        %fb0_first = arith.addi %eb0_first, %stages : index
+        %fb_first = arith.addi %fb0_first, %c1 : index
+        tile.named_barrier id(%my_turn_id) threads(%turn_threads)
+        nvgpu.mbarrier.try_wait.parity %bars[%kb_first], %parity_first, %ticks : !bars
+        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_first, 0, 0] sizes [64, 128, 128]
             exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
         tile.commit_group wgmma
-        nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !bars
-        tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
-            exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
-        tile.commit_group wgmma
-    //   S of block j + 1 retired: its K is free, its softmax runs under P·V.
-        tile.wait_group wgmma, 1
+        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+        tile.wait_group wgmma, 0
         scf.if %releaser {
-          nvgpu.mbarrier.arrive %bars[%eb_n] : !bars -> !nvgpu.mbarrier.token
+          nvgpu.mbarrier.arrive %bars[%eb_first] : !bars -> !nvgpu.mbarrier.token
         }
-        %key_base_n = arith.muli %n, %bn : index
-        %key_end_n = arith.addi %key_base_n, %bn : index
-        %key_last_n = arith.subi %key_end_n, %c1 : index
-        %past_end_n = arith.cmpi ugt, %key_end_n, %seq_k : index
-        %diagonal_n = arith.cmpi ugt, %key_last_n, %row0 : index
-        %needs_mask_n = arith.ori %past_end_n, %diagonal_n : i1
-        scf.if %needs_mask_n {
+        %key_base_first = arith.muli %first, %bn : index
+        %key_end_first = arith.addi %key_base_first, %bn : index
+        %key_last_first = arith.subi %key_end_first, %c1 : index
+        %past_end_first = arith.cmpi ugt, %key_end_first, %seq_k : index
+        %diagonal_first = arith.cmpi ugt, %key_last_first, %row0 : index
+        %needs_mask_first = arith.ori %past_end_first, %diagonal_first : i1
+        scf.if %needs_mask_first {
           tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
           ^bb0(%x: f32, %row: index, %col: index):
-            %key = arith.addi %key_base_n, %col : index
+            %key = arith.addi %key_base_first, %col : index
             %outside = arith.cmpi uge, %key, %seq_k : index
             %query = arith.addi %row0, %row : index
             %future = arith.cmpi ugt, %key, %query : index
@@ -361,82 +354,205 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           %new = arith.addf %kept, %sum : f32
           tile.yield %new : f32
         }
-        tile.wait_group wgmma, 0
-    //   This warp is done with block j's V: one lane per warp frees it.
-        scf.if %releaser {
-          nvgpu.mbarrier.arrive %bars[%fb_j] : !bars -> !nvgpu.mbarrier.token
-        }
         tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
         ^bb0(%x: f32, %a: f32, %row: index, %col: index):
           %r = arith.mulf %x, %a : f32
           tile.yield %r : f32
         }
         tile.convert %s_acc to %p : !acc to !p_regs
-      }
-    // The last block's P·V on its own (peeled, not a wgmma under a branch: that
-    // would make ptxas serialize every wgmma of the kernel).
-      %last = arith.subi %k_blocks, %c1 : index
-      %g_last = arith.addi %g, %last : index
-      %s_last = arith.remui %g_last, %stages : index
-      %round_last = arith.divui %g_last, %stages : index
-      %round_bit_last = arith.remui %round_last, %c2 : index
-      %free_parity_last = arith.cmpi eq, %round_bit_last, %c0 : index
-      %parity_last = arith.cmpi ne, %round_bit_last, %c0 : index
-      %kb_last = arith.addi %s_last, %c1 : index
-      %vb0_last = arith.addi %s_last, %stages : index
-      %vb_last = arith.addi %vb0_last, %c1 : index
-      %eb0_last = arith.addi %vb0_last, %stages : index
-      %eb_last = arith.addi %eb0_last, %c1 : index
-      %fb0_last = arith.addi %eb0_last, %stages : index
-      %fb_last = arith.addi %fb0_last, %c1 : index
-      nvgpu.mbarrier.try_wait.parity %bars[%vb_last], %parity_last, %ticks : !bars
-      tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_last, 0, 0] sizes [64, 128, 128]
-          exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
-      tile.commit_group wgmma
-      tile.wait_group wgmma, 0
-      scf.if %releaser {
-        nvgpu.mbarrier.arrive %bars[%fb_last] : !bars -> !nvgpu.mbarrier.token
-      }
-    // Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),
-    // LSE = m·scale + ln l per row (m is in S's units), then one TMA store each,
-    // clipped at Sq.
-      tile.map ins(%l : !row) outs(%alpha : !row) {
-      ^bb0(%sum: f32, %row: index, %col: index):
-        %one = arith.constant 1.0 : f32
-        %r = arith.divf %one, %sum : f32
-        tile.yield %r : f32
-      }
-      tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
-      ^bb0(%x: f32, %inv: f32, %row: index, %col: index):
-        %r = arith.mulf %x, %inv : f32
-        tile.yield %r : f32
-      }
-      tile.map ins(%m, %l : !row, !row) outs(%m : !row) {
-      ^bb0(%max: f32, %sum: f32, %row: index, %col: index):
-        %natural = arith.mulf %max, %scale : f32
-        %log_sum = math.log %sum : f32
-        %r = arith.addf %natural, %log_sum : f32
-        tile.yield %r : f32
-      }
-      %q_blocks = arith.ceildivui %seq_q, %c64 : index
-      %seq_q_padded = arith.muli %q_blocks, %c64 : index
-      %bh = arith.muli %batch, %q_heads : index
-      %bh_head = arith.addi %bh, %head : index
-      %lse_base = arith.muli %bh_head, %seq_q_padded : index
-      %lse_row = arith.addi %lse_base, %row0 : index
-      tile.store %m to %slse[%half, 0, 0] : !row to !lse_rows
-      tile.store %acc to %sq[%half, 0, 0] : !acc to !q_halves
-      tile.fence proxy_async
-      tile.named_barrier id(%wg_barrier) threads(%wg_threads)
-      %in_range = arith.cmpi ult, %row0, %seq_q : index
-      scf.if %wg_leader {
-        scf.if %in_range {
-          tile.copy_async %sq[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, 128] exec thread
-              : !q_halves to !gmem
-          tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
-              : !lse_rows to !tile.buffer<?x1xf32, global>
+      // Every block but the last: S of block j + 1 issued before P·V of block j.
+        %k_steps = arith.subi %k_blocks, %c1 : index
+        scf.for %j = %c0 to %k_steps step %c1 {
+          %n = arith.addi %j, %c1 : index
+          %g_j = arith.addi %g, %j : index
+          %s_j = arith.remui %g_j, %stages : index
+          %round_j = arith.divui %g_j, %stages : index
+          %round_bit_j = arith.remui %round_j, %c2 : index
+          %free_parity_j = arith.cmpi eq, %round_bit_j, %c0 : index
+          %parity_j = arith.cmpi ne, %round_bit_j, %c0 : index
+          %kb_j = arith.addi %s_j, %c1 : index
+          %vb0_j = arith.addi %s_j, %stages : index
+          %vb_j = arith.addi %vb0_j, %c1 : index
+          %eb0_j = arith.addi %vb0_j, %stages : index
+          %eb_j = arith.addi %eb0_j, %c1 : index
+          %fb0_j = arith.addi %eb0_j, %stages : index
+          %fb_j = arith.addi %fb0_j, %c1 : index
+          %g_n = arith.addi %g, %n : index
+          %s_n = arith.remui %g_n, %stages : index
+          %round_n = arith.divui %g_n, %stages : index
+          %round_bit_n = arith.remui %round_n, %c2 : index
+          %free_parity_n = arith.cmpi eq, %round_bit_n, %c0 : index
+          %parity_n = arith.cmpi ne, %round_bit_n, %c0 : index
+          %kb_n = arith.addi %s_n, %c1 : index
+          %vb0_n = arith.addi %s_n, %stages : index
+          %vb_n = arith.addi %vb0_n, %c1 : index
+          %eb0_n = arith.addi %vb0_n, %stages : index
+          %eb_n = arith.addi %eb0_n, %c1 : index
+          %fb0_n = arith.addi %eb0_n, %stages : index
+          %fb_n = arith.addi %fb0_n, %c1 : index
+          tile.named_barrier id(%my_turn_id) threads(%turn_threads)
+          nvgpu.mbarrier.try_wait.parity %bars[%kb_n], %parity_n, %ticks : !bars
+          tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_n, 0, 0] sizes [64, 128, 128]
+              exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
+          tile.commit_group wgmma
+          nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !bars
+          tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
+              exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
+          tile.commit_group wgmma
+          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+      //   S of block j + 1 retired: its K is free, its softmax runs under P·V.
+          tile.wait_group wgmma, 1
+          scf.if %releaser {
+            nvgpu.mbarrier.arrive %bars[%eb_n] : !bars -> !nvgpu.mbarrier.token
+          }
+          %key_base_n = arith.muli %n, %bn : index
+          %key_end_n = arith.addi %key_base_n, %bn : index
+          %key_last_n = arith.subi %key_end_n, %c1 : index
+          %past_end_n = arith.cmpi ugt, %key_end_n, %seq_k : index
+          %diagonal_n = arith.cmpi ugt, %key_last_n, %row0 : index
+          %needs_mask_n = arith.ori %past_end_n, %diagonal_n : i1
+          scf.if %needs_mask_n {
+            tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
+            ^bb0(%x: f32, %row: index, %col: index):
+              %key = arith.addi %key_base_n, %col : index
+              %outside = arith.cmpi uge, %key, %seq_k : index
+              %query = arith.addi %row0, %row : index
+              %future = arith.cmpi ugt, %key, %query : index
+              %masked = arith.ori %outside, %future : i1
+              %r = arith.select %masked, %neg_inf, %x : f32
+              tile.yield %r : f32
+            }
+          }
+          tile.reduce <max> %s_acc dims [1] into %block_max : !acc into !row
+          tile.map ins(%m, %block_max : !row, !row) outs(%alpha : !row) {
+          ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+            %new = arith.maximumf %old, %blk : f32
+            %diff = arith.subf %old, %new : f32
+            %scaled = arith.mulf %diff, %scale_log2 : f32
+            %a = math.exp2 %scaled : f32
+            tile.yield %a : f32
+          }
+          tile.map ins(%m, %block_max : !row, !row) outs(%m : !row) {
+          ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
+            %new = arith.maximumf %old, %blk : f32
+            tile.yield %new : f32
+          }
+          tile.map ins(%s_acc, %m : !acc, !row) outs(%s_acc : !acc) {
+          ^bb0(%x: f32, %max: f32, %row: index, %col: index):
+            %max_scaled = arith.mulf %max, %scale_log2 : f32
+            %offset = arith.negf %max_scaled : f32
+            %shifted = math.fma %x, %scale_log2, %offset : f32
+            %e = math.exp2 %shifted : f32
+            tile.yield %e : f32
+          }
+          tile.reduce <add> %s_acc dims [1] into %row_sum : !acc into !row
+          tile.map ins(%l, %alpha, %row_sum : !row, !row, !row) outs(%l : !row) {
+          ^bb0(%old: f32, %a: f32, %sum: f32, %row: index, %col: index):
+            %kept = arith.mulf %old, %a : f32
+            %new = arith.addf %kept, %sum : f32
+            tile.yield %new : f32
+          }
+          tile.wait_group wgmma, 0
+      //   This warp is done with block j's V: one lane per warp frees it.
+          scf.if %releaser {
+            nvgpu.mbarrier.arrive %bars[%fb_j] : !bars -> !nvgpu.mbarrier.token
+          }
+          tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
+          ^bb0(%x: f32, %a: f32, %row: index, %col: index):
+            %r = arith.mulf %x, %a : f32
+            tile.yield %r : f32
+          }
+          tile.convert %s_acc to %p : !acc to !p_regs
         }
-        tile.commit_group bulk
+      // The last block's P·V on its own (peeled, not a wgmma under a branch: that
+      // would make ptxas serialize every wgmma of the kernel).
+        %last = arith.subi %k_blocks, %c1 : index
+        %g_last = arith.addi %g, %last : index
+        %s_last = arith.remui %g_last, %stages : index
+        %round_last = arith.divui %g_last, %stages : index
+        %round_bit_last = arith.remui %round_last, %c2 : index
+        %free_parity_last = arith.cmpi eq, %round_bit_last, %c0 : index
+        %parity_last = arith.cmpi ne, %round_bit_last, %c0 : index
+        %kb_last = arith.addi %s_last, %c1 : index
+        %vb0_last = arith.addi %s_last, %stages : index
+        %vb_last = arith.addi %vb0_last, %c1 : index
+        %eb0_last = arith.addi %vb0_last, %stages : index
+        %eb_last = arith.addi %eb0_last, %c1 : index
+        %fb0_last = arith.addi %eb0_last, %stages : index
+        %fb_last = arith.addi %fb0_last, %c1 : index
+        tile.named_barrier id(%my_turn_id) threads(%turn_threads)
+        nvgpu.mbarrier.try_wait.parity %bars[%vb_last], %parity_last, %ticks : !bars
+        tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_last, 0, 0] sizes [64, 128, 128]
+            exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
+        tile.commit_group wgmma
+        %pass = arith.xori %second_consumer, %true : i1
+        scf.if %pass {
+          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+        }
+        tile.wait_group wgmma, 0
+        scf.if %releaser {
+          nvgpu.mbarrier.arrive %bars[%fb_last] : !bars -> !nvgpu.mbarrier.token
+        }
+      // Q is free for the next tile: this warp's last Q·Kᵀ retired.
+        scf.if %releaser {
+          nvgpu.mbarrier.arrive %bars[%q_free] : !bars -> !nvgpu.mbarrier.token
+        }
+      // Epilogue: O · (1 / l) and LSE = m·scale + ln l per row (m is in S's units)
+      // into this warpgroup's O and LSE halves once the previous tile's stores read
+      // them, then one TMA store each, clipped at Sq, not waited for.
+        tile.map ins(%l : !row) outs(%alpha : !row) {
+        ^bb0(%sum: f32, %row: index, %col: index):
+          %one = arith.constant 1.0 : f32
+          %r = arith.divf %one, %sum : f32
+          tile.yield %r : f32
+        }
+        tile.map ins(%acc, %alpha : !acc, !row) outs(%acc : !acc) {
+        ^bb0(%x: f32, %inv: f32, %row: index, %col: index):
+          %r = arith.mulf %x, %inv : f32
+          tile.yield %r : f32
+        }
+        tile.map ins(%m, %l : !row, !row) outs(%m : !row) {
+        ^bb0(%max: f32, %sum: f32, %row: index, %col: index):
+          %natural = arith.mulf %max, %scale : f32
+          %log_sum = math.log %sum : f32
+          %r = arith.addf %natural, %log_sum : f32
+          tile.yield %r : f32
+        }
+        %q_heads32 = arith.index_castui %q_heads : index to i32
+        %head32 = arith.remui %bh32, %q_heads32 : i32
+        %batch32 = arith.divui %bh32, %q_heads32 : i32
+        %head = arith.index_castui %head32 : i32 to index
+        %batch = arith.index_castui %batch32 : i32 to index
+        %kv_head = arith.divui %head, %group : index
+        %q_blocks = arith.ceildivui %seq_q, %c64 : index
+        %seq_q_padded = arith.muli %q_blocks, %c64 : index
+        %bh = arith.muli %batch, %q_heads : index
+        %bh_head = arith.addi %bh, %head : index
+        %lse_base = arith.muli %bh_head, %seq_q_padded : index
+        %lse_row = arith.addi %lse_base, %row0 : index
+        scf.if %wg_leader {
+          tile.wait_group bulk, 0 {read}
+        }
+        tile.named_barrier id(%wg_barrier) threads(%wg_threads)
+        tile.store %m to %slse[%half, 0, 0] : !row to !lse_rows
+        tile.store %acc to %so[%half, 0, 0] : !acc to !q_halves
+        tile.fence proxy_async
+        tile.named_barrier id(%wg_barrier) threads(%wg_threads)
+        %in_range = arith.cmpi ult, %row0, %seq_q : index
+        scf.if %wg_leader {
+          scf.if %in_range {
+            tile.copy_async %so[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, 128] exec thread
+                : !q_halves to !gmem
+            tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
+                : !lse_rows to !tile.buffer<?x1xf32, global>
+          }
+          tile.commit_group bulk
+        }
+        %g_next = arith.addi %g, %k_blocks : index
+        scf.yield %g_next : index
+      }
+    // The last tile's stores read their shared memory before the CTA exits.
+      scf.if %wg_leader {
         tile.wait_group bulk, 0 {read}
       }
     }

@@ -50,16 +50,16 @@ DTYPES = ("bf16", "f16")
 # consumers taking turns), and whether the grid is persistent (at most one
 # CTA per SM walking the tiles) or one CTA per tile. Each is the fastest
 # measured for its row (docs/Performance.md (h)): persistence gains 1-7 %
-# where chosen; causal at d = 64 and 128, the hardware's CTA scheduling
-# (longest blocks first) beats the static pairs of the persistent form; at
+# without a mask; causal at d = 64 and 128 the persistent ping-pong form
+# beats one CTA per tile (longest first) by up to 18 % at seq 512-2k; at
 # d = 256 the overlap form spills when persistent (its consumers hold S, P
 # and a 64 × 256 O across the tile loop), and without a mask the overlap
 # without persistence is 2-12 % faster than the persistent plain form,
 # with a mask 3-11 % slower below seq 16k; at d = 64 without a mask the
-# consumers' turns (ping-pong) gain 1-9 % (most at seq 512), elsewhere
-# they measured -7 to +5 %.
-FORMS = {(64, False): ("ws-pingpong", True), (64, True): ("ws-overlap", False),
-         (128, False): ("ws-overlap", True), (128, True): ("ws-overlap", False),
+# consumers' turns (ping-pong) gain 1-9 % (most at seq 512); at d = 128
+# without a mask they measured -7 to +4 %.
+FORMS = {(64, False): ("ws-pingpong", True), (64, True): ("ws-pingpong", True),
+         (128, False): ("ws-overlap", True), (128, True): ("ws-pingpong", True),
          (256, False): ("ws-overlap", False), (256, True): ("ws", True)}
 # K/V ring stages of the warp-specialized forms, per head dim.
 WS_STAGES = {64: 2, 128: 2, 256: 2}
@@ -955,22 +955,25 @@ EXAMPLE_HEADER = """\
 // (test/Compile/attention-family.mlir checks that this file is that output).
 // docs/Attention.md walks through it. What it computes, per (batch, head):
 //   O = softmax(Q·Kᵀ·scale, causal) · V,  LSE = log Σ_j exp(Q·Kᵀ·scale)
-// with Q, K, V, O in [batch, heads, seq, dim] (contiguous), K/V heads shared
-// by groups of Q heads, any sequence lengths; launch with 384 threads and
-// grid (ceil(Sq / 128), Hq, batch); the LSE buffer has
-// batch·Hq·ceil(Sq / 64)·64 rows.
+// with Q, K, V, O [batch, heads, seq, dim] tensors (any strides a tensor map
+// takes), K/V heads shared by groups of Q heads, any sequence lengths. It is
+// persistent: launch 384 threads per CTA and a grid of
+// min(ceil(ceil(Sq / 128) · Hq · batch / 2), SMs) CTAs, each walking pairs
+// of 128-row query tiles; the LSE buffer has batch·Hq·ceil(Sq / 64)·64 rows.
 
 """
 
 
-def with_aliases(text, d, dtype):
+def with_aliases(text, d, causal, dtype):
     """The example's long types as aliases defined above the module (the
     warp-specialized form's types, longest first so that none is cut)."""
     bn = 64 if d == 256 else 128
     q_shape, q_layout = shared_layout(64, d, 2)
     kv_shape, kv_layout = shared_layout(bn, d, 2)
+    barriers = 1 + 4 * WS_STAGES[d] + (1 if FORMS[d, causal][1] else 0)
     aliases = [
-        ("bars", "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>"),
+        ("bars", "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
+                 f"num_barriers = {barriers}>"),
         ("gmem", f"!tile.buffer<?x?x?x?x{dtype}, global>"),
         ("q_halves", f"!tile.buffer<{q_shape}x{dtype}, shared, #tile.layout<{q_layout}>>"),
         ("kv_ring", f"!tile.buffer<{kv_shape}x{dtype}, shared, #tile.layout<{kv_layout}>>"),
@@ -1007,7 +1010,7 @@ def main():
     if len(sys.argv) > 3 and sys.argv[3] == "--example":
         d, causal, dtype = int(sys.argv[4]), sys.argv[5] == "causal", sys.argv[6]
         configs = [(d, causal, dtype)]
-        text = with_aliases(module(configs, comments=True), d, dtype)
+        text = with_aliases(module(configs, comments=True), d, causal, dtype)
     else:
         configs = [(d, causal, dtype) for d in HEAD_DIMS for causal in (False, True)
                    for dtype in DTYPES]
