@@ -147,6 +147,15 @@ int tileRuntimeLaunchPacked(TileRuntimeModuleRef module, const char *kernel,
                       "or argument array, or a negative count");
     return 1;
   }
+  // Every argument takes at least two words: a larger count is refused
+  // before anything is allocated for it.
+  if (count > words / 2) {
+    if (error)
+      *error = copyOf("tileRuntimeLaunchPacked: " + std::to_string(count) +
+                      " arguments cannot fit in " + std::to_string(words) +
+                      " packed words (two at least each)");
+    return 1;
+  }
   std::vector<TileKernelArg> args(static_cast<size_t>(count));
   intptr_t at = 0;
   auto take = [&](int64_t &word) {

@@ -432,7 +432,8 @@ Error Module::launch(llvm::StringRef name, const LaunchConfig &config,
 
 Error Kernel::launch(const LaunchConfig &config,
                      llvm::ArrayRef<KernelArg> args) const {
-  // The launch settings first, as the other launch reports them.
+  // The launch settings before the arguments (this overload's order since
+  // it was written; Module::launch reports the arguments first).
   if (Expected<std::array<unsigned, 3>> block =
           checkLaunchConfig(*spec_, config);
       !block)
@@ -448,6 +449,20 @@ Error Kernel::launch(const LaunchConfig &config,
   Expected<std::array<unsigned, 3>> block = checkLaunchConfig(*spec_, config);
   if (!block)
     return block.takeError();
+  // Packed by prepareLaunch for this kernel: one offset per parameter, tensor
+  // maps on parameters that exist.
+  if (prepared.offsets.size() != spec_->params.size() ||
+      llvm::any_of(prepared.tensorMaps,
+                   [&](const TensorMapToEncode &m) {
+                     return m.param >= spec_->params.size();
+                   }) ||
+      llvm::any_of(prepared.offsets, [&](size_t offset) {
+        return offset > prepared.storage.size();
+      }))
+    return fail("kernel '" + spec_->name +
+                "': the prepared launch was not packed for this kernel (" +
+                std::to_string(prepared.offsets.size()) + " parameters, the "
+                "kernel has " + std::to_string(spec_->params.size()) + ")");
   // CUtensorMap must be 64-byte aligned; the packed storage is not.
   std::vector<CUtensorMap> maps(prepared.tensorMaps.size());
   std::vector<void *> params(spec_->params.size());
@@ -491,8 +506,14 @@ Error Kernel::launch(const LaunchConfig &config,
                                  static_cast<CUstream>(config.stream),
                                  params.data(), spec_->programmaticLaunch))
     return e;
-  if (!allowed && sharedAllowed_)
-    sharedAllowed_->store(shared, std::memory_order_relaxed);
+  // The limit only grows (allowDynamicShared), so the bytes known allowed
+  // are the largest recorded.
+  if (!allowed && sharedAllowed_) {
+    uint64_t seen = sharedAllowed_->load();
+    while (seen < shared &&
+           !sharedAllowed_->compare_exchange_weak(seen, shared)) {
+    }
+  }
   return report_ ? finishSanitizedLaunch(config) : Error::success();
 }
 
@@ -525,9 +546,13 @@ namespace {
 
 /// Raises `function`'s dynamic shared limit to `bytes` when below: the
 /// default is 48 KiB less the function's static shared memory, so a
-/// kernel with static memory may need the opt-in below 48 KiB too.
+/// kernel with static memory may need the opt-in below 48 KiB too. One
+/// raise at a time, so that the limit only grows: two threads that read
+/// the same old limit would otherwise let the smaller request land last.
 Error allowDynamicShared(const DriverApi &d, CUfunction function,
                          uint64_t bytes) {
+  static std::mutex oneRaise;
+  std::lock_guard<std::mutex> hold(oneRaise);
   int limit = 0;
   if (Error e = check(d.cuFuncGetAttribute(
                           &limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -208,6 +208,17 @@ def test_attention_reads_strided_layouts_in_place():
         o2c, lse2c = attention(bshd.transpose(1, 2).contiguous(), k, v,
                                causal=causal)
         assert torch.equal(o2, o2c) and torch.equal(lse2, lse2c)
+        assert o2.stride(1) < o2.stride(2)  # q's order, though q was copied
+        # K/V expanded over the heads (stride 0) are copied, not mapped.
+        k1, v1 = k[:, :1].expand(-1, 4, -1, -1), v[:, :1].expand(-1, 4, -1, -1)
+        o3, _ = attention(q, k1, v1, causal=causal)
+        o3c, _ = attention(q, k1.contiguous(), v1.contiguous(), causal=causal)
+        assert torch.equal(o3, o3c)
+    try:
+        Attention(KERNELS, max_ctas=0)
+        raise AssertionError("max_ctas=0 was accepted")
+    except ValueError as e:
+        assert "at least 1" in str(e)
 
 
 def test_fp8_block_scaled_gemms_match_a_float_reference():

@@ -37,7 +37,8 @@ class _TorchDtypes(dict):
         return self[dtype]
 
     def get(self, dtype, default=None):
-        return self[dtype]
+        found = self[dtype]
+        return default if found is None else found
 
 
 _DTYPES = _TorchDtypes()
@@ -51,6 +52,10 @@ class Attention:
         """`max_ctas` caps the persistent kernels' grid (default: one CTA
         per SM), so that tests can make each CTA walk several tiles."""
         kernels = pathlib.Path(kernels_dir)
+        if max_ctas is not None and (int(max_ctas) != max_ctas or
+                                     max_ctas < 1):
+            raise ValueError(f"max_ctas is {max_ctas}; give a whole number "
+                             "of CTAs, at least 1, or None")
         self.max_ctas = max_ctas
         self.cases = json.loads(
             (kernels / "attention.cases.json").read_text())["kernels"]
@@ -102,11 +107,15 @@ class Attention:
         run, case = self.kernel(d, causal, dtype)
         scale = 1.0 / math.sqrt(d) if scale is None else float(scale)
         device = q.device
+        if k.device != device or v.device != device or not q.is_cuda:
+            raise ValueError(f"q, k and v must be on one GPU (q on {device}, "
+                             f"k on {k.device}, v on {v.device})")
+        # O in the caller's memory order of q, even when q is copied.
+        q_strides = q.stride()
         q, k, v = (x if _tma_addressable(x) else
                    torch.empty(x.shape, dtype=x.dtype,
                                device=device).copy_(x)
                    for x in (q, k, v))
-        q_strides = q.stride()
         if q_strides[1] < q_strides[2]:  # heads inner to the sequence
             o = torch.empty(b, sq, h, d, dtype=q.dtype,
                             device=device).transpose(1, 2)
@@ -147,5 +156,7 @@ def _tma_addressable(x):
     every other stride a multiple of 16 bytes, the data 16-byte aligned
     (16-bit elements: strides multiples of 8)."""
     s0, s1, s2, s3 = x.stride()
-    return (s3 == 1 and x.data_ptr() % 16 == 0 and
-            s0 % 8 == 0 and s1 % 8 == 0 and s2 % 8 == 0)
+    # Zero strides (an expanded view) are copied: not a layout to hand a
+    # tensor map.
+    return (s3 == 1 and x.data_ptr() % 16 == 0 and s0 > 0 and s1 > 0 and
+            s2 > 0 and s0 % 8 == 0 and s1 % 8 == 0 and s2 % 8 == 0)

@@ -38,8 +38,12 @@ int main(void) {
   int64_t memref[8] = {0, 2, 4096, 0, 8, 256, 256, 1};
   refused(memref, 7, 1, "runs past the 7 packed words",
           "a memref one stride short");
-  refused(memref, 8, 2, "argument 1 runs past",
-          "two arguments in the words of one");
+  refused(memref, 8, 3, "argument 1 runs past",
+          "three arguments in the words of one");
+  refused(memref, 8, (intptr_t)1 << 58, "cannot fit in 8 packed words",
+          "a count far beyond the words (refused before any allocation)");
+  refused(memref, 8, 5, "5 arguments cannot fit in 8 packed words",
+          "more arguments than pairs of words");
   int64_t extra[9] = {0, 2, 4096, 0, 8, 256, 256, 1, 5};
   refused(extra, 9, 1, "1 arguments use 8 of the 9 packed words",
           "a word left over");
@@ -49,9 +53,11 @@ int main(void) {
   refused(negative, 4, 1, "its rank is not in [0, 64]", "a negative rank");
   int64_t kind[2] = {9, 1};
   refused(kind, 2, 1, "unknown kind 9", "an unknown kind");
-  int64_t scalar[1] = {1};
-  refused(scalar, 1, 1, "runs past the 1 packed words",
+  int64_t scalar[3] = {0, 1, 1};
+  refused(scalar + 2, 1, 1, "1 arguments cannot fit in 1 packed words",
           "an i32 without its value");
+  refused(scalar, 3, 1, "argument 0 runs past the 3 packed words",
+          "a rank-1 memref missing its size and stride");
   refused(NULL, 2, 1, "NULL", "no words");
   refused(scalar, 1, -1, "negative count", "a negative argument count");
   if (failures)

@@ -327,3 +327,38 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<?x?xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+
+// The same loops run by the same threads one after the other: the waits
+// are not another path, so the announcements of the first runtime loop are
+// compared with the copies only over the whole loop, which is not proven.
+// CHECK-LABEL: gpu.func @waits_in_a_later_loop
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @waits_in_a_later_loop(%in: !g, %tiles: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %bytes = arith.constant 8192 : index
+    %ticks = arith.constant 1000000 : index
+    %bars = nvgpu.mbarrier.create -> !bars
+    %s = tile.alloc_shared : !s
+    scf.for %t = %c0 to %tiles step %c1 {
+      %row = arith.muli %t, %c2 : index
+      // expected-remark @+1 {{expect-tx accounting of this mbarrier not proven: it is inside a loop without a constant trip count that the other operations on the barrier are not in}}
+      nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %bytes : !bars
+      tile.copy_async %in[%row, 0] to %s[0, 0] sizes [64, 64] exec thread
+          mbar(%bars[%c0] : !bars) : !g to !s
+    }
+    scf.for %t = %c0 to %tiles step %c1 {
+      %bit = arith.remui %t, %c2 : index
+      %parity = arith.cmpi ne, %bit, %c0 : index
+      nvgpu.mbarrier.try_wait.parity %bars[%c0], %parity, %ticks : !bars
+    }
+    gpu.return
+  }
+}

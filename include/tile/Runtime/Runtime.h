@@ -117,7 +117,8 @@ private:
 
 class Module;
 
-/// One kernel of a loaded module, with its manifest entry.
+/// One kernel of a loaded module, with its manifest entry. It points into
+/// the module: use it only while the Module lives.
 class Kernel {
 public:
   const KernelSpec &spec() const { return *spec_; }
@@ -130,7 +131,9 @@ public:
   /// leaves the context unusable: the process must not launch again.
   llvm::Error launch(const LaunchConfig &config,
                      llvm::ArrayRef<KernelArg> args) const;
-  /// Launches with parameters `prepareLaunch` packed for this kernel.
+  /// Launches with parameters `prepareLaunch` packed for this kernel (a
+  /// launch packed for another kernel is refused when its parameter count
+  /// differs).
   llvm::Error launch(const LaunchConfig &config,
                      PreparedLaunch prepared) const;
   /// How many of the kernel's clusters (CTAs, for a kernel without one)

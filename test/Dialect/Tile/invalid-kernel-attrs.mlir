@@ -51,7 +51,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'tile.sample_grid' must be three grid sizes (x, y, z) in [1, 2^31 - 1]: array<i64: x, y, z>}}
+  // expected-error @+1 {{'tile.sample_grid' must be three grid sizes, x in [1, 2^31 - 1] and y, z in [1, 65535]: array<i64: x, y, z>}}
   gpu.func @k() kernel attributes {tile.sample_grid = array<i64: 0, 1, 1>} {
     gpu.return
   }
@@ -60,7 +60,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'tile.sample_grid' must be three grid sizes (x, y, z) in [1, 2^31 - 1]: array<i64: x, y, z>}}
+  // expected-error @+1 {{'tile.sample_grid' must be three grid sizes, x in [1, 2^31 - 1] and y, z in [1, 65535]: array<i64: x, y, z>}}
   gpu.func @k() kernel attributes {tile.sample_grid = array<i64: 64>} {
     gpu.return
   }
@@ -74,4 +74,30 @@ gpu.module @m {
                                    tile.sample_grid = array<i64: 3, 1, 1>} {
     gpu.return
   }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_grid' must be three grid sizes, x in [1, 2^31 - 1] and y, z in [1, 65535]: array<i64: x, y, z>}}
+  gpu.func @k() kernel attributes {tile.sample_grid = array<i64: 1, 65536, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// A malformed known_cluster_size is reported by gpu.func, not read past.
+gpu.module @m {
+  // expected-error @+1 {{known_cluster_size}}
+  gpu.func @k() kernel attributes {known_cluster_size = array<i32: 2>,
+                                   tile.sample_grid = array<i64: 3, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'tile.sample_grid' belongs on a kernel function}}
+gpu.module @m attributes {tile.sample_grid = array<i64: 3, 1, 1>} {
 }

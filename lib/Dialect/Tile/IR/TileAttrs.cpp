@@ -358,15 +358,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == "tile.sample_grid") {
     auto grid = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
-    if (!grid || grid.size() != 3 ||
-        !llvm::all_of(grid.asArrayRef(), [](int64_t n) {
-          return n > 0 && n <= INT32_MAX;
-        }))
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' belongs on a kernel function";
+    if (!grid || grid.size() != 3 || grid[0] < 1 || grid[0] > INT32_MAX ||
+        grid[1] < 1 || grid[1] > 65535 || grid[2] < 1 || grid[2] > 65535)
       return op->emitError() << "'" << name
-                             << "' must be three grid sizes (x, y, z) in [1, "
-                                "2^31 - 1]: array<i64: x, y, z>";
+                             << "' must be three grid sizes, x in [1, 2^31 - 1] "
+                                "and y, z in [1, 65535]: array<i64: x, y, z>";
+    // A malformed known_cluster_size is its own verifier's to report.
     if (auto cluster = op->getAttrOfType<DenseI32ArrayAttr>(
-            "known_cluster_size"))
+            "known_cluster_size");
+        cluster && cluster.size() == 3)
       for (auto [n, c] : llvm::zip(grid.asArrayRef(), cluster.asArrayRef()))
         if (c > 0 && n % c)
           return op->emitError()

@@ -587,9 +587,11 @@ void checkBarrier(SmallVectorImpl<Event> &events, const Cluster &cluster,
     return prefix.value_or(ArrayRef<Operation *>());
   };
   // Announcements and completions are counted within the loops they share.
-  // A wait in a loop none of them is in (the consumers' tile loop of a
-  // persistent kernel, beside the producer's) waits on another path: it
-  // neither widens that scope nor splits its phases.
+  // A wait in a loop none of them is in, on the other branch of an scf.if
+  // from every one of them (the consumers' tile loop of a persistent
+  // kernel, beside the producer's), waits on another path: it neither
+  // widens that scope nor splits its phases. A wait in a later loop of the
+  // same threads still does.
   ArrayRef<Operation *> arming = commonPrefix(
       [](const Event &e, ArrayRef<Operation *>) {
         return e.kind != EventKind::Wait;
@@ -598,7 +600,11 @@ void checkBarrier(SmallVectorImpl<Event> &events, const Cluster &cluster,
     if (e.kind != EventKind::Wait)
       return true;
     size_t shared = std::min(chain.size(), arming.size());
-    return chain.take_front(shared) == arming.take_front(shared);
+    if (chain.take_front(shared) == arming.take_front(shared))
+      return true;
+    return !llvm::all_of(events, [&](const Event &other) {
+      return other.kind == EventKind::Wait || separatingIf(e.op, other.op);
+    });
   };
   const size_t common = commonPrefix(onArmingPath).size();
   SmallVector<Operation *> phaseMarkers;

@@ -1380,7 +1380,9 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
       out.lane[l] = l == lanes.front() ? -1 : 0;
     return true;
   }
-  // The grid is one cluster: CTA (x, y, z) of it is block (x, y, z).
+  // The CTAs simulated are one cluster: CTA (x, y, z) of it is block
+  // (x, y, z) of the grid, whose size is the cluster's or, given, the
+  // kernel's tile.sample_grid.
   std::array<int64_t, 3> ctaXyz = {
       warp.cta % clusterDims[0], warp.cta / clusterDims[0] % clusterDims[1],
       warp.cta / (clusterDims[0] * clusterDims[1])};

@@ -28,8 +28,9 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       `cta_mask`, or once under a `cluster rank == c` guard). Events are
       compared within the innermost loop holding them all (inner loops
       with constant trip counts multiply), leaving out waits in a loop that
-      holds no announcement or copy of the barrier (the consumers' tile
-      loop beside a persistent producer's: another path); a wait on the
+      holds no announcement or copy of the barrier and sits on the other
+      branch of an scf.if from all of them (the consumers' tile loop beside
+      a persistent producer's: another path); a wait on the
       barrier that precedes later events in program order starts a new
       phase. Events on
       different branches of one `scf.if` whose condition is a function of
