@@ -4,9 +4,10 @@ their case list.
 
     O = softmax(Q Kᵀ · scale [+ causal mask]) V,   LSE = log Σ exp(...)
 
-per (batch, head), for Q/K/V/O in the [batch, heads, seq, dim] layout
-(torch's SDPA layout, contiguous), K/V heads shared by groups of Q heads
-(GQA: Q head h reads K/V head h / (Hq / Hkv)), any sequence lengths.
+per (batch, head), for Q/K/V/O [batch, heads, seq, dim] tensors (torch's
+SDPA shapes, any strides a tensor map takes), K/V heads shared by groups
+of Q heads (GQA: Q head h reads K/V head h / (Hq / Hkv)), any sequence
+lengths.
 
 One kernel per head dim × causal × dtype, in the form and grid FORMS names
 for it (docs/Attention.md walks through one):
@@ -15,8 +16,9 @@ for it (docs/Attention.md walks through one):
     (ceil(Sq / 128), Hq, B), causal query blocks last to first, or
     persistent: grid (min(units, SMs), 1, 1), each CTA walking units of one
     tile (two adjacent ones when causal) round robin; a producer warpgroup
-    whose thread 0 TMA-loads Q once per tile and K/V blocks through a 2-stage ring (K and V each with a full
-    and a free barrier); two consumer warpgroups of 64 rows each: S = Q·Kᵀ
+    whose thread 0 TMA-loads Q once per tile and K/V blocks through a
+    2-stage ring (K and V each with a full and a free barrier); two
+    consumer warpgroups of 64 rows each: S = Q·Kᵀ
     by wgmma into registers, the mask only on blocks that need it, the
     online softmax in registers (tile.map / tile.reduce: running max m,
     running sum l, 2^(S·c − m·c) in one FFMA and exp2), P converted in
