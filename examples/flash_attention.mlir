@@ -62,7 +62,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %block_x = gpu.block_id x
     %unit_step = gpu.grid_dim x
     // This CTA's units: first_unit, first_unit + grid, ...; its tiles: those of
-    // its units, but past the last tile.
+    // its units, less the missing second tile of an odd count's last unit.
     %first_unit = arith.minui %block_x, %units : index
     %units_after = arith.subi %units, %first_unit : index
     %my_units = arith.ceildivui %units_after, %unit_step : index

@@ -426,7 +426,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %unit_step = gpu.grid_dim x
 """)
         w(c("This CTA's units: first_unit, first_unit + grid, ...; its tiles: those of"))
-        w(c("its units, but past the last tile."))
+        w(c("its units, less the missing second tile of an odd count's last unit."))
         w("""    %first_unit = arith.minui %block_x, %units : index
     %units_after = arith.subi %units, %first_unit : index
     %my_units = arith.ceildivui %units_after, %unit_step : index
