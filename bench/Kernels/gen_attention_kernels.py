@@ -366,6 +366,8 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     # tiles, across which the ring and the Q barriers keep their phases.
     sample_grid = ", tile.sample_grid = array<i64: 30000, 1, 1>" if persistent else ""
     q_free = 1 + 4 * stages  # persistent: Q may be overwritten
+    q_free_index = (f"    %q_free = arith.constant {q_free} : index\n"
+                    if persistent else "")
     bar_count = 1 + 4 * stages + (1 if persistent else 0)
     bar_t = (f"!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
              f"num_barriers = {bar_count}>")
@@ -393,8 +395,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %c128 = arith.constant 128 : index
     %bn = arith.constant {bn} : index
     %stages = arith.constant {stages} : index
-    %q_free = arith.constant {q_free} : index
-    %ticks = arith.constant 1000000 : index
+{q_free_index}    %ticks = arith.constant 1000000 : index
     %q_bytes = arith.constant {128 * d * 2} : index
     %kv_bytes = arith.constant {bn * d * 2} : index
     %consumer_warps = arith.constant 8 : index

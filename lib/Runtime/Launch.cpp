@@ -262,7 +262,8 @@ llvm::Error tile::runtime::unknownKernelError(const LaunchManifest &manifest,
 Expected<const KernelSpec *>
 tile::runtime::chooseVersion(const LaunchManifest &manifest,
                              llvm::StringRef name,
-                             llvm::ArrayRef<KernelArg> args, std::string *why) {
+                             llvm::ArrayRef<KernelArg> args, std::string *why,
+                             PreparedLaunch *preparedOut) {
   std::vector<const KernelSpec *> versions = manifest.versions(name);
   if (versions.empty())
     return unknownKernelError(manifest, name);
@@ -272,6 +273,8 @@ tile::runtime::chooseVersion(const LaunchManifest &manifest,
     if (prepared) {
       if (why)
         *why += refusals + version->name + ": chosen\n";
+      if (preparedOut)
+        *preparedOut = std::move(*prepared);
       return version;
     }
     refusals += llvm::toString(prepared.takeError()) + "\n";

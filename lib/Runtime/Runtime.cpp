@@ -398,36 +398,18 @@ Error Module::launch(llvm::StringRef name, const LaunchConfig &config,
                      llvm::ArrayRef<KernelArg> args) const {
   const char *debug = std::getenv("TILE_RUNTIME_DEBUG");
   bool explain = debug && *debug && std::string(debug) != "0";
-  std::vector<const KernelSpec *> versions = manifest_->versions(name);
-  if (versions.empty())
-    return unknownKernelError(*manifest_, name);
-  // The first version whose checks pass, prepared once (chooseVersion's
-  // rule; its refusals are rebuilt only when none passes).
-  for (const KernelSpec *version : versions) {
-    Expected<PreparedLaunch> prepared = prepareLaunch(*version, args);
-    if (!prepared) {
-      llvm::consumeError(prepared.takeError());
-      continue;
-    }
-    if (explain) {
-      std::string why;
-      (void)chooseVersion(*manifest_, name, args, &why);
-      llvm::errs() << "tile runtime: versions of " << name << ":\n" << why;
-    }
-    Expected<Kernel> k = kernel(version->name);
-    if (!k)
-      return k.takeError();
-    return k->launch(config, std::move(*prepared));
-  }
   std::string why;
-  Expected<const KernelSpec *> none =
-      chooseVersion(*manifest_, name, args, explain ? &why : nullptr);
+  PreparedLaunch prepared;
+  Expected<const KernelSpec *> chosen = chooseVersion(
+      *manifest_, name, args, explain ? &why : nullptr, &prepared);
   if (explain)
     llvm::errs() << "tile runtime: versions of " << name << ":\n" << why;
-  if (none)
-    return fail("kernel '" + name.str() +
-                "': a version's checks passed on the second reading only");
-  return none.takeError();
+  if (!chosen)
+    return chosen.takeError();
+  Expected<Kernel> k = kernel((*chosen)->name);
+  if (!k)
+    return k.takeError();
+  return k->launch(config, std::move(prepared));
 }
 
 Error Kernel::launch(const LaunchConfig &config,

@@ -67,14 +67,6 @@ class _CompileOptions(ctypes.Structure):
                 ("sanitize_timeout_ms", ctypes.c_uint)]
 
 
-class _KernelArg(ctypes.Structure):
-    _fields_ = [("kind", ctypes.c_int32), ("rank", ctypes.c_int32),
-                ("address", ctypes.c_uint64), ("offset", ctypes.c_int64),
-                ("sizes", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("i64", ctypes.c_int64), ("f64", ctypes.c_double)]
-
-
 class _GemmChoice(ctypes.Structure):
     _fields_ = [("kernel", ctypes.c_void_p), ("parts", ctypes.c_int64),
                 ("why", ctypes.c_void_p)]
@@ -119,11 +111,6 @@ def _runtime_library():
         ctypes.POINTER(ctypes.c_void_p)]
     lib.tileRuntimeModuleLoad.restype = ctypes.c_void_p
     lib.tileRuntimeModuleDestroy.argtypes = [ctypes.c_void_p]
-    lib.tileRuntimeLaunch.argtypes = [
-        ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint),
-        ctypes.c_void_p, ctypes.POINTER(_KernelArg), ctypes.c_ssize_t,
-        ctypes.POINTER(ctypes.c_void_p)]
-    lib.tileRuntimeLaunch.restype = ctypes.c_int
     lib.tileRuntimeLaunchPacked.argtypes = [
         ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint),
         ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64), ctypes.c_ssize_t,

@@ -232,6 +232,22 @@ TEST(KernelVersions, TheFirstVersionTheTensorsSuitIsChosen) {
             std::string::npos)
       << why;
   EXPECT_NE(why.find("tile_copy_ldgsts: chosen"), std::string::npos) << why;
+  // The chosen version's packed launch comes back with it (what
+  // Module::launch launches): the same bytes prepareLaunch gives that
+  // version, not the first version's.
+  PreparedLaunch prepared;
+  std::vector<KernelArg> unaligned = {KernelArg::memref(0x10000, {128, 4098}),
+                                      out};
+  llvm::Expected<const KernelSpec *> picked =
+      chooseVersion(m, "tile_copy", unaligned, nullptr, &prepared);
+  ASSERT_TRUE(bool(picked)) << llvm::toString(picked.takeError());
+  EXPECT_EQ(*picked, &ldgsts);
+  llvm::Expected<PreparedLaunch> direct = prepareLaunch(ldgsts, unaligned);
+  ASSERT_TRUE(bool(direct)) << llvm::toString(direct.takeError());
+  ASSERT_FALSE(prepared.storage.empty());
+  EXPECT_EQ(prepared.storage, direct->storage);
+  EXPECT_EQ(prepared.offsets, direct->offsets);
+  EXPECT_EQ(prepared.tensorMaps.size(), direct->tensorMaps.size());
   // A base 4 bytes past a 16-byte boundary (a view at element 2).
   EXPECT_EQ(chosen({KernelArg::memref(0x10004, {128, 4096}), out}),
             "tile_copy_ldgsts");

@@ -97,10 +97,12 @@ llvm::Error unknownKernelError(const LaunchManifest &manifest,
 /// then the kernels declared its versions) that `args` can launch: whose
 /// prepareLaunch accepts them, alignment needs included. The error names
 /// each version and what it refused. `why`, when given, receives a line per
-/// version skipped and the one chosen.
+/// version skipped and the one chosen; `prepared`, when given, the chosen
+/// version's packed launch.
 llvm::Expected<const KernelSpec *>
 chooseVersion(const LaunchManifest &manifest, llvm::StringRef name,
-              llvm::ArrayRef<KernelArg> args, std::string *why = nullptr);
+              llvm::ArrayRef<KernelArg> args, std::string *why = nullptr,
+              PreparedLaunch *prepared = nullptr);
 
 /// The grid (in CTAs) and, optionally, extra launch settings.
 struct LaunchConfig {
