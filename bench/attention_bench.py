@@ -2,16 +2,26 @@
 """The tile-IR forward-attention kernels (bench/Kernels/gen_attention_kernels.py)
 on a GPU, against torch in the same process.
 
-  attention_bench.py check    O and LSE against a float32 reference on random
+  attention_bench.py check [dense|varlen]
+                              O and LSE against a float32 reference on random
                               data: every head dim × causal × dtype, sequence
                               lengths that are and are not multiples of 64,
-                              odd batch × heads, GQA ratios 1, 4, 8
+                              odd batch × heads, GQA ratios 1, 4, 8; packed
+                              variable-length batches (sequences without
+                              queries or keys, tails, Sq != Sk); both
+                              unless one is named
   attention_bench.py bench    TFLOP/s against torch SDPA through cuDNN and
                               FlashAttention-2 (each captured as a CUDA
                               graph, replays interleaved, medians; the
                               tile kernels' eager calls too), at the
                               FlashAttention-3 paper's setup (batch × seq =
                               16k tokens, heads × dim = 2048)
+  attention_bench.py bench-varlen
+                              TFLOP/s of packed batches (16k tokens of
+                              random lengths) against FlashAttention-2's
+                              varlen kernel in torch, and against the tile
+                              kernels on the same sequences padded to the
+                              longest
   attention_bench.py profile D causal|full SEQ
                               three launches of one kernel (for ncu), bf16
 
@@ -30,7 +40,7 @@ script's repository).
 """
 import sys
 
-MODES = ("check", "bench", "profile")
+MODES = ("check", "bench", "bench-varlen", "profile")
 if __name__ == "__main__" and (len(sys.argv) < 2 or sys.argv[1] not in MODES):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
@@ -111,15 +121,93 @@ def inputs(b, h, hk, sq, sk, d, dtype, layout):
             torch.randn(b, hk, sk, d, dtype=t, device="cuda"))
 
 
-def check():
+# Packed batches: (q heads, kv heads, query counts, key counts).
+VARLEN_CHECK_CASES = [
+    (2, 2, [1, 127, 128, 129, 300], [1, 127, 128, 129, 300]),
+    (4, 1, [1000, 0, 513, 64], [1000, 5, 513, 64]),  # a sequence without queries
+    (2, 2, [200, 77, 3], [513, 0, 3]),  # a sequence without keys: O 0, LSE -inf
+    (2, 1, [300, 50], [100, 700]),
+    (3, 3, [4097], [4097]),
+]
+SMALL_VARLEN_CHECK_CASES = VARLEN_CHECK_CASES[:3]
+
+
+def varlen_inputs(h, hk, total_q, total_k, d, dtype, layout):
+    """Random normal packed q [total_q, h, d], k and v [total_k, hk, d]:
+    contiguous, slices of one packed QKV tensor ("packed", h == hk and
+    total_q == total_k), or rows 8 bytes longer than the heads ("padded",
+    which the ragged views cannot read: copied)."""
+    t = TORCH_TYPE[dtype]
+    if layout == "packed":
+        qkv = torch.randn(total_q, 3, h, d, dtype=t, device="cuda")
+        return qkv[:, 0], qkv[:, 1], qkv[:, 2]
+    if layout == "padded":
+        def make(n, heads):
+            return torch.randn(n, heads * d + 4, dtype=t,
+                               device="cuda")[:, :heads * d].view(n, heads, d)
+        return make(total_q, h), make(total_k, hk), make(total_k, hk)
+    return (torch.randn(total_q, h, d, dtype=t, device="cuda"),
+            torch.randn(total_k, hk, d, dtype=t, device="cuda"),
+            torch.randn(total_k, hk, d, dtype=t, device="cuda"))
+
+
+def check_varlen(attention, case, small):
+    """Failures of one varlen kernel over VARLEN_CHECK_CASES: each sequence
+    against the float32 reference, sequences without keys O = 0 and LSE =
+    -inf."""
+    d, causal, dtype = case["head_dim"], case["causal"], case["dtype"]
+    cases = SMALL_VARLEN_CHECK_CASES if small else VARLEN_CHECK_CASES
+    failures = 0
+    for index, (h, hk, lens_q, lens_k) in enumerate(cases):
+        layouts = ["contiguous"]
+        if index == 0:
+            layouts += ["packed", "padded"]
+        for layout in layouts:
+            cu_q = torch.tensor([0] + lens_q, device="cuda").cumsum(0).int()
+            cu_k = torch.tensor([0] + lens_k, device="cuda").cumsum(0).int()
+            q, k, v = varlen_inputs(h, hk, sum(lens_q), sum(lens_k), d, dtype, layout)
+            scale = 1.0 / math.sqrt(d)
+            o, lse = attention.varlen(q, k, v, cu_q, cu_k, max(lens_q), causal, scale)
+            torch.cuda.synchronize()
+            o_err = lse_err = 0.0
+            ok = o.shape == q.shape and lse.shape == (h, q.shape[0])
+            for b, (sq, sk) in enumerate(zip(lens_q, lens_k)):
+                if sq == 0:
+                    continue
+                rows = slice(int(cu_q[b]), int(cu_q[b]) + sq)
+                if sk == 0:
+                    ok = ok and bool((o[rows] == 0).all()) and \
+                        bool((lse[:, rows] == float("-inf")).all())
+                    continue
+                keys = slice(int(cu_k[b]), int(cu_k[b]) + sk)
+                ro, rlse = reference(q[rows].transpose(0, 1)[None],
+                                     k[keys].transpose(0, 1)[None],
+                                     v[keys].transpose(0, 1)[None], causal, scale)
+                o_err = max(o_err, (o[rows].float() - ro[0].transpose(0, 1)).abs().max().item())
+                lse_err = max(lse_err, (lse[:, rows] - rlse[0]).abs().max().item())
+            ok = ok and o_err <= (0.03 if dtype == "bf16" else 0.006) and lse_err <= 1e-3
+            failures += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {case['kernel']:35} h{h}/{hk} "
+                  f"q {lens_q} k {lens_k} {layout}: max|O-ref| {o_err:.2e}, "
+                  f"max|LSE-ref| {lse_err:.2e}")
+    return failures
+
+
+def check(kinds=("dense", "varlen")):
     torch.manual_seed(0)
     attention = Attention()
     failures = 0
+    small = os.environ.get("TILE_ATTENTION_SHAPES") == "small"
     for case in attention.cases:
+        if case.get("varlen"):
+            if "varlen" in kinds:
+                failures += check_varlen(attention, case, small)
+            continue
+        if "dense" not in kinds:
+            continue
         d, causal, dtype = case["head_dim"], case["causal"], case["dtype"]
         shapes = ([(s, "bhsd") for s in SMALL_CHECK_SHAPES] + SMALL_LAYOUT_SHAPES
-                  if os.environ.get("TILE_ATTENTION_SHAPES") == "small"
-                  else [(s, "bhsd") for s in CHECK_SHAPES] + LAYOUT_SHAPES)
+                  if small else [(s, "bhsd") for s in CHECK_SHAPES] + LAYOUT_SHAPES)
         for (b, h, hk, sq, sk), layout in shapes:
             q, k, v = inputs(b, h, hk, sq, sk, d, dtype, layout)
             scale = 1.0 / math.sqrt(d)
@@ -188,6 +276,55 @@ def bench():
     return 0
 
 
+def varlen_lengths(total, mean, generator):
+    """Random sequence lengths, uniform in [mean / 2, 3 mean / 2], the last
+    one cut so that they sum to `total`."""
+    lengths = []
+    while sum(lengths) < total:
+        lengths.append(int(torch.randint(mean // 2, 3 * mean // 2 + 1, (1,),
+                                         generator=generator)))
+    lengths[-1] -= sum(lengths) - total
+    return [n for n in lengths if n > 0]
+
+
+def bench_varlen():
+    """Packed batches of 16k tokens against FlashAttention-2's varlen kernel
+    (torch.ops.aten._flash_attention_forward) and the tile kernels on the
+    same sequences padded to the longest (the dense batch)."""
+    torch.manual_seed(0)
+    generator = torch.Generator().manual_seed(0)
+    attention = Attention()
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print("TFLOP/s of the packed sequences' FLOPs (causal counts half)")
+    for d in (64, 128, 256):
+        for causal in (False, True):
+            for mean in (512, 2048):
+                heads = 2048 // d
+                lengths = varlen_lengths(16384, mean, generator)
+                cu = torch.tensor([0] + lengths, device="cuda").cumsum(0).int()
+                longest = max(lengths)
+                q, k, v = (torch.randn(16384, heads, d, dtype=torch.bfloat16,
+                                       device="cuda") for _ in range(3))
+                qp, kp, vp = (torch.randn(len(lengths), heads, longest, d,
+                                          dtype=torch.bfloat16, device="cuda")
+                              for _ in range(3))
+                flops = sum(4 * heads * n * n * d for n in lengths) / (2 if causal else 1)
+                entries = {
+                    "tile": lambda: attention.varlen(q, k, v, cu, cu, longest, causal),
+                    "fa2": lambda: torch.ops.aten._flash_attention_forward(
+                        q, k, v, cu, cu, longest, longest, 0.0, causal, False),
+                    "padded": lambda: attention(qp, kp, vp, causal),
+                }
+                ms = interleaved(entries)
+                tf = {n: flops / (t * 1e-3) / 1e12 for n, t in ms.items()}
+                print(f"d{d} {'causal' if causal else 'full  '} mean {mean:5} "
+                      f"({len(lengths)} seqs, longest {longest}): "
+                      f"tile {tf['tile']:6.1f}  fa2 {tf['fa2']:6.1f}  "
+                      f"tile/fa2 {tf['tile'] / tf['fa2']:.2f}  "
+                      f"tile padded {tf['padded']:6.1f}")
+    return 0
+
+
 def profile(d, causal, seq):
     torch.manual_seed(0)
     attention = Attention()
@@ -203,4 +340,6 @@ def profile(d, causal, seq):
 if __name__ == "__main__":
     if sys.argv[1] == "profile":
         sys.exit(profile(int(sys.argv[2]), sys.argv[3] == "causal", int(sys.argv[4])))
-    sys.exit(check() if sys.argv[1] == "check" else bench())
+    if sys.argv[1] == "check":
+        sys.exit(check(tuple(sys.argv[2:]) or ("dense", "varlen")))
+    sys.exit(bench() if sys.argv[1] == "bench" else bench_varlen())

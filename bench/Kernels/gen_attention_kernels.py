@@ -67,8 +67,22 @@ FORMS = {(64, False): ("ws-pingpong", True), (64, True): ("ws-pingpong", True),
 WS_STAGES = {64: 2, 128: 2, 256: 2}
 
 
-def kernel_name(d, causal, dtype):
-    return f"attention_d{d}_{'causal' if causal else 'full'}_{dtype}"
+def kernel_name(d, causal, dtype, varlen=False):
+    return (f"attention_{'varlen_' if varlen else ''}d{d}_"
+            f"{'causal' if causal else 'full'}_{dtype}")
+
+
+# Variable-length batches: the sequences packed along one token dim, the
+# tensor maps "ragged". A packed [tokens, heads, dim] tensor with token
+# stride r is passed as the 5-dim view [A, tokens + 1, heads, 2^30, dim]
+# with strides [2^34 bytes - r, r, heads' stride, r, 1]; the tile of
+# sequence rows [row, row + n) of a sequence at [start, end) is read at
+# (2^30, end, head, 2^30 - (end - start) + row, 0). The address is
+# start + row tokens (the first dim's 2^30 steps wrap the 64-bit address
+# by -2^30 r), and the bounds of the 2^30 dim are those of the sequence:
+# rows past its end load zeros and are not stored. The tokens + 1 dim
+# bounds the end by the tensor's, so no cu_seqlens reaches outside it.
+RAGGED_ROWS = 1 << 30
 
 
 def shared_layout(rows, cols, stages=None):
@@ -340,7 +354,7 @@ def kernel(d, causal, dtype, comments):
 
 
 def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
-              persistent=False):
+              persistent=False, varlen=False):
     """The warp-specialized form (FlashAttention-3's structure): 128 query
     rows per CTA, a producer warpgroup (thread 0 issues every TMA load,
     registers given up with setmaxnreg) and two consumer warpgroups, each
@@ -349,14 +363,23 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     is still landing. With `persistent`, a grid of at most one CTA per SM
     walks the tiles (query block, head, batch) round robin, the ring and the
     barrier phases running on across tiles, so the producer loads the next
-    tile's Q and K/V while the consumers finish this one."""
+    tile's Q and K/V while the consumers finish this one.
+
+    With `varlen`, Q, K, V and O are packed sequences read and written
+    through ragged views (RAGGED_ROWS), sequence b's tokens
+    [cu_seqlens[b], cu_seqlens[b + 1]); one CTA per tile, grid
+    (ceil(max Sq / 128), Hq, B), CTAs past their sequence's last query
+    block doing nothing. A sequence without keys gets O = 0 and
+    LSE = -inf (the softmax's max taken as 0 where every key is masked)."""
+    assert not (varlen and persistent)
     t = dtype
     c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
     bn = 64 if d == 256 else 128
     stages = WS_STAGES[d]
     q_shape, q_layout = shared_layout(64, d, 2)
     kv_shape, kv_layout = shared_layout(bn, d, stages)
-    name = kernel_name(d, causal, dtype)
+    name = kernel_name(d, causal, dtype, varlen)
+    mt = f"memref<{'?x' * (5 if varlen else 4)}{t}, 1>"
     # Persistent kernels stage O apart from Q where shared memory allows
     # (Q is then free for the next tile once the last Q·Kᵀ retired); at
     # d = 256 O goes into Q's half and Q is freed after O's store read it.
@@ -371,7 +394,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     bar_count = 1 + 4 * stages + (1 if persistent else 0)
     bar_t = (f"!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
              f"num_barriers = {bar_count}>")
-    g_t = f"!tile.buffer<?x?x?x?x{t}, global>"
+    g_t = f"!tile.buffer<{'?x' * (5 if varlen else 4)}{t}, global>"
     q_t = f"!tile.buffer<{q_shape}x{t}, shared, #tile.layout<{q_layout}>>"
     kv_t = f"!tile.buffer<{kv_shape}x{t}, shared, #tile.layout<{kv_layout}>>"
     lse_t = "!tile.buffer<2x64x1xf32, shared>"
@@ -379,13 +402,19 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     p_t = f"!tile.buffer<64x{bn}x{t}, local, #tile.layout<{acc_layout(bn)}>>"
     o_t = f"!tile.buffer<64x{d}xf32, local, #tile.layout<{acc_layout(d)}>>"
     r_t = f"!tile.buffer<64x1xf32, local, #tile.layout<{ROW_LAYOUT}>>"
+    varlen_note = ", packed sequences" if varlen else ""
+    # The kernel checks' simulation runs CTA 0, sequence 0: 300 queries
+    # (a tail tile) against 330 keys (a tail block).
+    varlen_args = ("\n      %cu_seqlens_q: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 300, 600>},"
+                   "\n      %cu_seqlens_k: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 330, 700>},"
+                   if varlen else "")
     out = []
     w = out.append
     w(f"""
-  // {name}: head dim {d}, {'causal' if causal else 'no mask'}, {dtype} in, f32 accumulation.
-  gpu.func @{name}(%q: memref<?x?x?x?x{t}, 1>, %k: memref<?x?x?x?x{t}, 1>,
-      %v: memref<?x?x?x?x{t}, 1>, %o: memref<?x?x?x?x{t}, 1>,
-      %lse: memref<?x1xf32, 1>, %scale: f32) kernel
+  // {name}: head dim {d}, {'causal' if causal else 'no mask'}, {dtype} in, f32 accumulation{varlen_note}.
+  gpu.func @{name}(%q: {mt}, %k: {mt},
+      %v: {mt}, %o: {mt},
+      %lse: memref<?x1xf32, 1>,{varlen_args} %scale: f32) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{sample_grid}}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -403,11 +432,41 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %false = arith.constant false
     %true = arith.constant true
 """)
-    w(c("Sizes, and the K/V head of each Q head (GQA)."))
-    w(f"""    %q_heads = memref.dim %q, %c1 : memref<?x?x?x?x{t}, 1>
-    %seq_q = memref.dim %q, %c2 : memref<?x?x?x?x{t}, 1>
-    %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?x{t}, 1>
-    %seq_k = memref.dim %k, %c2 : memref<?x?x?x?x{t}, 1>
+    if varlen:
+        w(c("Heads, the K/V head of each Q head (GQA), and this CTA's sequence: tokens"))
+        w(c("[start, end) of the packed Q and K/V, clamped so that no cu_seqlens makes"))
+        w(c("a negative length; the ragged views' coordinates (RAGGED_ROWS)."))
+        w(f"""    %q_heads = memref.dim %q, %c2 : {mt}
+    %kv_heads = memref.dim %k, %c2 : {mt}
+    %group = arith.divui %q_heads, %kv_heads : index
+    %block_x = gpu.block_id x
+    %batch = gpu.block_id z
+    %batch_next = arith.addi %batch, %c1 : index
+    %zero_i32 = arith.constant 0 : i32
+    %ragged = arith.constant {RAGGED_ROWS} : index
+""")
+        for x in ("q", "k"):
+            w(f"""    %cu_{x}0 = memref.load %cu_seqlens_{x}[%batch] : memref<?xi32, 1>
+    %cu_{x}1 = memref.load %cu_seqlens_{x}[%batch_next] : memref<?xi32, 1>
+    %start_{x}_i32 = arith.maxsi %cu_{x}0, %zero_i32 : i32
+    %end_{x}_i32 = arith.maxsi %cu_{x}1, %start_{x}_i32 : i32
+    %seq_{x}_i32 = arith.subi %end_{x}_i32, %start_{x}_i32 : i32
+    %end_{x} = arith.index_castui %end_{x}_i32 : i32 to index
+    %seq_{x} = arith.index_castui %seq_{x}_i32 : i32 to index
+    %{x}_x0 = arith.subi %ragged, %seq_{x} : index
+""")
+        w(c("At least one K/V block: a sequence without keys runs one, all masked."))
+        w("""    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
+    %k_blocks_seq = arith.ceildivui %seq_k, %bn : index
+    %k_blocks_all = arith.maxui %k_blocks_seq, %c1 : index
+    %has_work = arith.cmpi ult, %block_x, %q_blocks_all : index
+""")
+    else:
+        w(c("Sizes, and the K/V head of each Q head (GQA)."))
+        w(f"""    %q_heads = memref.dim %q, %c1 : {mt}
+    %seq_q = memref.dim %q, %c2 : {mt}
+    %kv_heads = memref.dim %k, %c1 : {mt}
+    %seq_k = memref.dim %k, %c2 : {mt}
     %group = arith.divui %q_heads, %kv_heads : index
     %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
     %k_blocks_all = arith.ceildivui %seq_k, %bn : index
@@ -418,7 +477,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
         w(c("head's blocks in the order last, first, second to last, second, ...,"))
         w(c("and each CTA takes two adjacent tiles at a time, so every pair holds"))
         w(c("about the same number of K/V blocks and the round robin stays balanced."))
-        w(f"""    %batches = memref.dim %q, %c0 : memref<?x?x?x?x{t}, 1>
+        w(f"""    %batches = memref.dim %q, %c0 : {mt}
     %heads_batches = arith.muli %q_heads, %batches : index
     %tiles = arith.muli %q_blocks_all, %heads_batches : index
     %tiles_per_unit = arith.constant {2 if causal else 1} : index
@@ -484,6 +543,11 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
 %head = gpu.block_id y
 %batch = gpu.block_id z
 """
+        if varlen:  # %block_x and %batch are the sequence's, above
+            text = "".join(line + "\n" for line in text.split("\n")
+                           if line and not line.startswith(("%block_x =", "%batch =")))
+            text = text.replace("%q_block = gpu.block_id x",
+                                "%q_block = arith.addi %block_x, %c0 : index")
         if not persistent:
             text += "%kv_head = arith.divui %head, %group : index\n"
         if not rows:
@@ -503,10 +567,10 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
         w(tile_coords("    "))
     w(c("Q (two halves of 64 rows), the K and V rings, the LSE rows; O "
         + ("in its own halves." if separate_o else "reuses Q's half.")))
-    w(f"""    %gq = tile.from_memref %q : memref<?x?x?x?x{t}, 1> -> {g_t}
-    %gk = tile.from_memref %k : memref<?x?x?x?x{t}, 1> -> {g_t}
-    %gv = tile.from_memref %v : memref<?x?x?x?x{t}, 1> -> {g_t}
-    %go = tile.from_memref %o : memref<?x?x?x?x{t}, 1> -> {g_t}
+    w(f"""    %gq = tile.from_memref %q : {mt} -> {g_t}
+    %gk = tile.from_memref %k : {mt} -> {g_t}
+    %gv = tile.from_memref %v : {mt} -> {g_t}
+    %go = tile.from_memref %o : {mt} -> {g_t}
     %glse = tile.from_memref %lse : memref<?x1xf32, 1> -> !tile.buffer<?x1xf32, global>
     %sq = tile.alloc_shared {{alignment = 1024 : i64}} : {q_t}
     %sk = tile.alloc_shared {{alignment = 1024 : i64}} : {kv_t}
@@ -528,7 +592,11 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
                    f"      nvgpu.mbarrier.init %bars[%q_free], %q_free_arrivals : {bar_t}\n"
                    if persistent else "")
     w(f"""    %bars = nvgpu.mbarrier.create -> {bar_t}
-    %tid = gpu.thread_id x
+""")
+    if varlen:
+        w(c("Past the sequence's last query block: nothing to do."))
+        w("    scf.if %has_work {\n")
+    w(f"""    %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
     %tid_in_wg = arith.remui %tid, %c128 : index
     %lane = arith.remui %tid, %c32 : index
@@ -572,18 +640,27 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
 %fb_{tag} = arith.addi %fb0_{tag}, %c1 : index"""
         return "".join(f"{indent}{line}\n" for line in text.split("\n"))
 
+    def key_at(tag):
+        """Varlen: the ragged coordinate of key block %{tag}'s first key."""
+        return (f"%key_x_{tag} = arith.addi %k_x0, %key0_{tag} : index\n"
+                if varlen else "")
+
+    def kv_coords(tag):
+        return (f"%ragged, %end_k, %kv_head, %key_x_{tag}, 0" if varlen else
+                f"%batch, %kv_head, %key0_{tag}, 0")
+
     def load_k(tag, indent):
         text = f"""nvgpu.mbarrier.try_wait.parity %bars[%eb_{tag}], %free_parity_{tag}, %ticks : {bar_t}
 %key0_{tag} = arith.muli %{tag}, %bn : index
-nvgpu.mbarrier.arrive.expect_tx %bars[%kb_{tag}], %kv_bytes : {bar_t}
-tile.copy_async %gk[%batch, %kv_head, %key0_{tag}, 0] to %sk[%s_{tag}, 0, 0] sizes [{bn}, {d}] exec thread
+{key_at(tag)}nvgpu.mbarrier.arrive.expect_tx %bars[%kb_{tag}], %kv_bytes : {bar_t}
+tile.copy_async %gk[{kv_coords(tag)}] to %sk[%s_{tag}, 0, 0] sizes [{bn}, {d}] exec thread
     mbar(%bars[%kb_{tag}] : {bar_t}) : {g_t} to {kv_t}"""
         return "".join(f"{indent}{line}\n" for line in text.split("\n"))
 
     def load_v(tag, indent):
         text = f"""nvgpu.mbarrier.try_wait.parity %bars[%fb_{tag}], %free_parity_{tag}, %ticks : {bar_t}
 nvgpu.mbarrier.arrive.expect_tx %bars[%vb_{tag}], %kv_bytes : {bar_t}
-tile.copy_async %gv[%batch, %kv_head, %key0_{tag}, 0] to %sv[%s_{tag}, 0, 0] sizes [{bn}, {d}] exec thread
+tile.copy_async %gv[{kv_coords(tag)}] to %sv[%s_{tag}, 0, 0] sizes [{bn}, {d}] exec thread
     mbar(%bars[%vb_{tag}] : {bar_t}) : {g_t} to {kv_t}"""
         return "".join(f"{indent}{line}\n" for line in text.split("\n"))
 
@@ -618,6 +695,11 @@ tile.copy_async %gv[%batch, %kv_head, %key0_{tag}, 0] to %sv[%s_{tag}, 0, 0] siz
         w(c("Producer: registers to the consumers; thread 0 loads K of block 0, Q, then"))
         w(c("V of block 0 and the other K/V blocks: block j into stage j mod 2 once both"))
         w(c("consumers freed it (phase j / 2 of its free barriers)."))
+    o_coords = ("%ragged, %end_q, %head, %row0_x, 0" if varlen else
+                "%batch, %head, %row0, 0")
+    q_at = "  %row_x = arith.addi %q_x0, %row : index\n" if varlen else ""
+    q_coords = ("%ragged, %end_q, %head, %row_x, 0" if varlen else
+                "%batch, %head, %row, 0")
     q_free_wait = (f"""%q_round_bit = arith.remui %i, %c2 : index
 %q_free_parity = arith.cmpi eq, %q_round_bit, %c0 : index
 nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : {bar_t}
@@ -628,7 +710,7 @@ nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : {bar_t}
 scf.for %h = %c0 to %c2 step %c1 {{
   %row_in = arith.muli %h, %c64 : index
   %row = arith.addi %q0, %row_in : index
-  tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, {d}] exec thread
+{q_at}  tile.copy_async %gq[{q_coords}] to %sq[%h, 0, 0] sizes [64, {d}] exec thread
       mbar(%bars[%c0] : {bar_t}) : {g_t} to {q_t}
 }}""").split("\n"))
                      + load_v("first", "          ")
@@ -696,6 +778,15 @@ scf.for %h = %c0 to %c2 step %c1 {{
     %future = arith.cmpi ugt, %key, %query : index
     %masked = arith.ori %outside, %future : i1""" if causal else
                 "%masked = arith.ori %outside, %outside : i1")
+        # Varlen: a row with every key masked (a sequence without keys)
+        # has max -inf; taken as 0, its P is 0 and alpha 0, not NaN.
+        safe = "_safe" if varlen else ""
+        safe_new = ("""  %all_masked = arith.cmpf oeq, %new, %neg_inf : f32
+  %new_safe = arith.select %all_masked, %zero, %new : f32
+""" if varlen else "")
+        safe_max = ("""  %all_masked = arith.cmpf oeq, %max, %neg_inf : f32
+  %max_safe = arith.select %all_masked, %zero, %max : f32
+""" if varlen else "")
         text = f"""%key_base_{j} = arith.muli %{j}, %bn : index
 %key_end_{j} = arith.addi %key_base_{j}, %bn : index
 %key_last_{j} = arith.subi %key_end_{j}, %c1 : index
@@ -714,7 +805,7 @@ tile.reduce <max> %s_acc dims [1] into %block_max : {s_t} into {r_t}
 tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%alpha : {r_t}) {{
 ^bb0(%old: f32, %blk: f32, %row: index, %col: index):
   %new = arith.maximumf %old, %blk : f32
-  %diff = arith.subf %old, %new : f32
+{safe_new}  %diff = arith.subf %old, %new{safe} : f32
   %scaled = arith.mulf %diff, %scale_log2 : f32
   %a = math.exp2 %scaled : f32
   tile.yield %a : f32
@@ -726,7 +817,7 @@ tile.map ins(%m, %block_max : {r_t}, {r_t}) outs(%m : {r_t}) {{
 }}
 tile.map ins(%s_acc, %m : {s_t}, {r_t}) outs(%s_acc : {s_t}) {{
 ^bb0(%x: f32, %max: f32, %row: index, %col: index):
-  %max_scaled = arith.mulf %max, %scale_log2 : f32
+{safe_max}  %max_scaled = arith.mulf %max{safe}, %scale_log2 : f32
   %offset = arith.negf %max_scaled : f32
   %shifted = math.fma %x, %scale_log2, %offset : f32
   %e = math.exp2 %shifted : f32
@@ -881,11 +972,15 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         w(c("Epilogue: O · (1 / l) into this warpgroup's Q half (its last Q·Kᵀ is done),"))
         w(c("LSE = m·scale + ln l per row (m is in S's units), then one TMA store each,"))
         w(c("clipped at Sq."))
+    safe = "_safe" if varlen else ""
+    inverse_of_empty = ("""        %no_keys = arith.cmpf oeq, %sum, %zero : f32
+        %r_safe = arith.select %no_keys, %zero, %r : f32
+""" if varlen else "")
     w(f"""      tile.map ins(%l : {r_t}) outs(%alpha : {r_t}) {{
       ^bb0(%sum: f32, %row: index, %col: index):
         %one = arith.constant 1.0 : f32
         %r = arith.divf %one, %sum : f32
-        tile.yield %r : f32
+{inverse_of_empty}        tile.yield %r{safe} : f32
       }}
       tile.map ins(%acc, %alpha : {o_t}, {r_t}) outs(%acc : {o_t}) {{
       ^bb0(%x: f32, %inv: f32, %row: index, %col: index):
@@ -902,9 +997,17 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
 """)
     if persistent:
         w(tile_coords("      ", rows=False))
-    w("""      %q_blocks = arith.ceildivui %seq_q, %c64 : index
+    if varlen:
+        w(c("LSE rows: [B, Hq, 128 · grid x] (the longest sequence's rows, padded)."))
+        w("""      %grid_x = gpu.grid_dim x
+      %seq_q_padded = arith.muli %grid_x, %c128 : index
+      %row0_x = arith.addi %q_x0, %row0 : index
+""")
+    else:
+        w("""      %q_blocks = arith.ceildivui %seq_q, %c64 : index
       %seq_q_padded = arith.muli %q_blocks, %c64 : index
-      %bh = arith.muli %batch, %q_heads : index
+""")
+    w("""      %bh = arith.muli %batch, %q_heads : index
       %bh_head = arith.addi %bh, %head : index
       %lse_base = arith.muli %bh_head, %seq_q_padded : index
       %lse_row = arith.addi %lse_base, %row0 : index
@@ -922,7 +1025,7 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
       %in_range = arith.cmpi ult, %row0, %seq_q : index
       scf.if %wg_leader {{
         scf.if %in_range {{
-          tile.copy_async {o_buffer}[%half, 0, 0] to %go[%batch, %head, %row0, 0] sizes [64, {d}] exec thread
+          tile.copy_async {o_buffer}[%half, 0, 0] to %go[{o_coords}] sizes [64, {d}] exec thread
               : {q_t} to {g_t}
           tile.copy_async %slse[%half, 0, 0] to %glse[%lse_row, 0] sizes [64, 1] exec thread
               : {lse_t} to !tile.buffer<?x1xf32, global>
@@ -944,8 +1047,10 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         tile.wait_group bulk, 0 {read}
       }
 """)
-    w("""    }
-    gpu.return
+    w("    }\n")
+    if varlen:
+        w("    }\n")
+    w("""    gpu.return
   }
 """)
     return "".join(out)
@@ -995,6 +1100,11 @@ def with_aliases(text, d, causal, dtype):
     return EXAMPLE_HEADER + defs + "\n" + text
 
 
+def is_persistent(d, causal, varlen):
+    """Varlen kernels run one CTA per (query block, head, sequence)."""
+    return FORMS[d, causal][1] and not varlen
+
+
 def module(configs, comments=False):
     makers = {"simple": kernel,
               "ws": lambda *a, **k: kernel_ws(*a, **k),
@@ -1003,8 +1113,9 @@ def module(configs, comments=False):
     body = "".join(makers[FORMS[d, causal][0]](d, causal, dtype, comments)
                    if FORMS[d, causal][0] == "simple" else
                    makers[FORMS[d, causal][0]](d, causal, dtype, comments,
-                                               persistent=FORMS[d, causal][1])
-                   for d, causal, dtype in configs)
+                                               persistent=is_persistent(d, causal, varlen),
+                                               varlen=varlen)
+                   for d, causal, dtype, varlen in configs)
     return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")
 
 
@@ -1012,16 +1123,16 @@ def main():
     out_mlir, out_cases = sys.argv[1], sys.argv[2]
     if len(sys.argv) > 3 and sys.argv[3] == "--example":
         d, causal, dtype = int(sys.argv[4]), sys.argv[5] == "causal", sys.argv[6]
-        configs = [(d, causal, dtype)]
+        configs = [(d, causal, dtype, False)]
         text = with_aliases(module(configs, comments=True), d, causal, dtype)
     else:
-        configs = [(d, causal, dtype) for d in HEAD_DIMS for causal in (False, True)
-                   for dtype in DTYPES]
+        configs = [(d, causal, dtype, varlen) for varlen in (False, True)
+                   for d in HEAD_DIMS for causal in (False, True) for dtype in DTYPES]
         text = ("// Generated by bench/Kernels/gen_attention_kernels.py; do not edit.\n"
                 + module(configs))
     with open(out_mlir, "w") as f:
         f.write(text)
-    cases = [{"kernel": kernel_name(d, causal, dtype), "head_dim": d,
+    cases = [{"kernel": kernel_name(d, causal, dtype, varlen), "head_dim": d,
               "causal": causal, "dtype": dtype, "form": FORMS[d, causal][0],
               "block_m": BLOCK_M if FORMS[d, causal][0] == "simple" else 128,
               "block_n": (BLOCK_N if FORMS[d, causal][0] == "simple" else
@@ -1030,9 +1141,13 @@ def main():
               # Persistent kernels: grid (min(units, SMs), 1, 1), a unit
               # being this many adjacent tiles of 128 query rows (tiles
               # ordered query block fastest, then head, then batch).
-              "persistent": FORMS[d, causal][0] != "simple" and FORMS[d, causal][1],
-              "tiles_per_unit": 2 if causal else 1}
-             for d, causal, dtype in configs]
+              "persistent": (FORMS[d, causal][0] != "simple" and
+                             is_persistent(d, causal, varlen)),
+              "tiles_per_unit": 2 if causal else 1,
+              # Packed sequences (cu_seqlens arguments, ragged views):
+              # grid (ceil(max Sq / 128), Hq, B).
+              "varlen": varlen}
+             for d, causal, dtype, varlen in configs]
     with open(out_cases, "w") as f:
         json.dump({"kernels": cases}, f, indent=1)
 

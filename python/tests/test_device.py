@@ -182,6 +182,60 @@ def test_attention_matches_a_float_reference():
         assert "do not match" in str(e)
 
 
+def test_attention_varlen_matches_each_sequence_alone():
+    """Packed sequences (tails, a sequence without queries, one without
+    keys, Sq != Sk, GQA 4:1): each sequence's O and LSE are those of a
+    float reference on it alone; the keyless one gets O = 0, LSE = -inf;
+    the ragged views read the packed QKV slices in place and give what
+    contiguous copies give; bad offsets are refused."""
+    skip_without_gpu()
+    from tile_mlir.attention import Attention
+    import math
+    attention = Attention(KERNELS)
+    torch.manual_seed(5)
+    lens_q, lens_k = [300, 0, 129, 64, 7], [300, 40, 513, 0, 1]
+    cu_q = torch.tensor([0] + lens_q, device="cuda").cumsum(0).int()
+    cu_k = torch.tensor([0] + lens_k, device="cuda").cumsum(0).int()
+    q = torch.randn(sum(lens_q), 8, 64, dtype=torch.float16, device="cuda")
+    k = torch.randn(sum(lens_k), 2, 64, dtype=torch.float16, device="cuda")
+    v = torch.randn(sum(lens_k), 2, 64, dtype=torch.float16, device="cuda")
+    for causal in (False, True):
+        o, lse = attention.varlen(q, k, v, cu_q, cu_k, max(lens_q), causal)
+        assert o.shape == q.shape and lse.shape == (8, q.shape[0])
+        for b, (sq, sk) in enumerate(zip(lens_q, lens_k)):
+            rows = slice(int(cu_q[b]), int(cu_q[b]) + sq)
+            if sq == 0:
+                continue
+            if sk == 0:
+                assert (o[rows] == 0).all()
+                assert (lse[:, rows] == float("-inf")).all()
+                continue
+            keys = slice(int(cu_k[b]), int(cu_k[b]) + sk)
+            qf = q[rows].float().transpose(0, 1)
+            kf = k[keys].float().transpose(0, 1).repeat_interleave(4, 0)
+            vf = v[keys].float().transpose(0, 1).repeat_interleave(4, 0)
+            s = qf @ kf.transpose(-1, -2) / math.sqrt(64)
+            if causal:
+                s = s.masked_fill(torch.ones(sq, sk, dtype=torch.bool,
+                                             device="cuda").triu(1),
+                                  float("-inf"))
+            assert (lse[:, rows] - torch.logsumexp(s, -1)).abs().max() < 1e-3
+            ref = (torch.softmax(s, -1) @ vf).transpose(0, 1)
+            assert (o[rows].float() - ref).abs().max() < 6e-3, (b, causal)
+    qkv = torch.randn(500, 3, 4, 128, dtype=torch.bfloat16, device="cuda")
+    cu = torch.tensor([0, 200, 500], dtype=torch.int32, device="cuda")
+    o, lse = attention.varlen(qkv[:, 0], qkv[:, 1], qkv[:, 2], cu, cu, 300, True)
+    oc, lsec = attention.varlen(qkv[:, 0].contiguous(), qkv[:, 1].contiguous(),
+                                qkv[:, 2].contiguous(), cu, cu, 300, True)
+    assert torch.equal(o, oc) and torch.equal(lse, lsec)
+    for bad, text in ((cu.long(), "int32"), (cu[:2], "batch + 1")):
+        try:
+            attention.varlen(qkv[:, 0], qkv[:, 1], qkv[:, 2], bad, cu, 300)
+            raise AssertionError("bad offsets were accepted")
+        except ValueError as e:
+            assert text in str(e), str(e)
+
+
 def test_attention_reads_strided_layouts_in_place():
     """Q/K/V in the [batch, seq, heads, dim] memory order (passed as
     transposed views) and as slices of one packed QKV tensor give what the

@@ -19,6 +19,21 @@ is [batch, Hq, Sq] f32, the natural-log log-sum-exp of each row of
 Q·Kᵀ·scale. Causal masking is top-left aligned (key j is visible to query
 i when j <= i), as torch's `is_causal`. The kernel is chosen by head dim,
 causal flag and dtype from the case list.
+
+Variable-length batches (sequences packed along one token dim, as
+FlashAttention's varlen functions take them):
+
+    o, lse = attention.varlen(q, k, v, cu_seqlens_q, cu_seqlens_k,
+                              max_seqlen_q, causal=True)
+
+q: [total_q, Hq, d], k and v: [total_k, Hkv, d]; sequence b is rows
+cu_seqlens_q[b] .. cu_seqlens_q[b + 1] of q and cu_seqlens_k[b] ..
+cu_seqlens_k[b + 1] of k and v (int32 tensors of B + 1 offsets on the GPU,
+non-decreasing from 0); max_seqlen_q at least the longest query count.
+O: [total_q, Hq, d]; LSE: [Hq, total_q] f32. A sequence without keys gets
+O = 0 and LSE = -inf; rows of q in no sequence are not written. Offsets
+outside the tensors are clamped to them by the kernels (never read or
+written out of bounds); nothing is copied to the host.
 """
 
 import json
@@ -64,16 +79,18 @@ class Attention:
         self._kernels = {}
         self._sms = {}
 
-    def kernel(self, head_dim, causal, dtype):
+    def kernel(self, head_dim, causal, dtype, varlen=False):
         """(the kernel, its case: block_m query rows per tile; persistent
         kernels walk tiles_per_unit adjacent tiles per unit) for a head dim,
-        causal flag and dtype ("bf16" or "f16")."""
-        key = (head_dim, bool(causal), dtype)
+        causal flag and dtype ("bf16" or "f16"), for packed sequences with
+        `varlen`."""
+        key = (head_dim, bool(causal), dtype, bool(varlen))
         found = self._kernels.get(key)
         if found is not None:
             return found
         for case in self.cases:
-            if (case["head_dim"], case["causal"], case["dtype"]) == key:
+            if (case["head_dim"], case["causal"], case["dtype"],
+                    case.get("varlen", False)) == key:
                 found = self.module.kernel(case["kernel"]), case
                 self._kernels[key] = found
                 return found
@@ -142,6 +159,85 @@ class Attention:
         run(q, k, v, o, lse, scale, grid=grid)
         return o, lse.view(b, h, padded)[:, :, :sq]
 
+    def varlen(self, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+               causal=False, scale=None):
+        """(O [total_q, Hq, d], LSE [Hq, total_q]) of packed sequences (the
+        module's docstring says how they are given)."""
+        import torch
+        if q.dim() != 3 or k.dim() != 3 or v.dim() != 3:
+            raise ValueError("q, k and v must be [tokens, heads, dim]")
+        total_q, h, d = q.shape
+        total_k, hk, _ = k.shape
+        if k.shape != v.shape or k.shape[2] != d:
+            raise ValueError(f"k {tuple(k.shape)} and v {tuple(v.shape)} do "
+                             f"not match q {tuple(q.shape)}")
+        if q.dtype != k.dtype or q.dtype != v.dtype:
+            raise ValueError("q, k and v must have one dtype")
+        if hk == 0 or h % hk:
+            raise ValueError(f"{h} query heads are not a multiple of {hk} "
+                             "K/V heads")
+        dtype = _DTYPES.get(q.dtype)
+        if dtype is None:
+            raise ValueError(f"q is {q.dtype}; the kernels take bfloat16 or "
+                             "float16")
+        device = q.device
+        if k.device != device or v.device != device or not q.is_cuda:
+            raise ValueError(f"q, k and v must be on one GPU (q on {device}, "
+                             f"k on {k.device}, v on {v.device})")
+        for name, cu in (("cu_seqlens_q", cu_seqlens_q),
+                         ("cu_seqlens_k", cu_seqlens_k)):
+            if not isinstance(cu, torch.Tensor) or cu.dtype != torch.int32 \
+                    or cu.dim() != 1 or cu.device != device:
+                raise ValueError(f"{name} must be a 1-dim int32 tensor on "
+                                 f"{device}")
+        if cu_seqlens_q.shape != cu_seqlens_k.shape or \
+                cu_seqlens_q.shape[0] < 1:
+            raise ValueError(
+                f"cu_seqlens_q ({cu_seqlens_q.shape[0]} offsets) and "
+                f"cu_seqlens_k ({cu_seqlens_k.shape[0]}) must both hold "
+                "batch + 1 offsets")
+        if int(max_seqlen_q) != max_seqlen_q or max_seqlen_q < 0:
+            raise ValueError(f"max_seqlen_q is {max_seqlen_q}; give the "
+                             "longest sequence's query count")
+        max_seqlen_q = int(max_seqlen_q)
+        if max_seqlen_q > total_q:
+            max_seqlen_q = total_q  # no sequence is longer than the tensor
+        # The ragged views address rows as 2^30 - length + row.
+        if max(total_q, total_k) >= RAGGED_ROWS:
+            raise ValueError(f"{max(total_q, total_k)} tokens: the varlen "
+                             f"kernels take fewer than 2^30")
+        run, case = self.kernel(d, causal, dtype, varlen=True)
+        scale = 1.0 / math.sqrt(d) if scale is None else float(scale)
+        batch = cu_seqlens_q.shape[0] - 1
+        if cu_seqlens_q.stride(0) != 1:
+            cu_seqlens_q = cu_seqlens_q.contiguous()
+        if cu_seqlens_k.stride(0) != 1:
+            cu_seqlens_k = cu_seqlens_k.contiguous()
+        o = torch.empty(total_q, h, d, dtype=q.dtype, device=device)
+        q_blocks = (max_seqlen_q + case["block_m"] - 1) // case["block_m"]
+        if batch == 0 or q_blocks == 0 or total_q == 0:
+            return (o.zero_(), torch.full((h, total_q), -math.inf,
+                                          dtype=torch.float32, device=device))
+        q, k, v = (x if _ragged_addressable(x) else
+                   torch.empty(x.shape, dtype=x.dtype,
+                               device=device).copy_(x)
+                   for x in (q, k, v))
+        # LSE rows: [batch, heads, q_blocks · block_m], flattened.
+        padded = q_blocks * case["block_m"]
+        lse = torch.empty(batch * h * padded, 1, dtype=torch.float32,
+                          device=device)
+        run(_RaggedRows(q), _RaggedRows(k), _RaggedRows(v), _RaggedRows(o),
+            lse, cu_seqlens_q, cu_seqlens_k, scale, grid=(q_blocks, h, batch))
+        # Each token's row in the padded LSE: (its sequence, its position),
+        # found on the GPU (no copy of the offsets to the host).
+        tokens = torch.arange(total_q, device=device, dtype=torch.int32)
+        sequence = torch.searchsorted(cu_seqlens_q[1:], tokens, right=True)
+        sequence = sequence.clamp_(max=batch - 1)
+        position = tokens - cu_seqlens_q[sequence].clamp(min=0)
+        rows = lse.view(batch, h, padded)[sequence, :,
+                                          position.clamp_(0, padded - 1)]
+        return o, rows.t().contiguous()
+
     def _sm_count(self, device):
         index = device.index if device.index is not None else 0
         if index not in self._sms:
@@ -149,6 +245,52 @@ class Attention:
             self._sms[index] = torch.cuda.get_device_properties(
                 index).multi_processor_count
         return self._sms[index]
+
+
+# The varlen kernels' ragged views (gen_attention_kernels.py): a packed
+# [tokens, heads, dim] tensor with token stride r (elements) passed as
+# [A, tokens + 1, heads, 2^30, dim] with strides [2^34 bytes - r, r,
+# heads' stride, r, 1]; the kernels read sequence rows at
+# (2^30, end, head, 2^30 - length + row, 0), the address wrapping to
+# start + row and the 2^30 dim's bound the sequence's end.
+RAGGED_ROWS = 1 << 30
+_RAGGED_OUTER = 0x7FFF0000  # the wrapping dim's size: above 2^30, below 2^31
+
+
+class _RaggedRows:
+    """A packed [tokens, heads, dim] tensor as the varlen kernels' ragged
+    5-dim view (torch cannot make it: its extent overflows 64 bits)."""
+
+    is_cuda = True
+
+    def __init__(self, x):
+        tokens, heads, dim = x.shape
+        token_stride, head_stride, _ = x.stride()
+        self.tensor = x  # kept alive while the view is
+        self.dtype = x.dtype
+        self.shape = (_RAGGED_OUTER, tokens + 1, heads, RAGGED_ROWS, dim)
+        self._strides = ((1 << 34) // x.element_size() - token_stride,
+                         token_stride, head_stride, token_stride, 1)
+        self._address = x.data_ptr()
+        self._element_size = x.element_size()
+
+    def data_ptr(self):
+        return self._address
+
+    def stride(self):
+        return self._strides
+
+    def element_size(self):
+        return self._element_size
+
+
+def _ragged_addressable(x):
+    """Whether the ragged view of a packed [tokens, heads, dim] tensor is
+    one a tensor map reads: the dim contiguous, token and head strides
+    positive multiples of 16 bytes, the data 16-byte aligned."""
+    s0, s1, s2 = x.stride()
+    return (s2 == 1 and x.data_ptr() % 16 == 0 and s0 > 0 and s1 > 0 and
+            s0 % 8 == 0 and s1 % 8 == 0)
 
 
 def _tma_addressable(x):

@@ -308,14 +308,16 @@ static LogicalResult verifyTensorMapArguments(Operation *op, ArrayAttr maps) {
 /// `tile.sample_value` gives an integer kernel argument the value the
 /// kernel checks' pipeline simulation uses for it (a split-K part count):
 /// an integer attribute on an integer or index argument.
+/// `tile.sample_contents` gives a 1-D integer memref argument the elements
+/// the simulation reads from it (sequence offsets, expert counts): a
+/// non-empty array<i64>, as long as a static size says.
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned region,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name != "tile.sample_value")
+  if (name != "tile.sample_value" && name != "tile.sample_contents")
     return success();
-  auto value = dyn_cast<IntegerAttr>(attr.getValue());
   // The signature's type (a declaration has no entry block).
   Type type;
   if (auto function = dyn_cast<FunctionOpInterface>(op)) {
@@ -324,6 +326,23 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   } else if (op->getRegion(region).getNumArguments() > argIndex) {
     type = op->getRegion(region).getArgument(argIndex).getType();
   }
+  if (name == "tile.sample_contents") {
+    auto contents = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    auto memref = dyn_cast_or_null<MemRefType>(type);
+    if (!contents || contents.empty() || !memref || memref.getRank() != 1 ||
+        !memref.getElementType().isIntOrIndex())
+      return op->emitError() << "'tile.sample_contents' on argument "
+                             << argIndex
+                             << " must be a non-empty array<i64> on a 1-D "
+                                "memref of integers";
+    if (!memref.isDynamicDim(0) && memref.getDimSize(0) != contents.size())
+      return op->emitError()
+             << "'tile.sample_contents' on argument " << argIndex << " has "
+             << contents.size() << " elements; the memref has "
+             << memref.getDimSize(0);
+    return success();
+  }
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
   if (!value || !value.getType().isSignlessIntOrIndex() ||
       value.getValue().getSignificantBits() > 64 || !type ||
       !type.isIntOrIndex())

@@ -268,6 +268,16 @@ private:
                               MBarrierArriveRemoteOp remote);
   StepResult stepMBarrier(Warp &warp, Frame &frame, Operation &op);
   bool stepValue(Warp &warp, Frame &frame, Operation &op);
+  /// The `tile.sample_contents` of a kernel argument, or none.
+  ArrayRef<int64_t> sampleContents(Value memref) {
+    auto arg = dyn_cast<BlockArgument>(memref);
+    if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+        arg.getArgNumber() >= kernel.getNumArguments())
+      return {};
+    auto contents = kernel.getArgAttrOfType<DenseI64ArrayAttr>(
+        arg.getArgNumber(), "tile.sample_contents");
+    return contents ? contents.asArrayRef() : ArrayRef<int64_t>();
+  }
   StepResult stepSetMaxRegister(Warp &warp, Frame &frame,
                                 NVVM::SetMaxRegisterOp setmax);
 
@@ -1413,10 +1423,23 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
   else if (auto dim = dyn_cast<memref::DimOp>(op)) {
     auto type = dyn_cast<MemRefType>(dim.getSource().getType());
     std::optional<int64_t> index = dim.getConstantIndex();
-    special = type && index && *index >= 0 && *index < type.getRank() &&
-                      !type.isDynamicDim(*index)
-                  ? type.getDimSize(*index)
-                  : sample;
+    if (auto contents = sampleContents(dim.getSource()); !contents.empty())
+      special = int64_t(contents.size());
+    else
+      special = type && index && *index >= 0 && *index < type.getRank() &&
+                        !type.isDynamicDim(*index)
+                    ? type.getDimSize(*index)
+                    : sample;
+  } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    // An argument's element, where the kernel gives its sample contents
+    // (tile.sample_contents) and the index is known: a sequence offset
+    // or an expert count read from memory.
+    auto contents = sampleContents(load.getMemRef());
+    if (!contents.empty() && load.getIndices().size() == 1)
+      if (std::optional<int64_t> i =
+              uniform(warp, load.getIndices().front(), frame.mask);
+          i && *i >= 0 && *i < int64_t(contents.size()))
+        special = contents[*i];
   }
   if (special) {
     setUniform(warp, op.getResult(0), *special, frame.mask);
