@@ -129,7 +129,9 @@ VARLEN_CHECK_CASES = [
     (2, 1, [300, 50], [100, 700]),
     (3, 3, [4097], [4097]),
 ]
-SMALL_VARLEN_CHECK_CASES = VARLEN_CHECK_CASES[:3]
+# What the sanitizers run: tails, GQA, Sq != Sk, sequences without
+# queries and without keys, in one packed batch.
+SMALL_VARLEN_CHECK_CASES = [(2, 1, [129, 0, 200, 3], [300, 5, 0, 3])]
 
 
 def varlen_inputs(h, hk, total_q, total_k, d, dtype, layout):
@@ -160,7 +162,7 @@ def check_varlen(attention, case, small):
     failures = 0
     for index, (h, hk, lens_q, lens_k) in enumerate(cases):
         layouts = ["contiguous"]
-        if index == 0:
+        if index == 0 and not small:
             layouts += ["packed", "padded"]
         for layout in layouts:
             cu_q = torch.tensor([0] + lens_q, device="cuda").cumsum(0).int()

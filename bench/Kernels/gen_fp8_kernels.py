@@ -512,9 +512,31 @@ def kernel_name(walk):
     return f"fp8_blockscaled_{walk}_{BM}x{BN}x{BK}_s{stages_of(walk)}"
 
 
+# What the kernel checks' pipeline simulation reads from the grouped
+# kernels' integer arrays (tile.sample_contents): contiguous, experts of
+# rows [0, 128) and [128, 256) (at the sample size 330 a third row tile
+# lies past the last expert); masked, each of the sample's up to 330
+# experts with 200, 0, 129, 64, 330 or 1 valid rows (empty, partial and
+# full tiles). The masked walk visits every expert's tiles: its CTAs take
+# the sample grid below, so that CTA 0 walks a few of them.
+SAMPLE_CONTENTS = {
+    ("contiguous", "offsets"): [0, 128, 256],
+    ("masked", "masked_m"): [(200, 0, 129, 64, 330, 1)[g % 6] for g in range(330)],
+}
+SAMPLE_GRID = {"masked": 97}
+
+
 def kernel(walk):
     T = types(walk)
-    params = ", ".join(f"%{n}: {t}" for n, t in memrefs(walk))
+
+    def param(name, type_):
+        contents = SAMPLE_CONTENTS.get((walk, name))
+        return f"%{name}: {type_}" + (
+            " {tile.sample_contents = array<i64: " + ", ".join(map(str, contents)) + ">}"
+            if contents else "")
+    params = ", ".join(param(n, t) for n, t in memrefs(walk))
+    sample_grid = (f", tile.sample_grid = array<i64: {SAMPLE_GRID[walk]}, 1, 1>"
+                   if walk in SAMPLE_GRID else "")
     # splitk walks its units with i32 indices (registers).
     walk_steps_i32 = """    %first_tile_i32 = arith.index_cast %first_tile : index to i32
     %ctas_i32 = arith.index_cast %ctas : index to i32
@@ -523,7 +545,7 @@ def kernel(walk):
   // {walk}: {BM}x{BN}x{BK} tiles, {stages_of(walk)}-stage ring, e4m3 x e4m3 -> bf16,
   // 1x128 (A) and 128x128 (B) f32 block scales
   gpu.func @{kernel_name(walk)}({params}) kernel
-      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{sample_grid}}} {{
 {ring_constants(stages_of(walk), BM, BN, BK, STAGE_BYTES, 8)}    %false = arith.constant false
     %zero = arith.constant 0.0 : f32
     %i32_128 = arith.constant 128 : i32

@@ -6,7 +6,8 @@
 // RUN: %python %tile_src_root/bench/Kernels/gen_attention_kernels.py %t.mlir %t.cases.json
 // RUN: tile-compile --check --remarks %t.mlir -o %t.ptx --manifest %t.json 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // Every kernel is simulated to the end (the persistent ones in the grid of
-// their tile.sample_grid, each CTA walking several tiles).
+// their tile.sample_grid, each CTA walking several tiles; the varlen ones
+// with the sequence offsets of their tile.sample_contents).
 // RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
@@ -30,12 +31,28 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Twelve kernels, none spilling, none with wgmma serialized.
-// PTXAS-NOT: C7515
-// PTXAS-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
-// PTXAS-NOT: C7515
+// Twelve dense kernels and twelve varlen ones, none spilling, none with
+// wgmma serialized.
+// PTXAS-NOT: C751
+// PTXAS-COUNT-24: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: C751
 //
 // CASES-COUNT-12: "kernel": "attention_d
+// CASES-COUNT-12: "kernel": "attention_varlen_d
+//
+// The varlen kernels read packed sequences through ragged tensor maps:
+// rank 5 (a wrapping dim, the end offset, heads, the sequence's rows, the
+// head dim), as many issues per tile as the dense kernels' rank-4 maps.
+// RUN: FileCheck %s --check-prefix=RAGGED < %t.ptx
+// RAGGED-LABEL: .entry attention_varlen_d64_full_bf16(
+// RAGGED-COUNT-7: cp.async.bulk.tensor.5d
+// RAGGED-NOT: cp.async.bulk.tensor.{{[2-5]}}d
+// RAGGED: .entry
+// RUN: FileCheck %s --check-prefix=VARLEN < %t.cases.json
+// VARLEN:      "kernel": "attention_varlen_d128_causal_bf16"
+// VARLEN:      "persistent": false,
+// VARLEN-NEXT: "tiles_per_unit": 2,
+// VARLEN-NEXT: "varlen": true
 //
 // The persistent kernels say so (the launcher's grid depends on it):
 // RUN: FileCheck %s --check-prefix=PERSISTENT < %t.cases.json

@@ -9,17 +9,17 @@
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
-// The pipeline simulation runs on the dense and split-K GEMMs (split-K
-// with its sample part count, 2) and the quantizer; the
-// grouped GEMMs branch on expert offsets and counts read from memory, which
-// it does not model (sanitize mode checks them at run time).
-// RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIMULATED
-// SIMULATED-NOT: error
-// SIMULATED: remark: pipeline simulation of @fp8_blockscaled_contiguous_128x128x128_s5 stopped here: a branch on a value that is not an integer function
-// SIMULATED-NOT: error
-// SIMULATED: remark: pipeline simulation of @fp8_blockscaled_masked_128x128x128_s5 stopped here: a branch on a value that is not an integer function
-// SIMULATED-NOT: remark
-// SIMULATED-NOT: error
+// The pipeline simulation runs every kernel to the end: the split-K GEMM
+// with its sample part count (2), the grouped GEMMs with the expert
+// offsets and valid-row counts of their tile.sample_contents (the masked
+// one in the grid of its tile.sample_grid).
+// RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
+// Without the consumers' stage releases every GEMM deadlocks, the grouped
+// ones included: the simulation walks them.
+// RUN: sed '/nvgpu.mbarrier.arrive %%empty\[/d' %t.mlir > %t.no-release.mlir
+// RUN: not tile-opt --tile-verify-kernels %t.no-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// DEADLOCK-COUNT-4: error: the kernel deadlocks
+// DEADLOCK-NOT: error
 // RUN: %python %tile_src_root/bench/Kernels/gen_fp8_kernels.py --example dense > %t.example.mlir
 // RUN: diff %t.example.mlir %tile_src_root/examples/fp8_blockscaled_gemm.mlir
 // RUN: tile-compile --check --remarks %tile_src_root/examples/fp8_blockscaled_gemm.mlir -o %t.example.ptx 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty

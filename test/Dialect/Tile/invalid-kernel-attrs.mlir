@@ -1,6 +1,7 @@
 // The kernel attributes the manifest reads: `tile.version_of` names another
 // kernel, `tile.arg_alignment` records what a variant needs of an argument,
-// `tile.sample_grid` the grid size the kernel checks' simulation runs in.
+// `tile.sample_grid` the grid size the kernel checks' simulation runs in,
+// `tile.sample_contents` the elements it reads from an argument.
 // RUN: tile-opt --split-input-file --verify-diagnostics %s
 
 gpu.module @m {
@@ -100,4 +101,40 @@ gpu.module @m {
 
 // expected-error @+1 {{'tile.sample_grid' belongs on a kernel function}}
 gpu.module @m attributes {tile.sample_grid = array<i64: 3, 1, 1>} {
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_contents' on argument 0 must be a non-empty array<i64> on a 1-D memref of integers}}
+  gpu.func @k(%offsets: memref<?xf32, 1> {tile.sample_contents = array<i64: 0, 3>}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_contents' on argument 0 must be a non-empty array<i64> on a 1-D memref of integers}}
+  gpu.func @k(%offsets: memref<?x2xi32, 1> {tile.sample_contents = array<i64: 0, 3>}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_contents' on argument 0 must be a non-empty array<i64> on a 1-D memref of integers}}
+  gpu.func @k(%offsets: memref<?xi32, 1> {tile.sample_contents = array<i64>}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_contents' on argument 1 has 2 elements; the memref has 3}}
+  gpu.func @k(%x: i32, %offsets: memref<3xi32, 1> {tile.sample_contents = array<i64: 0, 3>}) kernel {
+    gpu.return
+  }
 }

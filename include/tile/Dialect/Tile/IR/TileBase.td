@@ -37,7 +37,8 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   // tile.tensor_maps, tile.dispatch, tile.source_signature on functions.
   let hasOperationAttrVerify = 1;
-  // tile.sample_value on an integer kernel argument.
+  // tile.sample_value on an integer kernel argument, tile.sample_contents
+  // on a 1-D integer memref argument.
   let hasRegionArgAttrVerify = 1;
   // mbarrier operands are !llvm.ptr<3> or !nvgpu.mbarrier.group values.
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",

@@ -76,6 +76,9 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       the sample sizes, not all of them), warp by warp with lane masks,
       integers only (thread ids, ranks, loop counters, stage and phase
       arithmetic), every dynamic `memref.dim` a sample size (200, 330),
+      a `memref.load` from a 1-D integer argument with
+      `tile.sample_contents = array<i64: ...>` that element (and its
+      `memref.dim` the array's length: sequence offsets, expert counts),
       warps scheduled first to last, last to first, and with one role
       at a time as slow as possible; copies and tcgen05 commits complete
       only when no warp can move. mbarriers, named / CTA / cluster
@@ -95,7 +98,8 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       not yet due, registers no setmaxnreg.dec released), reported with
       every waiting thread and what its barrier still expects. Kernels
       outside the model (calls, branches or indices computed from memory
-      or from integer arguments without a `tile.sample_value`) are not
+      other than such an argument, or from integer arguments without a
+      `tile.sample_value`) are not
       simulated;
       `simulation-remarks` says which and why.
 
