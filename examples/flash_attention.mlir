@@ -31,6 +31,8 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
+    %tile_rows = arith.constant 128 : index
+    %consumer_wgs = arith.constant 2 : index
     %bn = arith.constant 128 : index
     %stages = arith.constant 2 : index
     %q_free = arith.constant 9 : index
@@ -47,7 +49,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %kv_heads = memref.dim %k, %c1 : memref<?x?x?x?xbf16, 1>
     %seq_k = memref.dim %k, %c2 : memref<?x?x?x?xbf16, 1>
     %group = arith.divui %q_heads, %kv_heads : index
-    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
+    %q_blocks_all = arith.ceildivui %seq_q, %tile_rows : index
     %k_blocks_all = arith.ceildivui %seq_k, %bn : index
     // The tiles: (query block, head, batch), query blocks of one head adjacent
     // so that the CTAs working at once share its K and V in L2. Causal: a
@@ -152,8 +154,8 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           %head = arith.index_castui %head32 : i32 to index
           %batch = arith.index_castui %batch32 : i32 to index
           %kv_head = arith.divui %head, %group : index
-          %q0 = arith.muli %q_block, %c128 : index
-          %q_end = arith.addi %q0, %c128 : index
+          %q0 = arith.muli %q_block, %tile_rows : index
+          %q_end = arith.addi %q0, %tile_rows : index
           %k_blocks_diag = arith.ceildivui %q_end, %bn : index
           %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
           %first = arith.addi %c0, %c0 : index
@@ -179,7 +181,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           %q_free_parity = arith.cmpi eq, %q_round_bit, %c0 : index
           nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : !bars
           nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !bars
-          scf.for %h = %c0 to %c2 step %c1 {
+          scf.for %h = %c0 to %consumer_wgs step %c1 {
             %row_in = arith.muli %h, %c64 : index
             %row = arith.addi %q0, %row_in : index
             tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, 128] exec thread
@@ -256,8 +258,8 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         %last_q_block = arith.subi %q_blocks_all, %c1 : index
         %from_end = arith.subi %last_q_block, %pos_half : index
         %q_block = arith.select %pos_odd, %pos_half, %from_end : index
-        %q0 = arith.muli %q_block, %c128 : index
-        %q_end = arith.addi %q0, %c128 : index
+        %q0 = arith.muli %q_block, %tile_rows : index
+        %q_end = arith.addi %q0, %tile_rows : index
         %k_blocks_diag = arith.ceildivui %q_end, %bn : index
         %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index
         %row0 = arith.addi %q0, %row_in_cta : index

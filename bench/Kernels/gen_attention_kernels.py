@@ -63,13 +63,37 @@ DTYPES = ("bf16", "f16")
 FORMS = {(64, False): ("ws-pingpong", True), (64, True): ("ws-pingpong", True),
          (128, False): ("ws-overlap", True), (128, True): ("ws-pingpong", True),
          (256, False): ("ws-overlap", False), (256, True): ("ws", True)}
-# K/V ring stages of the warp-specialized forms, per head dim.
+# K/V ring stages and keys per K/V block of the warp-specialized forms,
+# per head dim.
 WS_STAGES = {64: 2, 128: 2, 256: 2}
+WS_BLOCK_N = {64: 128, 128: 128, 256: 64}
+# Kernels chosen from a sequence length on (the launcher takes the one with
+# the longest min_seq_q at most Sq): (head dim, causal) -> (form,
+# persistent, consumer warpgroups, min_seq_q). At d = 64 without a mask,
+# tiles of 192 rows in three consumer warpgroups (FlashAttention-3's d = 64
+# tile) are 1-10 % faster than the 128-row ping-pong form from Sq = 2k
+# (most at 8k and 16k) and 6-8 % slower at 512-1k, where a 192-row tile
+# wastes a ninth of its rows or more (H200, GPU time). Causal, they spill
+# at 160 registers and lose below 16k.
+LONG_FORMS = {(64, False): ("ws-overlap", True, 3, 2048)}
+# Registers per consumer thread by consumer warpgroups (the producer keeps
+# 24): what the 64K-register file allows.
+CONSUMER_REGISTERS = {2: 240, 3: 160}
 
 
-def kernel_name(d, causal, dtype, varlen=False):
+def form_of(d, causal, long=False):
+    """(form, persistent, consumer warpgroups, min_seq_q) of the kernel
+    for (d, causal), or of its long-sequence kernel."""
+    if long:
+        return LONG_FORMS[d, causal]
+    form, persistent = FORMS[d, causal]
+    return form, persistent, 2, 0
+
+
+def kernel_name(d, causal, dtype, varlen=False, consumers=2):
     return (f"attention_{'varlen_' if varlen else ''}d{d}_"
-            f"{'causal' if causal else 'full'}_{dtype}")
+            f"{'causal' if causal else 'full'}_{dtype}"
+            + (f"_m{64 * consumers}" if consumers != 2 else ""))
 
 
 # Variable-length batches: the sequences packed along one token dim, the
@@ -354,7 +378,7 @@ def kernel(d, causal, dtype, comments):
 
 
 def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
-              persistent=False, varlen=False):
+              persistent=False, varlen=False, consumers=2):
     """The warp-specialized form (FlashAttention-3's structure): 128 query
     rows per CTA, a producer warpgroup (thread 0 issues every TMA load,
     registers given up with setmaxnreg) and two consumer warpgroups, each
@@ -372,13 +396,16 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     block doing nothing. A sequence without keys gets O = 0 and
     LSE = -inf (the softmax's max taken as 0 where every key is masked)."""
     assert not (varlen and persistent)
+    assert consumers == 2 or not pingpong
+    rows = 64 * consumers
+    threads = 128 * (consumers + 1)
     t = dtype
     c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
-    bn = 64 if d == 256 else 128
+    bn = WS_BLOCK_N[d]
     stages = WS_STAGES[d]
-    q_shape, q_layout = shared_layout(64, d, 2)
+    q_shape, q_layout = shared_layout(64, d, consumers)
     kv_shape, kv_layout = shared_layout(bn, d, stages)
-    name = kernel_name(d, causal, dtype, varlen)
+    name = kernel_name(d, causal, dtype, varlen, consumers)
     mt = f"memref<{'?x' * (5 if varlen else 4)}{t}, 1>"
     # Persistent kernels stage O apart from Q where shared memory allows
     # (Q is then free for the next tile once the last Q·Kᵀ retired); at
@@ -397,7 +424,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     g_t = f"!tile.buffer<{'?x' * (5 if varlen else 4)}{t}, global>"
     q_t = f"!tile.buffer<{q_shape}x{t}, shared, #tile.layout<{q_layout}>>"
     kv_t = f"!tile.buffer<{kv_shape}x{t}, shared, #tile.layout<{kv_layout}>>"
-    lse_t = "!tile.buffer<2x64x1xf32, shared>"
+    lse_t = f"!tile.buffer<{consumers}x64x1xf32, shared>"
     s_t = f"!tile.buffer<64x{bn}xf32, local, #tile.layout<{acc_layout(bn)}>>"
     p_t = f"!tile.buffer<64x{bn}x{t}, local, #tile.layout<{acc_layout(bn)}>>"
     o_t = f"!tile.buffer<64x{d}xf32, local, #tile.layout<{acc_layout(d)}>>"
@@ -415,19 +442,21 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
   gpu.func @{name}(%q: {mt}, %k: {mt},
       %v: {mt}, %o: {mt},
       %lse: memref<?x1xf32, 1>,{varlen_args} %scale: f32) kernel
-      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{sample_grid}}} {{
+      attributes {{known_block_size = array<i32: {threads}, 1, 1>, nvvm.maxnreg = {65536 // threads // 8 * 8} : i32{sample_grid}}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
+    %tile_rows = arith.constant {rows} : index
+    %consumer_wgs = arith.constant {consumers} : index
     %bn = arith.constant {bn} : index
     %stages = arith.constant {stages} : index
 {q_free_index}    %ticks = arith.constant 1000000 : index
-    %q_bytes = arith.constant {128 * d * 2} : index
+    %q_bytes = arith.constant {rows * d * 2} : index
     %kv_bytes = arith.constant {bn * d * 2} : index
-    %consumer_warps = arith.constant 8 : index
+    %consumer_warps = arith.constant {4 * consumers} : index
     %wg_threads = arith.constant 128 : i32
     %false = arith.constant false
     %true = arith.constant true
@@ -456,7 +485,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %{x}_x0 = arith.subi %ragged, %seq_{x} : index
 """)
         w(c("At least one K/V block: a sequence without keys runs one, all masked."))
-        w("""    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
+        w("""    %q_blocks_all = arith.ceildivui %seq_q, %tile_rows : index
     %k_blocks_seq = arith.ceildivui %seq_k, %bn : index
     %k_blocks_all = arith.maxui %k_blocks_seq, %c1 : index
     %has_work = arith.cmpi ult, %block_x, %q_blocks_all : index
@@ -468,7 +497,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %kv_heads = memref.dim %k, %c1 : {mt}
     %seq_k = memref.dim %k, %c2 : {mt}
     %group = arith.divui %q_heads, %kv_heads : index
-    %q_blocks_all = arith.ceildivui %seq_q, %c128 : index
+    %q_blocks_all = arith.ceildivui %seq_q, %tile_rows : index
     %k_blocks_all = arith.ceildivui %seq_k, %bn : index
 """)
     if persistent:
@@ -552,8 +581,8 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
             text += "%kv_head = arith.divui %head, %group : index\n"
         if not rows:
             return "".join(f"{indent}{line}\n" for line in text.rstrip("\n").split("\n"))
-        text += "%q0 = arith.muli %q_block, %c128 : index\n"
-        text += ("""%q_end = arith.addi %q0, %c128 : index
+        text += "%q0 = arith.muli %q_block, %tile_rows : index\n"
+        text += ("""%q_end = arith.addi %q0, %tile_rows : index
 %k_blocks_diag = arith.ceildivui %q_end, %bn : index
 %k_blocks = arith.minui %k_blocks_all, %k_blocks_diag : index""" if causal else
                  "%k_blocks = arith.addi %k_blocks_all, %c0 : index")
@@ -588,7 +617,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
             + ("one arrival per consumer warp once its last Q·Kᵀ retired."
                if separate_o else
                "one arrival per consumer warpgroup once O's store read Q's half.")))
-    q_free_init = (f"      %q_free_arrivals = arith.constant {8 if separate_o else 2} : index\n"
+    q_free_init = (f"      %q_free_arrivals = arith.constant {4 * consumers if separate_o else consumers} : index\n"
                    f"      nvgpu.mbarrier.init %bars[%q_free], %q_free_arrivals : {bar_t}\n"
                    if persistent else "")
     w(f"""    %bars = nvgpu.mbarrier.create -> {bar_t}
@@ -707,7 +736,7 @@ nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : {bar_t}
     producer_tile = ((tile_coords("          ") if persistent else "") + "          %first = arith.addi %c0, %c0 : index\n"
                      + ring_slot("first", "          ") + load_k("first", "          ")
                      + "".join("          " + line + "\n" for line in (q_free_wait + f"""nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : {bar_t}
-scf.for %h = %c0 to %c2 step %c1 {{
+scf.for %h = %c0 to %consumer_wgs step %c1 {{
   %row_in = arith.muli %h, %c64 : index
   %row = arith.addi %q0, %row_in : index
 {q_at}  tile.copy_async %gq[{q_coords}] to %sq[%h, 0, 0] sizes [64, {d}] exec thread
@@ -725,7 +754,7 @@ scf.for %h = %c0 to %c2 step %c1 {{
     } else {
 """)
     w(c("Consumers: warpgroup 1 owns rows q0 .. q0 + 63, warpgroup 2 the next 64."))
-    w(f"""      nvvm.setmaxregister increase 240
+    w(f"""      nvvm.setmaxregister increase {CONSUMER_REGISTERS[consumers]}
       %half = arith.subi %wg, %c1 : index
       %row_in_cta = arith.muli %half, %c64 : index
       %wg_barrier = arith.index_cast %wg : index to i32
@@ -1000,7 +1029,7 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
     if varlen:
         w(c("LSE rows: [B, Hq, 128 · grid x] (the longest sequence's rows, padded)."))
         w("""      %grid_x = gpu.grid_dim x
-      %seq_q_padded = arith.muli %grid_x, %c128 : index
+      %seq_q_padded = arith.muli %grid_x, %tile_rows : index
       %row0_x = arith.addi %q_x0, %row0 : index
 """)
     else:
@@ -1075,7 +1104,7 @@ EXAMPLE_HEADER = """\
 def with_aliases(text, d, causal, dtype):
     """The example's long types as aliases defined above the module (the
     warp-specialized form's types, longest first so that none is cut)."""
-    bn = 64 if d == 256 else 128
+    bn = WS_BLOCK_N[d]
     q_shape, q_layout = shared_layout(64, d, 2)
     kv_shape, kv_layout = shared_layout(bn, d, 2)
     barriers = 1 + 4 * WS_STAGES[d] + (1 if FORMS[d, causal][1] else 0)
@@ -1100,22 +1129,21 @@ def with_aliases(text, d, causal, dtype):
     return EXAMPLE_HEADER + defs + "\n" + text
 
 
-def is_persistent(d, causal, varlen):
-    """Varlen kernels run one CTA per (query block, head, sequence)."""
-    return FORMS[d, causal][1] and not varlen
-
-
 def module(configs, comments=False):
     makers = {"simple": kernel,
               "ws": lambda *a, **k: kernel_ws(*a, **k),
               "ws-overlap": lambda *a, **k: kernel_ws(*a, overlap=True, **k),
               "ws-pingpong": lambda *a, **k: kernel_ws(*a, overlap=True, pingpong=True, **k)}
-    body = "".join(makers[FORMS[d, causal][0]](d, causal, dtype, comments)
-                   if FORMS[d, causal][0] == "simple" else
-                   makers[FORMS[d, causal][0]](d, causal, dtype, comments,
-                                               persistent=is_persistent(d, causal, varlen),
-                                               varlen=varlen)
-                   for d, causal, dtype, varlen in configs)
+    body = ""
+    for d, causal, dtype, varlen, long in configs:
+        form, persistent, consumers, _ = form_of(d, causal, long)
+        if form == "simple":
+            body += kernel(d, causal, dtype, comments)
+        else:
+            # Varlen kernels run one CTA per (query block, head, sequence).
+            body += makers[form](d, causal, dtype, comments,
+                                 persistent=persistent and not varlen,
+                                 varlen=varlen, consumers=consumers)
     return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")
 
 
@@ -1123,31 +1151,36 @@ def main():
     out_mlir, out_cases = sys.argv[1], sys.argv[2]
     if len(sys.argv) > 3 and sys.argv[3] == "--example":
         d, causal, dtype = int(sys.argv[4]), sys.argv[5] == "causal", sys.argv[6]
-        configs = [(d, causal, dtype, False)]
+        configs = [(d, causal, dtype, False, False)]
         text = with_aliases(module(configs, comments=True), d, causal, dtype)
     else:
-        configs = [(d, causal, dtype, varlen) for varlen in (False, True)
+        configs = [(d, causal, dtype, varlen, False) for varlen in (False, True)
                    for d in HEAD_DIMS for causal in (False, True) for dtype in DTYPES]
+        configs += [(d, causal, dtype, False, True) for d, causal in LONG_FORMS
+                    if d in HEAD_DIMS for dtype in DTYPES]
         text = ("// Generated by bench/Kernels/gen_attention_kernels.py; do not edit.\n"
                 + module(configs))
     with open(out_mlir, "w") as f:
         f.write(text)
-    cases = [{"kernel": kernel_name(d, causal, dtype, varlen), "head_dim": d,
-              "causal": causal, "dtype": dtype, "form": FORMS[d, causal][0],
-              "block_m": BLOCK_M if FORMS[d, causal][0] == "simple" else 128,
-              "block_n": (BLOCK_N if FORMS[d, causal][0] == "simple" else
-                          (64 if d == 256 else 128)),
-              "threads": 128 if FORMS[d, causal][0] == "simple" else 384,
-              # Persistent kernels: grid (min(units, SMs), 1, 1), a unit
-              # being this many adjacent tiles of 128 query rows (tiles
-              # ordered query block fastest, then head, then batch).
-              "persistent": (FORMS[d, causal][0] != "simple" and
-                             is_persistent(d, causal, varlen)),
-              "tiles_per_unit": 2 if causal else 1,
-              # Packed sequences (cu_seqlens arguments, ragged views):
-              # grid (ceil(max Sq / 128), Hq, B).
-              "varlen": varlen}
-             for d, causal, dtype, varlen in configs]
+    def case(d, causal, dtype, varlen, long):
+        form, persistent, consumers, min_seq_q = form_of(d, causal, long)
+        simple = form == "simple"
+        return {"kernel": kernel_name(d, causal, dtype, varlen, consumers),
+                "head_dim": d, "causal": causal, "dtype": dtype, "form": form,
+                "block_m": BLOCK_M if simple else 64 * consumers,
+                "block_n": BLOCK_N if simple else WS_BLOCK_N[d],
+                "threads": 128 if simple else 128 * (consumers + 1),
+                # Persistent kernels: grid (min(units, SMs), 1, 1), a unit
+                # being this many adjacent tiles of block_m query rows
+                # (tiles ordered query block fastest, then head, then batch).
+                "persistent": not simple and persistent and not varlen,
+                "tiles_per_unit": 2 if causal else 1,
+                # Packed sequences (cu_seqlens arguments, ragged views):
+                # grid (ceil(max Sq / block_m), Hq, B).
+                "varlen": varlen,
+                # Chosen for Sq >= this (the longest such of its key).
+                "min_seq_q": min_seq_q}
+    cases = [case(*config) for config in configs]
     with open(out_cases, "w") as f:
         json.dump({"kernels": cases}, f, indent=1)
 

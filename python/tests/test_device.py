@@ -182,6 +182,34 @@ def test_attention_matches_a_float_reference():
         assert "do not match" in str(e)
 
 
+def test_attention_chooses_long_tiles_for_long_sequences():
+    """d = 64 without a mask runs 192-row tiles from Sq = 2048 and 128-row
+    ones below; both give the float reference's O; a named kernel runs
+    whatever Sq, and one for another head dim is refused."""
+    skip_without_gpu()
+    from tile_mlir.attention import Attention
+    import math
+    attention = Attention(KERNELS)
+    assert attention.kernel(64, False, "bf16", seq_q=2047)[1]["block_m"] == 128
+    assert attention.kernel(64, False, "bf16", seq_q=2048)[1]["block_m"] == 192
+    assert attention.kernel(64, True, "bf16", seq_q=8192)[1]["block_m"] == 128
+    torch.manual_seed(7)
+    q = torch.randn(1, 2, 2100, 64, dtype=torch.bfloat16, device="cuda")
+    k = torch.randn(1, 2, 2100, 64, dtype=torch.bfloat16, device="cuda")
+    v = torch.randn(1, 2, 2100, 64, dtype=torch.bfloat16, device="cuda")
+    s = (q.float() @ k.float().transpose(-1, -2)) / math.sqrt(64)
+    ref = torch.softmax(s, -1) @ v.float()
+    for name in (None, "attention_d64_full_bf16"):
+        o, lse = attention(q, k, v, kernel=name)
+        assert (o.float() - ref).abs().max().item() < 0.03, name
+        assert (lse - torch.logsumexp(s, -1)).abs().max().item() < 1e-3
+    try:
+        attention(q, k, v, kernel="attention_d128_full_bf16")
+        raise AssertionError("a d = 128 kernel ran d = 64 tensors")
+    except ValueError as e:
+        assert "serves" in str(e)
+
+
 def test_attention_varlen_matches_each_sequence_alone():
     """Packed sequences (tails, a sequence without queries, one without
     keys, Sq != Sk, GQA 4:1): each sequence's O and LSE are those of a

@@ -79,28 +79,33 @@ class Attention:
         self._kernels = {}
         self._sms = {}
 
-    def kernel(self, head_dim, causal, dtype, varlen=False):
+    def kernel(self, head_dim, causal, dtype, varlen=False, seq_q=0):
         """(the kernel, its case: block_m query rows per tile; persistent
         kernels walk tiles_per_unit adjacent tiles per unit) for a head dim,
         causal flag and dtype ("bf16" or "f16"), for packed sequences with
-        `varlen`."""
+        `varlen`: of the kernels for these, the one with the largest
+        min_seq_q at most `seq_q` (longer tiles for long sequences)."""
         key = (head_dim, bool(causal), dtype, bool(varlen))
         found = self._kernels.get(key)
-        if found is not None:
-            return found
-        for case in self.cases:
-            if (case["head_dim"], case["causal"], case["dtype"],
-                    case.get("varlen", False)) == key:
-                found = self.module.kernel(case["kernel"]), case
-                self._kernels[key] = found
-                return found
+        if found is None:
+            found = sorted(((c.get("min_seq_q", 0), c) for c in self.cases
+                            if (c["head_dim"], c["causal"], c["dtype"],
+                                c.get("varlen", False)) == key),
+                           key=lambda entry: -entry[0])
+            found = [(min_seq_q, (self.module.kernel(c["kernel"]), c))
+                     for min_seq_q, c in found]
+            self._kernels[key] = found
+        for min_seq_q, chosen in found:
+            if seq_q >= min_seq_q:
+                return chosen
         known = sorted({(c["head_dim"], c["dtype"]) for c in self.cases})
         raise ValueError(f"no attention kernel for head dim {head_dim}, "
                          f"{dtype} (kernels: {known})")
 
-    def __call__(self, q, k, v, causal=False, scale=None):
+    def __call__(self, q, k, v, causal=False, scale=None, *, kernel=None):
         """(O, LSE) of softmax(Q·Kᵀ·scale [+ causal mask])·V; scale defaults
-        to 1/sqrt(d)."""
+        to 1/sqrt(d). `kernel` names the case-list kernel to run instead of
+        the one chosen (tests and benchmarks: each kernel on every shape)."""
         import torch
         q_shape, k_shape = q.shape, k.shape
         if len(q_shape) != 4 or len(k_shape) != 4 or v.dim() != 4:
@@ -121,7 +126,10 @@ class Attention:
         if dtype is None:
             raise ValueError(f"q is {q.dtype}; the kernels take bfloat16 or "
                              "float16")
-        run, case = self.kernel(d, causal, dtype)
+        if kernel is None:
+            run, case = self.kernel(d, causal, dtype, seq_q=sq)
+        else:
+            run, case = self._named(kernel, (d, bool(causal), dtype, False))
         scale = 1.0 / math.sqrt(d) if scale is None else float(scale)
         device = q.device
         if k.device != device or v.device != device or not q.is_cuda:
@@ -158,6 +166,19 @@ class Attention:
             grid = (q_blocks, h, b)
         run(q, k, v, o, lse, scale, grid=grid)
         return o, lse.view(b, h, padded)[:, :, :sq]
+
+    def _named(self, name, key):
+        """(kernel, case) of the case named `name`, which must serve `key`
+        (head dim, causal, dtype, varlen)."""
+        for case in self.cases:
+            if case["kernel"] == name:
+                served = (case["head_dim"], case["causal"], case["dtype"],
+                          case.get("varlen", False))
+                if served != key:
+                    raise ValueError(f"kernel {name} serves {served}, the "
+                                     f"call needs {key}")
+                return self.module.kernel(name), case
+        raise ValueError(f"no attention kernel named {name}")
 
     def varlen(self, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                causal=False, scale=None):

@@ -31,14 +31,22 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Twelve dense kernels and twelve varlen ones, none spilling, none with
-// wgmma serialized.
+// Twelve dense kernels, twelve varlen ones and the two long-sequence ones,
+// none spilling, none with wgmma serialized.
 // PTXAS-NOT: C751
-// PTXAS-COUNT-24: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-26: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // CASES-COUNT-12: "kernel": "attention_d
 // CASES-COUNT-12: "kernel": "attention_varlen_d
+// The long-sequence kernels: 192-row tiles, three consumer warpgroups
+// (512 threads), chosen from Sq = 2048.
+// CASES:      "kernel": "attention_d64_full_bf16_m192"
+// CASES:      "block_m": 192,
+// CASES:      "threads": 512,
+// CASES:      "persistent": true,
+// CASES:      "min_seq_q": 2048
+// CASES:      "kernel": "attention_d64_full_f16_m192"
 //
 // The varlen kernels read packed sequences through ragged tensor maps:
 // rank 5 (a wrapping dim, the end offset, heads, the sequence's rows, the
