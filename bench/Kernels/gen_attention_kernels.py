@@ -10,7 +10,10 @@ of Q heads (GQA: Q head h reads K/V head h / (Hq / Hkv)), any sequence
 lengths.
 
 One kernel per head dim × causal × dtype, in the form and grid FORMS names
-for it (docs/Attention.md walks through one):
+for it, a varlen one of each (packed sequences, RAGGED_ROWS), and the
+long-sequence kernels of LONG_FORMS (192-row tiles, three consumer
+warpgroups), which the launcher chooses from their min_seq_q
+(docs/Attention.md walks through one):
   * "ws" / "ws-overlap" / "ws-pingpong" (kernel_ws): FlashAttention-3's
     structure. 128 query rows per tile; one CTA per tile, grid
     (ceil(Sq / 128), Hq, B), causal query blocks last to first, or
