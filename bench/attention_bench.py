@@ -344,5 +344,8 @@ if __name__ == "__main__":
     if sys.argv[1] == "profile":
         sys.exit(profile(int(sys.argv[2]), sys.argv[3] == "causal", int(sys.argv[4])))
     if sys.argv[1] == "check":
-        sys.exit(check(tuple(sys.argv[2:]) or ("dense", "varlen")))
+        kinds = tuple(sys.argv[2:]) or ("dense", "varlen")
+        if not set(kinds) <= {"dense", "varlen"}:
+            sys.exit(f"check takes dense and/or varlen, not {' '.join(kinds)}")
+        sys.exit(check(kinds))
     sys.exit(bench() if sys.argv[1] == "bench" else bench_varlen())

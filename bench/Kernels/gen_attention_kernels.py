@@ -466,8 +466,9 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
 """)
     if varlen:
         w(c("Heads, the K/V head of each Q head (GQA), and this CTA's sequence: tokens"))
-        w(c("[start, end) of the packed Q and K/V, clamped so that no cu_seqlens makes"))
-        w(c("a negative length; the ragged views' coordinates (RAGGED_ROWS)."))
+        w(c("[start, end) of the packed Q and K/V, clamped to [0, tokens] and to"))
+        w(c("start <= end, whatever the offsets; the ragged views' coordinates"))
+        w(c("(RAGGED_ROWS)."))
         w(f"""    %q_heads = memref.dim %q, %c2 : {mt}
     %kv_heads = memref.dim %k, %c2 : {mt}
     %group = arith.divui %q_heads, %kv_heads : index
@@ -478,17 +479,27 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %ragged = arith.constant {RAGGED_ROWS} : index
 """)
         for x in ("q", "k"):
-            w(f"""    %cu_{x}0 = memref.load %cu_seqlens_{x}[%batch] : memref<?xi32, 1>
+            # The view's second dim holds tokens + 1 (fewer than 2^30).
+            w(f"""    %{x}_tokens_1 = memref.dim %{x}, %c1 : {mt}
+    %{x}_tokens = arith.subi %{x}_tokens_1, %c1 : index
+    %{x}_tokens_i32 = arith.index_castui %{x}_tokens : index to i32
+    %cu_{x}0 = memref.load %cu_seqlens_{x}[%batch] : memref<?xi32, 1>
     %cu_{x}1 = memref.load %cu_seqlens_{x}[%batch_next] : memref<?xi32, 1>
-    %start_{x}_i32 = arith.maxsi %cu_{x}0, %zero_i32 : i32
-    %end_{x}_i32 = arith.maxsi %cu_{x}1, %start_{x}_i32 : i32
+    %start_{x}_low = arith.maxsi %cu_{x}0, %zero_i32 : i32
+    %start_{x}_i32 = arith.minsi %start_{x}_low, %{x}_tokens_i32 : i32
+    %end_{x}_low = arith.maxsi %cu_{x}1, %start_{x}_i32 : i32
+    %end_{x}_i32 = arith.minsi %end_{x}_low, %{x}_tokens_i32 : i32
     %seq_{x}_i32 = arith.subi %end_{x}_i32, %start_{x}_i32 : i32
     %end_{x} = arith.index_castui %end_{x}_i32 : i32 to index
     %seq_{x} = arith.index_castui %seq_{x}_i32 : i32 to index
     %{x}_x0 = arith.subi %ragged, %seq_{x} : index
 """)
         w(c("At least one K/V block: a sequence without keys runs one, all masked."))
-        w("""    %q_blocks_all = arith.ceildivui %seq_q, %tile_rows : index
+        w(c("Query blocks past the grid's (max_seqlen_q's) are not computed."))
+        w("""    %start_q = arith.index_castui %start_q_i32 : i32 to index
+    %grid_x = gpu.grid_dim x
+    %q_blocks_seq = arith.ceildivui %seq_q, %tile_rows : index
+    %q_blocks_all = arith.minui %q_blocks_seq, %grid_x : index
     %k_blocks_seq = arith.ceildivui %seq_k, %bn : index
     %k_blocks_all = arith.maxui %k_blocks_seq, %c1 : index
     %has_work = arith.cmpi ult, %block_x, %q_blocks_all : index
@@ -1030,16 +1041,29 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
     if persistent:
         w(tile_coords("      ", rows=False))
     if varlen:
-        w(c("LSE rows: [B, Hq, 128 · grid x] (the longest sequence's rows, padded)."))
-        w("""      %grid_x = gpu.grid_dim x
-      %seq_q_padded = arith.muli %grid_x, %tile_rows : index
-      %row0_x = arith.addi %q_x0, %row0 : index
+        w(c("LSE rows: per head, the packed tokens, each sequence starting on a 16-byte"))
+        w(c("boundary (what the TMA store takes) and padded by a tile and 4 rows:"))
+        w(c("sequence b's row r at round_up(start, 4) + b · (tile rows + 4) + r, a"))
+        w(c("head's rows as many as the launcher allocates (a multiple of 4)."))
+        w(f"""      %row0_x = arith.addi %q_x0, %row0 : index
+      %lse_all = memref.dim %lse, %c0 : memref<?x1xf32, 1>
+      %lse_head_rows = arith.divui %lse_all, %q_heads : index
+      %lse_base = arith.muli %head, %lse_head_rows : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %start_up = arith.addi %start_q, %c3 : index
+      %start_quads = arith.divui %start_up, %c4 : index
+      %start_aligned = arith.muli %start_quads, %c4 : index
+      %seq_stride = arith.addi %tile_rows, %c4 : index
+      %seq_pad = arith.muli %batch, %seq_stride : index
+      %seq_base = arith.addi %start_aligned, %seq_pad : index
+      %lse_seq = arith.addi %lse_base, %seq_base : index
+      %lse_row = arith.addi %lse_seq, %row0 : index
 """)
     else:
         w("""      %q_blocks = arith.ceildivui %seq_q, %c64 : index
       %seq_q_padded = arith.muli %q_blocks, %c64 : index
-""")
-    w("""      %bh = arith.muli %batch, %q_heads : index
+      %bh = arith.muli %batch, %q_heads : index
       %bh_head = arith.addi %bh, %head : index
       %lse_base = arith.muli %bh_head, %seq_q_padded : index
       %lse_row = arith.addi %lse_base, %row0 : index

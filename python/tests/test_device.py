@@ -256,6 +256,26 @@ def test_attention_varlen_matches_each_sequence_alone():
     oc, lsec = attention.varlen(qkv[:, 0].contiguous(), qkv[:, 1].contiguous(),
                                 qkv[:, 2].contiguous(), cu, cu, 300, True)
     assert torch.equal(o, oc) and torch.equal(lse, lsec)
+    # An understated max_seqlen_q (causal: the first blocks of the long
+    # sequence are computed) leaves the other sequences alone; tokens past
+    # the last offset get LSE -inf; offsets past the tensors are clamped.
+    q2, k2, v2 = qkv[:, 0], qkv[:, 1], qkv[:, 2]
+    cu2 = torch.tensor([0, 300, 400], dtype=torch.int32, device="cuda")
+    o2, lse2 = attention.varlen(q2, k2, v2, cu2, cu2, 300, True)
+    o3, lse3 = attention.varlen(q2, k2, v2, cu2, cu2, 100, True)
+    assert torch.equal(o3[300:400], o2[300:400])
+    assert torch.equal(lse3[:, 300:400], lse2[:, 300:400])
+    assert torch.equal(o3[:128], o2[:128])
+    assert (lse2[:, 400:] == float("-inf")).all()
+    past = torch.tensor([0, 200, 900], dtype=torch.int32, device="cuda")
+    o4, lse4 = attention.varlen(q2, k2, v2, past, past, 700, True)
+    o5, lse5 = attention.varlen(q2, k2, v2, cu, cu, 300, True)
+    assert torch.equal(o4, o5) and torch.equal(lse4, lse5)
+    # No keys at all: O = 0, LSE = -inf (no launch).
+    o6, lse6 = attention.varlen(q2, k2[:0], v2[:0], cu2,
+                                torch.zeros(3, dtype=torch.int32,
+                                            device="cuda"), 300)
+    assert (o6 == 0).all() and (lse6 == float("-inf")).all()
     for bad, text in ((cu.long(), "int32"), (cu[:2], "batch + 1")):
         try:
             attention.varlen(qkv[:, 0], qkv[:, 1], qkv[:, 2], bad, cu, 300)

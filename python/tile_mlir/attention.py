@@ -29,11 +29,13 @@ FlashAttention's varlen functions take them):
 q: [total_q, Hq, d], k and v: [total_k, Hkv, d]; sequence b is rows
 cu_seqlens_q[b] .. cu_seqlens_q[b + 1] of q and cu_seqlens_k[b] ..
 cu_seqlens_k[b + 1] of k and v (int32 tensors of B + 1 offsets on the GPU,
-non-decreasing from 0); max_seqlen_q at least the longest query count.
-O: [total_q, Hq, d]; LSE: [Hq, total_q] f32. A sequence without keys gets
-O = 0 and LSE = -inf; rows of q in no sequence are not written. Offsets
-outside the tensors are clamped to them by the kernels (never read or
-written out of bounds); nothing is copied to the host.
+non-decreasing from 0; B and Hq at most 65535); max_seqlen_q at least the
+longest query count (query blocks past it are not computed). O:
+[total_q, Hq, d]; LSE: [Hq, total_q] f32. A sequence without keys gets
+O = 0 and LSE = -inf; rows of q in no sequence are not written (their LSE
+is -inf). The kernels clamp every offset to [0, tokens] and each end to at
+least its start, so no offsets make them read or write outside the
+tensors; nothing is copied to the host.
 """
 
 import json
@@ -98,9 +100,11 @@ class Attention:
         for min_seq_q, chosen in found:
             if seq_q >= min_seq_q:
                 return chosen
-        known = sorted({(c["head_dim"], c["dtype"]) for c in self.cases})
-        raise ValueError(f"no attention kernel for head dim {head_dim}, "
-                         f"{dtype} (kernels: {known})")
+        known = sorted({(c["head_dim"], c["dtype"]) for c in self.cases
+                        if c.get("varlen", False) == bool(varlen)})
+        raise ValueError(f"no {'varlen ' if varlen else ''}attention kernel "
+                         f"for head dim {head_dim}, {dtype} (kernels: "
+                         f"{known})")
 
     def __call__(self, q, k, v, causal=False, scale=None, *, kernel=None):
         """(O, LSE) of softmax(Q·Kᵀ·scale [+ causal mask])·V; scale defaults
@@ -236,28 +240,41 @@ class Attention:
             cu_seqlens_k = cu_seqlens_k.contiguous()
         o = torch.empty(total_q, h, d, dtype=q.dtype, device=device)
         q_blocks = (max_seqlen_q + case["block_m"] - 1) // case["block_m"]
-        if batch == 0 or q_blocks == 0 or total_q == 0:
+        if batch == 0 or q_blocks == 0 or total_q == 0 or total_k == 0:
+            # No keys anywhere (or no queries): O = 0, LSE = -inf.
             return (o.zero_(), torch.full((h, total_q), -math.inf,
                                           dtype=torch.float32, device=device))
+        if batch > 65535 or h > 65535:
+            raise ValueError(f"{batch} sequences of {h} query heads: the "
+                             "varlen grid takes at most 65535 of each")
+        # LSE rows per head: the tokens, sequence b's from
+        # round_up(start, 4) + b · (block_m + 4) (16-byte aligned TMA
+        # stores, a tile of padding), a multiple of 4 rows in all.
+        block_m = case["block_m"]
+        head_rows = (total_q + batch * (block_m + 4) + 7) // 4 * 4
+        if h * head_rows >= 1 << 31:
+            raise ValueError(f"{h} heads × ({total_q} tokens + {batch} "
+                             f"sequences × {block_m}) LSE rows: the varlen "
+                             "kernels take fewer than 2^31")
         q, k, v = (x if _ragged_addressable(x) else
                    torch.empty(x.shape, dtype=x.dtype,
                                device=device).copy_(x)
                    for x in (q, k, v))
-        # LSE rows: [batch, heads, q_blocks · block_m], flattened.
-        padded = q_blocks * case["block_m"]
-        lse = torch.empty(batch * h * padded, 1, dtype=torch.float32,
+        lse = torch.empty(h * head_rows, 1, dtype=torch.float32,
                           device=device)
         run(_RaggedRows(q), _RaggedRows(k), _RaggedRows(v), _RaggedRows(o),
             lse, cu_seqlens_q, cu_seqlens_k, scale, grid=(q_blocks, h, batch))
-        # Each token's row in the padded LSE: (its sequence, its position),
-        # found on the GPU (no copy of the offsets to the host).
+        # Each token's sequence, found on the GPU (no copy of the offsets
+        # to the host); tokens in no sequence get LSE -inf.
         tokens = torch.arange(total_q, device=device, dtype=torch.int32)
         sequence = torch.searchsorted(cu_seqlens_q[1:], tokens, right=True)
-        sequence = sequence.clamp_(max=batch - 1)
-        position = tokens - cu_seqlens_q[sequence].clamp(min=0)
-        rows = lse.view(batch, h, padded)[sequence, :,
-                                          position.clamp_(0, padded - 1)]
-        return o, rows.t().contiguous()
+        in_sequence = (sequence < batch) & (tokens >= cu_seqlens_q[0])
+        sequence.clamp_(max=batch - 1)
+        start = cu_seqlens_q[sequence].clamp(0, total_q)
+        index = ((start + 3) // 4 * 4 + sequence * (block_m + 4) +
+                 (tokens - start)).clamp_(0, head_rows - 1)
+        rows = lse.view(h, head_rows)[:, index]
+        return o, rows.masked_fill_(~in_sequence, -math.inf)
 
     def _sm_count(self, device):
         index = device.index if device.index is not None else 0
