@@ -80,6 +80,7 @@ class Attention:
             tile_mlir.Compiled.load(str(kernels / "attention.sm_90a")))
         self._kernels = {}
         self._sms = {}
+        self._tables = {}
 
     def kernel(self, head_dim, causal, dtype, varlen=False, seq_q=0):
         """(the kernel, its case: block_m query rows per tile; persistent
@@ -251,7 +252,9 @@ class Attention:
         # round_up(start, 4) + b · (block_m + 4) (16-byte aligned TMA
         # stores, a tile of padding), a multiple of 4 rows in all.
         block_m = case["block_m"]
-        head_rows = (total_q + batch * (block_m + 4) + 7) // 4 * 4
+        # The last row of each head stays -inf: what tokens in no sequence
+        # gather.
+        head_rows = (total_q + batch * (block_m + 4) + 8) // 4 * 4
         if h * head_rows >= 1 << 31:
             raise ValueError(f"{h} heads × ({total_q} tokens + {batch} "
                              f"sequences × {block_m}) LSE rows: the varlen "
@@ -264,17 +267,38 @@ class Attention:
                           device=device)
         run(_RaggedRows(q), _RaggedRows(k), _RaggedRows(v), _RaggedRows(o),
             lse, cu_seqlens_q, cu_seqlens_k, scale, grid=(q_blocks, h, batch))
-        # Each token's sequence, found on the GPU (no copy of the offsets
-        # to the host); tokens in no sequence get LSE -inf.
-        tokens = torch.arange(total_q, device=device, dtype=torch.int32)
-        sequence = torch.searchsorted(cu_seqlens_q[1:], tokens, right=True)
-        in_sequence = (sequence < batch) & (tokens >= cu_seqlens_q[0])
-        sequence.clamp_(max=batch - 1)
-        start = cu_seqlens_q[sequence].clamp(0, total_q)
-        index = ((start + 3) // 4 * 4 + sequence * (block_m + 4) +
-                 (tokens - start)).clamp_(0, head_rows - 1)
-        rows = lse.view(h, head_rows)[:, index]
-        return o, rows.masked_fill_(~in_sequence, -math.inf)
+        lse_rows = lse.view(h, head_rows)
+        lse_rows[:, -1] = -math.inf
+        # Each token's LSE row, found on the GPU (no copy of the offsets to
+        # the host) in few small kernels: token t of sequence b at t +
+        # shift[b + 1], shift[b + 1] = round_up(start_b, 4) + b (block_m +
+        # 4) - start_b; shift[0] and shift[B + 1] (before the first offset,
+        # past the last) reach past every row, to the -inf row.
+        tokens, ramp, far = self._varlen_tables(total_q, batch, block_m,
+                                                device)
+        starts = cu_seqlens_q[:-1].clamp(0, total_q)
+        shift = far.clone()
+        shift[1:-1] = ((starts + 3) & -4) - starts + ramp
+        sequence = torch.searchsorted(cu_seqlens_q, tokens, right=True)
+        index = (tokens + shift[sequence]).clamp_(max=head_rows - 1)
+        return o, lse_rows[:, index]
+
+    def _varlen_tables(self, total_q, batch, block_m, device):
+        """Cached per shape: token numbers, b · (block_m + 4) per sequence,
+        and a B + 2 table of 2^40 (past every LSE row)."""
+        import torch
+        key = (total_q, batch, block_m, str(device))
+        tables = self._tables.get(key)
+        if tables is None:
+            if len(self._tables) > 64:
+                self._tables.clear()
+            tables = (torch.arange(total_q, device=device, dtype=torch.int32),
+                      torch.arange(batch, device=device, dtype=torch.int64)
+                      * (block_m + 4),
+                      torch.full((batch + 2,), 1 << 40, device=device,
+                                 dtype=torch.int64))
+            self._tables[key] = tables
+        return tables
 
     def _sm_count(self, device):
         index = device.index if device.index is not None else 0
