@@ -120,26 +120,15 @@ class Attention:
         if k_shape != v.shape or k_shape[0] != b or k_shape[3] != d:
             raise ValueError(f"k {tuple(k_shape)} and v {tuple(v.shape)} do "
                              f"not match q {tuple(q_shape)}")
-        if q.dtype != k.dtype or q.dtype != v.dtype:
-            raise ValueError("q, k and v must have one dtype")
-        if hk == 0 or h % hk:
-            raise ValueError(f"{h} query heads are not a multiple of {hk} "
-                             "K/V heads")
+        dtype = _operand_dtype(q, k, v, h, hk)
         if sq == 0 or sk == 0:
             raise ValueError("empty sequence")
-        dtype = _DTYPES.get(q.dtype)
-        if dtype is None:
-            raise ValueError(f"q is {q.dtype}; the kernels take bfloat16 or "
-                             "float16")
         if kernel is None:
             run, case = self.kernel(d, causal, dtype, seq_q=sq)
         else:
             run, case = self._named(kernel, (d, bool(causal), dtype, False))
         scale = 1.0 / math.sqrt(d) if scale is None else float(scale)
         device = q.device
-        if k.device != device or v.device != device or not q.is_cuda:
-            raise ValueError(f"q, k and v must be on one GPU (q on {device}, "
-                             f"k on {k.device}, v on {v.device})")
         # O in the caller's memory order of q, even when q is copied.
         q_strides = q.stride()
         q, k, v = (x if _tma_addressable(x) else
@@ -197,19 +186,8 @@ class Attention:
         if k.shape != v.shape or k.shape[2] != d:
             raise ValueError(f"k {tuple(k.shape)} and v {tuple(v.shape)} do "
                              f"not match q {tuple(q.shape)}")
-        if q.dtype != k.dtype or q.dtype != v.dtype:
-            raise ValueError("q, k and v must have one dtype")
-        if hk == 0 or h % hk:
-            raise ValueError(f"{h} query heads are not a multiple of {hk} "
-                             "K/V heads")
-        dtype = _DTYPES.get(q.dtype)
-        if dtype is None:
-            raise ValueError(f"q is {q.dtype}; the kernels take bfloat16 or "
-                             "float16")
+        dtype = _operand_dtype(q, k, v, h, hk)
         device = q.device
-        if k.device != device or v.device != device or not q.is_cuda:
-            raise ValueError(f"q, k and v must be on one GPU (q on {device}, "
-                             f"k on {k.device}, v on {v.device})")
         for name, cu in (("cu_seqlens_q", cu_seqlens_q),
                          ("cu_seqlens_k", cu_seqlens_k)):
             if not isinstance(cu, torch.Tensor) or cu.dtype != torch.int32 \
@@ -307,6 +285,26 @@ class Attention:
             self._sms[index] = torch.cuda.get_device_properties(
                 index).multi_processor_count
         return self._sms[index]
+
+
+def _operand_dtype(q, k, v, q_heads, kv_heads):
+    """The kernels' name of q, k and v's one dtype ("bf16" / "f16"), after
+    the checks both layouts share: one dtype the kernels take, one GPU,
+    query heads a multiple of the K/V heads."""
+    if q.dtype != k.dtype or q.dtype != v.dtype:
+        raise ValueError("q, k and v must have one dtype")
+    if kv_heads == 0 or q_heads % kv_heads:
+        raise ValueError(f"{q_heads} query heads are not a multiple of "
+                         f"{kv_heads} K/V heads")
+    dtype = _DTYPES.get(q.dtype)
+    if dtype is None:
+        raise ValueError(f"q is {q.dtype}; the kernels take bfloat16 or "
+                         "float16")
+    device = q.device
+    if k.device != device or v.device != device or not q.is_cuda:
+        raise ValueError(f"q, k and v must be on one GPU (q on {device}, "
+                         f"k on {k.device}, v on {v.device})")
+    return dtype
 
 
 # The varlen kernels' ragged views (gen_attention_kernels.py): a packed
