@@ -250,7 +250,7 @@ def bench(module, cases, names, rounds=7):
     for case in cases["epilogue_kernels"]:
         if names and case["kernel"] not in names:
             continue
-        base = case["kernel"].rsplit("_" + case["epilogue"], 1)[0]
+        base = case.get("plain") or case["kernel"].rsplit("_" + case["epilogue"], 1)[0]
         plain_case = plain_of[base]
         fused_k = module.kernel(case["kernel"])
         plain_k = module.kernel(base)

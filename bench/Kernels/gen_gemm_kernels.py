@@ -217,8 +217,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
-      %half = arith.subi %wg, %c1 : index
-      %half_i32 = arith.index_cast %wg : index to i32
+{warpgroup_index("%half", "      ", uniform=epilogue == SOURCE_EPILOGUE)}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
 {releasers_of(cluster, multicast_b)}      %acc = tile.alloc_local : {acc_t}
       scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
@@ -306,6 +305,30 @@ EPILOGUES = {
 }
 
 
+def warpgroup_index(name, indent, uniform):
+    """`name` = the consumer warpgroup's index (%wg - 1). With `uniform`
+    it is %wg broadcast from lane 0 by a shuffle, so that ptxas knows it is
+    the same on every lane of a warp. Needed where it selects an mbarrier a
+    wait spins on: derived from %tid.x alone, the wait loop counts as
+    divergent, and ptxas compiles the whole tile loop as divergent code (a
+    convergence region around it, the K loop's counters and the wgmma
+    descriptors in vector registers, moved to uniform ones before every
+    wgmma): the alpha_beta_c kernels, whose epilogue waits on their
+    warpgroup's source barrier, ran 5-9 % behind the plain kernel on an
+    H200 that way."""
+    if not uniform:
+        return f"{indent}{name} = arith.subi %wg, %c1 : index\n"
+    lines = f"""// The warpgroup index broadcast from lane 0: warp-uniform for ptxas.
+%wg_lane_i32 = arith.index_cast %wg : index to i32
+%shfl_all_lanes = arith.constant -1 : i32
+%shfl_lane0 = arith.constant 0 : i32
+%shfl_clamp = arith.constant 31 : i32
+%wg_uniform_i32 = nvvm.shfl.sync idx %shfl_all_lanes, %wg_lane_i32, %shfl_lane0, %shfl_clamp : i32 -> i32
+%wg_uniform = arith.index_cast %wg_uniform_i32 : i32 to index
+{name} = arith.subi %wg_uniform, %c1 : index"""
+    return "".join(indent + line + "\n" for line in lines.splitlines())
+
+
 def store_output(src, src_t, c_t, g_out, rows, bn, what, origin, m_expr):
     """A consumer warpgroup's output: `src` staged in its slot %half of
     the staging tile (stmatrix) once the previous tile's TMA store has read
@@ -389,8 +412,7 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
-      %half = arith.subi %wg, %c1 : index
-      %half_i32 = arith.index_cast %wg : index to i32
+{warpgroup_index("%half", "      ", uniform=True)}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
 {releasers_of(1, False)}      // Walk positions half, half + 2, ...: tiles first + (2j + half) ctas,
       // whose ring slots start at (2j + half) k_tiles.
@@ -1059,6 +1081,16 @@ def main():
         if only is None or case["kernel"] in only:
             kernels.append(text)
             (epilogue_cases if epilogue else cases).append(case)
+    # Each fused kernel's plain counterpart (the benchmark's baseline): the
+    # family kernel of the same types and tile.
+    plain = {(c["dtype"], c["out"], c["b_mn"], c["bm"], c["bn"], c["bk"]):
+             c["kernel"] for c in reversed(cases)
+             if not ({"cluster", "schedule", "version_of"} & set(c))}
+    for case in epilogue_cases:
+        key = (case["dtype"], case["out"], case["b_mn"], case["bm"],
+               case["bn"], case["bk"])
+        if "schedule" not in case and key in plain:
+            case["plain"] = plain[key]
     # A version is launched with its kernel's arguments: the manifest
     # reader refuses one whose kernel is missing.
     missing = {c["version_of"] for c in cases if "version_of" in c} - {

@@ -46,7 +46,7 @@ from gen_gemm_kernels import (BYTES, CONSUMER_REGS, GROUP_M, PRODUCER_REGS,
                               SHORT, accumulator, acquire_stage, consumer_step,
                               layout, output_tile, raster, release,
                               releasers_of, ring_constants, ring_k_major,
-                              roles_and_ring)
+                              roles_and_ring, warpgroup_index)
 
 # 5 stages: (128 + 128) x BK x 2 bytes = 32 KiB each, 160 KiB with the
 # 64 KiB f32 staging tile (2 x 64 x 128): 224 KiB of the 227. One stage
@@ -214,8 +214,7 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
-      %half = arith.subi %wg, %c1 : index
-      %half_i32 = arith.index_cast %wg : index to i32
+{warpgroup_index("%half", "      ", uniform=True)}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
 {releasers_of(1, False)}      %acc = tile.alloc_local : {acc_t}
       scf.for %u = %first_unit to %units step %ctas iter_args(%it0 = %c0) -> (index) {{

@@ -25,6 +25,11 @@
 // A warpgroup's 128 x 128 tile is two m64n128 wgmmas per K16 step; the
 // turns pass through bar.sync / bar.arrive of 256 threads.
 // PTX-LABEL: .entry gemm_bf16_tn_128x128x64_s4_pingpong(
+// The warpgroup index, which picks the ring slots a consumer waits on,
+// broadcast from lane 0 (warp-uniform for ptxas; gen_gemm_kernels.py,
+// warpgroup_index).
+// PTX:       setmaxnreg.inc.sync.aligned.u32
+// PTX:       shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
 // PTX:       bar.sync {{.*}}, 256;
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // PTX:       bar.arrive {{.*}}, 256;
