@@ -1397,7 +1397,7 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
     for (int l : lanesOf(frame.mask)) {
       if (!(offset.known >> l & 1) || !(clamp.known >> l & 1))
         continue;
-      int64_t b = offset.lane[l], c = clamp.lane[l];
+      int64_t b = offset.lane[l] & 0x1f, c = clamp.lane[l];
       int64_t segMask = (c >> 8) & 0x1f;
       int64_t minLane = l & segMask;
       int64_t maxLane = minLane | ((c & 0x1f) & ~segMask);
