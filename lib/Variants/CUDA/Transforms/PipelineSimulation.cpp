@@ -268,6 +268,7 @@ private:
                               MBarrierArriveRemoteOp remote);
   StepResult stepMBarrier(Warp &warp, Frame &frame, Operation &op);
   bool stepValue(Warp &warp, Frame &frame, Operation &op);
+  bool stepShuffle(Warp &warp, Frame &frame, NVVM::ShflOp shfl);
   /// The `tile.sample_contents` of a kernel argument, or none.
   ArrayRef<int64_t> sampleContents(Value memref) {
     auto arg = dyn_cast<BlockArgument>(memref);
@@ -1344,6 +1345,56 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
   return StepResult::Next;
 }
 
+/// A shuffle of a 32-bit integer among the running lanes (the
+/// kernels broadcast a warpgroup index from lane 0 so that ptxas knows
+/// it is warp-uniform): lane l reads lane j of the PTX ISA's shfl.sync
+/// rule, itself where j is outside l's segment; unknown where j is not
+/// running or its value is unknown.
+bool Simulation::stepShuffle(Warp &warp, Frame &frame, NVVM::ShflOp shfl) {
+  if (shfl.getReturnValueAndIsValid() ||
+      !shfl.getVal().getType().isInteger(32))
+    return false;
+  const LaneValues &val = valueOf(warp, shfl.getVal());
+  const LaneValues &offset = valueOf(warp, shfl.getOffset());
+  const LaneValues &clamp = valueOf(warp, shfl.getMaskAndClamp());
+  LaneValues out;
+  out.uniform = false;
+  for (int l : lanesOf(frame.mask)) {
+    if (!(offset.known >> l & 1) || !(clamp.known >> l & 1))
+      continue;
+    int64_t b = offset.lane[l] & 0x1f, c = clamp.lane[l];
+    int64_t segMask = (c >> 8) & 0x1f;
+    int64_t minLane = l & segMask;
+    int64_t maxLane = minLane | ((c & 0x1f) & ~segMask);
+    int64_t j = l;
+    switch (shfl.getKind()) {
+    case NVVM::ShflKind::idx:
+      j = minLane | (b & ~segMask);
+      break;
+    case NVVM::ShflKind::up:
+      j = l - b;
+      break;
+    case NVVM::ShflKind::down:
+      j = l + b;
+      break;
+    case NVVM::ShflKind::bfly:
+      j = l ^ b;
+      break;
+    }
+    bool inside = shfl.getKind() == NVVM::ShflKind::up ? j >= maxLane
+                                                       : j <= maxLane;
+    if (!inside)
+      j = l;
+    if (j < 0 || j >= kLanes || !(frame.mask >> j & 1) ||
+        !(val.known >> j & 1))
+      continue;
+    out.known |= Mask(1) << l;
+    out.lane[l] = val.lane[j];
+  }
+  warp.values[shfl.getResult()] = out;
+  return true;
+}
+
 /// Thread and lane ids, elect.sync, block and cluster coordinates and
 /// dims, memref.dim: true when `op` is one (its results are set).
 bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
@@ -1381,54 +1432,9 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
       out.lane[l] = localThreadOf(warp, l);
     return true;
   }
-  // A shuffle of a 32-bit integer among the running lanes (the
-  // kernels broadcast a warpgroup index from lane 0 so that ptxas knows
-  // it is warp-uniform): lane l reads lane j of the PTX ISA's shfl.sync
-  // rule, itself where j is outside l's segment; unknown where j is not
-  // running or its value is unknown.
-  if (auto shfl = dyn_cast<NVVM::ShflOp>(op);
-      shfl && !shfl.getReturnValueAndIsValid() &&
-      shfl.getVal().getType().isInteger(32)) {
-    const LaneValues &val = valueOf(warp, shfl.getVal());
-    const LaneValues &offset = valueOf(warp, shfl.getOffset());
-    const LaneValues &clamp = valueOf(warp, shfl.getMaskAndClamp());
-    LaneValues out;
-    out.uniform = false;
-    for (int l : lanesOf(frame.mask)) {
-      if (!(offset.known >> l & 1) || !(clamp.known >> l & 1))
-        continue;
-      int64_t b = offset.lane[l] & 0x1f, c = clamp.lane[l];
-      int64_t segMask = (c >> 8) & 0x1f;
-      int64_t minLane = l & segMask;
-      int64_t maxLane = minLane | ((c & 0x1f) & ~segMask);
-      int64_t j = l;
-      switch (shfl.getKind()) {
-      case NVVM::ShflKind::idx:
-        j = minLane | (b & ~segMask);
-        break;
-      case NVVM::ShflKind::up:
-        j = l - b;
-        break;
-      case NVVM::ShflKind::down:
-        j = l + b;
-        break;
-      case NVVM::ShflKind::bfly:
-        j = l ^ b;
-        break;
-      }
-      bool inside = shfl.getKind() == NVVM::ShflKind::up ? j >= maxLane
-                                                         : j <= maxLane;
-      if (!inside)
-        j = l;
-      if (j < 0 || j >= kLanes || !(frame.mask >> j & 1) ||
-          !(val.known >> j & 1))
-        continue;
-      out.known |= Mask(1) << l;
-      out.lane[l] = val.lane[j];
-    }
-    warp.values[shfl.getResult()] = out;
-    return true;
-  }
+  if (auto shfl = dyn_cast<NVVM::ShflOp>(op))
+    if (stepShuffle(warp, frame, shfl))
+      return true;
   if (isa<NVVM::ElectSyncOp>(op)) {
     SmallVector<int, kLanes> lanes = lanesOf(frame.mask);
     LaneValues &out = warp.values[op.getResult(0)];
