@@ -35,7 +35,7 @@
 // B MN-major with a 64-wide N tile (one 128-byte swizzle atom per K row):
 // m64n64 wgmmas reading B transposed (the last immediate), and per stage
 // two TMA loads of A and one of B.
-// CHECK-LABEL: .entry gemm_bf16_nn_128x64x64_s6(
+// CHECK-LABEL: .entry gemm_bf16_nn_128x64x64_s8(
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
 // CHECK-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // B multicast in a cluster of 2: barriers initialised before a cluster
