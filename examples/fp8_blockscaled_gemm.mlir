@@ -38,10 +38,6 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
     %stage_bytes = arith.constant 33280 : index
     %releasers = arith.constant 8 : index
     %ticks = arith.constant 1000000 : index
-    %c0_ring = arith.constant 0 : i32
-    %c1_ring = arith.constant 1 : i32
-    %c_stages_ring = arith.constant 5 : i32
-    %c_ring_period = arith.constant 10 : index
     %false = arith.constant false
     %zero = arith.constant 0.0 : f32
     %i32_128 = arith.constant 128 : i32
@@ -99,12 +95,10 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
           %sfb_row = arith.addi %pn, %c0 : index
           %it2 = scf.if %valid -> (index) {
             %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {
-              %i_ring = arith.index_cast %i : index to i32
-              %s_ring = arith.remui %i_ring, %c_stages_ring : i32
-              %s = arith.index_cast %s_ring : i32 to index
-              %round = arith.divui %i_ring, %c_stages_ring : i32
-              %round_bit = arith.andi %round, %c1_ring : i32
-              %free_parity = arith.cmpi eq, %round_bit, %c0_ring : i32
+              %s = arith.remui %i, %c_stages : index
+              %round = arith.divui %i, %c_stages : index
+              %round_bit = arith.andi %round, %c1 : index
+              %free_parity = arith.cmpi eq, %round_bit, %c0 : index
               nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
               nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
               %k0 = arith.muli %kt, %c_bk : index
@@ -127,8 +121,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
           } else {
             scf.yield %it0 : index
           }
-          %it_carried = arith.remui %it2, %c_ring_period : index
-          scf.yield %it_carried : index
+          scf.yield %it2 : index
         }
       }
     } else {

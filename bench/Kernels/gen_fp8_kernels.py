@@ -55,8 +55,8 @@ import json
 import sys
 
 from gen_gemm_splitk_kernels import f32_tile
-from gen_gemm_kernels import (accumulator, acquire_stage, grouped_walk,
-                              layout, next_tile_counter, release,
+from gen_gemm_kernels import (accumulator,
+                              acquire_stage, grouped_walk, layout, release,
                               releasers_of, ring_constants, roles_and_ring)
 
 BM, BN, BK = 128, 128, 128
@@ -322,7 +322,8 @@ def producer(walk):
           }} else {{
             scf.yield %it0 : index
           }}
-{next_tile_counter("%it2", "          ")}        }}
+          scf.yield %it2 : index
+        }}
       }}
 """
 

@@ -212,7 +212,8 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
 {b_last}            %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
-{next_tile_counter("%it1", "          ")}        }}
+          scf.yield %it1 : index
+        }}
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
@@ -240,7 +241,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
         }}
 {bias_epilogue}{store_output(store_src, store_src_t, c_t, g_out, wm, bn, "half of the C tile", '''
           %row = arith.muli %half, %c_wm : index
-          %m_half = arith.addi %m0, %row : index''', "%m_half")}{next_tile_counter("%it1", "        ")}
+          %m_half = arith.addi %m0, %row : index''', "%m_half")}        scf.yield %it1 : index
       }}
       // Before exiting: the last TMA store has read the staging tile. Its
       // writes complete with the grid (a later kernel sees them); waiting
@@ -406,7 +407,8 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
             %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
-{next_tile_counter("%it1", "          ")}        }}
+          scf.yield %it1 : index
+        }}
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
@@ -458,7 +460,7 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
 {release("%ls", False, "          ")}
         }}
 {bias_epilogue}{store_output("%acc", acc_t, c_t, g_out, bm, bn, "C tile", "", "%m0")}        %it_pair = arith.addi %it0, %pair_slots : index
-{next_tile_counter("%it_pair", "        ")}
+        scf.yield %it_pair : index
       }}
       scf.if %wg_leader {{
         tile.wait_group bulk, 0 {{read}}
@@ -736,9 +738,7 @@ def source_epilogue(out_ty, wm, bn, acc_t, c_t, g_out, m_out):
 
 def ring_constants(stages, bm, bn, bk, stage_bytes, releasers):
     """The constants of a warp-specialized kernel's ring and tile walk
-    (the consumers' rows %c_wm are half the tile's), with the i32 ones
-    acquire_stage and consumer_step compute a ring slot and its phase with
-    and the counter's period (next_tile_counter)."""
+    (the consumers' rows %c_wm are half the tile's)."""
     return f"""    %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -753,10 +753,6 @@ def ring_constants(stages, bm, bn, bk, stage_bytes, releasers):
     %stage_bytes = arith.constant {stage_bytes} : index
     %releasers = arith.constant {releasers} : index
     %ticks = arith.constant 1000000 : index
-    %c0_ring = arith.constant 0 : i32
-    %c1_ring = arith.constant 1 : i32
-    %c_stages_ring = arith.constant {stages} : i32
-    %c_ring_period = arith.constant {2 * stages} : index
 """
 
 
@@ -782,33 +778,20 @@ def roles_and_ring(extra_init=""):
 """
 
 
-def next_tile_counter(counter, indent):
-    """Yield the ring counter `counter` to the next tile reduced modulo
-    2 x stages (a stage's slot and phase depend on nothing else), so that
-    the 32 bits acquire_stage and consumer_step compute them in never wrap:
-    a tile adds its K steps, fewer than 2^31."""
-    return (f"{indent}%it_carried = arith.remui {counter}, %c_ring_period : index\n"
-            f"{indent}scf.yield %it_carried : index\n")
-
-
 def acquire_stage(indent, ldgsts=False):
     """Producer, ring slot %i of K tile %kt: wait until the slot's stage is
     free (%s), arm its full barrier with %stage_bytes, and the coordinates
     its copies need (%k0, the two A halves' stages %a_half0 / %a_half1,
     the second half's first row %m1). With `ldgsts` every producer thread
     waits (each copies a share) and thread 0 alone arms the barrier (its
-    one arrival per phase). The slot and phase are computed in i32 (a
-    64-bit division by the stage count is a chain of about ten integer
-    instructions in every K step); next_tile_counter keeps %i small."""
+    one arrival per phase)."""
     arm = "nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring"
     if ldgsts:
         arm = "scf.if %leader {\n  " + arm + "\n}"
-    lines = """%i_ring = arith.index_cast %i : index to i32
-%s_ring = arith.remui %i_ring, %c_stages_ring : i32
-%s = arith.index_cast %s_ring : i32 to index
-%round = arith.divui %i_ring, %c_stages_ring : i32
-%round_bit = arith.andi %round, %c1_ring : i32
-%free_parity = arith.cmpi eq, %round_bit, %c0_ring : i32
+    lines = """%s = arith.remui %i, %c_stages : index
+%round = arith.divui %i, %c_stages : index
+%round_bit = arith.andi %round, %c1 : index
+%free_parity = arith.cmpi eq, %round_bit, %c0 : index
 nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
 """ + arm + """
 %k0 = arith.muli %kt, %c_bk : index
@@ -832,12 +815,10 @@ def consumer_step(i, accumulate, release_after, multicast_b, ldgsts=False,
 %a_stage{sfx} = arith.addi %a_pair{sfx}, %half : index
 """
     a_index = f"%s{sfx}" if whole_tile else f"%a_stage{sfx}"
-    text = f"""%i_ring{sfx} = arith.index_cast {i} : index to i32
-%s_ring{sfx} = arith.remui %i_ring{sfx}, %c_stages_ring : i32
-%s{sfx} = arith.index_cast %s_ring{sfx} : i32 to index
-%round{sfx} = arith.divui %i_ring{sfx}, %c_stages_ring : i32
-%round_bit{sfx} = arith.andi %round{sfx}, %c1_ring : i32
-%parity{sfx} = arith.cmpi ne, %round_bit{sfx}, %c0_ring : i32
+    text = f"""%s{sfx} = arith.remui {i}, %c_stages : index
+%round{sfx} = arith.divui {i}, %c_stages : index
+%round_bit{sfx} = arith.andi %round{sfx}, %c1 : index
+%parity{sfx} = arith.cmpi ne, %round_bit{sfx}, %c0 : index
 nvgpu.mbarrier.try_wait.parity %full[%s{sfx}], %parity{sfx}, %ticks : !ring
 {"tile.fence proxy_async" + chr(10) if ldgsts else ""}{a_lines}%accumulate{sfx} = arith.constant {accumulate}
 tile.gemm_async %acc[0, 0], %sa[{a_index}, 0, 0], %sb[%s{sfx}, 0, 0] sizes [@WM, @BN, @BK]
@@ -848,10 +829,9 @@ tile.wait_group wgmma, 1"""
         text += f"""
 // The group before this one has retired: its stage is free.
 scf.if %releaser {{
-  %prev = arith.addi %i_ring{sfx}, %c_stages_ring : i32
-  %prev1 = arith.subi %prev, %c1_ring : i32
-  %ps_ring = arith.remui %prev1, %c_stages_ring : i32
-  %ps = arith.index_cast %ps_ring : i32 to index
+  %prev = arith.addi {i}, %c_stages : index
+  %prev1 = arith.subi %prev, %c1 : index
+  %ps = arith.remui %prev1, %c_stages : index
 {release("%ps", multicast_b, "  ")}
 }}"""
     indent = "          " if release_after is not None else "        "
@@ -1010,8 +990,9 @@ CONFIGS = [
     # 128 x 64 tiles: a stage is 24 KiB and holds a quarter of the MMA
     # work of a 128 x 256 one, so the ring is as deep as shared memory
     # allows (8 stages, 192 KiB beside the 16 KiB output tile): 8 ran
-    # 12-25 % faster than 6 on an H200 at M = 128-1024 (the K loop waits
-    # on its full barrier: the loads' latency is what the ring covers).
+    # 12-25 % faster than 6 on an H200 at M = 128-1024 (with 6 the
+    # consumers' K loop waited on its full barriers: the ring did not
+    # cover the loads' latency).
     ("bf16", "bf16", False, 128, 64, 64, 8),
     # B MN-major: a 64-wide N tile is one 128-byte swizzle atom per K row.
     ("bf16", "bf16", True, 128, 64, 64, 8),

@@ -44,9 +44,9 @@ import sys
 
 from gen_gemm_kernels import (BYTES, CONSUMER_REGS, GROUP_M, PRODUCER_REGS,
                               SHORT, accumulator, acquire_stage, consumer_step,
-                              layout, next_tile_counter, output_tile, raster,
-                              release, releasers_of, ring_constants,
-                              ring_k_major, roles_and_ring, warpgroup_index)
+                              layout, output_tile, raster, release,
+                              releasers_of, ring_constants, ring_k_major,
+                              roles_and_ring, warpgroup_index)
 
 # 5 stages: (128 + 128) x BK x 2 bytes = 32 KiB each, 160 KiB with the
 # 64 KiB f32 staging tile (2 x 64 x 128): 224 KiB of the 227. One stage
@@ -209,7 +209,8 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
 {acquire_stage("            ")}{loads}            %next = arith.addi %i, %c1 : index
             scf.yield %next : index
           }}
-{next_tile_counter("%it1", "          ")}        }}
+          scf.yield %it1 : index
+        }}
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
@@ -251,7 +252,8 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
               : {w_t} to {g_w}
           tile.commit_group bulk
         }}
-{next_tile_counter("%it1", "        ")}      }}
+        scf.yield %it1 : index
+      }}
       // Before exiting: the last TMA store has read the staging tile. Its
       // writes complete with the grid (a later kernel sees them); waiting
       // for them too would hold the CTA (and cost an L1 invalidation).
@@ -425,7 +427,7 @@ def cluster_k(text, parts, out_ty, rows, cols, w_t, acc_t, out_at):
       %out = tile.alloc_local : {out_t}
 """)
     start = text.index("        // The f32 partial into this warpgroup's half")
-    end = text.index("        %it_carried = arith.remui %it1,", start)
+    end = text.index("        scf.yield %it1 : index", start)
     rank_constants = "".join(
         f"""        %c{r}_rank = arith.constant {r} : index
         %i32_{r}_rank = arith.constant {r} : i32

@@ -24,13 +24,9 @@ Error fail(const llvm::Twine &text) {
 }
 
 /// Throughput of a 128 x BN tile relative to 128 x 256, measured on an H200
-/// (docs/Performance.md (d) and (j)): narrower tiles reload A more per
-/// FLOP. 128 x 64 tiles with their 8-stage ring run within a few percent
-/// of 128 x 128 tiles split in two K parts on one wave of each (M = 128 to
-/// 1024), and ahead of them on most such problems: above 0.85 (the split
-/// form's weight halved by its two parts), so the unsplit tiles are chosen
-/// there. A family tile of another width has no measured figure: the
-/// catalog refuses it (GemmCatalog::parse).
+/// (docs/Performance.md (d)): narrower tiles reload A more per FLOP. A
+/// family tile of another width has no measured figure: the catalog
+/// refuses it (GemmCatalog::parse).
 std::optional<double> tileEfficiency(int64_t bn) {
   switch (bn) {
   case 256:
@@ -40,7 +36,7 @@ std::optional<double> tileEfficiency(int64_t bn) {
   case 128:
     return 0.93;
   case 64:
-    return 0.9;
+    return 0.8;
   default:
     return std::nullopt;
   }
@@ -55,8 +51,13 @@ bool present(const llvm::json::Object &o, llvm::StringRef key) {
   const llvm::json::Value *v = o.get(key);
   return v && !v->getAsNull();
 }
-/// A 128 x 128 split-K tile, with the reduction's traffic.
-constexpr double kSplitKEfficiency = 0.85;
+/// A 128 x 128 split-K tile, with the reduction's traffic (the workspace
+/// and second kernel, or the cluster's DSMEM sum). Below the 128 x 64
+/// tile's 0.8, so that one wave of those (cost 80) beats 128 x 128 tiles
+/// in 2 K parts (85.3): on an H200 the 8-stage 128 x 64 kernels ran 4-28 %
+/// faster on most such problems, a few percent slower on the ones with the
+/// longest K (docs/Performance.md (j)).
+constexpr double kSplitKEfficiency = 0.75;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
