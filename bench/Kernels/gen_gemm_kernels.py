@@ -990,7 +990,7 @@ CONFIGS = [
     # 128 x 64 tiles: a stage is 24 KiB and holds a quarter of the MMA
     # work of a 128 x 256 one, so the ring is as deep as shared memory
     # allows (8 stages, 192 KiB beside the 16 KiB output tile): 8 ran
-    # 12-25 % faster than 6 on an H200 at M = 128-1024 (with 6 the
+    # 8-25 % faster than 6 on an H200 at M = 128-1024 (with 6 the
     # consumers' K loop waited on its full barriers: the ring did not
     # cover the loads' latency).
     ("bf16", "bf16", False, 128, 64, 64, 8),
