@@ -126,7 +126,14 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
       }
     } else {
       nvvm.setmaxregister increase 240
-      %half = arith.subi %wg, %c1 : index
+      // The warpgroup index broadcast from lane 0: warp-uniform for ptxas.
+      %wg_lane_i32 = arith.index_cast %wg : index to i32
+      %shfl_all_lanes = arith.constant -1 : i32
+      %shfl_lane0 = arith.constant 0 : i32
+      %shfl_clamp = arith.constant 31 : i32
+      %wg_uniform_i32 = nvvm.shfl.sync idx %shfl_all_lanes, %wg_lane_i32, %shfl_lane0, %shfl_clamp : i32 -> i32
+      %wg_uniform = arith.index_cast %wg_uniform_i32 : i32 to index
+      %half = arith.subi %wg_uniform, %c1 : index
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
       %row0 = arith.muli %half, %c_wm : index
@@ -165,165 +172,187 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
         %b_row = arith.addi %n0, %c0 : index
         %sfb_row = arith.addi %pn, %c0 : index
         %s_tile, %ph_tile = scf.if %valid -> (i32, i1) {
-          tile.fill %acc, %zero : !acc, f32
-          // The first promotion of %p1 (before any block) adds zeros.
-          tile.fill %p1, %zero : !acc, f32
-          tile.fill %sc1, %zero : !row_scales, f32
-          %pair_span = arith.muli %k_pairs, %c2_i32 : i32
-          %pairs_end = arith.addi %k_begin_i32, %pair_span : i32
-          %s_end, %ph_end, %sfb_last, %s_last, %had_pairs = scf.for %kt0_i32 = %k_begin_i32 to %pairs_end step %c2_i32
-              iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0_i32, %has_prev = %false) -> (i32, i1, f32, i32, i1) : i32 {
-            %kt0 = arith.index_cast %kt0_i32 : i32 to index
-            %si_e = arith.index_cast %s : i32 to index
-            // B's block scale: an L2 hit, in flight during the stage wait.
-            %sfb_e = memref.load %sfb[%sfb_row, %kt0] : memref<?x?xf32, 1>
-            nvgpu.mbarrier.try_wait.parity %full[%si_e], %ph, %ticks : !ring
-            %a_pair_e = arith.muli %si_e, %c2 : index
-            %a_stage_e = arith.addi %a_pair_e, %half : index
-            tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%si_e, 0, 0] sizes [64, 128, 128]
-                exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
-            tile.commit_group wgmma
-            // This warpgroup's row scales, while the wgmmas run.
-            tile.load %ssfa[%si_e, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
-            // Block kt0 - 1 (in %p1) retires; block kt0 stays in flight.
-            tile.wait_group wgmma, 1
-            %releases_prev = arith.andi %releaser, %has_prev : i1
-            scf.if %releases_prev {
-              %si_q = arith.index_cast %s_p1 : i32 to index
-              nvgpu.mbarrier.arrive %empty[%si_q] : !ring -> !nvgpu.mbarrier.token
+          // A warpgroup whose rows all lie past M computes nothing (below).
+          %wg_row = arith.addi %m0, %row0 : index
+          %wg_has_rows = arith.cmpi ult, %wg_row, %M : index
+          %s_w, %ph_w = scf.if %wg_has_rows -> (i32, i1) {
+            tile.fill %acc, %zero : !acc, f32
+            // The first promotion of %p1 (before any block) adds zeros.
+            tile.fill %p1, %zero : !acc, f32
+            tile.fill %sc1, %zero : !row_scales, f32
+            %pair_span = arith.muli %k_pairs, %c2_i32 : i32
+            %pairs_end = arith.addi %k_begin_i32, %pair_span : i32
+            %s_end, %ph_end, %sfb_last, %s_last, %had_pairs = scf.for %kt0_i32 = %k_begin_i32 to %pairs_end step %c2_i32
+                iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0_i32, %has_prev = %false) -> (i32, i1, f32, i32, i1) : i32 {
+              %kt0 = arith.index_cast %kt0_i32 : i32 to index
+              %si_e = arith.index_cast %s : i32 to index
+              // B's block scale: an L2 hit, in flight during the stage wait.
+              %sfb_e = memref.load %sfb[%sfb_row, %kt0] : memref<?x?xf32, 1>
+              nvgpu.mbarrier.try_wait.parity %full[%si_e], %ph, %ticks : !ring
+              %a_pair_e = arith.muli %si_e, %c2 : index
+              %a_stage_e = arith.addi %a_pair_e, %half : index
+              tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%si_e, 0, 0] sizes [64, 128, 128]
+                  exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
+              tile.commit_group wgmma
+              // This warpgroup's row scales, while the wgmmas run.
+              tile.load %ssfa[%si_e, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
+              // Block kt0 - 1 (in %p1) retires; block kt0 stays in flight.
+              tile.wait_group wgmma, 1
+              %releases_prev = arith.andi %releaser, %has_prev : i1
+              scf.if %releases_prev {
+                %si_q = arith.index_cast %s_p1 : i32 to index
+                nvgpu.mbarrier.arrive %empty[%si_q] : !ring -> !nvgpu.mbarrier.token
+              }
+              tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
+              ^bb0(%sa_v: f32, %si: index, %sj: index):
+                %both = arith.mulf %sa_v, %sfb_p1 : f32
+                tile.yield %both : f32
+              }
+              tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+              ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+                %y = math.fma %p, %rs, %x : f32
+                tile.yield %y : f32
+              }
+              %kt1 = arith.addi %kt0, %c1 : index
+              %s_inc_o = arith.addi %s, %c1_i32 : i32
+              %wraps_o = arith.cmpi eq, %s_inc_o, %c_stages_i32 : i32
+              %s_o = arith.select %wraps_o, %c0_i32, %s_inc_o : i32
+              %ph_o = arith.xori %ph, %wraps_o : i1
+              %si_o = arith.index_cast %s_o : i32 to index
+              // B's block scale: an L2 hit, in flight during the stage wait.
+              %sfb_o = memref.load %sfb[%sfb_row, %kt1] : memref<?x?xf32, 1>
+              nvgpu.mbarrier.try_wait.parity %full[%si_o], %ph_o, %ticks : !ring
+              %a_pair_o = arith.muli %si_o, %c2 : index
+              %a_stage_o = arith.addi %a_pair_o, %half : index
+              tile.gemm_async %p1[0, 0], %sa[%a_stage_o, 0, 0], %sb[%si_o, 0, 0] sizes [64, 128, 128]
+                  exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
+              tile.commit_group wgmma
+              // This warpgroup's row scales, while the wgmmas run.
+              tile.load %ssfa[%si_o, 0, %row0, 0] to %sc1 : !sfa_ring to !row_scales
+              // Block kt0 retires; block kt0 + 1 stays in flight.
+              tile.wait_group wgmma, 1
+              scf.if %releaser {
+                %si_r = arith.index_cast %s : i32 to index
+                nvgpu.mbarrier.arrive %empty[%si_r] : !ring -> !nvgpu.mbarrier.token
+              }
+              tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
+              ^bb0(%sa_v: f32, %si: index, %sj: index):
+                %both = arith.mulf %sa_v, %sfb_e : f32
+                tile.yield %both : f32
+              }
+              tile.map ins(%acc, %p0, %sc0 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+              ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+                %y = math.fma %p, %rs, %x : f32
+                tile.yield %y : f32
+              }
+              %s_inc_n = arith.addi %s_o, %c1_i32 : i32
+              %wraps_n = arith.cmpi eq, %s_inc_n, %c_stages_i32 : i32
+              %s_n = arith.select %wraps_n, %c0_i32, %s_inc_n : i32
+              %ph_n = arith.xori %ph_o, %wraps_n : i1
+              scf.yield %s_n, %ph_n, %sfb_o, %s_o, %true : i32, i1, f32, i32, i1
             }
-            tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
-            ^bb0(%sa_v: f32, %si: index, %sj: index):
-              %both = arith.mulf %sa_v, %sfb_p1 : f32
-              tile.yield %both : f32
+            %releases_pair_end = arith.andi %releaser, %had_pairs : i1
+            %s_after, %ph_after = scf.if %k_odd -> (i32, i1) {
+              %k_last = arith.index_cast %k_last_i32 : i32 to index
+              // The odd last block into %p0, promoted after the last pair's.
+              %si_t = arith.index_cast %s_end : i32 to index
+              // B's block scale: an L2 hit, in flight during the stage wait.
+              %sfb_t = memref.load %sfb[%sfb_row, %k_last] : memref<?x?xf32, 1>
+              nvgpu.mbarrier.try_wait.parity %full[%si_t], %ph_end, %ticks : !ring
+              %a_pair_t = arith.muli %si_t, %c2 : index
+              %a_stage_t = arith.addi %a_pair_t, %half : index
+              tile.gemm_async %p0[0, 0], %sa[%a_stage_t, 0, 0], %sb[%si_t, 0, 0] sizes [64, 128, 128]
+                  exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
+              tile.commit_group wgmma
+              // This warpgroup's row scales, while the wgmmas run.
+              tile.load %ssfa[%si_t, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
+              tile.wait_group wgmma, 1
+              scf.if %releases_pair_end {
+                %si_u = arith.index_cast %s_last : i32 to index
+                nvgpu.mbarrier.arrive %empty[%si_u] : !ring -> !nvgpu.mbarrier.token
+              }
+              tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
+              ^bb0(%sa_v: f32, %si: index, %sj: index):
+                %both = arith.mulf %sa_v, %sfb_last : f32
+                tile.yield %both : f32
+              }
+              tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+              ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+                %y = math.fma %p, %rs, %x : f32
+                tile.yield %y : f32
+              }
+              tile.wait_group wgmma, 0
+              scf.if %releaser {
+                %si_v = arith.index_cast %s_end : i32 to index
+                nvgpu.mbarrier.arrive %empty[%si_v] : !ring -> !nvgpu.mbarrier.token
+              }
+              tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
+              ^bb0(%sa_v: f32, %si: index, %sj: index):
+                %both = arith.mulf %sa_v, %sfb_t : f32
+                tile.yield %both : f32
+              }
+              tile.map ins(%acc, %p0, %sc0 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+              ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+                %y = math.fma %p, %rs, %x : f32
+                tile.yield %y : f32
+              }
+              %s_inc_v = arith.addi %s_end, %c1_i32 : i32
+              %wraps_v = arith.cmpi eq, %s_inc_v, %c_stages_i32 : i32
+              %s_v = arith.select %wraps_v, %c0_i32, %s_inc_v : i32
+              %ph_v = arith.xori %ph_end, %wraps_v : i1
+              scf.yield %s_v, %ph_v : i32, i1
+            } else {
+              tile.wait_group wgmma, 0
+              scf.if %releases_pair_end {
+                %si_w = arith.index_cast %s_last : i32 to index
+                nvgpu.mbarrier.arrive %empty[%si_w] : !ring -> !nvgpu.mbarrier.token
+              }
+              tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
+              ^bb0(%sa_v: f32, %si: index, %sj: index):
+                %both = arith.mulf %sa_v, %sfb_last : f32
+                tile.yield %both : f32
+              }
+              tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
+              ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
+                %y = math.fma %p, %rs, %x : f32
+                tile.yield %y : f32
+              }
+              scf.yield %s_end, %ph_end : i32, i1
             }
-            tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
-            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
-              %y = math.fma %p, %rs, %x : f32
-              tile.yield %y : f32
+            // Epilogue: the previous tile's TMA store must have read this
+            // warpgroup's half of the C tile before it is overwritten.
+            scf.if %wg_leader {
+              tile.wait_group bulk, 0 {read}
             }
-            %kt1 = arith.addi %kt0, %c1 : index
-            %s_inc_o = arith.addi %s, %c1_i32 : i32
-            %wraps_o = arith.cmpi eq, %s_inc_o, %c_stages_i32 : i32
-            %s_o = arith.select %wraps_o, %c0_i32, %s_inc_o : i32
-            %ph_o = arith.xori %ph, %wraps_o : i1
-            %si_o = arith.index_cast %s_o : i32 to index
-            // B's block scale: an L2 hit, in flight during the stage wait.
-            %sfb_o = memref.load %sfb[%sfb_row, %kt1] : memref<?x?xf32, 1>
-            nvgpu.mbarrier.try_wait.parity %full[%si_o], %ph_o, %ticks : !ring
-            %a_pair_o = arith.muli %si_o, %c2 : index
-            %a_stage_o = arith.addi %a_pair_o, %half : index
-            tile.gemm_async %p1[0, 0], %sa[%a_stage_o, 0, 0], %sb[%si_o, 0, 0] sizes [64, 128, 128]
-                exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
-            tile.commit_group wgmma
-            // This warpgroup's row scales, while the wgmmas run.
-            tile.load %ssfa[%si_o, 0, %row0, 0] to %sc1 : !sfa_ring to !row_scales
-            // Block kt0 retires; block kt0 + 1 stays in flight.
-            tile.wait_group wgmma, 1
-            scf.if %releaser {
-              %si_r = arith.index_cast %s : i32 to index
-              nvgpu.mbarrier.arrive %empty[%si_r] : !ring -> !nvgpu.mbarrier.token
+            nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+            tile.store %acc to %sc[%half, 0, 0] : !acc to !d_tile
+            tile.fence proxy_async
+            nvvm.barrier id = %half_i32 number_of_threads = %i32_128
+            scf.if %wg_leader {
+              %m_half = arith.addi %m0, %row0 : index
+              tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n0] sizes [64, 128] exec thread
+                  : !d_tile to !tile.buffer<?x?xbf16, global>
+              tile.commit_group bulk
             }
-            tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
-            ^bb0(%sa_v: f32, %si: index, %sj: index):
-              %both = arith.mulf %sa_v, %sfb_e : f32
-              tile.yield %both : f32
-            }
-            tile.map ins(%acc, %p0, %sc0 : !acc, !acc, !row_scales) outs(%acc : !acc) {
-            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
-              %y = math.fma %p, %rs, %x : f32
-              tile.yield %y : f32
-            }
-            %s_inc_n = arith.addi %s_o, %c1_i32 : i32
-            %wraps_n = arith.cmpi eq, %s_inc_n, %c_stages_i32 : i32
-            %s_n = arith.select %wraps_n, %c0_i32, %s_inc_n : i32
-            %ph_n = arith.xori %ph_o, %wraps_n : i1
-            scf.yield %s_n, %ph_n, %sfb_o, %s_o, %true : i32, i1, f32, i32, i1
-          }
-          %releases_pair_end = arith.andi %releaser, %had_pairs : i1
-          %s_after, %ph_after = scf.if %k_odd -> (i32, i1) {
-            %k_last = arith.index_cast %k_last_i32 : i32 to index
-            // The odd last block into %p0, promoted after the last pair's.
-            %si_t = arith.index_cast %s_end : i32 to index
-            // B's block scale: an L2 hit, in flight during the stage wait.
-            %sfb_t = memref.load %sfb[%sfb_row, %k_last] : memref<?x?xf32, 1>
-            nvgpu.mbarrier.try_wait.parity %full[%si_t], %ph_end, %ticks : !ring
-            %a_pair_t = arith.muli %si_t, %c2 : index
-            %a_stage_t = arith.addi %a_pair_t, %half : index
-            tile.gemm_async %p0[0, 0], %sa[%a_stage_t, 0, 0], %sb[%si_t, 0, 0] sizes [64, 128, 128]
-                exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
-            tile.commit_group wgmma
-            // This warpgroup's row scales, while the wgmmas run.
-            tile.load %ssfa[%si_t, 0, %row0, 0] to %sc0 : !sfa_ring to !row_scales
-            tile.wait_group wgmma, 1
-            scf.if %releases_pair_end {
-              %si_u = arith.index_cast %s_last : i32 to index
-              nvgpu.mbarrier.arrive %empty[%si_u] : !ring -> !nvgpu.mbarrier.token
-            }
-            tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
-            ^bb0(%sa_v: f32, %si: index, %sj: index):
-              %both = arith.mulf %sa_v, %sfb_last : f32
-              tile.yield %both : f32
-            }
-            tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
-            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
-              %y = math.fma %p, %rs, %x : f32
-              tile.yield %y : f32
-            }
-            tile.wait_group wgmma, 0
-            scf.if %releaser {
-              %si_v = arith.index_cast %s_end : i32 to index
-              nvgpu.mbarrier.arrive %empty[%si_v] : !ring -> !nvgpu.mbarrier.token
-            }
-            tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
-            ^bb0(%sa_v: f32, %si: index, %sj: index):
-              %both = arith.mulf %sa_v, %sfb_t : f32
-              tile.yield %both : f32
-            }
-            tile.map ins(%acc, %p0, %sc0 : !acc, !acc, !row_scales) outs(%acc : !acc) {
-            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
-              %y = math.fma %p, %rs, %x : f32
-              tile.yield %y : f32
-            }
-            %s_inc_v = arith.addi %s_end, %c1_i32 : i32
-            %wraps_v = arith.cmpi eq, %s_inc_v, %c_stages_i32 : i32
-            %s_v = arith.select %wraps_v, %c0_i32, %s_inc_v : i32
-            %ph_v = arith.xori %ph_end, %wraps_v : i1
-            scf.yield %s_v, %ph_v : i32, i1
+            scf.yield %s_after, %ph_after : i32, i1
           } else {
-            tile.wait_group wgmma, 0
-            scf.if %releases_pair_end {
-              %si_w = arith.index_cast %s_last : i32 to index
-              nvgpu.mbarrier.arrive %empty[%si_w] : !ring -> !nvgpu.mbarrier.token
+            // No rows: wait for each K block's stage and release it.
+            %s_d, %ph_d = scf.for %kd_i32 = %k_begin_i32 to %k_end_i32 step %c1_i32
+                iter_args(%s = %s_t, %ph = %ph_t) -> (i32, i1) : i32 {
+              %si_d = arith.index_cast %s : i32 to index
+              nvgpu.mbarrier.try_wait.parity %full[%si_d], %ph, %ticks : !ring
+              scf.if %releaser {
+                nvgpu.mbarrier.arrive %empty[%si_d] : !ring -> !nvgpu.mbarrier.token
+              }
+            %s_inc_d = arith.addi %s, %c1_i32 : i32
+            %wraps_d = arith.cmpi eq, %s_inc_d, %c_stages_i32 : i32
+            %s_d = arith.select %wraps_d, %c0_i32, %s_inc_d : i32
+            %ph_d = arith.xori %ph, %wraps_d : i1
+              scf.yield %s_d, %ph_d : i32, i1
             }
-            tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
-            ^bb0(%sa_v: f32, %si: index, %sj: index):
-              %both = arith.mulf %sa_v, %sfb_last : f32
-              tile.yield %both : f32
-            }
-            tile.map ins(%acc, %p1, %sc1 : !acc, !acc, !row_scales) outs(%acc : !acc) {
-            ^bb0(%x: f32, %p: f32, %rs: f32, %pi: index, %pj: index):
-              %y = math.fma %p, %rs, %x : f32
-              tile.yield %y : f32
-            }
-            scf.yield %s_end, %ph_end : i32, i1
+            scf.yield %s_d, %ph_d : i32, i1
           }
-          // Epilogue: the previous tile's TMA store must have read this
-          // warpgroup's half of the C tile before it is overwritten.
-          scf.if %wg_leader {
-            tile.wait_group bulk, 0 {read}
-          }
-          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
-          tile.store %acc to %sc[%half, 0, 0] : !acc to !d_tile
-          tile.fence proxy_async
-          nvvm.barrier id = %half_i32 number_of_threads = %i32_128
-          scf.if %wg_leader {
-            %m_half = arith.addi %m0, %row0 : index
-            tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n0] sizes [64, 128] exec thread
-                : !d_tile to !tile.buffer<?x?xbf16, global>
-            tile.commit_group bulk
-          }
-          scf.yield %s_after, %ph_after : i32, i1
+          scf.yield %s_w, %ph_w : i32, i1
         } else {
           scf.yield %s_t, %ph_t : i32, i1
         }

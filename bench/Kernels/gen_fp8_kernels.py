@@ -57,7 +57,8 @@ import sys
 from gen_gemm_splitk_kernels import f32_tile
 from gen_gemm_kernels import (accumulator,
                               acquire_stage, grouped_walk, layout, release,
-                              releasers_of, ring_constants, roles_and_ring)
+                              releasers_of, ring_constants, roles_and_ring,
+                              warpgroup_index)
 
 BM, BN, BK = 128, 128, 128
 WM = BM // 2  # rows per consumer warpgroup
@@ -448,9 +449,8 @@ def consumer(walk):
       %k_odd = arith.cmpi ne, %k_odd_count, %c0_i32 : i32
       %k_last_i32 = arith.subi %k_end_i32, %c1_i32 : i32
 """
-    return f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
-      %half = arith.subi %wg, %c1 : index
-      %half_i32 = arith.index_cast %wg : index to i32
+    text = f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
+{warpgroup_index("%half", "      ", uniform=True)}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
       %row0 = arith.muli %half, %c_wm : index
       %true = arith.constant true
@@ -466,6 +466,7 @@ def consumer(walk):
 {counts if walk != "splitk" else ""}      scf.for {walk_var} = {first} to {walk_end} step {step} iter_args(%s_t = %c0_i32, %ph_t = %false) -> (i32, i1) {suffix}{{
 {tile_of(walk, "        ")}
 {indented(counts, "  ") if walk == "splitk" else ""}        %s_tile, %ph_tile = scf.if %valid -> (i32, i1) {{
+@@ROWS_BEGIN@@
           tile.fill %acc, %zero : {T['acc']}, f32
           // The first promotion of %p1 (before any block) adds zeros.
           tile.fill %p1, %zero : {T['acc']}, f32
@@ -495,6 +496,7 @@ def consumer(walk):
 {block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", "w", ind)}            scf.yield %s_end, %ph_end : i32, i1
           }}
 {epilogue}          scf.yield %s_after, %ph_after : i32, i1
+@@ROWS_END@@
         }} else {{
           scf.yield %s_t, %ph_t : i32, i1
         }}
@@ -506,6 +508,40 @@ def consumer(walk):
         tile.wait_group bulk, 0 {{read}}
       }}
 """
+    return rows_guard(walk, text)
+
+
+def rows_guard(walk, text):
+    """The consumer's tile body (between the markers) run only by a
+    warpgroup with rows below M: in the dense and split-K walks a
+    warpgroup whose 64 rows all lie past M (the last row tile, when M mod
+    128 is 1 to 64; every tile when M <= 64) only waits for each K block's
+    stage and gives it back, leaving the tensor cores to the other one
+    (its MMAs would compute rows the TMA store clips). The grouped walks
+    keep both: their slots' rows past an expert's count are in bounds."""
+    begin, end = "@@ROWS_BEGIN@@\n", "@@ROWS_END@@\n"
+    head, rest = text.split(begin)
+    body, tail = rest.split(end)
+    if walk not in ("dense", "splitk"):
+        return head + body + tail
+    drain = f"""// No rows: wait for each K block's stage and release it.
+%s_d, %ph_d = scf.for %kd_i32 = %k_begin_i32 to %k_end_i32 step %c1_i32
+    iter_args(%s = %s_t, %ph = %ph_t) -> (i32, i1) : i32 {{
+  %si_d = arith.index_cast %s : i32 to index
+  nvgpu.mbarrier.try_wait.parity %full[%si_d], %ph, %ticks : !ring
+  scf.if %releaser {{
+{release("%si_d", False, "    ")}
+  }}
+{advance("%s", "%ph", "d")}  scf.yield %s_d, %ph_d : i32, i1
+}}
+scf.yield %s_d, %ph_d : i32, i1"""
+    opened = """// A warpgroup whose rows all lie past M computes nothing (below).
+%wg_row = arith.addi %m0, %row0 : index
+%wg_has_rows = arith.cmpi ult, %wg_row, %M : index
+%s_w, %ph_w = scf.if %wg_has_rows -> (i32, i1) {"""
+    return (head + indented(opened, "          ") + indented(body, "  ") +
+            "          } else {\n" + indented(drain, "            ") +
+            "          }\n          scf.yield %s_w, %ph_w : i32, i1\n" + tail)
 
 
 def kernel_name(walk):
