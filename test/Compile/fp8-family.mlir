@@ -8,6 +8,8 @@
 // RUN: tile-compile --check --remarks %t.mlir -o %t.ptx --manifest %t.json 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
 // The pipeline simulation runs every kernel to the end: the split-K GEMM
 // with its sample part count (2), the grouped GEMMs with the expert
@@ -33,6 +35,37 @@
 // PTXAS-NOT: C751
 // PTXAS-COUNT-5: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
+//
+// Each GEMM's consumers take their warpgroup index from lane 0 (a
+// shuffle: warp-uniform for ptxas, which otherwise compiles the tile loop
+// as divergent code):
+// PTX-LABEL: .entry fp8_blockscaled_dense_128x128x128_s5(
+// PTX: shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
+// PTX-LABEL: .entry fp8_blockscaled_contiguous_128x128x128_s5(
+// PTX: shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
+// PTX-LABEL: .entry fp8_blockscaled_masked_128x128x128_s5(
+// PTX: shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
+// PTX-LABEL: .entry fp8_blockscaled_splitk_128x128x128_s4(
+// PTX: shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
+//
+// In the dense and split-K walks a warpgroup whose rows all lie past M
+// only drains the ring (waits for each stage, releases it); the grouped
+// walks keep both warpgroups' MMAs.
+// IR-LABEL: gpu.func @fp8_blockscaled_dense_128x128x128_s5(
+// IR: %wg_has_rows = arith.cmpi ult, %wg_row, %M : index
+// IR: scf.if %wg_has_rows
+// IR: tile.gemm_async
+// IR: // No rows: wait for each K block's stage and release it.
+// IR-NOT: tile.gemm_async
+// IR: nvgpu.mbarrier.try_wait.parity %full[%si_d]
+// IR-NOT: tile.gemm_async
+// IR: nvgpu.mbarrier.arrive %empty[%si_d]
+// IR-LABEL: gpu.func @fp8_blockscaled_contiguous_128x128x128_s5(
+// IR-NOT: %wg_has_rows
+// IR-LABEL: gpu.func @fp8_blockscaled_masked_128x128x128_s5(
+// IR-NOT: %wg_has_rows
+// IR-LABEL: gpu.func @fp8_blockscaled_splitk_128x128x128_s4(
+// IR: scf.if %wg_has_rows
 //
 // CASES: "kernel": "fp8_blockscaled_dense_128x128x128_s5"
 // CASES: "walk": "dense"
