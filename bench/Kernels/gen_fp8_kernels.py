@@ -450,7 +450,7 @@ def consumer(walk):
       %k_last_i32 = arith.subi %k_end_i32, %c1_i32 : i32
 """
     text = f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
-{warpgroup_index("%half", "      ", uniform=True)}      %half_i32 = arith.index_cast %wg : index to i32
+{warpgroup_index("%half", "      ")}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
       %row0 = arith.muli %half, %c_wm : index
       %true = arith.constant true

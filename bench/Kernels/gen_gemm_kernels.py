@@ -217,7 +217,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
-{warpgroup_index("%half", "      ", uniform=epilogue == SOURCE_EPILOGUE)}      %half_i32 = arith.index_cast %wg : index to i32
+{warpgroup_index("%half", "      ")}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
 {releasers_of(cluster, multicast_b)}      %acc = tile.alloc_local : {acc_t}
       scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
@@ -305,19 +305,17 @@ EPILOGUES = {
 }
 
 
-def warpgroup_index(name, indent, uniform):
-    """`name` = the consumer warpgroup's index (%wg - 1). With `uniform`
-    it is %wg broadcast from lane 0 by a shuffle, so that ptxas knows it is
-    the same on every lane of a warp. Needed where it selects an mbarrier a
-    wait spins on: derived from %tid.x alone, the wait loop counts as
-    divergent, and ptxas compiles the whole tile loop as divergent code (a
-    convergence region around it, the K loop's counters and the wgmma
-    descriptors in vector registers, moved to uniform ones before every
-    wgmma): the alpha_beta_c kernels, whose epilogue waits on their
-    warpgroup's source barrier, ran 5-9 % behind the plain kernel on an
-    H200 that way."""
-    if not uniform:
-        return f"{indent}{name} = arith.subi %wg, %c1 : index\n"
+def warpgroup_index(name, indent):
+    """`name` = the consumer warpgroup's index (%wg - 1), from %wg
+    broadcast from lane 0 by a shuffle, so that ptxas knows it is the same
+    on every lane of a warp. Derived from %tid.x alone it is not uniform
+    to ptxas, nor is what it selects: an mbarrier a wait spins on (the wait
+    loop, and the whole tile loop around it, then count as divergent: a
+    convergence region around it), or the warpgroup's A stage, whose wgmma
+    descriptors are then computed in vector registers and moved to uniform
+    ones before every wgmma. On an H200 the alpha_beta_c kernels ran 5-9 %
+    behind the plain kernel that way, and the plain 128 x 256 and
+    128 x 128 kernels 3-11 % behind their shuffled form."""
     lines = f"""// The warpgroup index broadcast from lane 0: warp-uniform for ptxas.
 %wg_lane_i32 = arith.index_cast %wg : index to i32
 %shfl_all_lanes = arith.constant -1 : i32
@@ -412,7 +410,7 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
-{warpgroup_index("%half", "      ", uniform=True)}      %half_i32 = arith.index_cast %wg : index to i32
+{warpgroup_index("%half", "      ")}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
 {releasers_of(1, False)}      // Walk positions half, half + 2, ...: tiles first + (2j + half) ctas,
       // whose ring slots start at (2j + half) k_tiles.

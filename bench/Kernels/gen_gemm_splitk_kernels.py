@@ -214,7 +214,7 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
       }}
     }} else {{
       nvvm.setmaxregister increase {CONSUMER_REGS}
-{warpgroup_index("%half", "      ", uniform=True)}      %half_i32 = arith.index_cast %wg : index to i32
+{warpgroup_index("%half", "      ")}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
 {releasers_of(1, False)}      %acc = tile.alloc_local : {acc_t}
       scf.for %u = %first_unit to %units step %ctas iter_args(%it0 = %c0) -> (index) {{

@@ -21,6 +21,9 @@
 // CHECK: setmaxnreg.dec.sync.aligned.u32 40;
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// The consumers' warpgroup index (which picks their A stage) broadcast
+// from lane 0: warp-uniform for ptxas (docs/Design.md).
+// CHECK: shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // CHECK: wgmma.commit_group.sync.aligned;
