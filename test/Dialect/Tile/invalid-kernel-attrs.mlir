@@ -138,3 +138,30 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_sizes' must be one to four sample sizes in [1, 65536]: array<i64: ...>}}
+  gpu.func @k() kernel attributes {tile.sample_sizes = array<i64: 0, 200>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_sizes' must be one to four sample sizes in [1, 65536]: array<i64: ...>}}
+  gpu.func @k() kernel attributes {tile.sample_sizes = array<i64>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.sample_sizes' must be one to four sample sizes in [1, 65536]: array<i64: ...>}}
+  gpu.func @k() kernel attributes {tile.sample_sizes = [160, 200]} {
+    gpu.return
+  }
+}

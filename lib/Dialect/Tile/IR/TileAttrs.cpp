@@ -396,6 +396,18 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                  << "x" << cluster[2] << ")";
     return success();
   }
+  if (name == "tile.sample_sizes") {
+    auto sizes = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' belongs on a kernel function";
+    if (!sizes || sizes.empty() || sizes.size() > 4 ||
+        llvm::any_of(sizes.asArrayRef(),
+                     [](int64_t s) { return s < 1 || s > 65536; }))
+      return op->emitError() << "'" << name
+                             << "' must be one to four sample sizes in [1, "
+                                "65536]: array<i64: ...>";
+    return success();
+  }
   if (name == "tile.version_of") {
     auto of = dyn_cast<StringAttr>(attr.getValue());
     auto symbol = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());

@@ -18,7 +18,9 @@
 //
 // Only integers are computed (thread ids, cluster ranks, loop counters,
 // stage and phase arithmetic); memory contents are not. Every dynamic
-// `memref.dim` takes a sample size (integer kernel arguments stay
+// `memref.dim` takes a sample size (200 and 330, or the kernel's
+// `tile.sample_sizes`, so that a branch only some sizes take is run too;
+// integer kernel arguments stay
 // unknown unless given a `tile.sample_value`); the grid is one cluster (one CTA without a known_cluster_size),
 // unless the kernel's `tile.sample_grid` gives the grid size its
 // CTAs read (so that a persistent kernel's CTA walks a few tiles, not all);
@@ -1837,8 +1839,16 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
     bool reverse;
     SmallVector<int64_t> lazy;
   };
-  SmallVector<Run> runs = {{200, false, {}}, {200, true, {}},
-                           {330, false, {}}, {330, true, {}}};
+  SmallVector<int64_t> sizes = {200, 330};
+  if (auto given = kernel->getAttrOfType<DenseI64ArrayAttr>("tile.sample_sizes");
+      given && !given.empty())
+    sizes.assign(given.asArrayRef().begin(), given.asArrayRef().end());
+  SmallVector<Run> runs;
+  for (int64_t size : sizes) {
+    runs.push_back({size, false, {}});
+    runs.push_back({size, true, {}});
+  }
+  int64_t lazySize = sizes.back();
   int64_t numWarps = (threads + kLanes - 1) / kLanes;
   for (size_t index = 0; index < runs.size(); ++index) {
     {
@@ -1865,9 +1875,9 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
         auto active = [&](int64_t w) { return sim.syncOps[w] > 0; };
         for (int64_t w = 0; w < std::min<int64_t>(numWarps, 4); ++w)
           if (active(w))
-            runs.push_back({330, false, {w}});
+            runs.push_back({lazySize, false, {w}});
         for (int64_t first = 4; first < numWarps; first += 4) {
-          Run lazy{330, false, {}};
+          Run lazy{lazySize, false, {}};
           for (int64_t w = first; w < std::min(numWarps, first + 4); ++w)
             lazy.lazy.push_back(w);
           if (llvm::any_of(lazy.lazy, active))

@@ -75,7 +75,9 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       one, so that a persistent kernel's CTA walks a few of its tiles at
       the sample sizes, not all of them), warp by warp with lane masks,
       integers only (thread ids, ranks, loop counters, stage and phase
-      arithmetic), every dynamic `memref.dim` a sample size (200, 330),
+      arithmetic), every dynamic `memref.dim` a sample size (200, 330,
+      or the kernel's `tile.sample_sizes = array<i64: ...>`: up to four,
+      for a branch only some sizes reach; the slow-warp runs take the last),
       a `memref.load` from a 1-D integer argument with
       `tile.sample_contents = array<i64: ...>` that element (and its
       `memref.dim` the array's length: sequence offsets, expert counts),
