@@ -35,7 +35,8 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
-  // tile.tensor_maps, tile.dispatch, tile.source_signature on functions.
+  // tile.tensor_maps, tile.dispatch, tile.source_signature,
+  // tile.sample_grid, tile.sample_sizes on functions.
   let hasOperationAttrVerify = 1;
   // tile.sample_value on an integer kernel argument, tile.sample_contents
   // on a 1-D integer memref argument.
