@@ -48,7 +48,7 @@
 // PUBLISH: note: initialized here by thread 0
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir store-tile-rewritten-under-tma-store | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=STORE
-// STORE: error: thread {{[0-9]+}} (warpgroup 1, warp {{[0-9]}}, lane 0) writes [0, 0..63, 0..255] of the shared buffer on line 129 while a TMA store issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read [0, 0..63, 0..255] of the shared buffer on line 129
+// STORE: error: thread {{[0-9]+}} (warpgroup 1, warp {{[0-9]}}, lane 0) writes [0, {{[0-9]+}}..{{[0-9]+}}, 0..255] of the shared buffer on line 129 while a TMA store issued by thread 128 (warpgroup 1, warp 4, lane 0) may still read [0, 0..63, 0..255] of the shared buffer on line 129
 //
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir exit-with-tma-store-in-flight | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXIT
 // EXIT: error: thread 128 (warpgroup 1, warp 4, lane 0) exits while its TMA store may still read [0, 0..63, 0..255] of the shared buffer on line 129 (no tile.wait_group bulk retired it)

@@ -73,7 +73,7 @@ gpu.module @not_waited [#nvvm.target<chip = "sm_90a">] {
       nvgpu.mbarrier.try_wait.parity %b[%c0], %phase0, %ticks : !bar
     }
     %f = tile.alloc_local : !frag
-    // expected-error @below {{thread 32 (warpgroup 0, warp 1, lane 0) reads [0..63, 0..63] of the shared buffer on line 59 while the copy into [0..63, 0..63] of the shared buffer on line 59 (completing on mbarrier 0 of the mbarrier group on line 60) has not completed}}
+    // expected-error @below {{thread 32 (warpgroup 0, warp 1, lane 0) reads [32..63, 0..31] of the shared buffer on line 59 while the copy into [0..63, 0..63] of the shared buffer on line 59 (completing on mbarrier 0 of the mbarrier group on line 60) has not completed}}
     tile.load %s[0, 0] to %f : !smem to !frag
     gpu.return
   }

@@ -1,7 +1,8 @@
 // The kernel attributes the manifest reads: `tile.version_of` names another
 // kernel, `tile.arg_alignment` records what a variant needs of an argument,
 // `tile.sample_grid` the grid size the kernel checks' simulation runs in,
-// `tile.sample_contents` the elements it reads from an argument.
+// `tile.sample_contents` the elements it reads from an argument,
+// `tile.base_alignment` what an argument's base address is a multiple of.
 // RUN: tile-opt --split-input-file --verify-diagnostics %s
 
 gpu.module @m {
@@ -162,6 +163,33 @@ gpu.module @m {
 gpu.module @m {
   // expected-error @+1 {{'tile.sample_sizes' must be one to four sample sizes in [1, 65536]: array<i64: ...>}}
   gpu.func @k() kernel attributes {tile.sample_sizes = [160, 200]} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.base_alignment' on argument 0 must be an i64 power of two from 1 to 256 on a global memref}}
+  gpu.func @k(%w: memref<?x128xf32, 1> {tile.base_alignment = 12 : i64}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.base_alignment' on argument 0 must be an i64 power of two from 1 to 256 on a global memref}}
+  gpu.func @k(%w: memref<?x128xf32, 3> {tile.base_alignment = 16 : i64}) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.base_alignment' on argument 0 must be an i64 power of two from 1 to 256 on a global memref}}
+  gpu.func @k(%n: i32 {tile.base_alignment = 16 : i64}) kernel {
     gpu.return
   }
 }

@@ -311,12 +311,17 @@ static LogicalResult verifyTensorMapArguments(Operation *op, ArrayAttr maps) {
 /// `tile.sample_contents` gives a 1-D integer memref argument the elements
 /// the simulation reads from it (sequence offsets, expert counts): a
 /// non-empty array<i64>, as long as a static size says.
+/// `tile.base_alignment` promises that a global memref argument's base
+/// address is a multiple of that many bytes (a power of two, 1 to 256):
+/// register-tile loads and stores through it may then move vectors, and
+/// the launch checks the promise.
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned region,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name != "tile.sample_value" && name != "tile.sample_contents")
+  if (name != "tile.sample_value" && name != "tile.sample_contents" &&
+      name != kBaseAlignmentAttr)
     return success();
   // The signature's type (a declaration has no entry block).
   Type type;
@@ -325,6 +330,18 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
       type = function.getArgumentTypes()[argIndex];
   } else if (op->getRegion(region).getNumArguments() > argIndex) {
     type = op->getRegion(region).getArgument(argIndex).getType();
+  }
+  if (name == kBaseAlignmentAttr) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    auto memref = dyn_cast_or_null<MemRefType>(type);
+    if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 1 ||
+        bytes.getInt() > 256 || !llvm::isPowerOf2_64(bytes.getInt()) ||
+        !memref || !isGlobalMemorySpace(memref.getMemorySpace()))
+      return op->emitError()
+             << "'" << kBaseAlignmentAttr << "' on argument " << argIndex
+             << " must be an i64 power of two from 1 to 256 on a global "
+                "memref";
+    return success();
   }
   if (name == "tile.sample_contents") {
     auto contents = dyn_cast<DenseI64ArrayAttr>(attr.getValue());

@@ -175,9 +175,8 @@ LogicalResult tile::OpTrait::verifyKnownAttributes(Operation *op,
 // FromMemrefOp
 //===----------------------------------------------------------------------===//
 
-/// True if `space` denotes global memory: none, integer 1, or
-/// #gpu.address_space<global> (matched by name to keep GPU headers out).
-static bool isGlobalMemorySpace(Attribute space) {
+/// Matched by name to keep GPU headers out.
+bool tile::isGlobalMemorySpace(Attribute space) {
   if (!space)
     return true;
   if (auto i = dyn_cast<IntegerAttr>(space))

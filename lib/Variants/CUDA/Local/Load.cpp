@@ -297,6 +297,12 @@ void tile::local::registerLoadVariants(VariantRegistry &registry) {
                                 kLoadVectorPriority,
                                 {{"global_or_shared_source", memorySource}},
                                 planVectorLoad,
-                                /*prepare=*/nullptr,
+                                // A declared alignment the vectors use
+                                // is checked at launch.
+                                [](LoadOp op, LocalAccessPlan &,
+                                   const DispatchContext &, KernelABI &abi) {
+                                  return requireDeclaredAlignment(
+                                      op, op.getSrc(), abi, "tile.load");
+                                },
                                 emitVectorLoad});
 }

@@ -7,7 +7,12 @@
 
 #include "LocalAccess.h"
 
+#include "tile/Dispatch/KernelABI.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include <numeric>
@@ -124,7 +129,84 @@ Value swizzledAddress(OpBuilder &b, Location loc, Value at,
 int64_t bufferAlignment(Value memory, BufferType type) {
   if (auto alloc = memory.getDefiningOp<AllocSharedOp>())
     return alloc.getEffectiveAlignment();
-  return std::max(1u, type.getElementBits() / 8);
+  int64_t element = std::max(1u, type.getElementBits() / 8);
+  if (std::optional<DeclaredAlignment> declared = declaredAlignment(memory))
+    return std::max(element, declared->bytes);
+  return element;
+}
+
+namespace {
+/// A multiple `value` is known to be (0: it is 0), from constants, their
+/// products, sums and casts; capped, since no alignment needs more.
+int64_t knownMultiple(Value value, int depth = 0) {
+  constexpr int64_t kCap = int64_t(1) << 20;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return std::min(constant.abs().getLimitedValue(kCap), uint64_t(kCap));
+  Operation *op = value.getDefiningOp();
+  if (!op || depth > 16)
+    return 1;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+          arith::ExtSIOp>(op))
+    return knownMultiple(op->getOperand(0), depth + 1);
+  if (isa<arith::AddIOp, arith::SubIOp>(op))
+    return std::gcd(knownMultiple(op->getOperand(0), depth + 1),
+                    knownMultiple(op->getOperand(1), depth + 1));
+  if (isa<arith::MulIOp>(op)) {
+    int64_t a = knownMultiple(op->getOperand(0), depth + 1);
+    int64_t b = knownMultiple(op->getOperand(1), depth + 1);
+    if (!a || !b)
+      return 0;
+    return a > kCap / b ? kCap : a * b;
+  }
+  return 1;
+}
+} // namespace
+
+std::optional<DeclaredAlignment> declaredAlignment(Value memory) {
+  auto from = memory.getDefiningOp<FromMemrefOp>();
+  if (!from)
+    return std::nullopt;
+  Value source = from.getSource();
+  auto type = cast<MemRefType>(source.getType());
+  int64_t offsetElements = 0;
+  if (auto view = source.getDefiningOp<memref::ReinterpretCastOp>()) {
+    OpFoldResult offset = view.getMixedOffsets().front();
+    if (auto attr = dyn_cast<Attribute>(offset))
+      offsetElements = cast<IntegerAttr>(attr).getInt();
+    else
+      offsetElements = knownMultiple(cast<Value>(offset));
+    source = view.getSource();
+    auto viewed = dyn_cast<MemRefType>(source.getType());
+    if (!viewed)
+      return std::nullopt;
+    type = viewed;
+  }
+  auto arg = dyn_cast<BlockArgument>(source);
+  auto function =
+      arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
+          : FunctionOpInterface();
+  if (!function || arg.getOwner() != &function.getFunctionBody().front() ||
+      !type.getLayout().isIdentity() || type.getElementTypeBitWidth() % 8)
+    return std::nullopt;
+  auto promise = function.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                        kBaseAlignmentAttr);
+  if (!promise || promise.getInt() < 1)
+    return std::nullopt;
+  int64_t bytes = promise.getInt();
+  if (offsetElements)
+    bytes = std::gcd(bytes, std::abs(offsetElements) *
+                                int64_t(type.getElementTypeBitWidth() / 8));
+  return DeclaredAlignment{arg, bytes, promise.getInt()};
+}
+
+LogicalResult requireDeclaredAlignment(Operation *op, Value memory,
+                                       dispatch::KernelABI &abi,
+                                       StringRef by) {
+  std::optional<DeclaredAlignment> declared = declaredAlignment(memory);
+  if (!declared)
+    return success();
+  return abi.requireAlignment(op, declared->arg, declared->declared, by, {});
 }
 
 /// A float value converted to `to` (rounded to nearest even when narrower;

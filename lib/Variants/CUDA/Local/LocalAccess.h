@@ -62,8 +62,27 @@ mlir::Value elementAddress(mlir::OpBuilder &b, mlir::Location loc,
                            size_t i, mlir::Value buffer, mlir::Type element);
 
 /// What a vector access may assume of `memory`'s base address: a shared
-/// allocation's alignment, else only the element's.
+/// allocation's alignment, a global buffer's declared one
+/// (declaredAlignment), else only the element's.
 int64_t bufferAlignment(mlir::Value memory, BufferType type);
+
+/// A global buffer whose base a kernel argument's `tile.base_alignment`
+/// promises: a tile.from_memref of the argument (an identity-layout
+/// memref), or of a memref.reinterpret_cast of it at an offset that is a
+/// known multiple of elements (constants, their products and sums).
+struct DeclaredAlignment {
+  mlir::BlockArgument arg;
+  int64_t bytes; ///< the promise, less what the offset keeps of it
+  int64_t declared; ///< the argument's promise, which the launch checks
+};
+std::optional<DeclaredAlignment> declaredAlignment(mlir::Value memory);
+
+/// Records what a vector access through `memory` relies on (the
+/// argument's declared alignment) as a launch requirement of its kernel.
+mlir::LogicalResult requireDeclaredAlignment(mlir::Operation *op,
+                                             mlir::Value memory,
+                                             dispatch::KernelABI &abi,
+                                             llvm::StringRef by);
 
 /// A float value converted to `to` (rounded to nearest even when narrower;
 /// bf16 <-> f16 through f32, neither holds the other).

@@ -192,6 +192,12 @@ void tile::local::registerStoreVariants(VariantRegistry &registry) {
                                 kStoreVectorPriority,
                                 {},
                                 planVectorStore,
-                                /*prepare=*/nullptr,
+                                // A declared alignment the vectors use
+                                // is checked at launch.
+                                [](StoreOp op, LocalAccessPlan &,
+                                   const DispatchContext &, KernelABI &abi) {
+                                  return requireDeclaredAlignment(
+                                      op, op.getDst(), abi, "tile.store");
+                                },
                                 emitVectorStore});
 }

@@ -21,7 +21,9 @@
 // `memref.dim` takes a sample size (200 and 330, or the kernel's
 // `tile.sample_sizes`, so that a branch only some sizes take is run too;
 // integer kernel arguments stay
-// unknown unless given a `tile.sample_value`); the grid is one cluster (one CTA without a known_cluster_size),
+// unknown unless given a `tile.sample_value`; a 1-D integer argument with
+// `tile.sample_contents` is read, stored and updated by atomics as memory
+// this CTA alone changes); the grid is one cluster (one CTA without a known_cluster_size),
 // unless the kernel's `tile.sample_grid` gives the grid size its
 // CTAs read (so that a persistent kernel's CTA walks a few tiles, not all);
 // the copy engines and the tcgen05 pipe deliver as late as possible: only
@@ -36,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelChecks.h"
+#include "tile/Dialect/Tile/IR/LocalTiles.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Target/CUDA/Model/PipelineModel.h"
 #include "tile/Variants/CUDA/VariantHelpers.h"
@@ -211,6 +214,20 @@ private:
   SmallVector<int64_t> lazyWarps;
   std::vector<Warp> warps;
   int64_t steps = 0;
+  /// Elements of sampled arguments (tile.sample_contents) this run wrote
+  /// by memref.store or memref.atomic_rmw: the grid's other CTAs are not
+  /// run, so a counter they share holds the sample plus this CTA's own
+  /// updates.
+  DenseMap<std::pair<Value, int64_t>, int64_t> written;
+  /// The element `index` of a sampled argument as this run left it.
+  std::optional<int64_t> sampledElement(Value memref, int64_t index) {
+    ArrayRef<int64_t> contents = sampleContents(memref);
+    if (index < 0 || index >= int64_t(contents.size()))
+      return std::nullopt;
+    auto it = written.find({memref, index});
+    return it != written.end() ? it->second : contents[index];
+  }
+  bool stepAtomic(Warp &warp, Frame &frame, memref::AtomicRMWOp rmw);
 
   bool stopped() const { return !skipped.empty() || machine.failed(); }
   StepResult skip(Operation *op, const Twine &why) {
@@ -261,7 +278,9 @@ private:
                      int64_t scopeThreads, int64_t bytes);
   StepResult stepAccess(Warp &warp, Frame &frame, Operation &op, Value buffer,
                         OperandRange dynamic, ArrayRef<int64_t> staticOffsets,
-                        ArrayRef<int64_t> shape, bool write);
+                        BufferType local, bool write);
+  void narrowToLanes(Warp &warp, Mask mask, BufferType local,
+                     model::SharedBox &box);
   std::optional<SmallVector<int64_t, 4>> copyTargets(Warp &warp,
                                                      CopyAsyncOp copy,
                                                      int lane);
@@ -1251,20 +1270,61 @@ StepResult Simulation::stepArriveRemote(Warp &warp, Frame &frame,
 StepResult Simulation::stepAccess(Warp &warp, Frame &frame, Operation &op,
                                   Value buffer, OperandRange dynamic,
                                   ArrayRef<int64_t> staticOffsets,
-                                  ArrayRef<int64_t> shape, bool write) {
+                                  BufferType local, bool write) {
   MemoryScope scope = cast<BufferType>(buffer.getType()).getScope();
   if (scope != MemoryScope::shared && scope != MemoryScope::tmem)
     return StepResult::Next;
   int lane = lanesOf(frame.mask).front();
-  std::optional<model::SharedBox> box =
-      boxOf(warp, &op, buffer, dynamic, staticOffsets, shape, lane);
+  std::optional<model::SharedBox> box = boxOf(
+      warp, &op, buffer, dynamic, staticOffsets, local.getShape(), lane);
   if (!box)
     return StepResult::Stop;
+  if (scope == MemoryScope::shared)
+    narrowToLanes(warp, frame.mask, local, *box);
   if (write)
     machine.writeShared(threadOf(warp, lane), *box, &op);
   else
     machine.readShared(threadOf(warp, lane), *box, &op);
   return machine.failed() ? StepResult::Stop : StepResult::Next;
+}
+
+/// A register tile's access by the lanes of `mask` only (a warp that stores
+/// or loads its own rows in a branch the others do not take): `box`, the
+/// whole tile's region, narrowed to the elements those threads hold, for
+/// layouts over the threads of a warpgroup. Other layouts keep the whole
+/// region.
+void Simulation::narrowToLanes(Warp &warp, Mask mask, BufferType local,
+                               model::SharedBox &box) {
+  std::optional<TileLayout> layout = local.getEffectiveLayout();
+  if (!layout || !local.hasStaticShape() || !layout->replica().empty() ||
+      !layout->group(local.getShape()))
+    return;
+  for (const Iter &it : layout->shard())
+    if (it.axis != Axis::m && it.axis != Axis::tid_in_wg &&
+        it.axis != Axis::wid_in_wg && it.axis != Axis::laneid)
+      return;
+  LocalElements elements = localElements(local);
+  size_t rank = local.getRank(), lead = box.lo.size() - rank;
+  SmallVector<int64_t, 4> lo(rank, std::numeric_limits<int64_t>::max());
+  SmallVector<int64_t, 4> hi(rank, std::numeric_limits<int64_t>::min());
+  for (int l : lanesOf(mask)) {
+    int64_t thread = localThreadOf(warp, l) % 128;
+    SmallVector<int64_t, 4> base(rank, 0);
+    for (const LocalElements::ThreadIter &t : elements.threadIters)
+      base[t.dim] += (thread / t.threadStride) % t.extent * t.coordStep;
+    for (const LocalElements::Element &e : elements.elements)
+      for (size_t d = 0; d < rank; ++d) {
+        lo[d] = std::min(lo[d], base[d] + e.coord[d]);
+        hi[d] = std::max(hi[d], base[d] + e.coord[d] + 1);
+      }
+  }
+  if (elements.elements.empty())
+    return;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t start = box.lo[lead + d];
+    box.lo[lead + d] = start + lo[d];
+    box.hi[lead + d] = start + hi[d];
+  }
 }
 
 StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
@@ -1336,12 +1396,12 @@ StepResult Simulation::stepTile(Warp &warp, Frame &frame, Operation &op) {
   }
   if (auto store = dyn_cast<StoreOp>(op))
     return stepAccess(warp, frame, op, store.getDst(), store.getDstOffsets(),
-                      store.getDstStaticOffsets(),
-                      store.getSrc().getType().getShape(), /*write=*/true);
+                      store.getDstStaticOffsets(), store.getSrc().getType(),
+                      /*write=*/true);
   if (auto load = dyn_cast<LoadOp>(op))
     return stepAccess(warp, frame, op, load.getSrc(), load.getSrcOffsets(),
-                      load.getSrcStaticOffsets(),
-                      load.getDst().getType().getShape(), /*write=*/false);
+                      load.getSrcStaticOffsets(), load.getDst().getType(),
+                      /*write=*/false);
   if (auto remote = dyn_cast<MBarrierArriveRemoteOp>(op))
     return stepArriveRemote(warp, frame, remote);
   return StepResult::Next;
@@ -1490,18 +1550,78 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
     // An argument's element, where the kernel gives its sample contents
     // (tile.sample_contents) and the index is known: a sequence offset
     // or an expert count read from memory.
-    auto contents = sampleContents(load.getMemRef());
-    if (!contents.empty() && load.getIndices().size() == 1)
+    if (load.getIndices().size() == 1)
       if (std::optional<int64_t> i =
-              uniform(warp, load.getIndices().front(), frame.mask);
-          i && *i >= 0 && *i < int64_t(contents.size()))
-        special = contents[*i];
+              uniform(warp, load.getIndices().front(), frame.mask))
+        special = sampledElement(load.getMemRef(), *i);
+  } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    // Into a sampled argument: later loads and atomics read it.
+    LaneValues index, value;
+    if (!sampleContents(store.getMemRef()).empty() &&
+        store.getIndices().size() == 1 &&
+        known(warp, store.getIndices().front(), frame.mask, index) &&
+        known(warp, store.getValue(), frame.mask, value))
+      for (int l : lanesOf(frame.mask))
+        if (sampledElement(store.getMemRef(), index.lane[l]))
+          written[{store.getMemRef(), index.lane[l]}] = value.lane[l];
+    return true;
+  } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
+    return stepAtomic(warp, frame, rmw);
   }
   if (special) {
     setUniform(warp, op.getResult(0), *special, frame.mask);
     return true;
   }
   return false;
+}
+
+/// An integer atomic on a sampled argument (a split-K tile's arrival
+/// counter): lane by lane, each lane's result the element before its own
+/// update. Elsewhere the result is unknown (a branch on it is not followed).
+bool Simulation::stepAtomic(Warp &warp, Frame &frame,
+                            memref::AtomicRMWOp rmw) {
+  LaneValues &out = warp.values[rmw.getResult()];
+  out.known &= ~frame.mask;
+  out.uniform = false;
+  LaneValues index, value;
+  if (sampleContents(rmw.getMemref()).empty() ||
+      rmw.getIndices().size() != 1 ||
+      !known(warp, rmw.getIndices().front(), frame.mask, index) ||
+      !known(warp, rmw.getValue(), frame.mask, value))
+    return true;
+  unsigned width = widthOf(rmw.getType());
+  for (int l : lanesOf(frame.mask)) {
+    std::optional<int64_t> old = sampledElement(rmw.getMemref(), index.lane[l]);
+    if (!old || !width)
+      return true;
+    int64_t v = value.lane[l], next;
+    switch (rmw.getKind()) {
+    case arith::AtomicRMWKind::addi:
+      next = *old + v;
+      break;
+    case arith::AtomicRMWKind::assign:
+      next = v;
+      break;
+    case arith::AtomicRMWKind::maxs:
+      next = std::max(*old, v);
+      break;
+    case arith::AtomicRMWKind::mins:
+      next = std::min(*old, v);
+      break;
+    case arith::AtomicRMWKind::ori:
+      next = *old | v;
+      break;
+    case arith::AtomicRMWKind::andi:
+      next = *old & v;
+      break;
+    default:
+      return true;
+    }
+    written[{rmw.getMemref(), index.lane[l]}] = signExtend(next, width);
+    out.lane[l] = *old;
+    out.known |= Mask(1) << l;
+  }
+  return true;
 }
 
 /// setmaxnreg: registers through the CTA's pool (from nvvm.maxnreg).

@@ -39,7 +39,8 @@ def Tile_Dialect : Dialect {
   // tile.sample_grid, tile.sample_sizes on functions.
   let hasOperationAttrVerify = 1;
   // tile.sample_value on an integer kernel argument, tile.sample_contents
-  // on a 1-D integer memref argument.
+  // on a 1-D integer memref argument, tile.base_alignment on a global
+  // memref argument.
   let hasRegionArgAttrVerify = 1;
   // mbarrier operands are !llvm.ptr<3> or !nvgpu.mbarrier.group values.
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",

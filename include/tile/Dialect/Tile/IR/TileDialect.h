@@ -38,6 +38,15 @@ struct GlobalMemoryResource
   llvm::StringRef getName() final { return "tile.global_memory"; }
 };
 
+/// True if `space` denotes global memory: none, integer 0 or 1, or
+/// #gpu.address_space<global>.
+bool isGlobalMemorySpace(mlir::Attribute space);
+
+/// A kernel's global memref argument attribute: its base address is a
+/// multiple of this many bytes (verified by the dialect, checked at launch;
+/// register-tile loads and stores through it may move vectors).
+constexpr llvm::StringLiteral kBaseAlignmentAttr = "tile.base_alignment";
+
 /// `barrier` (an mbarrier operand, possibly null) with its `index`: an
 /// `!llvm.ptr<3>` takes none, a workgroup `!nvgpu.mbarrier.group` needs one
 /// (a constant one inside the group).

@@ -81,6 +81,9 @@ def TileVerifyKernels : Pass<"tile-verify-kernels"> {
       a `memref.load` from a 1-D integer argument with
       `tile.sample_contents = array<i64: ...>` that element (and its
       `memref.dim` the array's length: sequence offsets, expert counts),
+      updated by the run's `memref.store` and integer
+      `memref.atomic_rmw` to it (an arrival counter), a register tile's
+      shared-memory access narrowed to the elements its lanes hold,
       warps scheduled first to last, last to first, and with one role
       at a time as slow as possible; copies and tcgen05 commits complete
       only when no warp can move. mbarriers, named / CTA / cluster
