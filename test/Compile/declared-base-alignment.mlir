@@ -20,6 +20,9 @@
 // CHECK-LABEL: .entry unknown_offset(
 // CHECK-NOT: st.global.v2
 // CHECK-COUNT-64: st.global.b32
+// CHECK-LABEL: .entry odd_multiple(
+// CHECK-NOT: st.global.v2
+// CHECK-COUNT-64: st.global.b32
 
 // The promise is recorded on the argument (each kernel's arguments come
 // before its name); a kernel without one records none.
@@ -76,6 +79,21 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @unknown_offset(%w: memref<?x128xf32, 1> {tile.base_alignment = 16 : i64},
                            %offset: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %view = memref.reinterpret_cast %w to offset: [%offset], sizes: [64, 128], strides: [128, 1]
+        : memref<?x128xf32, 1> to !view
+    %g = tile.from_memref %view : !view -> !slice
+    %acc = tile.alloc_local : !acc
+    %x = arith.constant 1.0 : f32
+    tile.fill %acc, %x : !acc, f32
+    tile.store %acc to %g[0, 0] : !acc to !slice
+    gpu.return
+  }
+  // A multiple of 1050625 elements (1025^2, odd): 4-byte aligned only.
+  gpu.func @odd_multiple(%w: memref<?x128xf32, 1> {tile.base_alignment = 16 : i64},
+                         %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %odd = arith.constant 1050625 : index
+    %offset = arith.muli %i, %odd : index
     %view = memref.reinterpret_cast %w to offset: [%offset], sizes: [64, 128], strides: [128, 1]
         : memref<?x128xf32, 1> to !view
     %g = tile.from_memref %view : !view -> !slice

@@ -201,3 +201,57 @@ gpu.module @reset [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!gmem = !tile.buffer<?x?xf16, global>
+!smem = !tile.buffer<64x64xf16, shared, #tile.layout<S[(64,64):(64,1)], swizzle<3,3,3>>>
+!bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+
+// A store of a value the run does not know makes the counter unknown: the
+// branch on its count is not followed, and the simulation says so.
+gpu.module @unknown_store [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k(%in: memref<?x?xf16, 1>, %other: memref<?xi32, 1>,
+      %counters: memref<?xi32, 1> {tile.sample_contents = array<i64: 1>}) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %i0 = arith.constant 0 : i32
+    %i1 = arith.constant 1 : i32
+    %all = arith.constant -1 : i32
+    %clamp = arith.constant 31 : i32
+    %bytes = arith.constant 8192 : index
+    %ticks = arith.constant 1000000 : index
+    %phase0 = arith.constant false
+    %g = tile.from_memref %in : memref<?x?xf16, 1> -> !gmem
+    %s = tile.alloc_shared : !smem
+    %b = nvgpu.mbarrier.create -> !bar
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      nvgpu.mbarrier.init %b[%c0], %c1 : !bar
+      tile.fence mbarrier_init
+    }
+    gpu.barrier
+    %before_lane0 = scf.if %leader -> (i32) {
+      %unknown = memref.load %other[%c0] : memref<?xi32, 1>
+      memref.store %unknown, %counters[%c0] : memref<?xi32, 1>
+      %v = memref.atomic_rmw addi %i1, %counters[%c0] : (i32, memref<?xi32, 1>) -> i32
+      scf.yield %v : i32
+    } else {
+      scf.yield %i0 : i32
+    }
+    %before = nvvm.shfl.sync idx %all, %before_lane0, %i0, %clamp : i32 -> i32
+    %last = arith.cmpi eq, %before, %i1 : i32
+    // expected-remark @+1 {{pipeline simulation of @k stopped here: a branch on a value that is not an integer function of thread ids, loop counters and sizes}}
+    scf.if %last {
+      scf.if %leader {
+        nvgpu.mbarrier.arrive.expect_tx %b[%c0], %bytes : !bar
+        tile.copy_async %g[0, 0] to %s[0, 0] sizes [64, 64] exec thread
+            mbar(%b[%c0] : !bar) : !gmem to !smem
+      }
+      nvgpu.mbarrier.try_wait.parity %b[%c0], %phase0, %ticks : !bar
+    }
+    gpu.return
+  }
+}

@@ -193,3 +193,12 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'tile.base_alignment' on argument 0 is a promise the launch checks: only a gpu.func kernel's argument may carry it}}
+  gpu.func @helper(%w: memref<?x128xf32, 1> {tile.base_alignment = 16 : i64}) {
+    gpu.return
+  }
+}

@@ -341,6 +341,13 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
              << "'" << kBaseAlignmentAttr << "' on argument " << argIndex
              << " must be an i64 power of two from 1 to 256 on a global "
                 "memref";
+    // Only a launch checks the promise.
+    if (op->getName().getStringRef() != "gpu.func" ||
+        !op->hasAttr("gpu.kernel"))
+      return op->emitError()
+             << "'" << kBaseAlignmentAttr << "' on argument " << argIndex
+             << " is a promise the launch checks: only a gpu.func kernel's "
+                "argument may carry it";
     return success();
   }
   if (name == "tile.sample_contents") {

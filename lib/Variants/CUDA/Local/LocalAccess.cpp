@@ -136,13 +136,18 @@ int64_t bufferAlignment(Value memory, BufferType type) {
 }
 
 namespace {
-/// A multiple `value` is known to be (0: it is 0), from constants, their
-/// products, sums and casts; capped, since no alignment needs more.
+/// A power of two `value` is known to be a multiple of (0: it is 0), from
+/// constants, their products, sums and casts; capped, since no alignment
+/// needs more. Only the power-of-two part of a constant counts, so the cap
+/// never claims a factor the value lacks.
 int64_t knownMultiple(Value value, int depth = 0) {
   constexpr int64_t kCap = int64_t(1) << 20;
   APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return std::min(constant.abs().getLimitedValue(kCap), uint64_t(kCap));
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    if (constant.isZero())
+      return 0;
+    return int64_t(1) << std::min<unsigned>(constant.countr_zero(), 20);
+  }
   Operation *op = value.getDefiningOp();
   if (!op || depth > 16)
     return 1;
@@ -186,7 +191,10 @@ std::optional<DeclaredAlignment> declaredAlignment(Value memory) {
   auto function =
       arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
           : FunctionOpInterface();
-  if (!function || arg.getOwner() != &function.getFunctionBody().front() ||
+  // A kernel's argument: the launch checks the promise (a device
+  // function's caller does not).
+  if (!function || !function->hasAttr("gpu.kernel") ||
+      arg.getOwner() != &function.getFunctionBody().front() ||
       !type.getLayout().isIdentity() || type.getElementTypeBitWidth() % 8)
     return std::nullopt;
   auto promise = function.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
@@ -195,7 +203,7 @@ std::optional<DeclaredAlignment> declaredAlignment(Value memory) {
     return std::nullopt;
   int64_t bytes = promise.getInt();
   if (offsetElements)
-    bytes = std::gcd(bytes, std::abs(offsetElements) *
+    bytes = std::gcd(bytes, (offsetElements & -offsetElements) *
                                 int64_t(type.getElementTypeBitWidth() / 8));
   return DeclaredAlignment{arg, bytes, promise.getInt()};
 }

@@ -219,10 +219,14 @@ private:
   /// run, so a counter they share holds the sample plus this CTA's own
   /// updates.
   DenseMap<std::pair<Value, int64_t>, int64_t> written;
+  /// Sampled arguments a store or atomic changed in a way the run did not
+  /// follow (an unknown index or value): their elements are unknown since.
+  DenseSet<Value> unknownContents;
   /// The element `index` of a sampled argument as this run left it.
   std::optional<int64_t> sampledElement(Value memref, int64_t index) {
     ArrayRef<int64_t> contents = sampleContents(memref);
-    if (index < 0 || index >= int64_t(contents.size()))
+    if (index < 0 || index >= int64_t(contents.size()) ||
+        unknownContents.contains(memref))
       return std::nullopt;
     auto it = written.find({memref, index});
     return it != written.end() ? it->second : contents[index];
@@ -1295,8 +1299,11 @@ StepResult Simulation::stepAccess(Warp &warp, Frame &frame, Operation &op,
 /// region.
 void Simulation::narrowToLanes(Warp &warp, Mask mask, BufferType local,
                                model::SharedBox &box) {
+  // The emitted code reads its thread digits from %tid.x: a 1-D block only.
   std::optional<TileLayout> layout = local.getEffectiveLayout();
-  if (!layout || !local.hasStaticShape() || !layout->replica().empty() ||
+  if (local.getScope() != MemoryScope::local || blockDims[1] != 1 ||
+      blockDims[2] != 1 || !layout || !local.hasStaticShape() ||
+      !layout->replica().empty() ||
       !layout->group(local.getShape()))
     return;
   for (const Iter &it : layout->shard())
@@ -1557,13 +1564,17 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
   } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
     // Into a sampled argument: later loads and atomics read it.
     LaneValues index, value;
-    if (!sampleContents(store.getMemRef()).empty() &&
-        store.getIndices().size() == 1 &&
-        known(warp, store.getIndices().front(), frame.mask, index) &&
-        known(warp, store.getValue(), frame.mask, value))
-      for (int l : lanesOf(frame.mask))
-        if (sampledElement(store.getMemRef(), index.lane[l]))
-          written[{store.getMemRef(), index.lane[l]}] = value.lane[l];
+    if (sampleContents(store.getMemRef()).empty())
+      return true;
+    if (store.getIndices().size() != 1 ||
+        !known(warp, store.getIndices().front(), frame.mask, index) ||
+        !known(warp, store.getValue(), frame.mask, value)) {
+      unknownContents.insert(store.getMemRef());
+      return true;
+    }
+    for (int l : lanesOf(frame.mask))
+      if (sampledElement(store.getMemRef(), index.lane[l]))
+        written[{store.getMemRef(), index.lane[l]}] = value.lane[l];
     return true;
   } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
     return stepAtomic(warp, frame, rmw);
@@ -1584,20 +1595,33 @@ bool Simulation::stepAtomic(Warp &warp, Frame &frame,
   out.known &= ~frame.mask;
   out.uniform = false;
   LaneValues index, value;
-  if (sampleContents(rmw.getMemref()).empty() ||
-      rmw.getIndices().size() != 1 ||
-      !known(warp, rmw.getIndices().front(), frame.mask, index) ||
-      !known(warp, rmw.getValue(), frame.mask, value))
+  if (sampleContents(rmw.getMemref()).empty())
     return true;
   unsigned width = widthOf(rmw.getType());
+  auto kind = rmw.getKind();
+  bool followed = kind == arith::AtomicRMWKind::addi ||
+                  kind == arith::AtomicRMWKind::assign ||
+                  kind == arith::AtomicRMWKind::maxs ||
+                  kind == arith::AtomicRMWKind::mins ||
+                  kind == arith::AtomicRMWKind::ori ||
+                  kind == arith::AtomicRMWKind::andi;
+  if (!width || !followed || rmw.getIndices().size() != 1 ||
+      !known(warp, rmw.getIndices().front(), frame.mask, index) ||
+      !known(warp, rmw.getValue(), frame.mask, value)) {
+    // An update the run cannot follow: the argument's contents are
+    // unknown from here on.
+    unknownContents.insert(rmw.getMemref());
+    return true;
+  }
   for (int l : lanesOf(frame.mask)) {
     std::optional<int64_t> old = sampledElement(rmw.getMemref(), index.lane[l]);
-    if (!old || !width)
-      return true;
+    if (!old)
+      continue; // outside the sample: this lane's result stays unknown
+    *old = signExtend(*old, width);
     int64_t v = value.lane[l], next;
-    switch (rmw.getKind()) {
+    switch (kind) {
     case arith::AtomicRMWKind::addi:
-      next = *old + v;
+      next = int64_t(uint64_t(*old) + uint64_t(v));
       break;
     case arith::AtomicRMWKind::assign:
       next = v;
@@ -1615,7 +1639,7 @@ bool Simulation::stepAtomic(Warp &warp, Frame &frame,
       next = *old & v;
       break;
     default:
-      return true;
+      llvm_unreachable("an atomic kind the run does not follow");
     }
     written[{rmw.getMemref(), index.lane[l]}] = signExtend(next, width);
     out.lane[l] = *old;
