@@ -414,6 +414,36 @@ INSTANTIATE_TEST_SUITE_P(Generated, RegisterConvert,
                          ::testing::ValuesIn(casesOf("convert")), caseName);
 
 //===----------------------------------------------------------------------===//
+// A global argument with a declared alignment
+//===----------------------------------------------------------------------===//
+
+TEST(DeclaredAlignment, VectorAccessesCopyTheSliceAndTheLaunchChecksThePromise) {
+  REQUIRE_GPU();
+  // Three 64 x 64 slices: slice 1 = slice 0, slice 2 untouched.
+  std::vector<float> in = normal(3 * 4096, 43);
+  Array w = Array::of(in);
+  ASSERT_OK(launch("declared_alignment_copy",
+                   {KernelArg::memref(w.buffer.address(), {3 * 64, 64}),
+                    KernelArg::i64(0)}));
+  std::vector<float> out = w.read<float>(3 * 4096);
+  for (int64_t i = 0; i < 4096; ++i) {
+    ASSERT_EQ(bitsOf(out[4096 + i]), bitsOf(in[i])) << "element " << i;
+    ASSERT_EQ(bitsOf(out[2 * 4096 + i]), bitsOf(in[2 * 4096 + i]))
+        << "element " << i << " of the slice not written";
+  }
+  // One element in: 4-byte aligned, not the 16 bytes the argument
+  // promises. The launch refuses it, naming the promise.
+  Error e = launch("declared_alignment_copy",
+                   {KernelArg::memref(w.buffer.address() + 4, {2 * 64, 64}),
+                    KernelArg::i64(0)});
+  ASSERT_TRUE(bool(e));
+  std::string message = llvm::toString(std::move(e));
+  EXPECT_NE(message.find("is not a multiple of 16 bytes, as the tile.load"),
+            std::string::npos)
+      << message;
+}
+
+//===----------------------------------------------------------------------===//
 // One FlashAttention step
 //===----------------------------------------------------------------------===//
 

@@ -291,6 +291,35 @@ def attention_kernel(name, warpgroups, keys, d):
                         f"array<i32: {128 * warpgroups}, 1, 1>")
 
 
+def declared_alignment_kernel():
+    """`declared_alignment_copy`: 64 x 64 slice %i + 1 of a workspace of
+    such slices (offset (%i + 1) * 4096 elements) = slice %i, through the
+    wgmma accumulator fragment; the argument promises 16-byte alignment
+    (tile.base_alignment), so the load and store move 8-byte vectors and
+    the launch checks the promise (not listed in the cases: a test of its
+    own)."""
+    acc = buf((64, 64), "f32", ACC.format(j=8))
+    view = "memref<64x64xf32, strided<[64, 1], offset: ?>, 1>"
+    body = f"""    %c1 = arith.constant 1 : index
+    %c4096 = arith.constant 4096 : index
+    %from = arith.muli %i, %c4096 : index
+    %i1 = arith.addi %i, %c1 : index
+    %to = arith.muli %i1, %c4096 : index
+    %src = memref.reinterpret_cast %w to offset: [%from], sizes: [64, 64], strides: [64, 1]
+        : memref<?x64xf32, 1> to {view}
+    %dst = memref.reinterpret_cast %w to offset: [%to], sizes: [64, 64], strides: [64, 1]
+        : memref<?x64xf32, 1> to {view}
+    %gsrc = tile.from_memref %src : {view} -> {gbuf((64, 64), "f32")}
+    %gdst = tile.from_memref %dst : {view} -> {gbuf((64, 64), "f32")}
+    %acc = tile.alloc_local : {acc}
+    tile.load %gsrc[0, 0] to %acc : {gbuf((64, 64), "f32")} to {acc}
+    tile.store %acc to %gdst[0, 0] : {acc} to {gbuf((64, 64), "f32")}
+"""
+    return kernel("declared_alignment_copy",
+                  [("w", "memref<?x64xf32, 1> {tile.base_alignment = 16 : i64}"),
+                   ("i", "index")], body)
+
+
 def parse_arguments():
     """OUT.mlir [OUT.json]: `--help` prints this script's description."""
     parser = argparse.ArgumentParser(
@@ -364,6 +393,7 @@ def main():
         cases.append({"kernel": name, "family": "attention", "dtype": "bf16",
                       "kind": "", "rows": 64 * warpgroups, "cols": keys,
                       "dim": 64})
+    text.append(declared_alignment_kernel())
     text.append("}\n")
     with open(out_mlir, "w") as f:
         f.write("".join(text))
