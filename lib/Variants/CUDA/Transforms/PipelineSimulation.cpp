@@ -232,6 +232,7 @@ private:
     return it != written.end() ? it->second : contents[index];
   }
   bool stepAtomic(Warp &warp, Frame &frame, memref::AtomicRMWOp rmw);
+  void stepSampledStore(Warp &warp, Frame &frame, memref::StoreOp store);
 
   bool stopped() const { return !skipped.empty() || machine.failed(); }
   StepResult skip(Operation *op, const Twine &why) {
@@ -1562,19 +1563,7 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
               uniform(warp, load.getIndices().front(), frame.mask))
         special = sampledElement(load.getMemRef(), *i);
   } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    // Into a sampled argument: later loads and atomics read it.
-    LaneValues index, value;
-    if (sampleContents(store.getMemRef()).empty())
-      return true;
-    if (store.getIndices().size() != 1 ||
-        !known(warp, store.getIndices().front(), frame.mask, index) ||
-        !known(warp, store.getValue(), frame.mask, value)) {
-      unknownContents.insert(store.getMemRef());
-      return true;
-    }
-    for (int l : lanesOf(frame.mask))
-      if (sampledElement(store.getMemRef(), index.lane[l]))
-        written[{store.getMemRef(), index.lane[l]}] = value.lane[l];
+    stepSampledStore(warp, frame, store);
     return true;
   } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
     return stepAtomic(warp, frame, rmw);
@@ -1584,6 +1573,24 @@ bool Simulation::stepValue(Warp &warp, Frame &frame, Operation &op) {
     return true;
   }
   return false;
+}
+
+/// A store into a sampled argument: later loads and atomics read it (an
+/// index or value the run does not know makes the argument unknown).
+void Simulation::stepSampledStore(Warp &warp, Frame &frame,
+                                  memref::StoreOp store) {
+  LaneValues index, value;
+  if (sampleContents(store.getMemRef()).empty())
+    return;
+  if (store.getIndices().size() != 1 ||
+      !known(warp, store.getIndices().front(), frame.mask, index) ||
+      !known(warp, store.getValue(), frame.mask, value)) {
+    unknownContents.insert(store.getMemRef());
+    return;
+  }
+  for (int l : lanesOf(frame.mask))
+    if (sampledElement(store.getMemRef(), index.lane[l]))
+      written[{store.getMemRef(), index.lane[l]}] = value.lane[l];
 }
 
 /// An integer atomic on a sampled argument (a split-K tile's arrival
