@@ -10,10 +10,11 @@
 // RUN: %if ptxas %{ ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // CHECK-LABEL: .entry declared(
+// CHECK-NOT: {{(ld|st)}}.global.b32
 // CHECK-COUNT-32: ld.global.v2.b32
-// CHECK-NOT: ld.global.b32
+// CHECK-NOT: {{(ld|st)}}.global.b32
 // CHECK-COUNT-32: st.global.v2.b32
-// CHECK-NOT: st.global.b32
+// CHECK-NOT: {{(ld|st)}}.global.b32
 // CHECK-LABEL: .entry undeclared(
 // CHECK-NOT: st.global.v2
 // CHECK-COUNT-64: st.global.b32

@@ -1295,28 +1295,28 @@ StepResult Simulation::stepAccess(Warp &warp, Frame &frame, Operation &op,
 
 /// A register tile's access by the lanes of `mask` only (a warp that stores
 /// or loads its own rows in a branch the others do not take): `box`, the
-/// whole tile's region, narrowed to the elements those threads hold, for
-/// layouts over the threads of a warpgroup. Other layouts keep the whole
-/// region.
+/// whole tile's region, narrowed to the elements those threads hold
+/// (localElements), for layouts spread over a warp's or a warpgroup's
+/// threads without replicas. Other layouts keep the whole region.
 void Simulation::narrowToLanes(Warp &warp, Mask mask, BufferType local,
                                model::SharedBox &box) {
   // The emitted code reads its thread digits from %tid.x: a 1-D block only.
   std::optional<TileLayout> layout = local.getEffectiveLayout();
   if (local.getScope() != MemoryScope::local || blockDims[1] != 1 ||
       blockDims[2] != 1 || !layout || !local.hasStaticShape() ||
-      !layout->replica().empty() ||
-      !layout->group(local.getShape()))
+      !layout->replica().empty() || !layout->group(local.getShape()))
     return;
-  for (const Iter &it : layout->shard())
-    if (it.axis != Axis::m && it.axis != Axis::tid_in_wg &&
-        it.axis != Axis::wid_in_wg && it.axis != Axis::laneid)
-      return;
+  OrReason<LocalThreads> threads = localThreads(*layout);
+  if (!threads || threads->threads < 32)
+    return;
   LocalElements elements = localElements(local);
+  if (elements.elements.empty())
+    return;
   size_t rank = local.getRank(), lead = box.lo.size() - rank;
   SmallVector<int64_t, 4> lo(rank, std::numeric_limits<int64_t>::max());
   SmallVector<int64_t, 4> hi(rank, std::numeric_limits<int64_t>::min());
   for (int l : lanesOf(mask)) {
-    int64_t thread = localThreadOf(warp, l) % 128;
+    int64_t thread = localThreadOf(warp, l) % threads->threads;
     SmallVector<int64_t, 4> base(rank, 0);
     for (const LocalElements::ThreadIter &t : elements.threadIters)
       base[t.dim] += (thread / t.threadStride) % t.extent * t.coordStep;
@@ -1326,8 +1326,6 @@ void Simulation::narrowToLanes(Warp &warp, Mask mask, BufferType local,
         hi[d] = std::max(hi[d], base[d] + e.coord[d] + 1);
       }
   }
-  if (elements.elements.empty())
-    return;
   for (size_t d = 0; d < rank; ++d) {
     int64_t start = box.lo[lead + d];
     box.lo[lead + d] = start + lo[d];
