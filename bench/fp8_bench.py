@@ -8,7 +8,8 @@ python/tile_mlir/fp8.py) on a GPU, against torch in the same process.
                         shapes with M, N, K tails, grouped contiguous with
                         an empty expert and a 1-row one, grouped masked
                         with counts 0, 1, partial and full; split-K with
-                        chosen and forced part counts (TILE_FP8_SHAPES=small:
+                        chosen and forced part counts; every tile of the
+                        dense and split-K walks forced (TILE_FP8_SHAPES=small:
                         the shapes of at most 2^28 multiply-adds)
   fp8_bench.py bench    TFLOP/s against cuBLASLt's block-scaled FP8 and
                         per-tensor FP8 (torch._scaled_mm), DeepSeek-V3's
@@ -160,12 +161,35 @@ def check():
         if not wanted(m, n, k):
             continue
         a, sfa, b, sfb = operands(m, n, k)
-        chosen = gemm.split_parts(m, n, k) if parts is None else parts
+        chosen = gemm.schedule(m, n, k)
+        chosen = chosen if parts is None else (chosen[0], parts)
         d = gemm(a, sfa, b, sfb, parts=parts)
-        ok = compare(f"split-K {m}x{n}x{k} in {chosen} part(s)", d,
-                     reference(a, sfa, b, sfb))
+        ok = compare(f"split-K {m}x{n}x{k}: {chosen[0][0]}x{chosen[0][1]} "
+                     f"tiles, {chosen[1]} part(s)", d, reference(a, sfa, b, sfb))
         ok &= torch.equal(d, gemm(a, sfa, b, sfb, parts=parts))
         failures += not ok
+    # Every tile forced, split and not, with tails in M, N and K (64-row
+    # tiles: rows past M in the tile; 64-wide: N not a multiple of 64).
+    for m, n, k, tile, parts in [
+            (64, 1000, 5008, (64, 128), 1), (50, 1000, 5008, (64, 64), 3),
+            (33, 520, 1040, (64, 64), 2), (64, 200, 640, (64, 64), 1),
+            (33, 136, 4096, (64, 128), 4), (1, 7168, 2048, (64, 64), 1),
+            (7, 4104, 512, (64, 128), 1), (100, 1000, 5008, (128, 64), 1),
+            (130, 520, 1040, (128, 64), 2), (200, 72, 384, (128, 64), 1)]:
+        if not wanted(m, n, k):
+            continue
+        a, sfa, b, sfb = operands(m, n, k)
+        d = gemm(a, sfa, b, sfb, parts=parts, tile=tile)
+        ok = compare(f"{m}x{n}x{k} in {tile[0]}x{tile[1]} tiles, {parts} "
+                     "part(s)", d, reference(a, sfa, b, sfb))
+        ok &= torch.equal(d, gemm(a, sfa, b, sfb, parts=parts, tile=tile))
+        failures += not ok
+    try:
+        gemm(*operands(64, 256, 256), tile=(32, 128))
+        print("FAIL a tile the family lacks was not refused")
+        failures += 1
+    except ValueError as e:
+        print(f"ok   refused: {e}")
     try:
         gemm(*operands(64, 256, 256), parts=3)  # 2 K blocks: a part empty
         print("FAIL split-K with an empty part was not refused")

@@ -16,8 +16,7 @@
 !sfa_ring = !tile.buffer<5x1x128x1xf32, shared>
 !acc = !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
 !row_scales = !tile.buffer<64x1xf32, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
-!ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
-!ring_s4 = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+!ring_s5 = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
 gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
 
   // dense: 128x128x128 tiles, 5-stage ring, e4m3 x e4m3 -> bf16,
@@ -58,8 +57,8 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
     %sb = tile.alloc_shared {alignment = 1024 : i64} : !b_ring
     %sc = tile.alloc_shared {alignment = 1024 : i64} : !d_tile
     %ssfa = tile.alloc_shared {alignment = 128 : i64} : !sfa_ring
-    %full = nvgpu.mbarrier.create -> !ring
-    %empty = nvgpu.mbarrier.create -> !ring
+    %full = nvgpu.mbarrier.create -> !ring_s5
+    %empty = nvgpu.mbarrier.create -> !ring_s5
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
     %tid_in_wg = arith.remui %tid, %c128 : index
@@ -67,8 +66,8 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
     %leader = arith.cmpi eq, %tid, %c0 : index
     scf.if %leader {
       scf.for %s = %c0 to %c_stages step %c1 {
-        nvgpu.mbarrier.init %full[%s], %c1 : !ring
-        nvgpu.mbarrier.init %empty[%s], %releasers : !ring
+        nvgpu.mbarrier.init %full[%s], %c1 : !ring_s5
+        nvgpu.mbarrier.init %empty[%s], %releasers : !ring_s5
       }
       tile.fence mbarrier_init
     }
@@ -99,21 +98,21 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %round = arith.divui %i, %c_stages : index
               %round_bit = arith.andi %round, %c1 : index
               %free_parity = arith.cmpi eq, %round_bit, %c0 : index
-              nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
-              nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring
+              nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring_s5
+              nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring_s5
               %k0 = arith.muli %kt, %c_bk : index
               %a_half0 = arith.muli %s, %c2 : index
               %a_half1 = arith.addi %a_half0, %c1 : index
               %m1 = arith.addi %m0, %c_wm : index
               %sfa_row = arith.addi %kt, %c0 : index
               tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [64, 128] exec thread
-                  mbar(%full[%s] : !ring) : !tile.buffer<?x?xf8E4M3FN, global> to !a_ring
+                  mbar(%full[%s] : !ring_s5) : !tile.buffer<?x?xf8E4M3FN, global> to !a_ring
               tile.copy_async %ga[%m1, %k0] to %sa[%a_half1, 0, 0] sizes [64, 128] exec thread
-                  mbar(%full[%s] : !ring) : !tile.buffer<?x?xf8E4M3FN, global> to !a_ring
+                  mbar(%full[%s] : !ring_s5) : !tile.buffer<?x?xf8E4M3FN, global> to !a_ring
               tile.copy_async %gb[%b_row, %k0] to %sb[%s, 0, 0] sizes [128, 128] exec thread
-                  mbar(%full[%s] : !ring) : !tile.buffer<?x?xf8E4M3FN, global> to !b_ring
+                  mbar(%full[%s] : !ring_s5) : !tile.buffer<?x?xf8E4M3FN, global> to !b_ring
               tile.copy_async %gsfa[%sfa_row, %m0, 0] to %ssfa[%s, 0, 0, 0] sizes [1, 128, 1] exec thread
-                  mbar(%full[%s] : !ring) : !tile.buffer<?x?x1xf32, global> to !sfa_ring
+                  mbar(%full[%s] : !ring_s5) : !tile.buffer<?x?x1xf32, global> to !sfa_ring
               %next = arith.addi %i, %c1 : index
               scf.yield %next : index
             }
@@ -137,6 +136,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
       %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
       %row0 = arith.muli %half, %c_wm : index
+      %col0 = arith.constant 0 : index
       %true = arith.constant true
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
@@ -188,10 +188,11 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %si_e = arith.index_cast %s : i32 to index
               // B's block scale: an L2 hit, in flight during the stage wait.
               %sfb_e = memref.load %sfb[%sfb_row, %kt0] : memref<?x?xf32, 1>
-              nvgpu.mbarrier.try_wait.parity %full[%si_e], %ph, %ticks : !ring
-              %a_pair_e = arith.muli %si_e, %c2 : index
-              %a_stage_e = arith.addi %a_pair_e, %half : index
-              tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%si_e, 0, 0] sizes [64, 128, 128]
+              nvgpu.mbarrier.try_wait.parity %full[%si_e], %ph, %ticks : !ring_s5
+              %pair_e = arith.muli %si_e, %c2 : index
+              %a_stage_e = arith.addi %pair_e, %half : index
+              %b_stage_e = arith.addi %si_e, %c0 : index
+              tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%b_stage_e, 0, 0] sizes [64, 128, 128]
                   exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
               tile.commit_group wgmma
               // This warpgroup's row scales, while the wgmmas run.
@@ -201,7 +202,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %releases_prev = arith.andi %releaser, %has_prev : i1
               scf.if %releases_prev {
                 %si_q = arith.index_cast %s_p1 : i32 to index
-                nvgpu.mbarrier.arrive %empty[%si_q] : !ring -> !nvgpu.mbarrier.token
+                nvgpu.mbarrier.arrive %empty[%si_q] : !ring_s5 -> !nvgpu.mbarrier.token
               }
               tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
               ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -221,10 +222,11 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %si_o = arith.index_cast %s_o : i32 to index
               // B's block scale: an L2 hit, in flight during the stage wait.
               %sfb_o = memref.load %sfb[%sfb_row, %kt1] : memref<?x?xf32, 1>
-              nvgpu.mbarrier.try_wait.parity %full[%si_o], %ph_o, %ticks : !ring
-              %a_pair_o = arith.muli %si_o, %c2 : index
-              %a_stage_o = arith.addi %a_pair_o, %half : index
-              tile.gemm_async %p1[0, 0], %sa[%a_stage_o, 0, 0], %sb[%si_o, 0, 0] sizes [64, 128, 128]
+              nvgpu.mbarrier.try_wait.parity %full[%si_o], %ph_o, %ticks : !ring_s5
+              %pair_o = arith.muli %si_o, %c2 : index
+              %a_stage_o = arith.addi %pair_o, %half : index
+              %b_stage_o = arith.addi %si_o, %c0 : index
+              tile.gemm_async %p1[0, 0], %sa[%a_stage_o, 0, 0], %sb[%b_stage_o, 0, 0] sizes [64, 128, 128]
                   exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
               tile.commit_group wgmma
               // This warpgroup's row scales, while the wgmmas run.
@@ -233,7 +235,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               tile.wait_group wgmma, 1
               scf.if %releaser {
                 %si_r = arith.index_cast %s : i32 to index
-                nvgpu.mbarrier.arrive %empty[%si_r] : !ring -> !nvgpu.mbarrier.token
+                nvgpu.mbarrier.arrive %empty[%si_r] : !ring_s5 -> !nvgpu.mbarrier.token
               }
               tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
               ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -258,10 +260,11 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               %si_t = arith.index_cast %s_end : i32 to index
               // B's block scale: an L2 hit, in flight during the stage wait.
               %sfb_t = memref.load %sfb[%sfb_row, %k_last] : memref<?x?xf32, 1>
-              nvgpu.mbarrier.try_wait.parity %full[%si_t], %ph_end, %ticks : !ring
-              %a_pair_t = arith.muli %si_t, %c2 : index
-              %a_stage_t = arith.addi %a_pair_t, %half : index
-              tile.gemm_async %p0[0, 0], %sa[%a_stage_t, 0, 0], %sb[%si_t, 0, 0] sizes [64, 128, 128]
+              nvgpu.mbarrier.try_wait.parity %full[%si_t], %ph_end, %ticks : !ring_s5
+              %pair_t = arith.muli %si_t, %c2 : index
+              %a_stage_t = arith.addi %pair_t, %half : index
+              %b_stage_t = arith.addi %si_t, %c0 : index
+              tile.gemm_async %p0[0, 0], %sa[%a_stage_t, 0, 0], %sb[%b_stage_t, 0, 0] sizes [64, 128, 128]
                   exec warpgroup {transpose_b} : !acc, !a_ring, !b_ring
               tile.commit_group wgmma
               // This warpgroup's row scales, while the wgmmas run.
@@ -269,7 +272,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               tile.wait_group wgmma, 1
               scf.if %releases_pair_end {
                 %si_u = arith.index_cast %s_last : i32 to index
-                nvgpu.mbarrier.arrive %empty[%si_u] : !ring -> !nvgpu.mbarrier.token
+                nvgpu.mbarrier.arrive %empty[%si_u] : !ring_s5 -> !nvgpu.mbarrier.token
               }
               tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
               ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -284,7 +287,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               tile.wait_group wgmma, 0
               scf.if %releaser {
                 %si_v = arith.index_cast %s_end : i32 to index
-                nvgpu.mbarrier.arrive %empty[%si_v] : !ring -> !nvgpu.mbarrier.token
+                nvgpu.mbarrier.arrive %empty[%si_v] : !ring_s5 -> !nvgpu.mbarrier.token
               }
               tile.map ins(%sc0 : !row_scales) outs(%sc0 : !row_scales) {
               ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -305,7 +308,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
               tile.wait_group wgmma, 0
               scf.if %releases_pair_end {
                 %si_w = arith.index_cast %s_last : i32 to index
-                nvgpu.mbarrier.arrive %empty[%si_w] : !ring -> !nvgpu.mbarrier.token
+                nvgpu.mbarrier.arrive %empty[%si_w] : !ring_s5 -> !nvgpu.mbarrier.token
               }
               tile.map ins(%sc1 : !row_scales) outs(%sc1 : !row_scales) {
               ^bb0(%sa_v: f32, %si: index, %sj: index):
@@ -330,7 +333,8 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
             nvvm.barrier id = %half_i32 number_of_threads = %i32_128
             scf.if %wg_leader {
               %m_half = arith.addi %m0, %row0 : index
-              tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n0] sizes [64, 128] exec thread
+              %n_half = arith.addi %n0, %col0 : index
+              tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n_half] sizes [64, 128] exec thread
                   : !d_tile to !tile.buffer<?x?xbf16, global>
               tile.commit_group bulk
             }
@@ -340,9 +344,9 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
             %s_d, %ph_d = scf.for %kd_i32 = %k_begin_i32 to %k_end_i32 step %c1_i32
                 iter_args(%s = %s_t, %ph = %ph_t) -> (i32, i1) : i32 {
               %si_d = arith.index_cast %s : i32 to index
-              nvgpu.mbarrier.try_wait.parity %full[%si_d], %ph, %ticks : !ring
+              nvgpu.mbarrier.try_wait.parity %full[%si_d], %ph, %ticks : !ring_s5
               scf.if %releaser {
-                nvgpu.mbarrier.arrive %empty[%si_d] : !ring -> !nvgpu.mbarrier.token
+                nvgpu.mbarrier.arrive %empty[%si_d] : !ring_s5 -> !nvgpu.mbarrier.token
               }
             %s_inc_d = arith.addi %s, %c1_i32 : i32
             %wraps_d = arith.cmpi eq, %s_inc_d, %c_stages_i32 : i32

@@ -60,22 +60,56 @@ from gen_gemm_kernels import (accumulator,
                               releasers_of, ring_constants, roles_and_ring,
                               warpgroup_index)
 
-BM, BN, BK = 128, 128, 128
-WM = BM // 2  # rows per consumer warpgroup
-STAGES = 5
-# splitk stages each warpgroup's f32 partial (64 KiB for both) for its TMA
-# store, which leaves room for 4 stages.
-SPLITK_STAGES = 4
+BK = 128
+WM = 64  # rows per consumer warpgroup
+# (walk, tile rows, tile columns). 128 x 128 (one B scale block) for every
+# walk: each consumer warpgroup owns 64 rows. For the dense and split-K
+# walks also:
+# - 128 x 64, half a scale block: twice the tiles, for the small-M
+#   problems whose 128-wide tiles leave SMs idle;
+# - 64 x 128 and 64 x 64, for M <= 64 (decode): the consumers split the
+#   columns of the tile's 64 rows, and a stage without A's second half
+#   leaves room for more stages, more of B in flight (the small-M GEMM is
+#   bound by how much of B each SM has in flight).
+# A tile never straddles two B scale blocks, so its B scale is one scalar.
+KERNELS = (("dense", 128, 128), ("contiguous", 128, 128),
+           ("masked", 128, 128), ("splitk", 128, 128),
+           ("dense", 128, 64), ("splitk", 128, 64),
+           ("dense", 64, 128), ("splitk", 64, 128),
+           ("dense", 64, 64), ("splitk", 64, 64))
+# A CTA's dynamic shared memory on sm_90a (227 KiB), less 2 KiB for the
+# barriers and the buffers' alignment.
+SHARED_BYTES = 227 * 1024 - 2048
+MAX_STAGES = 16
 
 
-def stages_of(walk):
-    return SPLITK_STAGES if walk == "splitk" else STAGES
+def warpgroup_cols(bm, bn):
+    """The columns of a consumer warpgroup's accumulator: the tile's (each
+    warpgroup has 64 of 128 rows), or half of them (both share 64 rows)."""
+    return bn if bm == 2 * WM else bn // 2
+
+
+def stage_bytes(bm, bn):
+    """One ring stage: A's `bm` rows, B's `bn` rows, A's `bm` row scales."""
+    return bm * BK + bn * BK + bm * 4
+
+
+def staging_bytes(walk, bm, bn):
+    """The epilogue's staging tile: bf16 C, or split-K's f32 partial."""
+    return bm * bn * (4 if walk == "splitk" else 2)
+
+
+def stages_of(walk, bm, bn):
+    """As many stages as shared memory holds beside the staging tile: at
+    128 x 128, 5 (4 for split-K, whose f32 staging takes 64 KiB)."""
+    return min(MAX_STAGES, (SHARED_BYTES - staging_bytes(walk, bm, bn))
+               // stage_bytes(bm, bn))
 # Registers per thread after setmaxnreg (128 x (24 + 2 x 240) <= 64K): a
 # consumer holds the accumulator and two partials (192 registers), which
 # spills at the dense family's 232.
 PRODUCER_REGS = 24
 CONSUMER_REGS = 240
-WALKS = ("dense", "contiguous", "masked", "splitk")
+WALKS = tuple(dict.fromkeys(walk for walk, _, _ in KERNELS))
 
 F8 = "f8E4M3FN"
 
@@ -90,28 +124,39 @@ def ring(shape, strides, swizzle, unit):
     return layout(shape, strides, swizzle)
 
 
-def types(walk):
+def types(walk, bm, bn):
     """The shared rings and register tiles of a walk's kernel."""
     unit = walk == "masked"
-    stages = stages_of(walk)
-    lead = f"{2 * stages}x1x" if unit else f"{2 * stages}x"
+    stages = stages_of(walk, bm, bn)
+    cn = warpgroup_cols(bm, bn)
+    # A: the stage's 64-row halves (bm / 64 of them per stage).
+    halves = stages * bm // WM
+    lead = f"{halves}x1x" if unit else f"{halves}x"
     t = {}
     t["a"] = (f"!tile.buffer<{lead}{WM}x{BK}x{F8}, shared, "
-              + ring((2 * stages, WM, BK), (WM * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
+              + ring((halves, WM, BK), (WM * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
     lead = f"{stages}x1x" if unit else f"{stages}x"
-    t["b"] = (f"!tile.buffer<{lead}{BN}x{BK}x{F8}, shared, "
-              + ring((stages, BN, BK), (BN * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
+    # B: the stage's bn rows, or (64-row tiles) its two warpgroups' halves
+    # in slots 2 s and 2 s + 1 (an operand's shared offset is static but
+    # for its leading slot).
+    b_slots = stages * bn // cn
+    lead = f"{b_slots}x1x" if unit else f"{b_slots}x"
+    t["b"] = (f"!tile.buffer<{lead}{cn}x{BK}x{F8}, shared, "
+              + ring((b_slots, cn, BK), (cn * BK, BK, 1), "swizzle<3,4,3>", unit) + ">")
     lead = "2x1x" if unit else "2x"
-    t["c"] = (f"!tile.buffer<{lead}{WM}x{BN}xbf16, shared, "
-              + ring((2, WM, BN // 64, 64), (WM * BN, 64, WM * 64, 1), "swizzle<3,3,3>", unit) + ">")
-    # A stage's 128 row scales as a column (rows x 1), behind a unit dim
-    # (the TMA region is [1, 128, 1] of SFA's [K blocks, rows, 1]), so that
-    # a consumer reads its 64 as a tile laid out like the accumulator's rows.
-    t["sfa"] = f"!tile.buffer<{stages}x1x{BM}x1xf32, shared>"
+    # Each warpgroup's part of C: 128-byte swizzled rows of 64 columns, or
+    # plain rows when it has 32.
+    c_layout = (ring((2, WM, cn // 64, 64), (WM * cn, 64, WM * 64, 1), "swizzle<3,3,3>", unit)
+                if cn % 64 == 0 else ring((2, WM, cn), (WM * cn, cn, 1), None, unit))
+    t["c"] = f"!tile.buffer<{lead}{WM}x{cn}xbf16, shared, " + c_layout + ">"
+    # A stage's row scales as a column (rows x 1), behind a unit dim (the
+    # TMA region is [1, bm, 1] of SFA's [K blocks, rows, 1]), so that a
+    # consumer reads its 64 as a tile laid out like the accumulator's rows.
+    t["sfa"] = f"!tile.buffer<{stages}x1x{bm}x1xf32, shared>"
     # splitk: each consumer warpgroup's f32 partial tile, staged for the
     # TMA store into the workspace (clipped at M and N).
-    t["w"] = f32_tile(2, WM, BN)
-    t["acc"] = f"!tile.buffer<{WM}x{BN}xf32, local, {accumulator(BN)}>"
+    t["w"] = f32_tile(2, WM, cn)
+    t["acc"] = f"!tile.buffer<{WM}x{cn}xf32, local, {accumulator(cn)}>"
     # Row r = 16w + 8h + q of the accumulator is held by threads 32w + 4q + x
     # (x = 0..3) in register h: its scale goes to the same threads.
     t["rows"] = (f"!tile.buffer<{WM}x1xf32, local, #tile.layout<"
@@ -121,7 +166,6 @@ def types(walk):
 
 
 E4M3_MAX = 448.0
-STAGE_BYTES = (BM * BK + BN * BK) + BM * 4
 
 
 def memrefs(walk):
@@ -195,10 +239,16 @@ def problem(walk):
     return text
 
 
-def tile_of(walk, indent):
+def tile_of(walk, bm, bn, indent):
     """Walk index %t -> the tile: %m0 (row in A's rows, or in the expert's
-    slot), %n0, %pn (its 128-column block), %b_row (B's first row),
-    %sfb_row, %g (the expert) and %valid (whether it is computed)."""
+    slot), %n0, %pn (its column tile), %b_row (B's first row),
+    %sfb_row (B's scale block row), %g (the expert) and %valid (whether it
+    is computed)."""
+    if (bm, bn) != (128, 128) and walk not in ("dense", "splitk"):
+        raise ValueError(f"{walk}: 128 x 128 tiles only")
+    # A 64-wide tile is half of B's 128-row scale block.
+    sfb_row = ("%sfb_row = arith.addi %pn, %c0 : index" if bn == 128
+               else "%sfb_row = arith.divui %n0, %c128 : index")
     if walk == "masked":
         lines = ("%g = arith.divui %t, %tiles_per_matrix : index\n"
                  "%t_in = arith.remui %t, %tiles_per_matrix : index\n" +
@@ -224,7 +274,7 @@ def tile_of(walk, indent):
                      + lines + """
 %valid = arith.constant true
 %b_row = arith.addi %n0, %c0 : index
-%sfb_row = arith.addi %pn, %c0 : index
+{sfb_row}
 %k_begin_p = arith.muli %part_i32, %part_tiles_i32 : i32
 %k_stop_p = arith.addi %k_begin_p, %part_tiles_i32 : i32
 %k_end_p = arith.minui %k_stop_p, %k_tiles_i32 : i32
@@ -234,7 +284,7 @@ def tile_of(walk, indent):
             lines += """
 %valid = arith.constant true
 %b_row = arith.addi %n0, %c0 : index
-%sfb_row = arith.addi %pn, %c0 : index"""
+{sfb_row}"""
         else:
             # The expert: how many of offsets[1..G] are <= m0 (segments are
             # whole tiles, so the tile lies in one); G means past the last,
@@ -256,6 +306,7 @@ def tile_of(walk, indent):
 %b_row = arith.addi %g_n, %n0 : index
 %g_nb = arith.muli %g, %tiles_n : index
 %sfb_row = arith.addi %g_nb, %pn : index"""
+    lines = lines.replace("{sfb_row}", sfb_row)
     return "\n".join(indent + line for line in lines.splitlines())
 
 
@@ -284,7 +335,7 @@ def coords(walk, what):
         "a1": "[%g, %m1, %k0]" if masked else "[%m1, %k0]",
         "b": "[%g, %n0, %k0]" if masked else "[%b_row, %k0]",
         "sfa": "[%sfa_row, %m0, 0]",
-        "d": "[%g, %m_half, %n0]" if masked else "[%m_half, %n0]",
+        "d": "[%g, %m_half, %n_half]" if masked else "[%m_half, %n_half]",
     }
     return table[what]
 
@@ -293,8 +344,8 @@ def sizes(walk, rows, cols):
     return f"[1, {rows}, {cols}]" if walk == "masked" else f"[{rows}, {cols}]"
 
 
-def producer(walk):
-    T = types(walk)
+def producer(walk, bm, bn):
+    T = types(walk, bm, bn)
     params = dict(memrefs(walk))
     ga, gb, gsfa = (global_type(params[n]) for n in ("a", "b", "sfa"))
     sfa_row = ("%sfa_row = arith.addi %sfa_row0, %kt : index" if walk == "masked"
@@ -302,19 +353,34 @@ def producer(walk):
     walk_var, walk_end = walker(walk)
     first, step, suffix = walk_steps(walk)
     k_begin, k_end = k_range(walk)
+    # A's 64-row halves of the stage: two (slots 2s, 2s + 1), or one (s).
+    halves = (("a0", "%a_half0"), ("a1", "%a_half1")) if bm == 2 * WM else (("a0", "%s"),)
+    a_copies = "".join(
+        f"""              tile.copy_async %ga{coords(walk, what)} to %sa[{slot}, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
+                  mbar(%full[%s] : !ring) : {ga} to {T['a']}
+""" for what, slot in halves)
+    if bm == 2 * WM:
+        b_copies = f"""              tile.copy_async %gb{coords(walk, "b")} to %sb[%s, {T['lead']}0, 0] sizes {sizes(walk, bn, BK)} exec thread
+                  mbar(%full[%s] : !ring) : {gb} to {T['b']}
+"""
+    else:
+        cn = warpgroup_cols(bm, bn)
+        b_copies = f"""              %b_slot0 = arith.muli %s, %c2 : index
+              %b_slot1 = arith.addi %b_slot0, %c1 : index
+              %c_b_half = arith.constant {cn} : index
+              %b_row1 = arith.addi %b_row, %c_b_half : index
+              tile.copy_async %gb[%b_row, %k0] to %sb[%b_slot0, 0, 0] sizes [{cn}, {BK}] exec thread
+                  mbar(%full[%s] : !ring) : {gb} to {T['b']}
+              tile.copy_async %gb[%b_row1, %k0] to %sb[%b_slot1, 0, 0] sizes [{cn}, {BK}] exec thread
+                  mbar(%full[%s] : !ring) : {gb} to {T['b']}
+"""
     return f"""      scf.if %leader {{
         scf.for {walk_var} = {first} to {walk_end} step {step} iter_args(%it0 = %c0) -> (index) {suffix}{{
-{tile_of(walk, "          ")}
+{tile_of(walk, bm, bn, "          ")}
           %it2 = scf.if %valid -> (index) {{
             %it1 = scf.for %kt = {k_begin} to {k_end} step %c1 iter_args(%i = %it0) -> (index) {{
 {acquire_stage("              ")}              {sfa_row}
-              tile.copy_async %ga{coords(walk, "a0")} to %sa[%a_half0, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
-                  mbar(%full[%s] : !ring) : {ga} to {T['a']}
-              tile.copy_async %ga{coords(walk, "a1")} to %sa[%a_half1, {T['lead']}0, 0] sizes {sizes(walk, WM, BK)} exec thread
-                  mbar(%full[%s] : !ring) : {ga} to {T['a']}
-              tile.copy_async %gb{coords(walk, "b")} to %sb[%s, {T['lead']}0, 0] sizes {sizes(walk, BN, BK)} exec thread
-                  mbar(%full[%s] : !ring) : {gb} to {T['b']}
-              tile.copy_async %gsfa{coords(walk, "sfa")} to %ssfa[%s, 0, 0, 0] sizes [1, {BM}, 1] exec thread
+{a_copies}{b_copies}              tile.copy_async %gsfa{coords(walk, "sfa")} to %ssfa[%s, 0, 0, 0] sizes [1, {bm}, 1] exec thread
                   mbar(%full[%s] : !ring) : {gsfa} to {T['sfa']}
               %next = arith.addi %i, %c1 : index
               scf.yield %next : index
@@ -341,13 +407,20 @@ def advance(stage, phase, tag):
 """
 
 
-def block_issue(walk, stage, phase, kt, partial, scales, tag, indent):
+def block_issue(walk, bm, bn, stage, phase, kt, partial, scales, tag, indent):
     """Consumer: wait for K block `kt` in ring slot `stage` (full-barrier
     parity `phase`), issue its wgmmas into `partial` (the first one
     overwrites), one group, and read its row scales into `scales`; B's
     block scale is loaded into %sfb_<tag> and used only at the promotion,
     by when the global load has long landed."""
-    T = types(walk)
+    T = types(walk, bm, bn)
+    # The warpgroup's A and B slots: A's half 2 s + half and B's s, or
+    # (64-row tiles) A's s and B's half 2 s + half.
+    pair, same = (f"""%pair_{tag} = arith.muli %si_{tag}, %c2 : index
+%{{}}_stage_{tag} = arith.addi %pair_{tag}, %half : index""",
+                  f"%{{}}_stage_{tag} = arith.addi %si_{tag}, %c0 : index")
+    a_stage = (pair.format("a") + "\n" + same.format("b") if bm == 2 * WM
+               else same.format("a") + "\n" + pair.format("b"))
     sfb_load = (f"memref.load %sfb[%g, %pn, {kt}] : memref<?x?x?xf32, 1>"
                 if walk == "masked" else
                 f"memref.load %sfb[%sfb_row, {kt}] : memref<?x?xf32, 1>")
@@ -355,9 +428,8 @@ def block_issue(walk, stage, phase, kt, partial, scales, tag, indent):
 // B's block scale: an L2 hit, in flight during the stage wait.
 %sfb_{tag} = {sfb_load}
 nvgpu.mbarrier.try_wait.parity %full[%si_{tag}], {phase}, %ticks : !ring
-%a_pair_{tag} = arith.muli %si_{tag}, %c2 : index
-%a_stage_{tag} = arith.addi %a_pair_{tag}, %half : index
-tile.gemm_async {partial}[0, 0], %sa[%a_stage_{tag}, {T['lead']}0, 0], %sb[%si_{tag}, {T['lead']}0, 0] sizes [{WM}, {BN}, {BK}]
+{a_stage}
+tile.gemm_async {partial}[0, 0], %sa[%a_stage_{tag}, {T['lead']}0, 0], %sb[%b_stage_{tag}, {T['lead']}0, 0] sizes [{WM}, {warpgroup_cols(bm, bn)}, {BK}]
     exec warpgroup {{transpose_b}} : {T['acc']}, {T['a']}, {T['b']}
 tile.commit_group wgmma
 // This warpgroup's row scales, while the wgmmas run.
@@ -365,10 +437,10 @@ tile.load %ssfa[%si_{tag}, 0, %row0, 0] to {scales} : {T['sfa']} to {T['rows']}"
     return "".join(indent + line + "\n" for line in text.splitlines())
 
 
-def block_promote(walk, stage, partial, scales, sfb, releases, tag, indent):
+def block_promote(walk, bm, bn, stage, partial, scales, sfb, releases, tag, indent):
     """Consumer, once `partial`'s group retired: give its ring slot `stage`
     back and promote: acc += partial * scales * sfb."""
-    T = types(walk)
+    T = types(walk, bm, bn)
     text = f"""scf.if {releases} {{
   %si_{tag} = arith.index_cast {stage} : i32 to index
 {release(f"%si_{tag}", False, "  ")}
@@ -390,7 +462,17 @@ def indented(text, indent):
     return "".join(indent + line + "\n" for line in text.splitlines())
 
 
-def consumer(walk):
+def first_row_col(bm, bn):
+    """A consumer warpgroup's first row and column in the tile."""
+    if bm == 2 * WM:
+        return ("      %row0 = arith.muli %half, %c_wm : index\n"
+                "      %col0 = arith.constant 0 : index\n")
+    return ("      %row0 = arith.constant 0 : index\n"
+            f"      %c_wn = arith.constant {warpgroup_cols(bm, bn)} : index\n"
+            "      %col0 = arith.muli %half, %c_wn : index\n")
+
+
+def consumer(walk, bm, bn):
     """Two partials, one wgmma group always in flight: each K block is
     promoted while the next one's wgmmas run. Blocks go in pairs, block 2j
     into %p0 and 2j + 1 into %p1, and an odd last block into %p0 after the
@@ -398,7 +480,7 @@ def consumer(walk):
     stays in one set of registers, so ptxas keeps the wgmmas asynchronous
     (a copy of an accumulator in flight would serialize them). The ring
     slot and its phase are carried along (%s, %ph) and advanced per block."""
-    T = types(walk)
+    T = types(walk, bm, bn)
     params = dict(memrefs(walk))
     if walk == "splitk":
         # The f32 partial into the part's slice of the workspace.
@@ -413,8 +495,9 @@ def consumer(walk):
           nvvm.barrier id = %half_i32 number_of_threads = %i32_128
           scf.if %wg_leader {{
             %m_half = arith.addi %m0, %row0 : index
+            %n_half = arith.addi %n0, %col0 : index
             %part_at = arith.index_cast %part_i32 : i32 to index
-            tile.copy_async %sw[%half, 0, 0, 0] to %gw[%part_at, %m_half, %n0] sizes [1, {WM}, {BN}] exec thread
+            tile.copy_async %sw[%half, 0, 0, 0] to %gw[%part_at, %m_half, %n_half] sizes [1, {WM}, {warpgroup_cols(bm, bn)}] exec thread
                 : {T['w']} to {global_type(params['w'])}
             tile.commit_group bulk
           }}
@@ -431,7 +514,8 @@ def consumer(walk):
           nvvm.barrier id = %half_i32 number_of_threads = %i32_128
           scf.if %wg_leader {{
             %m_half = arith.addi %m0, %row0 : index
-            tile.copy_async %sc[%half, {T['lead']}0, 0] to %gd{coords(walk, "d")} sizes {sizes(walk, WM, BN)} exec thread
+            %n_half = arith.addi %n0, %col0 : index
+            tile.copy_async %sc[%half, {T['lead']}0, 0] to %gd{coords(walk, "d")} sizes {sizes(walk, WM, warpgroup_cols(bm, bn))} exec thread
                 : {T['c']} to {global_type(params['d'])}
             tile.commit_group bulk
           }}
@@ -452,19 +536,18 @@ def consumer(walk):
     text = f"""      nvvm.setmaxregister increase {CONSUMER_REGS}
 {warpgroup_index("%half", "      ")}      %half_i32 = arith.index_cast %wg : index to i32
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
-      %row0 = arith.muli %half, %c_wm : index
-      %true = arith.constant true
+{first_row_col(bm, bn)}      %true = arith.constant true
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
       %c2_i32 = arith.constant 2 : i32
-      %c_stages_i32 = arith.constant {stages_of(walk)} : i32
+      %c_stages_i32 = arith.constant {stages_of(walk, bm, bn)} : i32
 {releasers_of(1, False)}      %acc = tile.alloc_local : {T['acc']}
       %p0 = tile.alloc_local : {T['acc']}
       %p1 = tile.alloc_local : {T['acc']}
       %sc0 = tile.alloc_local : {T['rows']}
       %sc1 = tile.alloc_local : {T['rows']}
 {counts if walk != "splitk" else ""}      scf.for {walk_var} = {first} to {walk_end} step {step} iter_args(%s_t = %c0_i32, %ph_t = %false) -> (i32, i1) {suffix}{{
-{tile_of(walk, "        ")}
+{tile_of(walk, bm, bn, "        ")}
 {indented(counts, "  ") if walk == "splitk" else ""}        %s_tile, %ph_tile = scf.if %valid -> (i32, i1) {{
 @@ROWS_BEGIN@@
           tile.fill %acc, %zero : {T['acc']}, f32
@@ -476,24 +559,24 @@ def consumer(walk):
           %s_end, %ph_end, %sfb_last, %s_last, %had_pairs = scf.for %kt0_i32 = %k_begin_i32 to %pairs_end step %c2_i32
               iter_args(%s = %s_t, %ph = %ph_t, %sfb_p1 = %zero, %s_p1 = %c0_i32, %has_prev = %false) -> (i32, i1, f32, i32, i1) : i32 {{
             %kt0 = arith.index_cast %kt0_i32 : i32 to index
-{block_issue(walk, "%s", "%ph", "%kt0", "%p0", "%sc0", "e", ind)}            // Block kt0 - 1 (in %p1) retires; block kt0 stays in flight.
+{block_issue(walk, bm, bn, "%s", "%ph", "%kt0", "%p0", "%sc0", "e", ind)}            // Block kt0 - 1 (in %p1) retires; block kt0 stays in flight.
             tile.wait_group wgmma, 1
             %releases_prev = arith.andi %releaser, %has_prev : i1
-{block_promote(walk, "%s_p1", "%p1", "%sc1", "%sfb_p1", "%releases_prev", "q", ind)}            %kt1 = arith.addi %kt0, %c1 : index
-{indented(advance("%s", "%ph", "o"), ind)}{block_issue(walk, "%s_o", "%ph_o", "%kt1", "%p1", "%sc1", "o", ind)}            // Block kt0 retires; block kt0 + 1 stays in flight.
+{block_promote(walk, bm, bn, "%s_p1", "%p1", "%sc1", "%sfb_p1", "%releases_prev", "q", ind)}            %kt1 = arith.addi %kt0, %c1 : index
+{indented(advance("%s", "%ph", "o"), ind)}{block_issue(walk, bm, bn, "%s_o", "%ph_o", "%kt1", "%p1", "%sc1", "o", ind)}            // Block kt0 retires; block kt0 + 1 stays in flight.
             tile.wait_group wgmma, 1
-{block_promote(walk, "%s", "%p0", "%sc0", "%sfb_e", "%releaser", "r", ind)}{indented(advance("%s_o", "%ph_o", "n"), ind)}            scf.yield %s_n, %ph_n, %sfb_o, %s_o, %true : i32, i1, f32, i32, i1
+{block_promote(walk, bm, bn, "%s", "%p0", "%sc0", "%sfb_e", "%releaser", "r", ind)}{indented(advance("%s_o", "%ph_o", "n"), ind)}            scf.yield %s_n, %ph_n, %sfb_o, %s_o, %true : i32, i1, f32, i32, i1
           }}
           %releases_pair_end = arith.andi %releaser, %had_pairs : i1
           %s_after, %ph_after = scf.if %k_odd -> (i32, i1) {{
             %k_last = arith.index_cast %k_last_i32 : i32 to index
             // The odd last block into %p0, promoted after the last pair's.
-{block_issue(walk, "%s_end", "%ph_end", "%k_last", "%p0", "%sc0", "t", ind)}            tile.wait_group wgmma, 1
-{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", "u", ind)}            tile.wait_group wgmma, 0
-{block_promote(walk, "%s_end", "%p0", "%sc0", "%sfb_t", "%releaser", "v", ind)}{indented(advance("%s_end", "%ph_end", "v"), ind)}            scf.yield %s_v, %ph_v : i32, i1
+{block_issue(walk, bm, bn, "%s_end", "%ph_end", "%k_last", "%p0", "%sc0", "t", ind)}            tile.wait_group wgmma, 1
+{block_promote(walk, bm, bn, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", "u", ind)}            tile.wait_group wgmma, 0
+{block_promote(walk, bm, bn, "%s_end", "%p0", "%sc0", "%sfb_t", "%releaser", "v", ind)}{indented(advance("%s_end", "%ph_end", "v"), ind)}            scf.yield %s_v, %ph_v : i32, i1
           }} else {{
             tile.wait_group wgmma, 0
-{block_promote(walk, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", "w", ind)}            scf.yield %s_end, %ph_end : i32, i1
+{block_promote(walk, bm, bn, "%s_last", "%p1", "%sc1", "%sfb_last", "%releases_pair_end", "w", ind)}            scf.yield %s_end, %ph_end : i32, i1
           }}
 {epilogue}          scf.yield %s_after, %ph_after : i32, i1
 @@ROWS_END@@
@@ -508,10 +591,10 @@ def consumer(walk):
         tile.wait_group bulk, 0 {{read}}
       }}
 """
-    return rows_guard(walk, text)
+    return rows_guard(walk, bm, text)
 
 
-def rows_guard(walk, text):
+def rows_guard(walk, bm, text):
     """The consumer's tile body (between the markers) run only by a
     warpgroup with rows below M: in the dense and split-K walks a
     warpgroup whose 64 rows all lie past M (the last row tile, when M mod
@@ -522,7 +605,7 @@ def rows_guard(walk, text):
     begin, end = "@@ROWS_BEGIN@@\n", "@@ROWS_END@@\n"
     head, rest = text.split(begin)
     body, tail = rest.split(end)
-    if walk not in ("dense", "splitk"):
+    if walk not in ("dense", "splitk") or bm == WM:
         return head + body + tail
     drain = f"""// No rows: wait for each K block's stage and release it.
 %s_d, %ph_d = scf.for %kd_i32 = %k_begin_i32 to %k_end_i32 step %c1_i32
@@ -544,8 +627,8 @@ scf.yield %s_d, %ph_d : i32, i1"""
             "          }\n          scf.yield %s_w, %ph_w : i32, i1\n" + tail)
 
 
-def kernel_name(walk):
-    return f"fp8_blockscaled_{walk}_{BM}x{BN}x{BK}_s{stages_of(walk)}"
+def kernel_name(walk, bm, bn):
+    return f"fp8_blockscaled_{walk}_{bm}x{bn}x{BK}_s{stages_of(walk, bm, bn)}"
 
 
 # What the kernel checks' pipeline simulation reads from the grouped
@@ -562,8 +645,8 @@ SAMPLE_CONTENTS = {
 SAMPLE_GRID = {"masked": 97}
 
 
-def kernel(walk):
-    T = types(walk)
+def kernel(walk, bm, bn):
+    T = types(walk, bm, bn)
 
     def param(name, type_):
         contents = SAMPLE_CONTENTS.get((walk, name))
@@ -583,11 +666,11 @@ def kernel(walk):
     %ctas_i32 = arith.index_cast %ctas : index to i32
 """
     text = f"""
-  // {walk}: {BM}x{BN}x{BK} tiles, {stages_of(walk)}-stage ring, e4m3 x e4m3 -> bf16,
+  // {walk}: {bm}x{bn}x{BK} tiles, {stages_of(walk, bm, bn)}-stage ring, e4m3 x e4m3 -> bf16,
   // 1x128 (A) and 128x128 (B) f32 block scales
-  gpu.func @{kernel_name(walk)}({params}) kernel
+  gpu.func @{kernel_name(walk, bm, bn)}({params}) kernel
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32{sample_attrs}}} {{
-{ring_constants(stages_of(walk), BM, BN, BK, STAGE_BYTES, 8)}    %false = arith.constant false
+{ring_constants(stages_of(walk, bm, bn), bm, bn, BK, stage_bytes(bm, bn), 8)}    %false = arith.constant false
     %zero = arith.constant 0.0 : f32
     %i32_128 = arith.constant 128 : i32
 {problem(walk)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {T['a']}
@@ -600,27 +683,30 @@ def kernel(walk):
 {walk_steps_i32 if walk == "splitk" else ""}    %is_producer = arith.cmpi eq, %wg, %c0 : index
     scf.if %is_producer {{
       nvvm.setmaxregister decrease {PRODUCER_REGS}
-{producer(walk)}    }} else {{
-{consumer(walk)}    }}
+{producer(walk, bm, bn)}    }} else {{
+{consumer(walk, bm, bn)}    }}
     gpu.return
   }}
 """
-    if walk == "splitk":
-        text = text.replace("!ring", f"!ring_s{SPLITK_STAGES}")
-    return text
+    # Each ring depth has its barrier group type (the header's).
+    return text.replace("!ring", f"!ring_s{stages_of(walk, bm, bn)}")
 
 
-def case(walk):
-    return dict(kernel=kernel_name(walk), walk=walk, bm=BM, bn=BN, bk=BK,
-                stages=stages_of(walk), block=384, scale_block=128)
+def case(walk, bm, bn):
+    return dict(kernel=kernel_name(walk, bm, bn), walk=walk, bm=bm, bn=bn, bk=BK,
+                stages=stages_of(walk, bm, bn), block=384, scale_block=128)
 
 
-HEADER = f"""// Generated by bench/Kernels/gen_fp8_kernels.py: persistent,
+def header(kernels):
+    """The module's banner, the barrier group types of the kernels' ring
+    depths, and the gpu.module's opening."""
+    rings = "".join(
+        f"!ring_s{n} = !nvgpu.mbarrier.group<memorySpace = "
+        f"#gpu.address_space<workgroup>, num_barriers = {n}>\n"
+        for n in sorted({stages_of(w, bm, bn) for w, bm, bn in kernels}))
+    return ("""// Generated by bench/Kernels/gen_fp8_kernels.py: persistent,
 // warp-specialized FP8 GEMMs with 1x128 / 128x128 block scales. Do not edit.
-!ring = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {STAGES}>
-!ring_s{SPLITK_STAGES} = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {SPLITK_STAGES}>
-gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {{
-"""
+""" + rings + 'gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {\n')
 
 
 EXAMPLE_HEADER = """\
@@ -639,9 +725,9 @@ EXAMPLE_HEADER = """\
 """
 
 
-def with_aliases(text, walk):
+def with_aliases(text, walk, bm, bn):
     """The example's long types as aliases above the module."""
-    t = types(walk)
+    t = types(walk, bm, bn)
     aliases = [("a_ring", t["a"]), ("b_ring", t["b"]), ("d_tile", t["c"]),
                ("sfa_ring", t["sfa"]), ("acc", t["acc"]),
                ("row_scales", t["rows"])]
@@ -678,7 +764,7 @@ def quantizer():
     reg = accumulator(cols)
     xf_t = f"!tile.buffer<{rows}x{cols}xf32, local, {reg}>"
     q8_t = f"!tile.buffer<{rows}x{cols}x{F8}, local, {reg}>"
-    row_t = types("dense")["rows"]
+    row_t = types("dense", 128, 128)["rows"]
     bar_t = ("!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
              "num_barriers = 1>")
     return f"""
@@ -771,20 +857,22 @@ def main():
     parser.add_argument("out_json", nargs="?",
                         help="the case list (JSON) to write")
     parser.add_argument("--example", choices=WALKS,
-                        help="print one kernel as a module on stdout")
+                        help="print one kernel (128 wide) as a module on stdout")
     args = parser.parse_args()
     if args.example:
-        sys.stdout.write(with_aliases(HEADER + kernel(args.example) + "}\n",
-                                      args.example))
+        one = ((args.example, 128, 128),)
+        sys.stdout.write(with_aliases(
+            header(one) + kernel(*one[0]) + "}\n", *one[0]))
         return
     if not args.out_mlir:
         parser.error("OUT.mlir is required without --example")
     with open(args.out_mlir, "w") as f:
-        f.write(HEADER + "".join(kernel(w) for w in WALKS) + quantizer()
+        f.write(header(KERNELS) + "".join(kernel(*k) for k in KERNELS)
+                + quantizer()
                 + "}\n")
     if args.out_json:
         with open(args.out_json, "w") as f:
-            json.dump({"kernels": [case(w) for w in WALKS],
+            json.dump({"kernels": [case(*k) for k in KERNELS],
                        "quantizer": dict(kernel=QUANTIZER, rows=QUANT_ROWS,
                                          cols=BK, block=128)}, f, indent=1)
 

@@ -346,15 +346,17 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
     assert torch.equal(sfa, sfa_ref)
     b, sfb = quantize_blocks(torch.randn(136, 400, device="cuda"))
     assert close(gemm(a, sfa, b, sfb), a, sfa, b, sfb)
-    # Split-K (small M, long K): the chosen and a forced part count match
-    # the reference and repeat bit for bit.
+    # Split-K (small M, long K) in 64-row tiles: the chosen schedule and
+    # forced part counts and tiles match the reference and repeat bit for
+    # bit.
     a2, sfa2 = quantize_rows(torch.randn(64, 4096, device="cuda"))
     b2, sfb2 = quantize_blocks(torch.randn(256, 4096, device="cuda"))
-    assert gemm.split_parts(64, 256, 4096) > 1
-    for parts in (None, 3):
-        d2 = gemm(a2, sfa2, b2, sfb2, parts=parts)
+    tile, parts = gemm.schedule(64, 256, 4096)
+    assert tile[0] == 64 and parts > 1
+    for tile, parts in ((None, None), (None, 3), ((128, 64), 2), ((64, 64), 1)):
+        d2 = gemm(a2, sfa2, b2, sfb2, parts=parts, tile=tile)
         assert close(d2, a2, sfa2, b2, sfb2)
-        assert torch.equal(d2, gemm(a2, sfa2, b2, sfb2, parts=parts))
+        assert torch.equal(d2, gemm(a2, sfa2, b2, sfb2, parts=parts, tile=tile))
     a3, sfa3 = quantize_rows(torch.randn(2, 160, 256, device="cuda"))
     b3, sfb3 = quantize_blocks(torch.randn(2, 256, 256, device="cuda"))
     counts = torch.tensor([160, 0], dtype=torch.int32, device="cuda")

@@ -12,9 +12,10 @@ D[m, n] = sum_k A[m, k] SFA[m, k / 128] B[n, k] SFB[n / 128, k / 128],
 accumulated in f32 (each 128-wide K block in full, then scaled and added),
 rounded to bf16 once. Requirements (TMA's 16-byte strides): K a multiple
 of 16, N a multiple of 8; M, N, K need not be multiples of the tiles.
-A small M with a long K is split along K (`gemm.split_parts(m, n, k)`
-parts; `gemm(..., parts=S)` forces S): each part's f32 partial goes to a
-workspace and a second kernel (the split-K GEMM family's reduction,
+`gemm.schedule(m, n, k)` chooses the tile (128 x 128, or for a small M
+64 rows and/or 64 columns) and whether K is split (`gemm(..., parts=S,
+tile=(rows, columns))` forces them): each part's f32 partial goes
+to a workspace and a second kernel (the split-K GEMM family's reduction,
 kernels/gemm_splitk.sm_90a) sums the parts in order.
 
 SFA may be given in either layout: [M, kb] row-major, or (DeepGEMM's and
@@ -142,7 +143,11 @@ class BlockScaledGemm:
     def __init__(self, kernels_dir):
         kernels = pathlib.Path(kernels_dir)
         listing = json.loads((kernels / "fp8.cases.json").read_text())
-        self.cases = {c["walk"]: c for c in listing["kernels"]}
+        self.cases = {(c["walk"], c["bm"], c["bn"]): c
+                      for c in listing["kernels"]}
+        # The dense and split-K walks' tiles (rows, columns).
+        self.tiles = tuple(sorted({(bm, bn) for walk, bm, bn in self.cases
+                                   if walk == "dense"}, reverse=True))
         self.quantizer = listing["quantizer"]
         self.module = tile_mlir.load(
             tile_mlir.Compiled.load(str(kernels / "fp8.sm_90a")))
@@ -152,12 +157,13 @@ class BlockScaledGemm:
         self._kernels = {}
         self._sms = None
 
-    def _kernel(self, walk):
-        if walk not in self._kernels:
+    def _kernel(self, walk, tile=(128, 128)):
+        key = walk if walk == "quantizer" else (walk, *tile)
+        if key not in self._kernels:
             name = (self.quantizer if walk == "quantizer"
-                    else self.cases[walk])["kernel"]
-            self._kernels[walk] = self.module.kernel(name)
-        return self._kernels[walk]
+                    else self.cases[key])["kernel"]
+            self._kernels[key] = self.module.kernel(name)
+        return self._kernels[key]
 
     def quantize(self, x):
         """x [M, K] bf16 -> (e4m3 [M, K], SFA [M, ceil(K/128)] f32) with the
@@ -216,25 +222,46 @@ class BlockScaledGemm:
             raise ValueError(f"sfb is {tuple(sfb.shape)}, "
                              f"{lead + (nb, kb)} expected")
 
-    def split_parts(self, m, n, k, device=None):
-        """How many K parts the dense GEMM of this shape is split into (1:
-        not split). A shape with too few 128 x 128 tiles to fill half the
-        SMs (small M) and a K of at least 32 blocks of 128 gets as many
-        parts as fill the SMs once (at most 16, each of at least 4 K
-        blocks); every part is non-empty. A shorter K is not split: the
-        second kernel's launch and traffic cost more than the idle SMs
-        (H200: 7168 x 2048 at M = 64 ran at 0.83x cuBLASLt split in two
-        against 0.89x unsplit). Each part's f32 partial goes to a workspace,
-        summed in part order by a second kernel (the same bits run to
-        run)."""
+    def schedule(self, m, n, k, device=None):
+        """((rows, columns) tile, parts) for the dense GEMM of this shape.
+        Each candidate is costed as the waves of (tile, part) units over the
+        SMs times what a unit streams into shared memory, (rows + columns)
+        x (its K blocks + 4: the pipeline's fill and the epilogue), a tenth
+        more when K is split (the workspace and the second kernel); the
+        cheapest wins, ties going to fewer parts, then to the larger tile.
+        64-row tiles are candidates at M <= 64, 64-column tiles at M <=
+        256 (a small M is bound by how much of B the SMs have in flight:
+        H200, 64 x 24576 x 1536 took 11.2 us in 64 x 128 tiles, 14.7 in 128
+        x 128). K is split only when the tiles fill at most half the SMs
+        and K has at least 32 blocks of 128 (a shorter K loses more to the
+        second kernel than it gains), into parts of at least 4 blocks, at
+        most 16; every part is non-empty. Each part's f32 partial goes to a
+        workspace, summed in part order by a second kernel (the same bits
+        run to run)."""
         import torch
         sms = self._grid(device or torch.device("cuda"), 1 << 30)[0]
-        tiles = -(-m // 128) * -(-n // 128)
         kb = -(-k // SCALE_BLOCK)
-        if tiles * 2 > sms or kb < 32:
-            return 1
-        parts = max(1, min(kb // 4, sms // tiles, 16))
-        return -(-kb // -(-kb // parts))
+        best = None
+        for bm, bn in self.tiles:
+            if (bm < 128 and m > bm) or (bn < 128 and m > 256):
+                continue
+            tiles = -(-m // bm) * -(-n // bn)
+            counts = {1}
+            if tiles * 2 <= sms and kb >= 32:
+                counts |= {-(-kb // -(-kb // p))
+                           for p in range(2, min(kb // 4, 16) + 1)}
+            for parts in counts:
+                waves = -(-tiles * parts // sms)
+                cost = (waves * (bm + bn) * (-(-kb // parts) + 4)
+                        * (1.1 if parts > 1 else 1))
+                key = (cost, parts, -bm, -bn)
+                if best is None or key < best[0]:
+                    best = (key, (bm, bn), parts)
+        return best[1], best[2]
+
+    def split_parts(self, m, n, k, device=None):
+        """The K parts `schedule` chooses for this shape (1: not split)."""
+        return self.schedule(m, n, k, device)[1]
 
     def _reducer(self, rows):
         if self._reduce_module is None:
@@ -247,9 +274,10 @@ class BlockScaledGemm:
         r = self._reducers[rows]
         return self._reduce_module.kernel(r["kernel"]), r
 
-    def __call__(self, a, sfa, b, sfb, parts=None):
+    def __call__(self, a, sfa, b, sfb, parts=None, tile=None):
         """D = (A SFA) (B SFB)^T, [M, N] bf16. `parts` forces the number of
-        K parts (split_parts chooses otherwise); 1 is the unsplit kernel."""
+        K parts (1 is the unsplit kernel) and `tile` the (rows, columns)
+        tile (one of `self.tiles`); `schedule` chooses what is not given."""
         import torch
         if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[1]:
             raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
@@ -259,10 +287,14 @@ class BlockScaledGemm:
         if m == 0 or n == 0:
             return d
         self._check(a, sfa, b, sfb, m, n, k)
-        tiles = -(-m // 128) * -(-n // 128)
         kb = -(-k // SCALE_BLOCK)
-        if parts is None:
-            parts = self.split_parts(m, n, k, a.device)
+        if tile is not None and tuple(tile) not in self.tiles:
+            raise ValueError(f"tile = {tile!r}: one of {self.tiles} expected")
+        if parts is None or tile is None:
+            chosen_tile, chosen_parts = self.schedule(m, n, k, a.device)
+            parts = chosen_parts if parts is None else parts
+            tile = chosen_tile if tile is None else tuple(tile)
+        tiles = -(-m // tile[0]) * -(-n // tile[1])
         if (not isinstance(parts, int) or parts < 1
                 or -(-kb // parts) * (parts - 1) >= kb):
             raise ValueError(f"parts = {parts!r}: K = {k} has {kb} blocks of "
@@ -271,18 +303,17 @@ class BlockScaledGemm:
             workspace = torch.empty(parts, m, -(-n // 4) * 4,
                                     dtype=torch.float32,
                                     device=a.device)[:, :, :n]
-            self._kernel("splitk")(_tma_ready(a), _tma_ready(b),
-                                   _transposed(sfa).unsqueeze(-1),
-                                   sfb.contiguous(), workspace, parts,
-                                   grid=self._grid(a.device, tiles * parts))
+            self._kernel("splitk", tile)(
+                _tma_ready(a), _tma_ready(b), _transposed(sfa).unsqueeze(-1),
+                sfb.contiguous(), workspace, parts,
+                grid=self._grid(a.device, tiles * parts))
             rows = 16 if m <= 64 or parts > 4 else 64
             reduce, r = self._reducer(rows)
             reduce(workspace, d, grid=(-(-m // r["rows"]), -(-n // r["cols"])))
             return d
-        self._kernel("dense")(_tma_ready(a), _tma_ready(b),
-                              _transposed(sfa).unsqueeze(-1),
-                              sfb.contiguous(), d,
-                              grid=self._grid(a.device, tiles))
+        self._kernel("dense", tile)(
+            _tma_ready(a), _tma_ready(b), _transposed(sfa).unsqueeze(-1),
+            sfb.contiguous(), d, grid=self._grid(a.device, tiles))
         return d
 
     def grouped_contiguous(self, a, sfa, b, sfb, offsets):

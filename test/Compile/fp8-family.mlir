@@ -20,7 +20,7 @@
 // ones included: the simulation walks them.
 // RUN: sed '/nvgpu.mbarrier.arrive %%empty\[/d' %t.mlir > %t.no-release.mlir
 // RUN: not tile-opt --tile-verify-kernels %t.no-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEADLOCK
-// DEADLOCK-COUNT-4: error: the kernel deadlocks
+// DEADLOCK-COUNT-10: error: the kernel deadlocks
 // DEADLOCK-NOT: error
 // Without only the releases of a warpgroup with no rows (its drain), the
 // dense and split-K GEMMs deadlock too: their tile.sample_sizes add 160,
@@ -28,7 +28,7 @@
 // and 330 it has some, and the drain is never run).
 // RUN: sed '/nvgpu.mbarrier.arrive %%empty\[%%si_d\]/d' %t.mlir > %t.no-drain-release.mlir
 // RUN: not tile-opt --tile-verify-kernels %t.no-drain-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DRAIN
-// DRAIN-COUNT-2: error: the kernel deadlocks
+// DRAIN-COUNT-4: error: the kernel deadlocks
 // DRAIN-NOT: error
 // RUN: %python %tile_src_root/bench/Kernels/gen_fp8_kernels.py --example dense > %t.example.mlir
 // RUN: diff %t.example.mlir %tile_src_root/examples/fp8_blockscaled_gemm.mlir
@@ -38,10 +38,11 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Five kernels (dense, contiguous, masked, split-K, the quantizer), none
-// spilling, none with its wgmma serialized.
+// Eleven kernels (dense, contiguous, masked and split-K in 128 x 128
+// tiles; dense and split-K in 128 x 64, 64 x 128 and 64 x 64 tiles; the
+// quantizer), none spilling, none with its wgmma serialized.
 // PTXAS-NOT: C751
-// PTXAS-COUNT-5: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-11: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // Each GEMM's consumers take their warpgroup index from lane 0 (a
@@ -74,6 +75,36 @@
 // IR-NOT: %wg_has_rows
 // IR-LABEL: gpu.func @fp8_blockscaled_splitk_128x128x128_s4(
 // IR: scf.if %wg_has_rows
+// IR-LABEL: gpu.func @fp8_blockscaled_dense_128x64x128_s8(
+// IR: scf.if %wg_has_rows
+// IR-LABEL: gpu.func @fp8_blockscaled_splitk_128x64x128_s7(
+// IR: scf.if %wg_has_rows
+//
+// In 64-row tiles the two warpgroups share the rows and split the columns:
+// one A box per stage, B's two halves into slots 2 s and 2 s + 1, each
+// warpgroup's wgmma reading its own half, its C columns stored at
+// n0 + 64 half (32 half at 64 wide); no warpgroup drains.
+// IR-LABEL: gpu.func @fp8_blockscaled_dense_64x128x128_s8(
+// IR-NOT: %wg_has_rows
+// IR: tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [64, 128]
+// IR-NOT: tile.copy_async %ga
+// IR: tile.copy_async %gb[%b_row, %k0] to %sb[%b_slot0, 0, 0] sizes [64, 128]
+// IR: tile.copy_async %gb[%b_row1, %k0] to %sb[%b_slot1, 0, 0] sizes [64, 128]
+// IR: tile.copy_async %gsfa[%sfa_row, %m0, 0] to %ssfa[%s, 0, 0, 0] sizes [1, 64, 1]
+// IR: %c_wn = arith.constant 64 : index
+// IR: %col0 = arith.muli %half, %c_wn : index
+// IR: %b_stage_e = arith.addi %pair_e, %half : index
+// IR: tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%b_stage_e, 0, 0] sizes [64, 64, 128]
+// IR: %n_half = arith.addi %n0, %col0 : index
+// IR: tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n_half] sizes [64, 64]
+// IR-LABEL: gpu.func @fp8_blockscaled_splitk_64x128x128_s7(
+// IR-NOT: %wg_has_rows
+// IR-LABEL: gpu.func @fp8_blockscaled_dense_64x64x128_s13(
+// IR-NOT: %wg_has_rows
+// IR: tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%b_stage_e, 0, 0] sizes [64, 32, 128]
+// IR: tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n_half] sizes [64, 32]
+// IR-LABEL: gpu.func @fp8_blockscaled_splitk_64x64x128_s12(
+// IR-NOT: %wg_has_rows
 //
 // CASES: "kernel": "fp8_blockscaled_dense_128x128x128_s5"
 // CASES: "walk": "dense"
@@ -84,11 +115,23 @@
 // CASES: "kernel": "fp8_blockscaled_splitk_128x128x128_s4"
 // CASES: "walk": "splitk"
 // CASES: "stages": 4
+// CASES: "kernel": "fp8_blockscaled_dense_128x64x128_s8"
+// CASES-NEXT: "walk": "dense"
+// CASES-NEXT: "bm": 128
+// CASES-NEXT: "bn": 64
+// CASES: "kernel": "fp8_blockscaled_splitk_128x64x128_s7"
+// CASES: "kernel": "fp8_blockscaled_dense_64x128x128_s8"
+// CASES-NEXT: "walk": "dense"
+// CASES-NEXT: "bm": 64
+// CASES-NEXT: "bn": 128
+// CASES: "kernel": "fp8_blockscaled_splitk_64x128x128_s7"
+// CASES: "kernel": "fp8_blockscaled_dense_64x64x128_s13"
+// CASES: "kernel": "fp8_blockscaled_splitk_64x64x128_s12"
 // CASES: "quantizer": {
 // CASES-NEXT: "kernel": "fp8_quantize_rows_64x128"
 //
 // The scale tiles come in by TMA beside the operands: 4 tensor maps per
 // GEMM (A, B, SFA, and D or split-K's workspace), 3 for the quantizer (X,
 // Q, SFA).
-// MANIFEST-COUNT-19: "kind": "tensor_map"
+// MANIFEST-COUNT-43: "kind": "tensor_map"
 // MANIFEST-NOT: "kind": "tensor_map"
