@@ -264,3 +264,41 @@ def test_gemm_kernels_compile_on_first_use(tmp_path, monkeypatch):
         "gemm_splitk", "gemm_splitk_reduce_bf16_16x128").cubin == compiled.cubin
     with pytest.raises(ValueError, match="unknown kernels: gemm_nothing"):
         cache.compiled("gemm", "gemm_nothing")
+
+
+def test_fp8_schedule_picks_the_tiles_measured_fastest():
+    """tile_mlir.fp8.schedule_dense, on the tiles the FP8 generator builds
+    and an H200's 132 SMs: the choices the H200 measurements of
+    docs/Performance.md (i) found fastest (or within noise) at small M, the
+    128 x 128 tile unsplit at large M, and split-K only for long K."""
+    import sys
+    from tile_mlir.fp8 import schedule_dense
+    sys.path.insert(0, str(ROOT / "bench" / "Kernels"))
+    from gen_fp8_kernels import KERNELS
+    tiles = sorted({(bm, bn) for walk, bm, bn in KERNELS if walk == "dense"},
+                   reverse=True)
+    assert tiles == [(128, 128), (128, 64), (64, 128), (64, 64)]
+    assert {(bm, bn) for walk, bm, bn in KERNELS if walk == "splitk"} \
+        == set(tiles)
+
+    def pick(m, n, k):
+        return schedule_dense(m, n, k, 132, tiles)
+    assert pick(64, 24576, 1536) == ((64, 128), 1)
+    assert pick(64, 32768, 512) == ((64, 128), 1)
+    assert pick(64, 7168, 2048) == ((64, 64), 1)
+    assert pick(64, 2112, 7168) == ((64, 64), 4)
+    assert pick(64, 4096, 7168) == ((64, 128), 4)
+    assert pick(64, 7168, 16384) == ((64, 128), 2)
+    assert pick(1, 4096, 7168) == pick(64, 4096, 7168)
+    assert pick(128, 7168, 2048) == ((128, 64), 1)
+    assert pick(128, 24576, 1536) == ((128, 128), 1)
+    assert pick(128, 4096, 7168) == ((128, 128), 4)
+    for n, k in [(2112, 7168), (24576, 1536), (7168, 16384)]:
+        assert pick(4096, n, k) == ((128, 128), 1)
+    # A short K is never split, however few the tiles; every part non-empty.
+    assert pick(64, 256, 2048)[1] == 1
+    tile, parts = pick(33, 136, 5008)
+    blocks = -(-5008 // 128)
+    assert parts > 1 and -(-blocks // parts) * (parts - 1) < blocks
+    # Without the small tiles the 128 x 128 one is taken.
+    assert schedule_dense(64, 24576, 1536, 132, [(128, 128)]) == ((128, 128), 1)

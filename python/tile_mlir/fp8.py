@@ -136,6 +136,44 @@ def _transposed(sfa):
     return buf[..., :m]
 
 
+def schedule_dense(m, n, k, sms, tiles):
+    """((rows, columns) tile, parts) for the dense GEMM of this shape on
+    `sms` SMs, `tiles` the (rows, columns) tiles there are kernels for.
+    Each candidate is costed as the waves of (tile, part) units over the
+    SMs times what a unit streams into shared memory, (rows + columns) x
+    (its K blocks + 4: the pipeline's fill and the epilogue), a tenth more
+    when K is split (the workspace and the second kernel); the cheapest
+    wins, ties going to fewer parts, then to the larger tile. 64-row tiles
+    are candidates at M <= 64, 64-column tiles at M <= 256 (a small M is
+    bound by how much of B the SMs have in flight: H200, 64 x 24576 x 1536
+    took 11.2 us in 64 x 128 tiles, 14.7 in 128 x 128). K is split only
+    when the tiles fill at most half the SMs and K has at least 32 blocks
+    of 128 (a shorter K loses more to the second kernel than it gains),
+    into parts of at least 4 blocks, at most 16; every part is non-empty.
+    Each part's f32 partial goes to a workspace, summed in part order by a
+    second kernel (the same bits run to run)."""
+    kb = -(-k // SCALE_BLOCK)
+    best = None
+    for bm, bn in tiles:
+        if (bm < 128 and m > bm) or (bn < 128 and m > 256):
+            continue
+        count = -(-m // bm) * -(-n // bn)
+        parts_tried = {1}
+        if count * 2 <= sms and kb >= 32:
+            parts_tried |= {-(-kb // -(-kb // p))
+                            for p in range(2, min(kb // 4, 16) + 1)}
+        for parts in parts_tried:
+            waves = -(-count * parts // sms)
+            cost = (waves * (bm + bn) * (-(-kb // parts) + 4)
+                    * (1.1 if parts > 1 else 1))
+            key = (cost, parts, -bm, -bn)
+            if best is None or key < best[0]:
+                best = (key, (bm, bn), parts)
+    if best is None:
+        raise ValueError(f"no tile of {tiles} for M = {m}")
+    return best[1], best[2]
+
+
 class BlockScaledGemm:
     """The block-scaled FP8 kernels, loaded into the current CUDA
     context."""
@@ -223,41 +261,11 @@ class BlockScaledGemm:
                              f"{lead + (nb, kb)} expected")
 
     def schedule(self, m, n, k, device=None):
-        """((rows, columns) tile, parts) for the dense GEMM of this shape.
-        Each candidate is costed as the waves of (tile, part) units over the
-        SMs times what a unit streams into shared memory, (rows + columns)
-        x (its K blocks + 4: the pipeline's fill and the epilogue), a tenth
-        more when K is split (the workspace and the second kernel); the
-        cheapest wins, ties going to fewer parts, then to the larger tile.
-        64-row tiles are candidates at M <= 64, 64-column tiles at M <=
-        256 (a small M is bound by how much of B the SMs have in flight:
-        H200, 64 x 24576 x 1536 took 11.2 us in 64 x 128 tiles, 14.7 in 128
-        x 128). K is split only when the tiles fill at most half the SMs
-        and K has at least 32 blocks of 128 (a shorter K loses more to the
-        second kernel than it gains), into parts of at least 4 blocks, at
-        most 16; every part is non-empty. Each part's f32 partial goes to a
-        workspace, summed in part order by a second kernel (the same bits
-        run to run)."""
+        """((rows, columns) tile, parts) for the dense GEMM of this shape on
+        this device's SMs: `schedule_dense`."""
         import torch
         sms = self._grid(device or torch.device("cuda"), 1 << 30)[0]
-        kb = -(-k // SCALE_BLOCK)
-        best = None
-        for bm, bn in self.tiles:
-            if (bm < 128 and m > bm) or (bn < 128 and m > 256):
-                continue
-            tiles = -(-m // bm) * -(-n // bn)
-            counts = {1}
-            if tiles * 2 <= sms and kb >= 32:
-                counts |= {-(-kb // -(-kb // p))
-                           for p in range(2, min(kb // 4, 16) + 1)}
-            for parts in counts:
-                waves = -(-tiles * parts // sms)
-                cost = (waves * (bm + bn) * (-(-kb // parts) + 4)
-                        * (1.1 if parts > 1 else 1))
-                key = (cost, parts, -bm, -bn)
-                if best is None or key < best[0]:
-                    best = (key, (bm, bn), parts)
-        return best[1], best[2]
+        return schedule_dense(m, n, k, sms, self.tiles)
 
     def split_parts(self, m, n, k, device=None):
         """The K parts `schedule` chooses for this shape (1: not split)."""
