@@ -147,19 +147,25 @@ def schedule_dense(m, n, k, sms, tiles):
     are candidates at M <= 64, 64-column tiles at M <= 256 (a small M is
     bound by how much of B the SMs have in flight: H200, 64 x 24576 x 1536
     took 11.2 us in 64 x 128 tiles, 14.7 in 128 x 128). K is split only
-    when the tiles fill at most half the SMs and K has at least 32 blocks
-    of 128 (a shorter K loses more to the second kernel than it gains),
-    into parts of at least 4 blocks, at most 16; every part is non-empty.
+    when the tiles fill at most half the SMs, no candidate tile fills 80 %
+    of them in one wave unsplit, and K has at least 32 blocks of 128 (a
+    shorter K loses more to the second kernel than it gains), into parts
+    of at least 4 blocks, at most 16; every part is non-empty.
     Each part's f32 partial goes to a workspace, summed in part order by a
     second kernel (the same bits run to run)."""
     kb = -(-k // SCALE_BLOCK)
+    candidates = [(bm, bn) for bm, bn in tiles
+                  if not (bm < 128 and m > bm) and not (bn < 128 and m > 256)]
+    counts = {t: -(-m // t[0]) * -(-n // t[1]) for t in candidates}
+    # A tile that fills 80 % of the SMs or more in one wave unsplit leaves
+    # too little idle for split-K to win back its workspace (H200, 128 x
+    # 7168 x 16384: 40.9 us in one wave of 112 tiles of 128 x 64, 44.9 in
+    # 56 tiles of 128 x 128 in 2 parts).
+    splits = kb >= 32 and not any(0.8 * sms <= c <= sms for c in counts.values())
     best = None
-    for bm, bn in tiles:
-        if (bm < 128 and m > bm) or (bn < 128 and m > 256):
-            continue
-        count = -(-m // bm) * -(-n // bn)
+    for (bm, bn), count in counts.items():
         parts_tried = {1}
-        if count * 2 <= sms and kb >= 32:
+        if count * 2 <= sms and splits:
             parts_tried |= {-(-kb // -(-kb // p))
                             for p in range(2, min(kb // 4, 16) + 1)}
         for parts in parts_tried:
