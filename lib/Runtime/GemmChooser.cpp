@@ -59,6 +59,17 @@ bool present(const llvm::json::Object &o, llvm::StringRef key) {
 /// longest K (docs/Performance.md (j)).
 constexpr double kSplitKEfficiency = 0.75;
 
+/// What a (tile, part) unit costs beyond its K steps, in K steps: the
+/// pipeline's fill, the partial's store and its share of the reduction. A
+/// split problem's cost is scaled by (K steps per part + this) / (K steps
+/// + this), so that parts of few K steps are not taken for free: on an
+/// H200 one wave of 128 x 64 tiles beat 128 x 128 ones in 3-5 parts of 4-8
+/// K steps by 9-30 points of cuBLAS on all 12 problems tried (e4m3 128 x
+/// 4096 x 4096: 0.92 against 0.71), while parts of 16 or more K steps
+/// keep winning (bf16 128 x 4096 x 4096 in 4 parts of 16: 0.98 against
+/// 0.94; docs/Performance.md (j)).
+constexpr double kSplitKUnitSteps = 16;
+
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 Expected<int64_t> integer(const llvm::json::Object &o, llvm::StringRef key,
@@ -353,8 +364,9 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
     int64_t tiles = c->tiles(m, n);
     int64_t perPart = ceilDiv(c->kTiles(k), *parts);
     int64_t waves = ceilDiv(tiles * *parts, sms);
-    double cost = double(waves) * double(c->bn) / kSplitKEfficiency /
-                  double(*parts);
+    double cost = double(waves) * double(c->bn) / kSplitKEfficiency *
+                  (double(perPart) + kSplitKUnitSteps) /
+                  (double(c->kTiles(k)) + kSplitKUnitSteps);
     if (cost < bestCost) {
       best = {c, parts,
               std::to_string(tiles) + " tiles of 128x128 x " +

@@ -227,19 +227,25 @@ TEST(ChooseGemm, SwapABCutsKToFillTheSMsAndSumsInAClusterWhenOneRoundHoldsIt) {
 
 TEST(ChooseGemm, FewTilesAndALongKSplitK) {
   GemmCatalog cat = catalog();
-  // 8 tiles of 128 x 128, 128 K tiles: 8 parts of 1024 (cost 21.3 against
-  // 80 for 16 tiles of 128 x 64). No cluster of 8 in the catalog.
+  // 8 tiles of 128 x 128, 128 K tiles: 8 parts of 1024 (cost 170.7 x
+  // (16 + 16) / (128 + 16) = 37.9 against 80 for 16 tiles of 128 x 64). No
+  // cluster of 8 in the catalog.
   Chosen c = choose(cat, 128, 1024, 8192);
   EXPECT_EQ(c.kernel, "splitk");
   EXPECT_EQ(c.parts, 8);
   EXPECT_EQ(c.why, "8 tiles of 128x128 x 8 K parts of 1024 on 132 SMs");
-  // 32 tiles of 128 x 128 in 4 parts (cost 42.7) against 64 of 128 x 64
-  // (80): the workspace form, 32 clusters of 4 being more than the 30 held.
+  // 32 tiles of 128 x 128 in 4 parts of 16 K tiles (cost 170.7 x 32 / 80
+  // = 68.3) against 64 of 128 x 64 (80): the workspace form, 32 clusters
+  // of 4 being more than the 30 held.
   Chosen four = choose(cat, 128, 4096, 4096);
   EXPECT_EQ(four.kernel, "splitk");
   EXPECT_EQ(four.parts, 4);
+  // Parts of few K tiles cost their fill: at K = 2048 (32 K tiles) the 4
+  // parts of 8 cost 170.7 x 24 / 48 = 85.3, and one wave of 128 x 64 tiles
+  // (80) is taken.
+  EXPECT_EQ(choose(cat, 128, 4096, 2048).kernel, "t64");
   // One wave of 128 x 64 tiles (cost 80) beats 128 x 128 ones in 2 K
-  // parts (85.3): 64 tiles of 128 x 64, not 32 pairs.
+  // parts (102.4): 64 tiles of 128 x 64, not 32 pairs.
   EXPECT_EQ(choose(cat, 128, 8192, 4096).kernel, "t64");
   EXPECT_EQ(choose(cat, 256, 4096, 4096).kernel, "t64");
   // Two waves of them (160) lose to one of 128 x 128 (137.6), and seven
@@ -249,7 +255,7 @@ TEST(ChooseGemm, FewTilesAndALongKSplitK) {
 }
 
 TEST(ChooseGemm, TwoKPartsAreSummedByAPairOfCTAs) {
-  // Without a 128 x 64 tile, 64 tiles of 128 x 128 in 2 K parts (85.3)
+  // Without a 128 x 64 tile, 64 tiles of 128 x 128 in 2 K parts (102.4)
   // beat one wave of them unsplit (137.6), and a pair of CTAs sums them.
   std::string family = familyJson();
   family.replace(family.find("\"bn\": 64"), 8, "\"bn\": 128");
