@@ -175,21 +175,28 @@ def check():
             (33, 520, 1040, (64, 64), 2), (64, 200, 640, (64, 64), 1),
             (33, 136, 4096, (64, 128), 4), (1, 7168, 2048, (64, 64), 1),
             (7, 4104, 512, (64, 128), 1), (100, 1000, 5008, (128, 64), 1),
-            (130, 520, 1040, (128, 64), 2), (200, 72, 384, (128, 64), 1)]:
+            (130, 520, 1040, (128, 64), 2), (200, 72, 384, (128, 64), 1),
+            (100, 1000, 5008, (128, 128), 3), (130, 520, 1040, (128, 128), 2),
+            (200, 136, 400, (128, 128), 1),
+            # A forced tile with the part count the schedule costs for it.
+            (100, 1000, 5008, (128, 128), None),
+            (100, 1000, 5008, (64, 64), None)]:
         if not wanted(m, n, k):
             continue
         a, sfa, b, sfb = operands(m, n, k)
         d = gemm(a, sfa, b, sfb, parts=parts, tile=tile)
-        ok = compare(f"{m}x{n}x{k} in {tile[0]}x{tile[1]} tiles, {parts} "
+        chosen = parts or gemm.schedule(m, n, k, tiles=[tile])[1]
+        ok = compare(f"{m}x{n}x{k} in {tile[0]}x{tile[1]} tiles, {chosen} "
                      "part(s)", d, reference(a, sfa, b, sfb))
         ok &= torch.equal(d, gemm(a, sfa, b, sfb, parts=parts, tile=tile))
         failures += not ok
-    try:
-        gemm(*operands(64, 256, 256), tile=(32, 128))
-        print("FAIL a tile the family lacks was not refused")
-        failures += 1
-    except ValueError as e:
-        print(f"ok   refused: {e}")
+    for bad in ((32, 128), 64):
+        try:
+            gemm(*operands(64, 256, 256), tile=bad)
+            print(f"FAIL tile = {bad!r} was not refused")
+            failures += 1
+        except ValueError as e:
+            print(f"ok   refused: {e}")
     try:
         gemm(*operands(64, 256, 256), parts=3)  # 2 K blocks: a part empty
         print("FAIL split-K with an empty part was not refused")

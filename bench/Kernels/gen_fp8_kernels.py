@@ -14,7 +14,8 @@ block scaling, so every 128-wide K block is multiplied into a partial
 accumulator of its own (zeroed by the first wgmma), and the partial is
 promoted into the f32 accumulator: acc += partial * SFA[row] * SFB.
 
-Four tile walks, one kernel each:
+Four tile walks, in 128 x 128 tiles; the dense and split-K walks also in
+128 x 64, 64 x 128 and 64 x 64 tiles (KERNELS, below):
   dense       one GEMM.
   contiguous  G experts' GEMMs in one launch (mixture of experts, prefill
               and training): A's rows are the experts' tokens concatenated,
@@ -36,14 +37,15 @@ Four tile walks, one kernel each:
               min((j + 1) P, k) - 1 of P = ceil(k / S) (the caller makes
               every part non-empty), and TMA-store each part's f32 partial
               tile into W [S, M, N] (clipped at M, N); the split-K GEMM
-              family's reduction sums the parts in order. Its f32 staging
-              tile leaves room for a 4-stage ring.
+              family's reduction sums the parts in order. At 128 x 128
+              its f32 staging tile leaves room for a 4-stage ring.
 
 Every kernel is persistent and warp-specialized like the dense family
 (gen_gemm_kernels.py): warpgroup 0 produces (one thread issues the TMA
 loads of A, B and the tile's row scales into a ring of full/empty
-mbarriers), warpgroups 1 and 2 consume 64 rows each: per K block one
-gemm_async (4 wgmma k32) into one of two partial accumulators, then the
+mbarriers), warpgroups 1 and 2 consume 64 rows each (in 64-row tiles:
+the same 64 rows, half the columns each): per K block one gemm_async (4
+wgmma k32) into one of two partial accumulators, then the
 row scales read from the stage; once the next block's wgmmas are issued,
 a wait that leaves them in flight retires this block, whose stage goes
 back and whose partial is promoted with one tile.map while the tensor

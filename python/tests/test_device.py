@@ -353,7 +353,8 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
     b2, sfb2 = quantize_blocks(torch.randn(256, 4096, device="cuda"))
     tile, parts = gemm.schedule(64, 256, 4096)
     assert tile[0] == 64 and parts > 1
-    for tile, parts in ((None, None), (None, 3), ((128, 64), 2), ((64, 64), 1)):
+    for tile, parts in ((None, None), (None, 3), ((128, 64), 2), ((64, 64), 1),
+                        ((128, 128), 2), ((128, 128), 1)):
         d2 = gemm(a2, sfa2, b2, sfb2, parts=parts, tile=tile)
         assert close(d2, a2, sfa2, b2, sfb2)
         assert torch.equal(d2, gemm(a2, sfa2, b2, sfb2, parts=parts, tile=tile))

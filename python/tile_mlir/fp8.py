@@ -120,7 +120,7 @@ def _tma_ready(t):
 
 def _transposed(sfa):
     """SFA [..., M, kb] -> a [..., kb, M] view with row stride a multiple of
-    4 elements (the kernels' TMA box of 128 row scales), copying only when
+    4 elements (the kernels' TMA box of a tile's row scales), copying only when
     the given layout is not already that."""
     import torch
     m = sfa.shape[-2]
@@ -136,9 +136,10 @@ def _transposed(sfa):
     return buf[..., :m]
 
 
-def schedule_dense(m, n, k, sms, tiles):
+def schedule_dense(m, n, k, sms, tiles, by_rows=True):
     """((rows, columns) tile, parts) for the dense GEMM of this shape on
-    `sms` SMs, `tiles` the (rows, columns) tiles there are kernels for.
+    `sms` SMs, `tiles` the (rows, columns) tiles there are kernels for
+    (`by_rows=False`: all of them candidates, whatever M).
     Each candidate is costed as the waves of (tile, part) units over the
     SMs times what a unit streams into shared memory, (rows + columns) x
     (its K blocks + 4: the pipeline's fill and the epilogue), a tenth more
@@ -154,8 +155,8 @@ def schedule_dense(m, n, k, sms, tiles):
     Each part's f32 partial goes to a workspace, summed in part order by a
     second kernel (the same bits run to run)."""
     kb = -(-k // SCALE_BLOCK)
-    candidates = [(bm, bn) for bm, bn in tiles
-                  if not (bm < 128 and m > bm) and not (bn < 128 and m > 256)]
+    candidates = [(bm, bn) for bm, bn in tiles if not by_rows or (
+        not (bm < 128 and m > bm) and not (bn < 128 and m > 256))]
     counts = {t: -(-m // t[0]) * -(-n // t[1]) for t in candidates}
     # A tile that fills 80 % of the SMs or more in one wave unsplit leaves
     # too little idle for split-K to win back its workspace (H200, 128 x
@@ -266,11 +267,14 @@ class BlockScaledGemm:
             raise ValueError(f"sfb is {tuple(sfb.shape)}, "
                              f"{lead + (nb, kb)} expected")
 
-    def schedule(self, m, n, k, device=None):
+    def schedule(self, m, n, k, device=None, tiles=None):
         """((rows, columns) tile, parts) for the dense GEMM of this shape on
-        this device's SMs: `schedule_dense`."""
+        this device's SMs: `schedule_dense` over `tiles` (default: all the
+        family's; given, any of them may be taken whatever M)."""
         import torch
         sms = self._grid(device or torch.device("cuda"), 1 << 30)[0]
+        if tiles is not None:
+            return schedule_dense(m, n, k, sms, tiles, by_rows=False)
         return schedule_dense(m, n, k, sms, self.tiles)
 
     def split_parts(self, m, n, k, device=None):
@@ -291,7 +295,9 @@ class BlockScaledGemm:
     def __call__(self, a, sfa, b, sfb, parts=None, tile=None):
         """D = (A SFA) (B SFB)^T, [M, N] bf16. `parts` forces the number of
         K parts (1 is the unsplit kernel) and `tile` the (rows, columns)
-        tile (one of `self.tiles`); `schedule` chooses what is not given."""
+        tile (one of `self.tiles`); `schedule` chooses what is not given:
+        the part count for a forced tile, the tile (with its own part
+        count) for forced parts."""
         import torch
         if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[1]:
             raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)}: "
@@ -302,12 +308,16 @@ class BlockScaledGemm:
             return d
         self._check(a, sfa, b, sfb, m, n, k)
         kb = -(-k // SCALE_BLOCK)
-        if tile is not None and tuple(tile) not in self.tiles:
-            raise ValueError(f"tile = {tile!r}: one of {self.tiles} expected")
+        if tile is not None:
+            if not isinstance(tile, (tuple, list)) or tuple(tile) not in self.tiles:
+                raise ValueError(f"tile = {tile!r}: one of {self.tiles} expected")
+            tile = tuple(tile)
         if parts is None or tile is None:
-            chosen_tile, chosen_parts = self.schedule(m, n, k, a.device)
+            # A forced tile gets the part count the schedule costs for it.
+            chosen_tile, chosen_parts = self.schedule(
+                m, n, k, a.device, None if tile is None else [tile])
             parts = chosen_parts if parts is None else parts
-            tile = chosen_tile if tile is None else tuple(tile)
+            tile = chosen_tile if tile is None else tile
         tiles = -(-m // tile[0]) * -(-n // tile[1])
         if (not isinstance(parts, int) or parts < 1
                 or -(-kb // parts) * (parts - 1) >= kb):

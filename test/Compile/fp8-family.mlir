@@ -76,7 +76,12 @@
 // IR-LABEL: gpu.func @fp8_blockscaled_splitk_128x128x128_s4(
 // IR: scf.if %wg_has_rows
 // IR-LABEL: gpu.func @fp8_blockscaled_dense_128x64x128_s8(
+// A 64-wide tile's B scale row is its first column / 128.
+// IR: %sfb_row = arith.divui %n0, %c128 : index
+// IR: tile.copy_async %gb[%b_row, %k0] to %sb[%s, 0, 0] sizes [64, 128]
 // IR: scf.if %wg_has_rows
+// IR: %a_stage_e = arith.addi %pair_e, %half : index
+// IR: %b_stage_e = arith.addi %si_e, %c0 : index
 // IR-LABEL: gpu.func @fp8_blockscaled_splitk_128x64x128_s7(
 // IR: scf.if %wg_has_rows
 //
@@ -85,7 +90,7 @@
 // warpgroup's wgmma reading its own half, its C columns stored at
 // n0 + 64 half (32 half at 64 wide); no warpgroup drains.
 // IR-LABEL: gpu.func @fp8_blockscaled_dense_64x128x128_s8(
-// IR-NOT: %wg_has_rows
+// IR: %sfb_row = arith.addi %pn, %c0 : index
 // IR: tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [64, 128]
 // IR-NOT: tile.copy_async %ga
 // IR: tile.copy_async %gb[%b_row, %k0] to %sb[%b_slot0, 0, 0] sizes [64, 128]
@@ -93,16 +98,19 @@
 // IR: tile.copy_async %gsfa[%sfa_row, %m0, 0] to %ssfa[%s, 0, 0, 0] sizes [1, 64, 1]
 // IR: %c_wn = arith.constant 64 : index
 // IR: %col0 = arith.muli %half, %c_wn : index
+// IR: %a_stage_e = arith.addi %si_e, %c0 : index
 // IR: %b_stage_e = arith.addi %pair_e, %half : index
 // IR: tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%b_stage_e, 0, 0] sizes [64, 64, 128]
 // IR: %n_half = arith.addi %n0, %col0 : index
 // IR: tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n_half] sizes [64, 64]
+// IR-NOT: %wg_has_rows
 // IR-LABEL: gpu.func @fp8_blockscaled_splitk_64x128x128_s7(
 // IR-NOT: %wg_has_rows
 // IR-LABEL: gpu.func @fp8_blockscaled_dense_64x64x128_s13(
-// IR-NOT: %wg_has_rows
+// IR: %sfb_row = arith.divui %n0, %c128 : index
 // IR: tile.gemm_async %p0[0, 0], %sa[%a_stage_e, 0, 0], %sb[%b_stage_e, 0, 0] sizes [64, 32, 128]
 // IR: tile.copy_async %sc[%half, 0, 0] to %gd[%m_half, %n_half] sizes [64, 32]
+// IR-NOT: %wg_has_rows
 // IR-LABEL: gpu.func @fp8_blockscaled_splitk_64x64x128_s12(
 // IR-NOT: %wg_has_rows
 //

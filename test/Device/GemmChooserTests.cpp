@@ -198,7 +198,7 @@ TEST_P(ChosenGemmLarge, MatchesTheHostReference) {
 std::vector<ChosenCase> allChosenCases() {
   // On 132 SMs (H100 SXM, H200): swap-AB with a workspace (1 x 4096), in
   // pairs (16 x 6144), with 8 parts (64 x 1024 x 8192); split-K with a
-  // workspace (bf16 128 x 4096 x 4096) and in pairs (128 x 6144); the tiles
+  // workspace (bf16 128 x 4096 x 4096); 128 x 64 tiles (128 x 6144); the tiles
   // (1000^3, 4096 x 6144); small and odd shapes of each.
   const GemmShape shapes[] = {
       {1, 4096, 4096},  {7, 300, 1000},    {16, 6144, 4096},
