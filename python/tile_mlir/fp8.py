@@ -146,8 +146,8 @@ def schedule_dense(m, n, k, sms, tiles, by_rows=True):
     when K is split (the workspace and the second kernel); the cheapest
     wins, ties going to fewer parts, then to the larger tile. 64-row tiles
     are candidates at M <= 64, 64-column tiles at M <= 256 (a small M is
-    bound by how much of B the SMs have in flight: H200, 64 x 24576 x 1536
-    took 11.2 us in 64 x 128 tiles, 14.7 in 128 x 128). K is split only
+    bound by streaming B: H200, 64 x 24576 x 1536 took 11.2 us in 64 x 128
+    tiles, 14.7 in 128 x 128). K is split only
     when the tiles fill at most half the SMs, no candidate tile fills 80 %
     of them in one wave unsplit, and K has at least 32 blocks of 128 (a
     shorter K loses more to the second kernel than it gains), into parts
