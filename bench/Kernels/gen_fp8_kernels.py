@@ -71,8 +71,8 @@ WM = 64  # rows per consumer warpgroup
 #   problems whose 128-wide tiles leave SMs idle;
 # - 64 x 128 and 64 x 64, for M <= 64 (decode): the consumers split the
 #   columns of the tile's 64 rows, and a stage without A's second half
-#   leaves room for more stages, more of B in flight (the small-M GEMM is
-#   bound by how much of B each SM has in flight).
+#   leaves room for more stages, more of B in flight (the small-M GEMM
+#   streams B from memory).
 # A tile never straddles two B scale blocks, so its B scale is one scalar.
 KERNELS = (("dense", 128, 128), ("contiguous", 128, 128),
            ("masked", 128, 128), ("splitk", 128, 128),
