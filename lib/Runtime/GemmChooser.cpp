@@ -63,11 +63,12 @@ constexpr double kSplitKEfficiency = 0.75;
 /// pipeline's fill, the partial's store and its share of the reduction. A
 /// split problem's cost is scaled by (K steps per part + this) / (K steps
 /// + this), so that parts of few K steps are not taken for free: on an
-/// H200 one wave of 128 x 64 tiles beat 128 x 128 ones in 3-5 parts of 4-8
-/// K steps by 9-30 points of cuBLAS on all 12 problems tried (e4m3 128 x
-/// 4096 x 4096: 0.92 against 0.71), while parts of 16 or more K steps
-/// keep winning (bf16 128 x 4096 x 4096 in 4 parts of 16: 0.98 against
-/// 0.94; docs/Performance.md (j)).
+/// H200 one wave of 128 x 64 tiles beat 128 x 128 ones in 3-5 parts of
+/// 4-22 K steps by 9-30 points of cuBLAS on all 12 problems tried (e4m3
+/// 128 x 4096 x 4096, 4 parts of 8: 0.92 against 0.71), while split-K kept
+/// winning with 4 parts of 16 and 56 K steps (bf16 128 x 4096 x 4096:
+/// 0.98 against 0.94; 128 x 4096 x 14336: 0.93 against 0.79;
+/// docs/Performance.md (j)).
 constexpr double kSplitKUnitSteps = 16;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
