@@ -224,20 +224,36 @@ def check():
             ok &= compare(f"contiguous {rows} expert {g} ({n}x{k})", d[lo:hi],
                           reference(a[lo:hi], sfa[lo:hi], b[g], sfb[g]))
         failures += not ok
-    for counts, cap, n, k in [([0, 1, 200], 256, 384, 512),
-                              ([256, 77], 200, 4096, 7168)]:
+    # The tile: the default (128 x 64 where 128 x 128 tiles would fill at
+    # most half the SMs: [200] of 256 at N = 1000), or forced.
+    for counts, cap, n, k, tile in [([0, 1, 200], 256, 384, 512, None),
+                                    ([0, 1, 200], 256, 384, 512, (128, 64)),
+                                    ([200], 256, 1000, 1024, None),
+                                    ([200], 256, 1000, 1024, (128, 128)),
+                                    ([256, 77], 200, 4096, 7168, None)]:
         groups = len(counts)
         if not wanted(groups * cap, n, k):
             continue
         a, sfa, b, sfb = operands(cap, n, k, groups)
         mask = torch.tensor(counts, dtype=torch.int32, device="cuda")
-        d = gemm.grouped_masked(a, sfa, b, sfb, mask)
+        d = gemm.grouped_masked(a, sfa, b, sfb, mask, tile=tile)
         ok = True
         for g in range(groups):
             c = min(counts[g], cap)
-            ok &= compare(f"masked {counts} cap {cap} expert {g} ({n}x{k})",
-                          d[g, :c], reference(a[g, :c], sfa[g, :c], b[g], sfb[g]))
+            ok &= compare(f"masked {counts} cap {cap} expert {g} ({n}x{k}, "
+                          f"tile {tile or 'chosen'})", d[g, :c],
+                          reference(a[g, :c], sfa[g, :c], b[g], sfb[g]))
+        again = gemm.grouped_masked(a, sfa, b, sfb, mask, tile=tile)
+        ok &= all(torch.equal(d[g, :counts[g]], again[g, :counts[g]])
+                  for g in range(groups))  # the rest is not written
         failures += not ok
+    try:
+        gemm.grouped_masked(*operands(64, 256, 256, 1), torch.ones(
+            1, dtype=torch.int32, device="cuda"), tile=(64, 64))
+        print("FAIL a masked tile the family lacks was not refused")
+        failures += 1
+    except ValueError as e:
+        print(f"ok   refused: {e}")
     print(f"{failures} failures")
     return 1 if failures else 0
 

@@ -68,7 +68,8 @@ WM = 64  # rows per consumer warpgroup
 # walk: each consumer warpgroup owns 64 rows. For the dense and split-K
 # walks also:
 # - 128 x 64, half a scale block: twice the tiles, for the small-M
-#   problems whose 128-wide tiles leave SMs idle;
+#   problems whose 128-wide tiles leave SMs idle (also for the masked
+#   walk: one expert of a few hundred rows);
 # - 64 x 128 and 64 x 64, for M <= 64 (decode): the consumers split the
 #   columns of the tile's 64 rows, and a stage without A's second half
 #   leaves room for more stages, more of B in flight (the small-M GEMM
@@ -76,6 +77,7 @@ WM = 64  # rows per consumer warpgroup
 # A tile never straddles two B scale blocks, so its B scale is one scalar.
 KERNELS = (("dense", 128, 128), ("contiguous", 128, 128),
            ("masked", 128, 128), ("splitk", 128, 128),
+           ("masked", 128, 64),
            ("dense", 128, 64), ("splitk", 128, 64),
            ("dense", 64, 128), ("splitk", 64, 128),
            ("dense", 64, 64), ("splitk", 64, 64))
@@ -246,8 +248,9 @@ def tile_of(walk, bm, bn, indent):
     slot), %n0, %pn (its column tile), %b_row (B's first row),
     %sfb_row (B's scale block row), %g (the expert) and %valid (whether it
     is computed)."""
-    if (bm, bn) != (128, 128) and walk not in ("dense", "splitk"):
-        raise ValueError(f"{walk}: 128 x 128 tiles only")
+    if (bm, bn) != (128, 128) and walk not in ("dense", "splitk") and (
+            walk, bm, bn) != ("masked", 128, 64):
+        raise ValueError(f"{walk}: no {bm} x {bn} tiles")
     # A 64-wide tile is half of B's 128-row scale block.
     sfb_row = ("%sfb_row = arith.addi %pn, %c0 : index" if bn == 128
                else "%sfb_row = arith.divui %n0, %c128 : index")
@@ -261,7 +264,8 @@ def tile_of(walk, bm, bn, indent):
 %valid_rows_i32 = memref.load %masked_m[%g] : memref<?xi32, 1>
 %valid_rows = arith.index_cast %valid_rows_i32 : i32 to index
 %valid = arith.cmpi ult, %m0, %valid_rows : index
-%sfa_row0 = arith.muli %g, %k_tiles : index""")
+%sfa_row0 = arith.muli %g, %k_tiles : index
+{sfb_row}""")
     else:
         lines = grouped_walk("%c_group", "%group_tiles", "%tiles_m", "%pm") + """
 %m0 = arith.muli %pm, %c_bm : index
@@ -423,7 +427,7 @@ def block_issue(walk, bm, bn, stage, phase, kt, partial, scales, tag, indent):
                   f"%{{}}_stage_{tag} = arith.addi %si_{tag}, %c0 : index")
     a_stage = (pair.format("a") + "\n" + same.format("b") if bm == 2 * WM
                else same.format("a") + "\n" + pair.format("b"))
-    sfb_load = (f"memref.load %sfb[%g, %pn, {kt}] : memref<?x?x?xf32, 1>"
+    sfb_load = (f"memref.load %sfb[%g, %sfb_row, {kt}] : memref<?x?x?xf32, 1>"
                 if walk == "masked" else
                 f"memref.load %sfb[%sfb_row, {kt}] : memref<?x?xf32, 1>")
     text = f"""%si_{tag} = arith.index_cast {stage} : i32 to index

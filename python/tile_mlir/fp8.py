@@ -193,6 +193,9 @@ class BlockScaledGemm:
         # The dense and split-K walks' tiles (rows, columns).
         self.tiles = tuple(sorted({(bm, bn) for walk, bm, bn in self.cases
                                    if walk == "dense"}, reverse=True))
+        self.masked_tiles = tuple(sorted(
+            {(bm, bn) for walk, bm, bn in self.cases if walk == "masked"},
+            reverse=True))
         self.quantizer = listing["quantizer"]
         self.module = tile_mlir.load(
             tile_mlir.Compiled.load(str(kernels / "fp8.sm_90a")))
@@ -364,8 +367,12 @@ class BlockScaledGemm:
             grid=self._grid(a.device, tiles))
         return d
 
-    def grouped_masked(self, a, sfa, b, sfb, masked_m):
-        """Expert g: D[g, :masked_m[g]] = A[g, :masked_m[g]] B[g]^T (scaled)."""
+    def grouped_masked(self, a, sfa, b, sfb, masked_m, tile=None):
+        """Expert g: D[g, :masked_m[g]] = A[g, :masked_m[g]] B[g]^T (scaled).
+        `tile` forces the (rows, columns) tile, one of `self.masked_tiles`;
+        by default 128 x 64 where 128 x 128 tiles over the capacity fill at
+        most half the SMs (one expert of 256 rows at N = 4096: 64 tiles),
+        else 128 x 128."""
         import torch
         if a.dim() != 3 or b.dim() != 3 or a.shape[0] != b.shape[0] \
                 or a.shape[2] != b.shape[2]:
@@ -381,8 +388,18 @@ class BlockScaledGemm:
         sfa_t = _transposed(sfa)  # [G, kb, cap], planes whole row strides
         kb = sfa_t.shape[1]
         sfa_rows = sfa_t.reshape(g * kb, cap)
-        tiles = g * -(-cap // 128) * -(-n // 128)
-        self._kernel("masked")(_tma_ready(a), _tma_ready(b),
+        if tile is None:
+            wide = g * -(-cap // 128) * -(-n // 128)
+            narrow = (128, 64) in self.masked_tiles and \
+                wide * 2 <= self._grid(a.device, 1 << 30)[0]
+            tile = (128, 64) if narrow else (128, 128)
+        elif not isinstance(tile, (tuple, list)) or \
+                tuple(tile) not in self.masked_tiles:
+            raise ValueError(f"tile = {tile!r}: one of {self.masked_tiles} "
+                             "expected")
+        tile = tuple(tile)
+        tiles = g * -(-cap // tile[0]) * -(-n // tile[1])
+        self._kernel("masked", tile)(_tma_ready(a), _tma_ready(b),
                                sfa_rows.unsqueeze(-1), sfb.contiguous(), d,
                                masked_m.contiguous(),
                                grid=self._grid(a.device, tiles))

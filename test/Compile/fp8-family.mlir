@@ -20,7 +20,7 @@
 // ones included: the simulation walks them.
 // RUN: sed '/nvgpu.mbarrier.arrive %%empty\[/d' %t.mlir > %t.no-release.mlir
 // RUN: not tile-opt --tile-verify-kernels %t.no-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEADLOCK
-// DEADLOCK-COUNT-10: error: the kernel deadlocks
+// DEADLOCK-COUNT-11: error: the kernel deadlocks
 // DEADLOCK-NOT: error
 // Without only the releases of a warpgroup with no rows (its drain), the
 // dense and split-K GEMMs deadlock too: their tile.sample_sizes add 160,
@@ -38,11 +38,12 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Eleven kernels (dense, contiguous, masked and split-K in 128 x 128
-// tiles; dense and split-K in 128 x 64, 64 x 128 and 64 x 64 tiles; the
-// quantizer), none spilling, none with its wgmma serialized.
+// Twelve kernels (dense, contiguous, masked and split-K in 128 x 128
+// tiles; masked, dense and split-K in 128 x 64; dense and split-K in
+// 64 x 128 and 64 x 64; the quantizer), none spilling, none with its wgmma
+// serialized.
 // PTXAS-NOT: C751
-// PTXAS-COUNT-11: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // Each GEMM's consumers take their warpgroup index from lane 0 (a
@@ -75,6 +76,11 @@
 // IR-NOT: %wg_has_rows
 // IR-LABEL: gpu.func @fp8_blockscaled_splitk_128x128x128_s4(
 // IR: scf.if %wg_has_rows
+// The masked walk in 128 x 64 tiles: the expert's B scale row n0 / 128.
+// IR-LABEL: gpu.func @fp8_blockscaled_masked_128x64x128_s8(
+// IR: %sfb_row = arith.divui %n0, %c128 : index
+// IR-NOT: %wg_has_rows
+// IR: %sfb_e = memref.load %sfb[%g, %sfb_row, %kt0] : memref<?x?x?xf32, 1>
 // IR-LABEL: gpu.func @fp8_blockscaled_dense_128x64x128_s8(
 // A 64-wide tile's B scale row is its first column / 128.
 // IR: %sfb_row = arith.divui %n0, %c128 : index
@@ -123,6 +129,7 @@
 // CASES: "kernel": "fp8_blockscaled_splitk_128x128x128_s4"
 // CASES: "walk": "splitk"
 // CASES: "stages": 4
+// CASES: "kernel": "fp8_blockscaled_masked_128x64x128_s8"
 // CASES: "kernel": "fp8_blockscaled_dense_128x64x128_s8"
 // CASES-NEXT: "walk": "dense"
 // CASES-NEXT: "bm": 128
@@ -141,5 +148,5 @@
 // The scale tiles come in by TMA beside the operands: 4 tensor maps per
 // GEMM (A, B, SFA, and D or split-K's workspace), 3 for the quantizer (X,
 // Q, SFA).
-// MANIFEST-COUNT-43: "kind": "tensor_map"
+// MANIFEST-COUNT-47: "kind": "tensor_map"
 // MANIFEST-NOT: "kind": "tensor_map"
