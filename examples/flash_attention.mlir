@@ -309,6 +309,9 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         scf.if %releaser {
           nvgpu.mbarrier.arrive %bars[%eb_first] : !bars -> !nvgpu.mbarrier.token
         }
+      // Softmax of S. Where a block needs it, keys from the row's limit on (Sk;
+      // causal, min(query + 1, Sk)) are -inf: in i32, an add, a compare and a
+      // select per element.
         %key_base_first = arith.muli %first, %bn : index
         %key_end_first = arith.addi %key_base_first, %bn : index
         %key_last_first = arith.subi %key_end_first, %c1 : index
@@ -316,13 +319,19 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         %diagonal_first = arith.cmpi ugt, %key_last_first, %row0 : index
         %needs_mask_first = arith.ori %past_end_first, %diagonal_first : i1
         scf.if %needs_mask_first {
+          %key_base32_first = arith.index_cast %key_base_first : index to i32
+          %seq_k32_first = arith.index_cast %seq_k : index to i32
+          %row0_32_first = arith.index_cast %row0 : index to i32
+          %c1_i32_first = arith.constant 1 : i32
+          %query_end1_first = arith.addi %row0_32_first, %c1_i32_first overflow<nsw> : i32
           tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
           ^bb0(%x: f32, %row: index, %col: index):
-            %key = arith.addi %key_base_first, %col : index
-            %outside = arith.cmpi uge, %key, %seq_k : index
-            %query = arith.addi %row0, %row : index
-            %future = arith.cmpi ugt, %key, %query : index
-            %masked = arith.ori %outside, %future : i1
+            %row32 = arith.index_cast %row : index to i32
+            %query_end = arith.addi %query_end1_first, %row32 overflow<nsw> : i32
+            %limit = arith.minsi %query_end, %seq_k32_first : i32
+            %col32 = arith.index_cast %col : index to i32
+            %key = arith.addi %key_base32_first, %col32 overflow<nsw> : i32
+            %masked = arith.cmpi sge, %key, %limit : i32
             %r = arith.select %masked, %neg_inf, %x : f32
             tile.yield %r : f32
           }
@@ -414,13 +423,19 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           %diagonal_n = arith.cmpi ugt, %key_last_n, %row0 : index
           %needs_mask_n = arith.ori %past_end_n, %diagonal_n : i1
           scf.if %needs_mask_n {
+            %key_base32_n = arith.index_cast %key_base_n : index to i32
+            %seq_k32_n = arith.index_cast %seq_k : index to i32
+            %row0_32_n = arith.index_cast %row0 : index to i32
+            %c1_i32_n = arith.constant 1 : i32
+            %query_end1_n = arith.addi %row0_32_n, %c1_i32_n overflow<nsw> : i32
             tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
             ^bb0(%x: f32, %row: index, %col: index):
-              %key = arith.addi %key_base_n, %col : index
-              %outside = arith.cmpi uge, %key, %seq_k : index
-              %query = arith.addi %row0, %row : index
-              %future = arith.cmpi ugt, %key, %query : index
-              %masked = arith.ori %outside, %future : i1
+              %row32 = arith.index_cast %row : index to i32
+              %query_end = arith.addi %query_end1_n, %row32 overflow<nsw> : i32
+              %limit = arith.minsi %query_end, %seq_k32_n : i32
+              %col32 = arith.index_cast %col : index to i32
+              %key = arith.addi %key_base32_n, %col32 overflow<nsw> : i32
+              %masked = arith.cmpi sge, %key, %limit : i32
               %r = arith.select %masked, %neg_inf, %x : f32
               tile.yield %r : f32
             }
