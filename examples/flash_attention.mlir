@@ -10,9 +10,10 @@
 // min(ceil(ceil(Sq / 128) · Hq · batch / 2), SMs) CTAs, each walking pairs
 // of 128-row query tiles; the LSE buffer has batch·Hq·ceil(Sq / 64)·64 rows.
 
-!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 10>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 12>
 !gmem = !tile.buffer<?x?x?x?xbf16, global>
 !q_halves = !tile.buffer<2x64x128xbf16, shared, #tile.layout<S[(2,64,2,64):(8192,64,4096,1)], swizzle<3,3,3>>>
+!q_buffers = !tile.buffer<4x64x128xbf16, shared, #tile.layout<S[(4,64,2,64):(8192,64,4096,1)], swizzle<3,3,3>>>
 !kv_ring = !tile.buffer<2x128x128xbf16, shared, #tile.layout<S[(2,128,2,64):(16384,64,8192,1)], swizzle<3,3,3>>>
 !lse_rows = !tile.buffer<2x64x1xf32, shared>
 !acc = !tile.buffer<64x128xf32, local, #tile.layout<S[(4,2,8,16,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
@@ -36,6 +37,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %bn = arith.constant 128 : index
     %stages = arith.constant 2 : index
     %q_free = arith.constant 9 : index
+    %c_q_full_2 = arith.constant 10 : index
     %ticks = arith.constant 1000000 : index
     %q_bytes = arith.constant 32768 : index
     %kv_bytes = arith.constant 32768 : index
@@ -85,7 +87,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %gv = tile.from_memref %v : memref<?x?x?x?xbf16, 1> -> !gmem
     %go = tile.from_memref %o : memref<?x?x?x?xbf16, 1> -> !gmem
     %glse = tile.from_memref %lse : memref<?x1xf32, 1> -> !tile.buffer<?x1xf32, global>
-    %sq = tile.alloc_shared {alignment = 1024 : i64} : !q_halves
+    %sq = tile.alloc_shared {alignment = 1024 : i64} : !q_buffers
     %sk = tile.alloc_shared {alignment = 1024 : i64} : !kv_ring
     %sv = tile.alloc_shared {alignment = 1024 : i64} : !kv_ring
     %slse = tile.alloc_shared {alignment = 128 : i64} : !lse_rows
@@ -95,6 +97,8 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     // again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before
     // the P·V of its block, so the producer loads the next K a step earlier.
     // [9] Q free for the next tile: one arrival per consumer warp once its last Q·Kᵀ retired.
+    // Q is double-buffered: tile i uses Q buffer i mod 2, whose barriers are
+    // [0] and [9] for buffer 0, [10] and [11] for buffer 1.
     %bars = nvgpu.mbarrier.create -> !bars
     %tid = gpu.thread_id x
     %wg = arith.divui %tid, %c128 : index
@@ -118,6 +122,10 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       }
       %q_free_arrivals = arith.constant 8 : index
       nvgpu.mbarrier.init %bars[%q_free], %q_free_arrivals : !bars
+      %q_full_2 = arith.constant 10 : index
+      %q_free_2 = arith.constant 11 : index
+      nvgpu.mbarrier.init %bars[%q_full_2], %c1 : !bars
+      nvgpu.mbarrier.init %bars[%q_free_2], %q_free_arrivals : !bars
       tile.fence mbarrier_init
     }
     gpu.barrier
@@ -177,15 +185,22 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           nvgpu.mbarrier.arrive.expect_tx %bars[%kb_first], %kv_bytes : !bars
           tile.copy_async %gk[%batch, %kv_head, %key0_first, 0] to %sk[%s_first, 0, 0] sizes [128, 128] exec thread
               mbar(%bars[%kb_first] : !bars) : !gmem to !kv_ring
-          %q_round_bit = arith.remui %i, %c2 : index
+          %q_buf = arith.remui %i, %c2 : index
+          %q_use = arith.divui %i, %c2 : index
+          %q_full_bar = arith.muli %q_buf, %c_q_full_2 : index
+          %q_free_step = arith.muli %q_buf, %c2 : index
+          %q_free_bar = arith.addi %q_free, %q_free_step : index
+          %q_round_bit = arith.remui %q_use, %c2 : index
           %q_free_parity = arith.cmpi eq, %q_round_bit, %c0 : index
-          nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : !bars
-          nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : !bars
+          nvgpu.mbarrier.try_wait.parity %bars[%q_free_bar], %q_free_parity, %ticks : !bars
+          nvgpu.mbarrier.arrive.expect_tx %bars[%q_full_bar], %q_bytes : !bars
           scf.for %h = %c0 to %consumer_wgs step %c1 {
             %row_in = arith.muli %h, %c64 : index
             %row = arith.addi %q0, %row_in : index
-            tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%h, 0, 0] sizes [64, 128] exec thread
-                mbar(%bars[%c0] : !bars) : !gmem to !q_halves
+            %q_slot_base = arith.muli %q_buf, %consumer_wgs : index
+            %q_slot = arith.addi %q_slot_base, %h : index
+            tile.copy_async %gq[%batch, %head, %row, 0] to %sq[%q_slot, 0, 0] sizes [64, 128] exec thread
+                mbar(%bars[%q_full_bar] : !bars) : !gmem to !q_buffers
           }
           nvgpu.mbarrier.try_wait.parity %bars[%fb_first], %free_parity_first, %ticks : !bars
           nvgpu.mbarrier.arrive.expect_tx %bars[%vb_first], %kv_bytes : !bars
@@ -266,9 +281,16 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         tile.fill %acc, %zero : !acc, f32
         tile.fill %m, %neg_inf : !row, f32
         tile.fill %l, %zero : !row, f32
-        %q_round_bit = arith.remui %i, %c2 : index
+        %q_buf = arith.remui %i, %c2 : index
+        %q_use = arith.divui %i, %c2 : index
+        %q_full_bar = arith.muli %q_buf, %c_q_full_2 : index
+        %q_free_step = arith.muli %q_buf, %c2 : index
+        %q_free_bar = arith.addi %q_free, %q_free_step : index
+        %q_half_base = arith.muli %q_buf, %consumer_wgs : index
+        %q_half = arith.addi %q_half_base, %half : index
+        %q_round_bit = arith.remui %q_use, %c2 : index
         %q_parity = arith.cmpi ne, %q_round_bit, %c0 : index
-        nvgpu.mbarrier.try_wait.parity %bars[%c0], %q_parity, %ticks : !bars
+        nvgpu.mbarrier.try_wait.parity %bars[%q_full_bar], %q_parity, %ticks : !bars
       // Block 0 first: S, its softmax, P. Then each step j issues S for block j + 1
       // before O += P·V of block j, and runs block j + 1's softmax while that
       // P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap);
@@ -301,8 +323,8 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         %fb_first = arith.addi %fb0_first, %c1 : index
         tile.named_barrier id(%my_turn_id) threads(%turn_threads)
         nvgpu.mbarrier.try_wait.parity %bars[%kb_first], %parity_first, %ticks : !bars
-        tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_first, 0, 0] sizes [64, 128, 128]
-            exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
+        tile.gemm_async %s_acc[0, 0], %sq[%q_half, 0, 0], %sk[%s_first, 0, 0] sizes [64, 128, 128]
+            exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_buffers, !kv_ring
         tile.commit_group wgmma
         tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
         tile.wait_group wgmma, 0
@@ -403,8 +425,8 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           %fb_n = arith.addi %fb0_n, %c1 : index
           tile.named_barrier id(%my_turn_id) threads(%turn_threads)
           nvgpu.mbarrier.try_wait.parity %bars[%kb_n], %parity_n, %ticks : !bars
-          tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_n, 0, 0] sizes [64, 128, 128]
-              exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_halves, !kv_ring
+          tile.gemm_async %s_acc[0, 0], %sq[%q_half, 0, 0], %sk[%s_n, 0, 0] sizes [64, 128, 128]
+              exec warpgroup accumulate(%false) {transpose_b} : !acc, !q_buffers, !kv_ring
           tile.commit_group wgmma
           nvgpu.mbarrier.try_wait.parity %bars[%vb_j], %parity_j, %ticks : !bars
           tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_j, 0, 0] sizes [64, 128, 128]
@@ -512,7 +534,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         }
       // Q is free for the next tile: this warp's last Q·Kᵀ retired.
         scf.if %releaser {
-          nvgpu.mbarrier.arrive %bars[%q_free] : !bars -> !nvgpu.mbarrier.token
+          nvgpu.mbarrier.arrive %bars[%q_free_bar] : !bars -> !nvgpu.mbarrier.token
         }
       // Epilogue: O · (1 / l) and LSE = m·scale + ln l per row (m is in S's units)
       // into this warpgroup's O and LSE halves once the previous tile's stores read

@@ -93,6 +93,21 @@ def form_of(d, causal, long=False):
     return form, persistent, 2, 0
 
 
+def q_buffers_of(d, persistent):
+    """Q buffers of a warp-specialized kernel: two where a persistent
+    kernel stages O apart from Q (d <= 128; shared memory allows it), so
+    that the producer loads the next tile's Q while this tile still reads
+    its own; one otherwise."""
+    return 2 if persistent and d <= 128 else 1
+
+
+def barrier_count(d, persistent):
+    """Q landed (per Q buffer), K and V landed and freed per ring stage,
+    and persistent, Q freed (per Q buffer)."""
+    q_buffers = q_buffers_of(d, persistent)
+    return q_buffers + 4 * WS_STAGES[d] + (q_buffers if persistent else 0)
+
+
 def kernel_name(d, causal, dtype, varlen=False, consumers=2):
     return (f"attention_{'varlen_' if varlen else ''}d{d}_"
             f"{'causal' if causal else 'full'}_{dtype}"
@@ -407,6 +422,8 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     bn = WS_BLOCK_N[d]
     stages = WS_STAGES[d]
     q_shape, q_layout = shared_layout(64, d, consumers)
+    q_buffers = q_buffers_of(d, persistent)
+    sq_shape, sq_layout = shared_layout(64, d, consumers * q_buffers)
     kv_shape, kv_layout = shared_layout(bn, d, stages)
     name = kernel_name(d, causal, dtype, varlen, consumers)
     mt = f"memref<{'?x' * (5 if varlen else 4)}{t}, 1>"
@@ -421,11 +438,14 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     q_free = 1 + 4 * stages  # persistent: Q may be overwritten
     q_free_index = (f"    %q_free = arith.constant {q_free} : index\n"
                     if persistent else "")
-    bar_count = 1 + 4 * stages + (1 if persistent else 0)
+    # The second Q buffer's barriers: landed, freed.
+    q_full_2, q_free_2 = q_free + 1, q_free + 2
+    bar_count = barrier_count(d, persistent)
     bar_t = (f"!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
              f"num_barriers = {bar_count}>")
     g_t = f"!tile.buffer<{'?x' * (5 if varlen else 4)}{t}, global>"
     q_t = f"!tile.buffer<{q_shape}x{t}, shared, #tile.layout<{q_layout}>>"
+    sq_t = f"!tile.buffer<{sq_shape}x{t}, shared, #tile.layout<{sq_layout}>>"
     kv_t = f"!tile.buffer<{kv_shape}x{t}, shared, #tile.layout<{kv_layout}>>"
     lse_t = f"!tile.buffer<{consumers}x64x1xf32, shared>"
     s_t = f"!tile.buffer<64x{bn}xf32, local, #tile.layout<{acc_layout(bn)}>>"
@@ -456,7 +476,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %consumer_wgs = arith.constant {consumers} : index
     %bn = arith.constant {bn} : index
     %stages = arith.constant {stages} : index
-{q_free_index}    %ticks = arith.constant 1000000 : index
+{q_free_index}{f"    %c_q_full_2 = arith.constant {q_full_2} : index{chr(10)}" if q_buffers == 2 else ""}    %ticks = arith.constant 1000000 : index
     %q_bytes = arith.constant {rows * d * 2} : index
     %kv_bytes = arith.constant {bn * d * 2} : index
     %consumer_warps = arith.constant {4 * consumers} : index
@@ -615,7 +635,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     %gv = tile.from_memref %v : {mt} -> {g_t}
     %go = tile.from_memref %o : {mt} -> {g_t}
     %glse = tile.from_memref %lse : memref<?x1xf32, 1> -> !tile.buffer<?x1xf32, global>
-    %sq = tile.alloc_shared {{alignment = 1024 : i64}} : {q_t}
+    %sq = tile.alloc_shared {{alignment = 1024 : i64}} : {sq_t}
     %sk = tile.alloc_shared {{alignment = 1024 : i64}} : {kv_t}
     %sv = tile.alloc_shared {{alignment = 1024 : i64}} : {kv_t}
     %slse = tile.alloc_shared {{alignment = 128 : i64}} : {lse_t}
@@ -631,9 +651,27 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
             + ("one arrival per consumer warp once its last Q·Kᵀ retired."
                if separate_o else
                "one arrival per consumer warpgroup once O's store read Q's half.")))
+    if q_buffers == 2:
+        w(c(f"Q is double-buffered: tile i uses Q buffer i mod 2, whose barriers are"))
+        w(c(f"[0] and [{q_free}] for buffer 0, [{q_full_2}] and [{q_free_2}] for buffer 1."))
     q_free_init = (f"      %q_free_arrivals = arith.constant {4 * consumers if separate_o else consumers} : index\n"
                    f"      nvgpu.mbarrier.init %bars[%q_free], %q_free_arrivals : {bar_t}\n"
                    if persistent else "")
+    if q_buffers == 2:
+        q_free_init += (f"      %q_full_2 = arith.constant {q_full_2} : index\n"
+                        f"      %q_free_2 = arith.constant {q_free_2} : index\n"
+                        f"      nvgpu.mbarrier.init %bars[%q_full_2], %c1 : {bar_t}\n"
+                        f"      nvgpu.mbarrier.init %bars[%q_free_2], %q_free_arrivals : {bar_t}\n")
+    # Tile %i's Q buffer (%q_buf), its use of that buffer (%q_use) and the
+    # buffer's landed and freed barriers (%q_full_bar, %q_free_bar).
+    q_buffer_of_tile = ("""%q_buf = arith.remui %i, %c2 : index
+%q_use = arith.divui %i, %c2 : index
+%q_full_bar = arith.muli %q_buf, %c_q_full_2 : index
+%q_free_step = arith.muli %q_buf, %c2 : index
+%q_free_bar = arith.addi %q_free, %q_free_step : index
+""" if q_buffers == 2 else """%q_use = arith.addi %i, %c0 : index
+%q_full_bar = arith.addi %c0, %c0 : index
+""" + ("%q_free_bar = arith.addi %q_free, %c0 : index\n" if persistent else ""))
     w(f"""    %bars = nvgpu.mbarrier.create -> {bar_t}
 """)
     if varlen:
@@ -743,18 +781,21 @@ tile.copy_async %gv[{kv_coords(tag)}] to %sv[%s_{tag}, 0, 0] sizes [{bn}, {d}] e
     q_at = "  %row_x = arith.addi %q_x0, %row : index\n" if varlen else ""
     q_coords = ("%ragged, %end_q, %head, %row_x, 0" if varlen else
                 "%batch, %head, %row, 0")
-    q_free_wait = (f"""%q_round_bit = arith.remui %i, %c2 : index
+    q_free_wait = q_buffer_of_tile + (f"""%q_round_bit = arith.remui %q_use, %c2 : index
 %q_free_parity = arith.cmpi eq, %q_round_bit, %c0 : index
-nvgpu.mbarrier.try_wait.parity %bars[%q_free], %q_free_parity, %ticks : {bar_t}
+nvgpu.mbarrier.try_wait.parity %bars[%q_free_bar], %q_free_parity, %ticks : {bar_t}
 """ if persistent else "")
+    q_slot = ("%q_slot_base = arith.muli %q_buf, %consumer_wgs : index\n"
+              "  %q_slot = arith.addi %q_slot_base, %h : index\n" if q_buffers == 2
+              else "%q_slot = arith.addi %h, %c0 : index\n")
     producer_tile = ((tile_coords("          ") if persistent else "") + "          %first = arith.addi %c0, %c0 : index\n"
                      + ring_slot("first", "          ") + load_k("first", "          ")
-                     + "".join("          " + line + "\n" for line in (q_free_wait + f"""nvgpu.mbarrier.arrive.expect_tx %bars[%c0], %q_bytes : {bar_t}
+                     + "".join("          " + line + "\n" for line in (q_free_wait + f"""nvgpu.mbarrier.arrive.expect_tx %bars[%q_full_bar], %q_bytes : {bar_t}
 scf.for %h = %c0 to %consumer_wgs step %c1 {{
   %row_in = arith.muli %h, %c64 : index
   %row = arith.addi %q0, %row_in : index
-{q_at}  tile.copy_async %gq[{q_coords}] to %sq[%h, 0, 0] sizes [64, {d}] exec thread
-      mbar(%bars[%c0] : {bar_t}) : {g_t} to {q_t}
+  {q_slot}{q_at}  tile.copy_async %gq[{q_coords}] to %sq[%q_slot, 0, 0] sizes [64, {d}] exec thread
+      mbar(%bars[%q_full_bar] : {bar_t}) : {g_t} to {sq_t}
 }}""").split("\n"))
                      + load_v("first", "          ")
                      + "          scf.for %j = %c1 to %k_blocks step %c1 {\n"
@@ -794,9 +835,14 @@ scf.for %h = %c0 to %consumer_wgs step %c1 {{
       tile.fill %acc, %zero : {o_t}, f32
       tile.fill %m, %neg_inf : {r_t}, f32
       tile.fill %l, %zero : {r_t}, f32
-      %q_round_bit = arith.remui %i, %c2 : index
+""")
+    w("".join("      " + line + "\n" for line in q_buffer_of_tile.rstrip("\n").split("\n")))
+    q_half = ("""      %q_half_base = arith.muli %q_buf, %consumer_wgs : index
+      %q_half = arith.addi %q_half_base, %half : index
+""" if q_buffers == 2 else "      %q_half = arith.addi %half, %c0 : index\n")
+    w(q_half + f"""      %q_round_bit = arith.remui %q_use, %c2 : index
       %q_parity = arith.cmpi ne, %q_round_bit, %c0 : index
-      nvgpu.mbarrier.try_wait.parity %bars[%c0], %q_parity, %ticks : {bar_t}
+      nvgpu.mbarrier.try_wait.parity %bars[%q_full_bar], %q_parity, %ticks : {bar_t}
 """)
     barriers = ring_slot
 
@@ -807,8 +853,8 @@ scf.for %h = %c0 to %consumer_wgs step %c1 {{
         wait = (f"{indent}scf.if %{wait_if} {{\n{indent}  {wait}{indent}}}\n" if wait_if
                 else indent + wait)
         return (wait +
-                f"{indent}tile.gemm_async %s_acc[0, 0], %sq[%half, 0, 0], %sk[%s_{j}, 0, 0] sizes [64, {bn}, {d}]\n"
-                f"{indent}    exec warpgroup accumulate(%false) {{transpose_b}} : {s_t}, {q_t}, {kv_t}\n")
+                f"{indent}tile.gemm_async %s_acc[0, 0], %sq[%q_half, 0, 0], %sk[%s_{j}, 0, 0] sizes [64, {bn}, {d}]\n"
+                f"{indent}    exec warpgroup accumulate(%false) {{transpose_b}} : {s_t}, {sq_t}, {kv_t}\n")
 
     def softmax(j, indent):
         """Mask S (block `j`) where it needs it, update m and l (m in S's
@@ -1020,7 +1066,7 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
     if separate_o:
         w(c("Q is free for the next tile: this warp's last Q·Kᵀ retired."))
         w(f"""      scf.if %releaser {{
-        nvgpu.mbarrier.arrive %bars[%q_free] : {bar_t} -> !nvgpu.mbarrier.token
+        nvgpu.mbarrier.arrive %bars[%q_free_bar] : {bar_t} -> !nvgpu.mbarrier.token
       }}
 """)
     o_buffer = "%so" if separate_o else "%sq"
@@ -1150,13 +1196,16 @@ def with_aliases(text, d, causal, dtype):
     warp-specialized form's types, longest first so that none is cut)."""
     bn = WS_BLOCK_N[d]
     q_shape, q_layout = shared_layout(64, d, 2)
+    q_buffers = q_buffers_of(d, FORMS[d, causal][1])
+    sq_shape, sq_layout = shared_layout(64, d, 2 * q_buffers)
     kv_shape, kv_layout = shared_layout(bn, d, 2)
-    barriers = 1 + 4 * WS_STAGES[d] + (1 if FORMS[d, causal][1] else 0)
+    barriers = barrier_count(d, FORMS[d, causal][1])
     aliases = [
         ("bars", "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
                  f"num_barriers = {barriers}>"),
         ("gmem", f"!tile.buffer<?x?x?x?x{dtype}, global>"),
         ("q_halves", f"!tile.buffer<{q_shape}x{dtype}, shared, #tile.layout<{q_layout}>>"),
+        ("q_buffers", f"!tile.buffer<{sq_shape}x{dtype}, shared, #tile.layout<{sq_layout}>>"),
         ("kv_ring", f"!tile.buffer<{kv_shape}x{dtype}, shared, #tile.layout<{kv_layout}>>"),
         ("lse_rows", "!tile.buffer<2x64x1xf32, shared>"),
         ("s_acc", f"!tile.buffer<64x{bn}xf32, local, #tile.layout<{acc_layout(bn)}>>"),
@@ -1164,9 +1213,11 @@ def with_aliases(text, d, causal, dtype):
         ("o_acc", f"!tile.buffer<64x{d}xf32, local, #tile.layout<{acc_layout(d)}>>"),
         ("row", f"!tile.buffer<64x1xf32, local, #tile.layout<{ROW_LAYOUT}>>"),
     ]
-    if aliases[5][1] == aliases[7][1]:  # S and O: both 64 x 128 f32
-        aliases[5] = ("acc", aliases[5][1])
-        del aliases[7]
+    if aliases[6][1] == aliases[8][1]:  # S and O: both 64 x 128 f32
+        aliases[6] = ("acc", aliases[6][1])
+        del aliases[8]
+    if aliases[3][1] == aliases[2][1]:  # one Q buffer
+        del aliases[3]
     for name, full in sorted(aliases, key=lambda a: -len(a[1])):
         text = text.replace(full, "!" + name)
     defs = "".join(f"!{name} = {full}\n" for name, full in aliases)
