@@ -327,7 +327,8 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
     """tile_mlir.fp8 on torch tensors: the quantizer kernel against torch's,
     bit for bit; a dense GEMM with tails in M, N and K; split-K; a masked
     grouped GEMM replayed from a CUDA graph after its counts changed on the
-    device; inputs the kernels cannot take are refused."""
+    device, in both of the masked walk's tiles; inputs the kernels cannot
+    take are refused."""
     skip_without_gpu()
     from tile_mlir.fp8 import (BlockScaledGemm, dequantize, quantize_blocks,
                                quantize_rows)
@@ -371,6 +372,11 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
     torch.cuda.synchronize()
     assert close(d[0, :3], a3[0, :3], sfa3[0, :3], b3[0], sfb3[0])
     assert close(d[1, :130], a3[1, :130], sfa3[1, :130], b3[1], sfb3[1])
+    # Those few tiles ran 128 x 64 (the default where 128 x 128 ones fill
+    # at most half the SMs); 128 x 128 forced matches the reference too.
+    d_wide = gemm.grouped_masked(a3, sfa3, b3, sfb3, counts, tile=(128, 128))
+    assert close(d_wide[0, :3], a3[0, :3], sfa3[0, :3], b3[0], sfb3[0])
+    assert close(d_wide[1, :130], a3[1, :130], sfa3[1, :130], b3[1], sfb3[1])
     for bad, message in (((a, sfa, b[:, :392], sfb), "[M, K] and [N, K]"),
                          ((a.float(), sfa, b, sfb), "float8_e4m3fn expected"),
                          ((a[:, :200], sfa[:, :2], b[:, :200], sfb[:, :2]),
