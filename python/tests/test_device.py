@@ -180,6 +180,15 @@ def test_attention_matches_a_float_reference():
         raise AssertionError("mismatched head dims were accepted")
     except ValueError as e:
         assert "do not match" in str(e)
+    # 2^31 queries are refused: the mask compares positions in 32 bits (a
+    # meta tensor: nothing is allocated).
+    long_q = torch.empty(1, 8, 1 << 31, 128, dtype=torch.bfloat16,
+                         device="meta")
+    try:
+        attention(long_q, k[:1], v[:1], causal=True)
+        raise AssertionError("2^31 queries were accepted")
+    except ValueError as e:
+        assert "32 bits" in str(e)
 
 
 def test_attention_chooses_long_tiles_for_long_sequences():

@@ -120,6 +120,10 @@ class Attention:
         if k_shape != v.shape or k_shape[0] != b or k_shape[3] != d:
             raise ValueError(f"k {tuple(k_shape)} and v {tuple(v.shape)} do "
                              f"not match q {tuple(q_shape)}")
+        if max(sq, sk) >= 1 << 31:
+            raise ValueError(f"sequences of {sq} queries and {sk} keys: the "
+                             "kernels' mask compares positions in 32 bits "
+                             "(fewer than 2^31)")
         dtype = _operand_dtype(q, k, v, h, hk)
         if sq == 0 or sk == 0:
             raise ValueError("empty sequence")
