@@ -81,7 +81,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     %holds_last_unit = arith.andi %holds_last, %has_units : i1
     %cut = arith.select %holds_last_unit, %missing, %c0 : index
     %my_tiles = arith.subi %my_unit_tiles, %cut : index
-    // Q (two halves of 64 rows), the K and V rings, the LSE rows; O in its own halves.
+    // Q (two buffers of 2 × 64 rows, one part per consumer), the K and V rings, the LSE rows; O in its own halves.
     %gq = tile.from_memref %q : memref<?x?x?x?xbf16, 1> -> !gmem
     %gk = tile.from_memref %k : memref<?x?x?x?xbf16, 1> -> !gmem
     %gv = tile.from_memref %v : memref<?x?x?x?xbf16, 1> -> !gmem
@@ -96,7 +96,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
     // [5 + s] K of stage s free again, [7 + s] V of stage s free
     // again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before
     // the P·V of its block, so the producer loads the next K a step earlier.
-    // [9] Q free for the next tile: one arrival per consumer warp once its last Q·Kᵀ retired.
+    // [9] Q free for a later tile: one arrival per consumer warp once its last Q·Kᵀ retired.
     // Q is double-buffered: tile i uses Q buffer i mod 2, whose barriers are
     // [0] and [9] for buffer 0, [10] and [11] for buffer 1.
     %bars = nvgpu.mbarrier.create -> !bars
@@ -349,7 +349,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
           tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
           ^bb0(%x: f32, %row: index, %col: index):
             %row32 = arith.index_cast %row : index to i32
-            %query_end = arith.addi %query_end1_first, %row32 overflow<nsw> : i32
+            %query_end = arith.addi %query_end1_first, %row32 : i32
             %limit = arith.minsi %query_end, %seq_k32_first : i32
             %col32 = arith.index_cast %col : index to i32
             %key = arith.addi %key_base32_first, %col32 overflow<nsw> : i32
@@ -453,7 +453,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
             tile.map ins(%s_acc : !acc) outs(%s_acc : !acc) {
             ^bb0(%x: f32, %row: index, %col: index):
               %row32 = arith.index_cast %row : index to i32
-              %query_end = arith.addi %query_end1_n, %row32 overflow<nsw> : i32
+              %query_end = arith.addi %query_end1_n, %row32 : i32
               %limit = arith.minsi %query_end, %seq_k32_n : i32
               %col32 = arith.index_cast %col : index to i32
               %key = arith.addi %key_base32_n, %col32 overflow<nsw> : i32
@@ -532,7 +532,8 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         scf.if %releaser {
           nvgpu.mbarrier.arrive %bars[%fb_last] : !bars -> !nvgpu.mbarrier.token
         }
-      // Q is free for the next tile: this warp's last Q·Kᵀ retired.
+      // This tile's Q buffer is free for a later tile: this warp's last Q·Kᵀ
+      // retired.
         scf.if %releaser {
           nvgpu.mbarrier.arrive %bars[%q_free_bar] : !bars -> !nvgpu.mbarrier.token
         }

@@ -628,7 +628,8 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
             w(c("CTA indices, so that the last wave holds the short ones. Keys past the"))
             w(c("CTA's last query row are never seen."))
         w(tile_coords("    "))
-    w(c("Q (two halves of 64 rows), the K and V rings, the LSE rows; O "
+    w(c(("Q (two buffers of " if q_buffers == 2 else "Q (")
+        + f"{consumers} × 64 rows, one part per consumer), the K and V rings, the LSE rows; O "
         + ("in its own halves." if separate_o else "reuses Q's half.")))
     w(f"""    %gq = tile.from_memref %q : {mt} -> {g_t}
     %gk = tile.from_memref %k : {mt} -> {g_t}
@@ -647,7 +648,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     w(c("again (one arrival per consumer warp): K is freed once its Q·Kᵀ retired, before"))
     w(c("the P·V of its block, so the producer loads the next K a step earlier."))
     if persistent:
-        w(c(f"[{q_free}] Q free for the next tile: "
+        w(c(f"[{q_free}] Q free for a later tile: "
             + ("one arrival per consumer warp once its last Q·Kᵀ retired."
                if separate_o else
                "one arrival per consumer warpgroup once O's store read Q's half.")))
@@ -867,11 +868,13 @@ scf.for %h = %c0 to %consumer_wgs step %c1 {{
         # causal min(query + 1, Sk). In i32: an add, a compare and a select
         # per element (the limit is the row's, computed once per row);
         # index (i64) compares took five to six SASS instructions per
-        # element. (Compared relative to the block, col < limit - key_base,
+        # element. The query end wraps (no nsw) only for a padding row past
+        # Sq < 2^31, whose O is clipped. (Compared relative to the block,
+        # col < limit - key_base,
         # the lane's columns are loop-invariant: LLVM hoists them, 32 live
         # registers, and d = 256 spills.)
         row_limit = (f"""%row32 = arith.index_cast %row : index to i32
-    %query_end = arith.addi %query_end1_{j}, %row32 overflow<nsw> : i32
+    %query_end = arith.addi %query_end1_{j}, %row32 : i32
     %limit = arith.minsi %query_end, %seq_k32_{j} : i32
     """ if causal else "")
         limit = "%limit" if causal else f"%seq_k32_{j}"
@@ -1064,7 +1067,8 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
       }}
 """)
     if separate_o:
-        w(c("Q is free for the next tile: this warp's last Q·Kᵀ retired."))
+        w(c("This tile's Q buffer is free for a later tile: this warp's last Q·Kᵀ"))
+        w(c("retired."))
         w(f"""      scf.if %releaser {{
         nvgpu.mbarrier.arrive %bars[%q_free_bar] : {bar_t} -> !nvgpu.mbarrier.token
       }}

@@ -385,7 +385,7 @@ def producer(walk, bm, bn):
 {tile_of(walk, bm, bn, "          ")}
           %it2 = scf.if %valid -> (index) {{
             %it1 = scf.for %kt = {k_begin} to {k_end} step %c1 iter_args(%i = %it0) -> (index) {{
-{acquire_stage("              ")}              {sfa_row}
+{acquire_stage("              ", a_halves=bm == 2 * WM)}              {sfa_row}
 {a_copies}{b_copies}              tile.copy_async %gsfa{coords(walk, "sfa")} to %ssfa[%s, 0, 0, 0] sizes [1, {bm}, 1] exec thread
                   mbar(%full[%s] : !ring) : {gsfa} to {T['sfa']}
               %next = arith.addi %i, %c1 : index

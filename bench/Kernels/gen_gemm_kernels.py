@@ -776,13 +776,13 @@ def roles_and_ring(extra_init=""):
 """
 
 
-def acquire_stage(indent, ldgsts=False):
+def acquire_stage(indent, ldgsts=False, a_halves=True):
     """Producer, ring slot %i of K tile %kt: wait until the slot's stage is
     free (%s), arm its full barrier with %stage_bytes, and the coordinates
-    its copies need (%k0, the two A halves' stages %a_half0 / %a_half1,
-    the second half's first row %m1). With `ldgsts` every producer thread
-    waits (each copies a share) and thread 0 alone arms the barrier (its
-    one arrival per phase)."""
+    its copies need (%k0; with `a_halves`, the two A halves' stages
+    %a_half0 / %a_half1 and the second half's first row %m1). With
+    `ldgsts` every producer thread waits (each copies a share) and thread
+    0 alone arms the barrier (its one arrival per phase)."""
     arm = "nvgpu.mbarrier.arrive.expect_tx %full[%s], %stage_bytes : !ring"
     if ldgsts:
         arm = "scf.if %leader {\n  " + arm + "\n}"
@@ -792,7 +792,9 @@ def acquire_stage(indent, ldgsts=False):
 %free_parity = arith.cmpi eq, %round_bit, %c0 : index
 nvgpu.mbarrier.try_wait.parity %empty[%s], %free_parity, %ticks : !ring
 """ + arm + """
-%k0 = arith.muli %kt, %c_bk : index
+%k0 = arith.muli %kt, %c_bk : index"""
+    if a_halves:
+        lines += """
 %a_half0 = arith.muli %s, %c2 : index
 %a_half1 = arith.addi %a_half0, %c1 : index
 %m1 = arith.addi %m0, %c_wm : index"""

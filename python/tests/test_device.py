@@ -381,11 +381,13 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
     torch.cuda.synchronize()
     assert close(d[0, :3], a3[0, :3], sfa3[0, :3], b3[0], sfb3[0])
     assert close(d[1, :130], a3[1, :130], sfa3[1, :130], b3[1], sfb3[1])
-    # Those few tiles ran 128 x 64 (the default where 128 x 128 ones fill
-    # at most half the SMs); 128 x 128 forced matches the reference too.
-    d_wide = gemm.grouped_masked(a3, sfa3, b3, sfb3, counts, tile=(128, 128))
-    assert close(d_wide[0, :3], a3[0, :3], sfa3[0, :3], b3[0], sfb3[0])
-    assert close(d_wide[1, :130], a3[1, :130], sfa3[1, :130], b3[1], sfb3[1])
+    # Both of the masked walk's tiles, forced (the default takes 128 x 64
+    # where 128 x 128 tiles fill at most half the SMs, as here).
+    for tile in ((128, 64), (128, 128)):
+        d_tile = gemm.grouped_masked(a3, sfa3, b3, sfb3, counts, tile=tile)
+        assert close(d_tile[0, :3], a3[0, :3], sfa3[0, :3], b3[0], sfb3[0])
+        assert close(d_tile[1, :130], a3[1, :130], sfa3[1, :130], b3[1],
+                     sfb3[1])
     for bad, message in (((a, sfa, b[:, :392], sfb), "[M, K] and [N, K]"),
                          ((a.float(), sfa, b, sfb), "float8_e4m3fn expected"),
                          ((a[:, :200], sfa[:, :2], b[:, :200], sfb[:, :2]),
