@@ -639,14 +639,14 @@ def kernel_name(walk, bm, bn):
 
 # What the kernel checks' pipeline simulation reads from the grouped
 # kernels' integer arrays (tile.sample_contents): contiguous, experts of
-# rows [0, 128) and [128, 256) (at the sample size 330 a third row tile
-# lies past the last expert); masked, each of the sample's up to 330
+# rows [0, 128) and [128, 256) (at the sample sizes 330 and 600 more row
+# tiles lie past the last expert); masked, each of the sample's up to 600
 # experts with 200, 0, 129, 64, 330 or 1 valid rows (empty, partial and
 # full tiles). The masked walk visits every expert's tiles: its CTAs take
 # the sample grid below, so that CTA 0 walks a few of them.
 SAMPLE_CONTENTS = {
     ("contiguous", "offsets"): [0, 128, 256],
-    ("masked", "masked_m"): [(200, 0, 129, 64, 330, 1)[g % 6] for g in range(330)],
+    ("masked", "masked_m"): [(200, 0, 129, 64, 330, 1)[g % 6] for g in range(600)],
 }
 SAMPLE_GRID = {"masked": 97}
 
@@ -663,10 +663,16 @@ def kernel(walk, bm, bn):
     sample_attrs = (f", tile.sample_grid = array<i64: {SAMPLE_GRID[walk]}, 1, 1>"
                    if walk in SAMPLE_GRID else "")
     # 160 rows: the last row tile leaves the second consumer warpgroup no
-    # rows, so the simulation runs its drain (rows_guard) too; 330 last,
-    # for the slow-warp runs (the longest ring walk).
+    # rows, so the simulation runs its drain (rows_guard) too; 600 (1100
+    # for split-K's parts of 2): K blocks in two pairs or more per tile or
+    # part, so that the K loop's second trip releases the previous pair's
+    # stage (at 330, three blocks, that release never ran and a kernel
+    # without it passed); 330 last, for the slow-warp runs.
     if walk in ("dense", "splitk"):
-        sample_attrs += ", tile.sample_sizes = array<i64: 160, 200, 330>"
+        sample_attrs += (", tile.sample_sizes = array<i64: 160, 200, "
+                         f"{1100 if walk == 'splitk' else 600}, 330>")
+    else:
+        sample_attrs += ", tile.sample_sizes = array<i64: 200, 600, 330>"
     # splitk walks its units with i32 indices (registers).
     walk_steps_i32 = """    %first_tile_i32 = arith.index_cast %first_tile : index to i32
     %ctas_i32 = arith.index_cast %ctas : index to i32

@@ -30,6 +30,14 @@
 // RUN: not tile-opt --tile-verify-kernels %t.no-drain-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DRAIN
 // DRAIN-COUNT-4: error: the kernel deadlocks
 // DRAIN-NOT: error
+// Without only the K loop's release of the previous pair's stage (run from
+// the loop's second trip: two pairs of K blocks per tile or part, which
+// the sample sizes 600 and, for split-K's two parts, 1100 give), every
+// GEMM deadlocks.
+// RUN: sed '/nvgpu.mbarrier.arrive %%empty\[%%si_q\]/d' %t.mlir > %t.no-pair-release.mlir
+// RUN: not tile-opt --tile-verify-kernels %t.no-pair-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIR
+// PAIR-COUNT-11: error: the kernel deadlocks
+// PAIR-NOT: error
 // RUN: %python %tile_src_root/bench/Kernels/gen_fp8_kernels.py --example dense > %t.example.mlir
 // RUN: diff %t.example.mlir %tile_src_root/examples/fp8_blockscaled_gemm.mlir
 // RUN: tile-compile --check --remarks %tile_src_root/examples/fp8_blockscaled_gemm.mlir -o %t.example.ptx 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
