@@ -9,6 +9,14 @@
 // their tile.sample_grid, each CTA walking several tiles; the varlen ones
 // with the sequence offsets of their tile.sample_contents).
 // RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
+// Without the warpgroup's barrier between its warps' O and LSE stores and
+// its leader's TMA store, the store reads rows that other warps stored
+// unordered: reported in every kernel, the ones with one CTA per tile
+// (no next tile's write to race with) included.
+// RUN: sed '/tile.named_barrier id(%%wg_barrier) threads(%%wg_threads)/d' %t.mlir > %t.no-epilogue-barrier.mlir
+// RUN: not tile-opt --tile-verify-kernels %t.no-epilogue-barrier.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNORDERED
+// UNORDERED-COUNT-26: error: thread {{[0-9]+}} (warpgroup 1, warp 4, lane 0) reads {{.*}}, which thread {{[0-9]+}} ({{.*}}) stored without synchronizing with it after the store
+// UNORDERED-NOT: error
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
 // The LSE column (memref<?x1xf32>, rows 4 bytes apart) is stored by TMA

@@ -144,6 +144,52 @@ TEST(PipelineModelTest, AnArrivalReleasesWhatItsThreadKnows) {
   EXPECT_FALSE(model.failed());
 }
 
+TEST(PipelineModelTest, ReadingAnotherWarpsStoreNeedsASynchronization) {
+  // Warp 1 (thread 32) stores the bottom half of a staging tile and warp 0
+  // (thread 0) the top; thread 0 then reads the whole tile.
+  SharedBox top = box(0, 0), bottom = box(0, 0);
+  top.hi[1] = 32;
+  bottom.lo[1] = 32;
+  PipelineModel unordered = ready(64, 2, 1);
+  unordered.writeShared(0, top, &opWrite);
+  unordered.writeShared(32, bottom, &opWrite);
+  unordered.readShared(1, top, &opRead); // its own warp's store: in order
+  EXPECT_FALSE(unordered.failed());
+  unordered.readShared(0, box(0, 0), &opRead);
+  ASSERT_TRUE(unordered.failed());
+  EXPECT_NE(unordered.getFindings().front().message.find(
+                "thread 32 (warpgroup 0, warp 1, lane 0) stored without "
+                "synchronizing"),
+            std::string::npos)
+      << unordered.getFindings().front().message;
+
+  // A named barrier both warps take part in orders the stores before a
+  // TMA store reading the tile; a store after it is not ordered before
+  // the next read.
+  PipelineModel barrier = ready(64, 2, 1);
+  barrier.writeShared(0, top, &opWrite);
+  barrier.writeShared(32, bottom, &opWrite);
+  for (int64_t t : {0, 32})
+    barrier.barArrive(t, 1, 64, &opBar, 32);
+  int64_t leader[] = {0};
+  barrier.asyncRead(leader, AsyncGroupKind::Bulk, box(0, 0), &opRead);
+  barrier.commitGroup(0, AsyncGroupKind::Bulk);
+  barrier.waitGroup(0, AsyncGroupKind::Bulk, 0);
+  EXPECT_FALSE(barrier.failed());
+  barrier.writeShared(32, bottom, &opWrite);
+  barrier.asyncRead(leader, AsyncGroupKind::Bulk, box(0, 0), &opRead);
+  EXPECT_TRUE(barrier.failed());
+
+  // So does an mbarrier phase the storing thread arrived on and the
+  // reader waited for.
+  PipelineModel phase = ready(64, 2, 1);
+  phase.writeShared(32, bottom, &opWrite);
+  phase.arrive(32, {0, 1}, 1, &opArrive);
+  EXPECT_TRUE(phase.tryWait(0, {0, 1}, false, &opWait));
+  phase.readShared(0, bottom, &opRead);
+  EXPECT_FALSE(phase.failed());
+}
+
 TEST(PipelineModelTest, ConsecutivePhasesAreFine) {
   PipelineModel model = ready(2, 1, 1);
   // Producer (thread 0) waits on a fresh "empty" barrier with parity 1,

@@ -75,6 +75,9 @@ struct Write {
   /// A cp.async copy completing through its thread's groups: the index of
   /// the group (0, 1, … as the thread commits them); -1 otherwise.
   int64_t cpAsyncGroup = -1;
+  /// An ordinary store: the thread's count of stores with it (1, 2, …); a
+  /// reader in another warp must know it (Impl::storeKey). 0 otherwise.
+  int64_t storeIndex = 0;
   CpAsyncCopyPtr cpAsyncCopy; ///< the copy execution it is a share of
 };
 using WritePtr = std::shared_ptr<Write>;
@@ -138,6 +141,12 @@ struct PipelineModel::Impl {
   /// newest retired group's index.
   int64_t totalBarriers = 0;
   int64_t cpAsyncKey(int64_t thread) const { return totalBarriers + thread; }
+  /// In `knows`, after those: thread t's ordinary shared stores, the
+  /// count of them known to have happened.
+  int64_t storeKey(int64_t thread) const {
+    return totalBarriers + threads + thread;
+  }
+  std::vector<int64_t> storesDone; ///< per thread
   /// Per thread: cp.async groups committed, and retired by its waits.
   std::vector<int64_t> cpAsyncCommitted, cpAsyncRetired;
   /// (op, thread) -> the thread's executions of the op; (op, the exec
@@ -200,6 +209,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   impl->totalBarriers = total;
   impl->cpAsyncCommitted.assign(threads, 0);
   impl->cpAsyncRetired.assign(threads, 0);
+  impl->storesDone.assign(threads, 0);
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
   impl->knows.resize(threads);
@@ -607,6 +617,34 @@ static bool reportCpAsyncRead(PipelineModel &model, PipelineModel::Impl &impl,
 /// Every cp.async copy among the writes over the box is checked, newest
 /// first, down to a write that holds the whole box; of the other writes,
 /// the newest.
+/// A read of what another warp's ordinary store wrote needs that store
+/// ordered before it: the reader synchronized with the writer after the
+/// store (a barrier both took part in, an mbarrier phase the writer arrived
+/// on). Lanes of one warp see their warp's stores in program order.
+static bool reportUnorderedStore(PipelineModel &model,
+                                 PipelineModel::Impl &impl,
+                                 llvm::ArrayRef<int64_t> threads,
+                                 const SharedBox &box, OpTag op,
+                                 const Write &store) {
+  for (int64_t thread : threads) {
+    if (thread / 32 == store.thread / 32)
+      continue;
+    auto seen = impl.knows[thread].find(impl.storeKey(store.thread));
+    if (seen != impl.knows[thread].end() && seen->second >= store.storeIndex)
+      continue;
+    Finding finding{model.threadName(thread) + " reads " + model.boxName(box) +
+                        ", which " + model.threadName(store.thread) +
+                        " stored without synchronizing with it after the "
+                        "store (a barrier both take part in, or an mbarrier "
+                        "phase the storing thread arrived on)",
+                    op};
+    finding.notes.push_back({store.op, "the store"});
+    model.report(std::move(finding));
+    return true;
+  }
+  return false;
+}
+
 static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
                       llvm::ArrayRef<int64_t> threads, const SharedBox &box,
                       OpTag op, bool byTcgen05 = false) {
@@ -621,8 +659,12 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
           reportCpAsyncRead(model, impl, threads, box, op,
                             *write.cpAsyncCopy))
         return;
-    } else if (!w) {
-      w = &write;
+    } else {
+      if (write.storeIndex > 0 &&
+          reportUnorderedStore(model, impl, threads, box, op, write))
+        return;
+      if (!w)
+        w = &write;
     }
     if (contains(write.box, box))
       break;
@@ -858,8 +900,12 @@ void PipelineModel::readShared(int64_t thread, const SharedBox &box,
 void PipelineModel::writeShared(int64_t thread, const SharedBox &box,
                                 OpTag op) {
   checkWrite(*this, *impl, thread, box, op, "writes");
-  if (!failed())
-    addWrite(*impl, {box, op, thread, false, std::nullopt, 0});
+  if (failed())
+    return;
+  Write store{box, op, thread, false, std::nullopt, 0};
+  store.storeIndex = ++impl->storesDone[thread];
+  impl->knows[thread][impl->storeKey(thread)] = store.storeIndex;
+  addWrite(*impl, std::move(store));
 }
 
 void PipelineModel::exitThread(int64_t thread, OpTag op) {
