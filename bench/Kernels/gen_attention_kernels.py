@@ -434,7 +434,11 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     # The kernel checks' simulation runs CTA 0 of this grid: at its sample
     # sizes (every dim 200 or 330: 80000 or 326700 tiles) it walks several
     # tiles, across which the ring and the Q barriers keep their phases.
-    sample_grid = ", tile.sample_grid = array<i64: 30000, 1, 1>" if persistent else ""
+    # Varlen: a grid of 8 query blocks, so that CTA 0 of a causal kernel
+    # takes its sequence's last query block (below).
+    sample_grid = (", tile.sample_grid = array<i64: 30000, 1, 1>" if persistent
+                   else ", tile.sample_grid = array<i64: 8, 1, 1>, "
+                   "tile.sample_sizes = array<i64: 1100, 330>" if varlen else "")
     q_free = 1 + 4 * stages  # persistent: Q may be overwritten
     q_free_index = (f"    %q_free = arith.constant {q_free} : index\n"
                     if persistent else "")
@@ -453,10 +457,15 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     o_t = f"!tile.buffer<64x{d}xf32, local, #tile.layout<{acc_layout(d)}>>"
     r_t = f"!tile.buffer<64x1xf32, local, #tile.layout<{ROW_LAYOUT}>>"
     varlen_note = ", packed sequences" if varlen else ""
-    # The kernel checks' simulation runs CTA 0, sequence 0: 300 queries
-    # (a tail tile) against 330 keys (a tail block).
-    varlen_args = ("\n      %cu_seqlens_q: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 300, 600>},"
-                   "\n      %cu_seqlens_k: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 330, 700>},"
+    # The kernel checks' simulation runs CTA 0, sequence 0: 530 queries
+    # against 560 keys (a tail block; 5 K/V blocks, 9 at d = 256, so that
+    # the ring's stages are refilled and released several times) at the
+    # sample size 1100 (tokens: 330 cuts both sequences to 329). Causal,
+    # CTA 0 takes the last query block (a tail tile, 18 rows), which sees
+    # every block; with a grid of one CTA it took the first, one block,
+    # and the K/V loop was never simulated.
+    varlen_args = ("\n      %cu_seqlens_q: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 530, 900>},"
+                   "\n      %cu_seqlens_k: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 560, 1000>},"
                    if varlen else "")
     out = []
     w = out.append

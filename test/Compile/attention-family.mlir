@@ -17,6 +17,14 @@
 // RUN: not tile-opt --tile-verify-kernels %t.no-epilogue-barrier.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNORDERED
 // UNORDERED-COUNT-26: error: thread {{[0-9]+}} (warpgroup 1, warp 4, lane 0) reads {{.*}}, which thread {{[0-9]+}} ({{.*}}) stored without synchronizing with it after the store
 // UNORDERED-NOT: error
+// Without the K/V loop's release of block j + 1's K (the 22 kernels of the
+// overlap forms), the producer's next load into that stage never starts:
+// each of them deadlocks, the varlen ones too (their CTA 0 runs the last
+// query block of a sequence of 530 queries against 560 keys: five blocks).
+// RUN: sed '/nvgpu.mbarrier.arrive %%bars\[%%eb_n\]/d' %t.mlir > %t.no-k-release.mlir
+// RUN: not tile-opt --tile-verify-kernels %t.no-k-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=K-RELEASE
+// K-RELEASE-COUNT-22: error: the kernel deadlocks
+// K-RELEASE-NOT: error
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
 // The LSE column (memref<?x1xf32>, rows 4 bytes apart) is stored by TMA
