@@ -613,10 +613,6 @@ static bool reportCpAsyncRead(PipelineModel &model, PipelineModel::Impl &impl,
   return false;
 }
 
-/// Reports a read of `box` by `threads` racing with the copy that fills it.
-/// Every cp.async copy among the writes over the box is checked, newest
-/// first, down to a write that holds the whole box; of the other writes,
-/// the newest.
 /// A read of what another warp's ordinary store wrote needs that store
 /// ordered before it: the reader synchronized with the writer after the
 /// store (a barrier both took part in, an mbarrier phase the writer arrived
@@ -645,6 +641,11 @@ static bool reportUnorderedStore(PipelineModel &model,
   return false;
 }
 
+/// Reports a read of `box` by `threads` racing with the copy that fills it,
+/// or with another warp's store not ordered before it. Every cp.async copy
+/// and every other warp's ordinary store among the
+/// writes over the box is checked, newest first, down to a write that
+/// holds the whole box; of the other writes, the newest.
 static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
                       llvm::ArrayRef<int64_t> threads, const SharedBox &box,
                       OpTag op, bool byTcgen05 = false) {
