@@ -643,9 +643,9 @@ static bool reportUnorderedStore(PipelineModel &model,
 
 /// Reports a read of `box` by `threads` racing with the copy that fills it,
 /// or with another warp's store not ordered before it. Every cp.async copy
-/// and every other warp's ordinary store among the
-/// writes over the box is checked, newest first, down to a write that
-/// holds the whole box; of the other writes, the newest.
+/// and every other warp's ordinary store among the writes over the box is
+/// checked, newest first, down to a write that holds the whole box; of the
+/// other writes, the newest.
 static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
                       llvm::ArrayRef<int64_t> threads, const SharedBox &box,
                       OpTag op, bool byTcgen05 = false) {
