@@ -879,9 +879,8 @@ scf.for %h = %c0 to %consumer_wgs step %c1 {{
         # index (i64) compares took five to six SASS instructions per
         # element. The query end wraps (no nsw) only for a padding row past
         # Sq < 2^31, whose O is clipped. (Compared relative to the block,
-        # col < limit - key_base,
-        # the lane's columns are loop-invariant: LLVM hoists them, 32 live
-        # registers, and d = 256 spills.)
+        # col < limit - key_base, the lane's columns are loop-invariant:
+        # LLVM hoists them, 32 live registers, and d = 256 spills.)
         row_limit = (f"""%row32 = arith.index_cast %row : index to i32
     %query_end = arith.addi %query_end1_{j}, %row32 : i32
     %limit = arith.minsi %query_end, %seq_k32_{j} : i32
