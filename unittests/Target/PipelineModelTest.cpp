@@ -180,10 +180,11 @@ TEST(PipelineModelTest, ReadingAnotherWarpsStoreNeedsASynchronization) {
   barrier.asyncRead(leader, AsyncGroupKind::Bulk, box(0, 0), &opRead);
   EXPECT_TRUE(barrier.failed());
 
-  // So does an mbarrier phase the storing thread arrived on and the
-  // reader waited for.
+  // So does an mbarrier phase that a lane of the storing warp arrived on
+  // (lane 0 releasing after lane 31 stored: one warp, program order) and
+  // the reader waited for.
   PipelineModel phase = ready(64, 2, 1);
-  phase.writeShared(32, bottom, &opWrite);
+  phase.writeShared(63, bottom, &opWrite);
   phase.arrive(32, {0, 1}, 1, &opArrive);
   EXPECT_TRUE(phase.tryWait(0, {0, 1}, false, &opWait));
   phase.readShared(0, bottom, &opRead);

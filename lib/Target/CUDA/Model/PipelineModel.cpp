@@ -75,7 +75,7 @@ struct Write {
   /// A cp.async copy completing through its thread's groups: the index of
   /// the group (0, 1, … as the thread commits them); -1 otherwise.
   int64_t cpAsyncGroup = -1;
-  /// An ordinary store: the thread's count of stores with it (1, 2, …); a
+  /// An ordinary store: its warp's count of stores with it (1, 2, …); a
   /// reader in another warp must know it (Impl::storeKey). 0 otherwise.
   int64_t storeIndex = 0;
   CpAsyncCopyPtr cpAsyncCopy; ///< the copy execution it is a share of
@@ -141,12 +141,12 @@ struct PipelineModel::Impl {
   /// newest retired group's index.
   int64_t totalBarriers = 0;
   int64_t cpAsyncKey(int64_t thread) const { return totalBarriers + thread; }
-  /// In `knows`, after those: thread t's ordinary shared stores, the
-  /// count of them known to have happened.
-  int64_t storeKey(int64_t thread) const {
-    return totalBarriers + threads + thread;
-  }
-  std::vector<int64_t> storesDone; ///< per thread
+  /// In `knows`, after those: warp w's ordinary shared stores, the count
+  /// of them known to have happened. Every lane of the warp knows its
+  /// warp's stores (program order), so whichever lane then arrives or
+  /// takes part in a barrier passes them on.
+  int64_t storeKey(int64_t warp) const { return totalBarriers + threads + warp; }
+  std::vector<int64_t> storesDone; ///< per warp
   /// Per thread: cp.async groups committed, and retired by its waits.
   std::vector<int64_t> cpAsyncCommitted, cpAsyncRetired;
   /// (op, thread) -> the thread's executions of the op; (op, the exec
@@ -209,7 +209,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   impl->totalBarriers = total;
   impl->cpAsyncCommitted.assign(threads, 0);
   impl->cpAsyncRetired.assign(threads, 0);
-  impl->storesDone.assign(threads, 0);
+  impl->storesDone.assign((threads + 31) / 32, 0);
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
   impl->knows.resize(threads);
@@ -625,7 +625,7 @@ static bool reportUnorderedStore(PipelineModel &model,
   for (int64_t thread : threads) {
     if (thread / 32 == store.thread / 32)
       continue;
-    auto seen = impl.knows[thread].find(impl.storeKey(store.thread));
+    auto seen = impl.knows[thread].find(impl.storeKey(store.thread / 32));
     if (seen != impl.knows[thread].end() && seen->second >= store.storeIndex)
       continue;
     Finding finding{model.threadName(thread) + " reads " + model.boxName(box) +
@@ -904,8 +904,11 @@ void PipelineModel::writeShared(int64_t thread, const SharedBox &box,
   if (failed())
     return;
   Write store{box, op, thread, false, std::nullopt, 0};
-  store.storeIndex = ++impl->storesDone[thread];
-  impl->knows[thread][impl->storeKey(thread)] = store.storeIndex;
+  int64_t warp = thread / 32;
+  store.storeIndex = ++impl->storesDone[warp];
+  for (int64_t lane = warp * 32;
+       lane < std::min<int64_t>(warp * 32 + 32, impl->threads); ++lane)
+    impl->knows[lane][impl->storeKey(warp)] = store.storeIndex;
   addWrite(*impl, std::move(store));
 }
 
