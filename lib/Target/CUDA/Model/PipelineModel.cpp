@@ -632,7 +632,7 @@ static bool reportUnorderedStore(PipelineModel &model,
                         ", which " + model.threadName(store.thread) +
                         " stored without synchronizing with it after the "
                         "store (a barrier both take part in, or an mbarrier "
-                        "phase the storing thread arrived on)",
+                        "phase a lane of the storing warp arrived on)",
                     op};
     finding.notes.push_back({store.op, "the store"});
     model.report(std::move(finding));
