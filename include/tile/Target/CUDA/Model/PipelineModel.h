@@ -46,8 +46,9 @@
 // may still read it or a copy into it is pending; a box read before the
 // copy or MMA writing it completed, or by a thread that does not know the
 // phase it completed in; a box read where another warp's ordinary store
-// wrote without that store happening before (the storing thread's stores
-// are known through the same barriers and arrivals as phases); a wait that passes on a phase its thread already
+// wrote without that store happening before (a warp's stores are known to
+// its lanes and passed on through the same barriers and arrivals as
+// phases); a wait that passes on a phase its thread already
 // waited for (parity not flipped, wrong stage); an arrival beyond a phase's
 // count; a TMA copy on a barrier whose init was not fenced, or a barrier
 // used before its init is visible; tensor memory released under an MMA;
