@@ -248,9 +248,8 @@ def tile_of(walk, bm, bn, indent):
     slot), %n0, %pn (its column tile), %b_row (B's first row),
     %sfb_row (B's scale block row), %g (the expert) and %valid (whether it
     is computed)."""
-    if (bm, bn) != (128, 128) and walk not in ("dense", "splitk") and (
-            walk, bm, bn) != ("masked", 128, 64):
-        raise ValueError(f"{walk}: no {bm} x {bn} tiles")
+    if (walk, bm, bn) not in KERNELS:
+        raise ValueError(f"{walk}: no {bm} x {bn} tiles (KERNELS)")
     # A 64-wide tile is half of B's 128-row scale block.
     sfb_row = ("%sfb_row = arith.addi %pn, %c0 : index" if bn == 128
                else "%sfb_row = arith.divui %n0, %c128 : index")

@@ -304,3 +304,22 @@ def test_fp8_schedule_picks_the_tiles_measured_fastest():
     assert parts > 1 and -(-blocks // parts) * (parts - 1) < blocks
     # Without the small tiles the 128 x 128 one is taken.
     assert schedule_dense(64, 24576, 1536, 132, [(128, 128)]) == ((128, 128), 1)
+
+
+def test_fp8_masked_schedule_takes_narrow_tiles_only_for_few_rows():
+    """tile_mlir.fp8.schedule_masked on the masked walk's tiles and 132 SMs:
+    128 x 64 for one expert of 256 rows at N = 4096 (64 wide tiles, the
+    H200's 1.16x against 0.95x), 128 x 128 from two such experts or 512
+    rows (where the wide tile measured faster), and 128 x 128 when the
+    family has no narrow masked tile."""
+    import sys
+    from tile_mlir.fp8 import schedule_masked
+    sys.path.insert(0, str(ROOT / "bench" / "Kernels"))
+    from gen_fp8_kernels import KERNELS
+    tiles = {(bm, bn) for walk, bm, bn in KERNELS if walk == "masked"}
+    assert tiles == {(128, 128), (128, 64)}
+    assert schedule_masked(1, 256, 4096, 132, tiles) == (128, 64)
+    assert schedule_masked(2, 256, 4096, 132, tiles) == (128, 128)
+    assert schedule_masked(1, 512, 4096, 132, tiles) == (128, 128)
+    assert schedule_masked(1, 200, 1000, 132, tiles) == (128, 64)
+    assert schedule_masked(1, 256, 4096, 132, {(128, 128)}) == (128, 128)
