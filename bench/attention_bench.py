@@ -29,7 +29,8 @@ Needs build/device/ (kernels/attention.sm_90a.*, python/tile_mlir) and torch;
 TILE_ATTENTION_DIR names another folder of attention.sm_90a.* and
 attention.cases.json (a variant of the generator to compare);
 TILE_ATTENTION_SHAPES=small makes check run five small shapes (what
-scripts/device-run runs under compute-sanitizer); TILE_ATTENTION_CTAS caps
+scripts/device-run runs under compute-sanitizer), TILE_ATTENTION_KERNELS
+(comma-separated kernel names) restricts it to those kernels; TILE_ATTENTION_CTAS caps
 the persistent kernels' grid (so that each CTA walks several tiles). For bench,
 TILE_ATTENTION_COMPARE names a folder of another build whose kernels are
 timed in the same rounds (column "other", ratio tile/other), and
@@ -200,7 +201,14 @@ def check(kinds=("dense", "varlen")):
     attention = Attention()
     failures = 0
     small = os.environ.get("TILE_ATTENTION_SHAPES") == "small"
+    only = os.environ.get("TILE_ATTENTION_KERNELS")
+    only = set(only.split(",")) if only else None
+    unknown = only - {case["kernel"] for case in attention.cases} if only else None
+    if unknown:
+        raise SystemExit(f"TILE_ATTENTION_KERNELS: no kernel named {sorted(unknown)}")
     for case in attention.cases:
+        if only and case["kernel"] not in only:
+            continue
         if case.get("varlen"):
             if "varlen" in kinds:
                 failures += check_varlen(attention, case, small)

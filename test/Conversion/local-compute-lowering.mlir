@@ -137,3 +137,35 @@ func.func @fp8_layout_change() {
   tile.convert %a to %b : !q8 to !p8
   return
 }
+
+// A guarded map: each guard register loaded once, then one branch per
+// guard register around the output registers that read it (a row each).
+// CHECK-LABEL: func.func @rescale_where_grown
+// CHECK-DAG: %[[G:.+]] = llvm.alloca %{{.+}} x !llvm.array<2 x i1>
+// CHECK-DAG: %[[O:.+]] = llvm.alloca %{{.+}} x !llvm.array<8 x f32>
+// CHECK: %[[G0:.+]] = llvm.getelementptr %[[G]][0, 0]
+// CHECK: %[[C0:.+]] = llvm.load %[[G0]] : !llvm.ptr -> i1
+// CHECK: %[[G1:.+]] = llvm.getelementptr %[[G]][0, 1]
+// CHECK: %[[C1:.+]] = llvm.load %[[G1]] : !llvm.ptr -> i1
+// CHECK: scf.if %[[C0]] {
+// CHECK-COUNT-4: arith.mulf
+// CHECK-NOT: scf.if
+// CHECK: llvm.getelementptr %[[O]][0, 5]
+// CHECK: }
+// CHECK-NEXT: scf.if %[[C1]] {
+// CHECK-COUNT-4: arith.mulf
+// CHECK: llvm.getelementptr %[[O]][0, 7]
+// CHECK: }
+// CHECK-NEXT: return
+!grew = !tile.buffer<64x1xi1, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
+func.func @rescale_where_grown() {
+  %o = tile.alloc_local : !acc
+  %alpha = tile.alloc_local : !rows
+  %grew = tile.alloc_local : !grew
+  tile.map ins(%o, %alpha : !acc, !rows) outs(%o : !acc) where(%grew : !grew) {
+  ^bb0(%x: f32, %a: f32, %i: index, %j: index):
+    %r = arith.mulf %x, %a : f32
+    tile.yield %r : f32
+  }
+  return
+}

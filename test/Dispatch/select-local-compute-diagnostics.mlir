@@ -78,6 +78,26 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// The same rule for a `where` guard: thread 1 does not hold row 0's guard.
+!acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!wrong = !tile.buffer<64x1xi1, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,1@tid_in_wg,1)] + R[4:8@tid_in_wg]>>
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k() kernel {
+    %s = tile.alloc_local : !acc
+    %w = tile.alloc_local : !wrong
+    // expected-error @+2 {{no variant of tile.map can implement this op on sm_90a}}
+    // expected-note @+1 {{registers (priority 10): declined — thread 1 computes output element (0,2) but does not hold element (0,0) of the `where` guard (held by threads 0, 8, 16, 24): a map reads only its own registers; give the input a layout (with replicas) that puts it where the output is}}
+    tile.map ins(%s : !acc) outs(%s : !acc) where(%w : !wrong) {
+    ^bb0(%x: f32, %i: index, %j: index):
+      %d = arith.addf %x, %x : f32
+      tile.yield %d : f32
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // A conversion whose source register would depend on the thread (rows
 // moved between registers and lanes at once) has no variant.
 !acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>

@@ -19,6 +19,7 @@
 // CHECK-DAG: TileLocalOps.td example 5: ok
 // CHECK-DAG: TileLocalOps.td example 6: ok
 // CHECK-DAG: TileLocalOps.td example 7: ok
+// CHECK-DAG: TileLocalOps.td example 8: ok
 // CHECK-DAG: TileSyncOps.td example 0: ok
 // CHECK-DAG: TileSyncOps.td example 1: ok
 // CHECK-DAG: TileSyncOps.td example 2: ok
@@ -27,4 +28,4 @@
 // CHECK-DAG: TileSyncOps.td example 5: ok
 // CHECK-DAG: TileSyncOps.td example 6: ok
 // CHECK-DAG: TileSyncOps.td example 7: ok
-// CHECK: 27 examples checked, 0 failed
+// CHECK: 28 examples checked, 0 failed

@@ -705,3 +705,68 @@ TEST_F(LoweringCheckTest, CatchesLdMatrixMisalignedRow) {
 }
 
 } // namespace
+
+// O = O·alpha where the row's guard holds: one branch per guard register.
+constexpr const char *kGuardedMap = R"(
+!acc = !tile.buffer<64x16xf32, local, #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>>
+!rows = !tile.buffer<64x1xf32, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
+!grew = !tile.buffer<64x1xi1, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,0)] + R[4:1@tid_in_wg]>>
+func.func @rescale() {
+  %o = tile.alloc_local : !acc
+  %alpha = tile.alloc_local : !rows
+  %grew = tile.alloc_local : !grew
+  tile.map ins(%o, %alpha : !acc, !rows) outs(%o : !acc) where(%grew : !grew) {
+  ^bb0(%x: f32, %a: f32, %i: index, %j: index):
+    %r = arith.mulf %x, %a : f32
+    tile.yield %r : f32
+  }
+  return
+}
+)";
+
+TEST_F(LoweringCheckTest, GuardedMapPasses) {
+  EXPECT_EQ(lower(kGuardedMap, none()), "");
+}
+
+// The two rows' branches on each other's guard.
+TEST_F(LoweringCheckTest, CatchesGuardedMapOtherRowsGuard) {
+  std::string errors = lower(kGuardedMap, [](Operation *op,
+                                             SmallVectorImpl<Operation *> &ops) {
+    if (!isa<tile::MapOp>(op))
+      return;
+    auto branches = emittedOps<scf::IfOp>(ops);
+    ASSERT_EQ(branches.size(), 2u);
+    Value first = branches[0].getCondition();
+    branches[0].getConditionMutable().assign(branches[1].getCondition());
+    branches[1].getConditionMutable().assign(first);
+  });
+  EXPECT_NE(errors.find("output register 0 of thread 0 is stored under a "
+                        "condition other than the register holding its "
+                        "guard (0,0)"),
+            std::string::npos)
+      << errors;
+}
+
+// The guard ignored: the first branch's body run unconditionally (moved
+// before it; the branch, now empty, stays: the conversion owns it).
+TEST_F(LoweringCheckTest, CatchesGuardedMapStoreOutsideItsBranch) {
+  std::string errors = lower(kGuardedMap, [](Operation *op,
+                                             SmallVectorImpl<Operation *> &ops) {
+    if (!isa<tile::MapOp>(op))
+      return;
+    auto branches = emittedOps<scf::IfOp>(ops);
+    ASSERT_EQ(branches.size(), 2u);
+    scf::IfOp branch = branches[0];
+    SmallVector<Operation *> body;
+    for (Operation &inner : branch.thenBlock()->without_terminator())
+      body.push_back(&inner);
+    for (Operation *inner : body)
+      inner->moveBefore(branch);
+    ops.insert(llvm::find(ops, branch.getOperation()), body.begin(),
+               body.end());
+  });
+  EXPECT_NE(errors.find("a register of the result is stored outside the "
+                        "branch of its guard"),
+            std::string::npos)
+      << errors;
+}

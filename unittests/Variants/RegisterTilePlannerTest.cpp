@@ -210,6 +210,64 @@ TEST(MapPlannerTest, BroadcastRowVectorSubtractsTheRowMaximum) {
     }
 }
 
+// O = guard ? O·alpha : O, simulated branch by branch: each group's guard
+// register must hold, in every thread, the guard of every element it
+// covers, and the groups must cover each output register once.
+TEST(MapPlannerTest, GuardedMapBranchesOncePerRowAThreadHolds) {
+  std::mt19937 rng(11);
+  for (int64_t n : {16, 64, 256}) {
+    RegisterTable o = table(accumulator(n), {64, n});
+    RegisterTable alpha = table(accumulatorRows(), {64, 1});
+    RegisterTable guard = table(accumulatorRows(), {64, 1});
+    OrReason<MapPlan> plan = planMap(o, {o, alpha}, &guard);
+    ASSERT_TRUE(plan) << plan.reason();
+    // A thread holds rows r and r + 8: two branches.
+    ASSERT_EQ(plan->guardGroups.size(), 2u);
+    std::vector<int64_t> oData = randomData(64 * n, rng),
+                         aData = randomData(64, rng), gData(64);
+    for (int64_t &g : gData)
+      g = rng() % 2;
+    RegisterFile oFile = fill(o, oData, 128), aFile = fill(alpha, aData, 128),
+                 gFile = fill(guard, gData, 128);
+    RegisterFile result = oFile;
+    std::vector<int> covered(o.registers(), 0);
+    for (const MapPlan::GuardGroup &group : plan->guardGroups)
+      for (size_t index : group.elements) {
+        const MapPlan::Element &e = plan->elements[index];
+        EXPECT_EQ(e.guardRegister, group.guardRegister);
+        ++covered[e.outputRegister];
+        for (int64_t t = 0; t < 128; ++t)
+          if (gFile[t][group.guardRegister])
+            result[t][e.outputRegister] = oFile[t][e.inputRegisters[0]] *
+                                          aFile[t][e.inputRegisters[1]];
+      }
+    for (int64_t r : o.usedRegisters())
+      EXPECT_EQ(covered[r], 1) << "register " << r;
+    for (int64_t t = 0; t < 128; ++t)
+      for (int64_t r : o.usedRegisters()) {
+        llvm::SmallVector<int64_t, 4> c = o.coord(o.element(t, r));
+        int64_t want = gData[c[0]] ? oData[o.flat(c)] * aData[c[0]]
+                                   : oData[o.flat(c)];
+        EXPECT_EQ(result[t][r], want) << "thread " << t << " register " << r;
+      }
+  }
+  // A guard whose rows sit on lanes other than the row's is refused,
+  // naming the guard.
+  RegisterTable o = table(accumulator(16), {64, 16});
+  TileLayout elsewhere({tid(4, 32), reg(2, 1), tid(8, 1), reg(1, 0)},
+                       {tid(4, 8)});
+  RegisterTable guard = table(elsewhere, {64, 1});
+  OrReason<MapPlan> bad = planMap(o, {o}, &guard);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.reason().find("of the `where` guard"), std::string::npos)
+      << bad.reason();
+  // An unguarded plan has no groups.
+  OrReason<MapPlan> plain = planMap(o, {o});
+  ASSERT_TRUE(plain);
+  EXPECT_TRUE(plain->guardGroups.empty());
+  EXPECT_EQ(plain->elements.front().guardRegister, -1);
+}
+
 TEST(MapPlannerTest, RefusesARowVectorHeldByOneThreadOfTheQuad) {
   RegisterTable s = table(accumulator(16), {64, 16});
   // Rows on lanes 0, 4, 8, ... only: 32 threads of the 128 hold them.

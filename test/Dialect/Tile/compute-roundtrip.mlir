@@ -45,3 +45,21 @@ func.func @iota() {
   }
   return
 }
+
+// A guarded map: the `where` tile after the output.
+// CHECK-LABEL: func.func @rescale_where_grown
+// CHECK: tile.map ins(%{{.+}}, %{{.+}} : !tile.buffer<64x16xf32, {{.+}}>, !tile.buffer<64x1xf32, {{.+}}>) outs(%{{.+}} : !tile.buffer<64x16xf32, {{.+}}>) where(%{{.+}} : !tile.buffer<64x1xi1, {{.+}}>) {
+// CHECK-NEXT: ^bb0(%{{.+}}: f32, %{{.+}}: f32, %{{.+}}: index, %{{.+}}: index):
+// CHECK: arith.mulf
+!grew = !tile.buffer<64x1xi1, local, #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,1)] + R[4:1@tid_in_wg]>>
+func.func @rescale_where_grown() {
+  %o = tile.alloc_local : !acc
+  %alpha = tile.alloc_local : !rows
+  %grew = tile.alloc_local : !grew
+  tile.map ins(%o, %alpha : !acc, !rows) outs(%o : !acc) where(%grew : !grew) {
+  ^bb0(%x: f32, %a: f32, %i: index, %j: index):
+    %r = arith.mulf %x, %a : f32
+    tile.yield %r : f32
+  }
+  return
+}

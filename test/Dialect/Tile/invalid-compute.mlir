@@ -193,3 +193,61 @@ func.func @fp4_store(%g: !tile.buffer<32x8xf4E2M1FN, global>) {
   tile.store %a to %g[0, 0] : !t to !tile.buffer<32x8xf4E2M1FN, global>
   return
 }
+
+// -----
+
+!t = !tile.buffer<32x4xf32, local, #tile.layout<S[(32,4):(1@laneid,1)]>>
+!g = !tile.buffer<32x1xf32, local, #tile.layout<S[(32,1):(1@laneid,1)]>>
+func.func @guard_not_i1() {
+  %a = tile.alloc_local : !t
+  %g = tile.alloc_local : !g
+  // expected-error @+1 {{the `where` guard has 'f32' elements; it is a tile of i1}}
+  tile.map ins(%a : !t) outs(%a : !t) where(%g : !g) {
+  ^bb0(%x: f32, %i: index, %j: index):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+!t = !tile.buffer<32x4xf32, local, #tile.layout<S[(32,4):(1@laneid,1)]>>
+!g = !tile.buffer<32x2xi1, local, #tile.layout<S[(32,2):(1@laneid,1)]>>
+func.func @guard_not_broadcastable() {
+  %a = tile.alloc_local : !t
+  %g = tile.alloc_local : !g
+  // expected-error @+1 {{the `where` guard of shape 32x2 does not broadcast to the output's 32x4: dim 1 is 2, neither 4 nor 1}}
+  tile.map ins(%a : !t) outs(%a : !t) where(%g : !g) {
+  ^bb0(%x: f32, %i: index, %j: index):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+!t = !tile.buffer<32x4xf32, local, #tile.layout<S[(32,4):(1@laneid,1)]>>
+!g = !tile.buffer<32xi1, local, #tile.layout<S[32:1@laneid]>>
+func.func @guard_rank() {
+  %a = tile.alloc_local : !t
+  %g = tile.alloc_local : !g
+  // expected-error @+1 {{the `where` guard has rank 1, the output 2; broadcast dims keep their place with extent 1}}
+  tile.map ins(%a : !t) outs(%a : !t) where(%g : !g) {
+  ^bb0(%x: f32, %i: index, %j: index):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+!b = !tile.buffer<32x4xi1, local, #tile.layout<S[(32,4):(1@laneid,1)]>>
+func.func @guard_is_output() {
+  %a = tile.alloc_local : !b
+  // expected-error @+1 {{the `where` guard is the output itself; an element's guard would change with it}}
+  tile.map ins(%a : !b) outs(%a : !b) where(%a : !b) {
+  ^bb0(%x: i1, %i: index, %j: index):
+    tile.yield %x : i1
+  }
+  return
+}

@@ -78,6 +78,27 @@ LogicalResult MapOp::verify() {
                << type.getShape()[d] << ", neither "
                << out.getShape()[d] << " nor 1";
   }
+  if (Value guard = getGuard()) {
+    auto type = cast<BufferType>(guard.getType());
+    if (!type.getElementType().isInteger(1))
+      return emitOpError("the `where` guard has ")
+             << type.getElementType() << " elements; it is a tile of i1";
+    if (type.getRank() != out.getRank())
+      return emitOpError("the `where` guard has rank ")
+             << type.getRank() << ", the output " << out.getRank()
+             << "; broadcast dims keep their place with extent 1";
+    for (unsigned d = 0; d < out.getRank(); ++d)
+      if (type.getShape()[d] != out.getShape()[d] && type.getShape()[d] != 1)
+        return emitOpError("the `where` guard of shape ")
+               << shapeText(type.getShape())
+               << " does not broadcast to the output's "
+               << shapeText(out.getShape()) << ": dim " << d << " is "
+               << type.getShape()[d] << ", neither " << out.getShape()[d]
+               << " nor 1";
+    if (guard == getOutput())
+      return emitOpError("the `where` guard is the output itself; an "
+                         "element's guard would change with it");
+  }
   return success();
 }
 

@@ -15,7 +15,9 @@
 //            argument a load of the register holding that input's
 //            (broadcast) element in that thread, and each coordinate
 //            argument evaluating, in that thread, to the element's
-//            coordinate;
+//            coordinate; with a `where` guard, every store must sit in an
+//            scf.if (no else) on a load of the register holding the
+//            element's guard in that thread, and none outside one;
 //   reduce   the stored value, evaluated symbolically (a load is one
 //            (lane, register) term, a butterfly moves terms to the partner
 //            lane, the op's combine adds terms), must cover the thread's
@@ -34,6 +36,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
@@ -99,6 +102,30 @@ Status matchRegion(Value expected, Value actual, Block &body, size_t numInputs,
   return Status::success();
 }
 
+/// The guarded map's emitted ops with the branches opened: each op with the
+/// condition of the scf.if holding it (null at the top level).
+OrReason<SmallVector<std::pair<Operation *, Value>>>
+openBranches(ArrayRef<Operation *> emitted) {
+  using R = OrReason<SmallVector<std::pair<Operation *, Value>>>;
+  SmallVector<std::pair<Operation *, Value>> out;
+  for (Operation *op : emitted) {
+    auto branch = dyn_cast<scf::IfOp>(op);
+    if (!branch) {
+      out.push_back({op, Value()});
+      continue;
+    }
+    if (branch.getNumResults() || !branch.getElseRegion().empty())
+      return R::failure("a guard's branch has results or an else: an element "
+                        "whose guard is false must keep its value");
+    for (Operation &inner : branch.thenBlock()->without_terminator()) {
+      if (inner.getNumRegions())
+        return R::failure("a guard's branch holds an op with regions");
+      out.push_back({&inner, branch.getCondition()});
+    }
+  }
+  return out;
+}
+
 Status checkMap(MapOp op, ValueRange lowered, ArrayRef<Operation *> emitted) {
   const size_t numInputs = op.getInputs().size();
   OrReason<Placement> output = placementOf(op.getOutputType());
@@ -111,13 +138,40 @@ Status checkMap(MapOp op, ValueRange lowered, ArrayRef<Operation *> emitted) {
       return Status::failure(p.reason());
     inputs.push_back(std::move(*p));
   }
+  std::optional<Placement> guard;
+  // Output register -> the condition its store runs under.
+  std::map<int64_t, Value> conditionOf;
+  SmallVector<Operation *> opened(emitted);
+  if (Value g = op.getGuard()) {
+    OrReason<Placement> p = placementOf(cast<BufferType>(g.getType()));
+    if (!p)
+      return Status::failure("the `where` guard: " + p.reason());
+    guard = std::move(*p);
+    auto ops = openBranches(emitted);
+    if (!ops)
+      return Status::failure(ops.reason());
+    opened.clear();
+    for (auto [inner, condition] : *ops) {
+      opened.push_back(inner);
+      auto store = dyn_cast<LLVM::StoreOp>(inner);
+      if (!store)
+        continue;
+      if (!condition)
+        return Status::failure("a register of the result is stored outside "
+                               "the branch of its guard");
+      if (auto at = registerAt(store.getAddr()))
+        conditionOf[at->second] = condition;
+    }
+  }
   SmallVector<int64_t> used = output->used();
-  auto stores = storesInto(lowered[numInputs], emitted, used.size());
+  auto stores = storesInto(lowered[numInputs], opened, used.size());
   if (!stores)
     return Status::failure(stores.reason());
   int64_t threads = output->threads;
   for (const Placement &p : inputs)
     threads = std::max(threads, p.threads);
+  if (guard)
+    threads = std::max(threads, guard->threads);
   Block &body = op.getBody().front();
   Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
   for (int64_t r : used) {
@@ -134,6 +188,20 @@ Status checkMap(MapOp op, ValueRange lowered, ArrayRef<Operation *> emitted) {
                              s.reason());
     for (int64_t t = 0; t < threads; ++t) {
       SmallVector<int64_t, 4> c = output->coord(output->at(t, r));
+      if (guard) {
+        SmallVector<int64_t, 4> cg(c);
+        for (size_t d = 0; d < cg.size(); ++d)
+          if (guard->shape[d] == 1)
+            cg[d] = 0;
+        auto from = loadedFrom(conditionOf[r]);
+        int64_t want = guard->registerOf(t, guard->flat(cg));
+        if (!from || from->first != lowered[numInputs + 1] || want < 0 ||
+            from->second != want)
+          return Status::failure(
+              "output register " + std::to_string(r) + " of thread " +
+              std::to_string(t) + " is stored under a condition other than "
+              "the register holding its guard " + coordText(cg));
+      }
       for (auto [k, value] : leaves.inputs) {
         SmallVector<int64_t, 4> ck(c);
         for (size_t d = 0; d < ck.size(); ++d)

@@ -10,6 +10,8 @@
 // on them (and on the element's coordinate: thread 0's plus one step per
 // set bit of the thread index), and the yielded value stored. Fully
 // unrolled, constant register indices: LLVM keeps everything in registers.
+// A `where` guard: one scf.if per guard register, around the elements that
+// read it (no else: they keep their value).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -48,7 +51,14 @@ OrReason<MapPlan> planMapOp(MapOp op, const DispatchContext &) {
       return R::failure("input " + std::to_string(k) + ": " + table.reason());
     inputs.push_back(std::move(*table));
   }
-  OrReason<MapPlan> plan = planMap(*output, inputs);
+  std::optional<RegisterTable> guard;
+  if (Value g = op.getGuard()) {
+    OrReason<RegisterTable> table = tableOf(cast<BufferType>(g.getType()));
+    if (!table)
+      return R::failure("the `where` guard: " + table.reason());
+    guard = std::move(*table);
+  }
+  OrReason<MapPlan> plan = planMap(*output, inputs, guard ? &*guard : nullptr);
   if (plan && !plan->coordinatesAffine && usesCoordinates(op))
     return R::failure("the region reads the coordinates, but " +
                       plan->coordinatesReason);
@@ -99,7 +109,7 @@ LogicalResult emitMap(MapOp op, const MapPlan &plan, ValueRange lowered,
     }
   }
   auto yield = cast<YieldOp>(body.getTerminator());
-  for (const MapPlan::Element &element : plan.elements) {
+  auto emitElement = [&](const MapPlan::Element &element) {
     IRMapping mapping;
     for (size_t k = 0; k < numInputs; ++k) {
       Value v = inputs[k].load(rewriter, loc, element.inputRegisters[k]);
@@ -118,6 +128,25 @@ LogicalResult emitMap(MapOp op, const MapPlan &plan, ValueRange lowered,
       rewriter.clone(inner, mapping);
     output.store(rewriter, loc, mapping.lookupOrDefault(yield.getValue()),
                  element.outputRegister);
+  };
+  if (!op.getGuard()) {
+    for (const MapPlan::Element &element : plan.elements)
+      emitElement(element);
+    return success();
+  }
+  LocalTileAccess guard(lowered[numInputs + 1],
+                        cast<BufferType>(op.getGuard().getType()));
+  // Every guard first: the output may be an input the branches update.
+  SmallVector<Value> conditions;
+  for (const MapPlan::GuardGroup &group : plan.guardGroups)
+    conditions.push_back(guard.load(rewriter, loc, group.guardRegister));
+  for (auto [group, condition] : llvm::zip(plan.guardGroups, conditions)) {
+    auto branch = scf::IfOp::create(rewriter, loc, condition,
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard insertion(rewriter);
+    rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+    for (size_t e : group.elements)
+      emitElement(plan.elements[e]);
   }
   return success();
 }

@@ -119,8 +119,20 @@ static int64_t groupOf(const RegisterTable &first,
 //===----------------------------------------------------------------------===//
 
 OrReason<MapPlan> planMap(const RegisterTable &output,
-                          ArrayRef<RegisterTable> inputs) {
+                          ArrayRef<RegisterTable> inputs,
+                          const RegisterTable *guard) {
   using R = OrReason<MapPlan>;
+  // The guard is read like one more input.
+  SmallVector<RegisterTable> withGuard;
+  if (guard) {
+    withGuard.assign(inputs.begin(), inputs.end());
+    withGuard.push_back(*guard);
+    inputs = withGuard;
+  }
+  auto inputName = [&](size_t k) {
+    return guard && k + 1 == inputs.size() ? std::string("the `where` guard")
+                                           : "input " + std::to_string(k);
+  };
   MapPlan plan;
   plan.threads = groupOf(output, inputs);
   const size_t rank = output.shape().size();
@@ -147,7 +159,7 @@ OrReason<MapPlan> planMap(const RegisterTable &output,
           return R::failure(
               "thread " + std::to_string(t) + " computes output element " +
               coordText(c) + " but does not hold element " + coordText(ck) +
-              " of input " + std::to_string(k) + " (held by threads " +
+              " of " + inputName(k) + " (held by threads " +
               threadList(input.holders(input.flat(ck))) +
               "): a map reads only its own registers; give the input a "
               "layout (with replicas) that puts it where the output is");
@@ -156,11 +168,22 @@ OrReason<MapPlan> planMap(const RegisterTable &output,
         else if (element.inputRegisters[k] != reg)
           return R::failure(
               "output register " + std::to_string(r) + " reads register " +
-              std::to_string(element.inputRegisters[k]) + " of input " +
-              std::to_string(k) + " in thread 0 but register " +
+              std::to_string(element.inputRegisters[k]) + " of " +
+              inputName(k) + " in thread 0 but register " +
               std::to_string(reg) + " in thread " + std::to_string(t) +
               ": every thread runs the same program on fixed registers");
       }
+    }
+    if (guard) {
+      element.guardRegister = element.inputRegisters.pop_back_val();
+      auto *group =
+          find_if(plan.guardGroups, [&](const MapPlan::GuardGroup &g) {
+            return g.guardRegister == element.guardRegister;
+          });
+      if (group == plan.guardGroups.end())
+        group = plan.guardGroups.insert(
+            group, MapPlan::GuardGroup{element.guardRegister, {}});
+      group->elements.push_back(plan.elements.size());
     }
     plan.elements.push_back(std::move(element));
   }

@@ -197,7 +197,7 @@ def Tile_LoadOp : Tile_Op<"load",
 //===----------------------------------------------------------------------===//
 
 def Tile_MapOp : Tile_Op<"map", [
-    Tile_DispatchOpInterface, SingleBlock]> {
+    AttrSizedOperandSegments, Tile_DispatchOpInterface, SingleBlock]> {
   let summary = "elementwise computation over local tiles";
   let description = [{
     Computes every element of `output` (a `local` tile) with the scalar
@@ -214,6 +214,13 @@ def Tile_MapOp : Tile_Op<"map", [
     threads that need it (what `tile.reduce` produces). An input may be the
     output itself (an in-place update). Floats of 8 bits or fewer are not
     computed on: `tile.convert` to or from them.
+
+    An optional `where` tile of `i1` (broadcast like an input) **guards** the
+    update: an output element whose guard is false keeps its value, and the
+    region is not run for it. A thread branches once per guard register it
+    reads, around all the elements that read it: a guard broadcast along a
+    row costs one branch per row a thread holds, and skips the row's work
+    when false (online softmax rescales a row only when its maximum grew).
 
     Example (P = exp2(S - rowmax) on a wgmma accumulator, the row maximum
     replicated on each row's four threads):
@@ -238,16 +245,40 @@ def Tile_MapOp : Tile_Op<"map", [
       return
     }
     ```
+
+    Example (O = O·alpha only on the rows whose maximum grew: two branches
+    per thread, each around the 8 elements of one row it holds):
+
+    ```mlir
+    #acc = #tile.layout<S[(4,2,8,2,4,2):(32@tid_in_wg,2,4@tid_in_wg,4,1@tid_in_wg,1)]>
+    #row = #tile.layout<S[(4,2,8,1):(32@tid_in_wg,1,4@tid_in_wg,1)] + R[4:1@tid_in_wg]>
+    func.func @rescale_rows_that_grew() {
+      %o = tile.alloc_local : !tile.buffer<64x16xf32, local, #acc>
+      %alpha = tile.alloc_local : !tile.buffer<64x1xf32, local, #row>
+      %grew = tile.alloc_local : !tile.buffer<64x1xi1, local, #row>
+      tile.map ins(%o, %alpha : !tile.buffer<64x16xf32, local, #acc>,
+                                !tile.buffer<64x1xf32, local, #row>)
+          outs(%o : !tile.buffer<64x16xf32, local, #acc>)
+          where(%grew : !tile.buffer<64x1xi1, local, #row>) {
+      ^bb0(%x: f32, %a: f32, %i: index, %j: index):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      return
+    }
+    ```
   }];
   let arguments = (ins
     Arg<Variadic<Tile_BufferIn<"local">>, "", [MemRead]>:$inputs,
     Arg<Tile_BufferIn<"local">, "", [MemWrite]>:$output,
+    Arg<Optional<Tile_BufferIn<"local">>, "", [MemRead]>:$guard,
     OptionalAttr<StrAttr>:$dispatch,
     OptionalAttr<StrAttr>:$variant);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`ins` `(` $inputs^ `:` qualified(type($inputs)) `)`)?
     `outs` `(` $output `:` qualified(type($output)) `)`
+    (`where` `(` $guard^ `:` qualified(type($guard)) `)`)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;

@@ -103,8 +103,17 @@ struct MapPlan {
     llvm::SmallVector<int64_t, 4> inputRegisters;
     /// The element's coordinate in thread 0.
     llvm::SmallVector<int64_t, 2> coord;
+    /// The register holding its `where` guard (-1: unguarded).
+    int64_t guardRegister = -1;
   };
   llvm::SmallVector<Element> elements;
+  /// Guarded maps: the elements by the guard register they read (indices
+  /// into `elements`, in order of first use): one branch per group.
+  struct GuardGroup {
+    int64_t guardRegister;
+    llvm::SmallVector<size_t> elements;
+  };
+  llvm::SmallVector<GuardGroup> guardGroups;
   /// Threads simulated (the largest group among the tiles).
   int64_t threads = 1;
   /// Coordinates are coord(0) + sum over thread bits b set in the thread of
@@ -117,9 +126,12 @@ struct MapPlan {
 /// Plans `output = f(inputs...)` element by element: every thread must hold,
 /// for each output element it holds, each input's element at the same
 /// coordinate (broadcast dims, of extent 1, at 0) in a register fixed for
-/// all threads. Declines naming the thread and element otherwise.
+/// all threads. Declines naming the thread and element otherwise. A `guard`
+/// (the `where` tile) is placed like an input, and the elements grouped by
+/// the register holding it.
 OrReason<MapPlan> planMap(const RegisterTable &output,
-                          llvm::ArrayRef<RegisterTable> inputs);
+                          llvm::ArrayRef<RegisterTable> inputs,
+                          const RegisterTable *guard = nullptr);
 
 //===----------------------------------------------------------------------===//
 // tile.reduce
