@@ -368,6 +368,37 @@ TEST_P(RegisterMap, MatchesTheHostMap) {
 INSTANTIATE_TEST_SUITE_P(Generated, RegisterMap,
                          ::testing::ValuesIn(casesOf("map")), caseName);
 
+// out = scale[i] > 0 ? in * scale[i] : in, the guard a row vector: rows
+// whose guard is false keep their values bit for bit.
+class RegisterGuardedMap : public ::testing::TestWithParam<ComputeCase> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RegisterGuardedMap);
+
+TEST_P(RegisterGuardedMap, UpdatesOnlyTheGuardedRows) {
+  REQUIRE_GPU();
+  const ComputeCase &c = GetParam();
+  const int64_t R = c.rows, C = c.cols;
+  std::vector<float> in = normal(R * C, 37), scale = normal(R, 38);
+  Array dIn = Array::of(in), dScale = Array::of(scale);
+  Array dOut = Array::of(std::vector<float>(R * C, 0.f));
+  ASSERT_OK(launch(c.kernel, {dIn.arg(R, C), dScale.arg(R, 1), dOut.arg(R, C)}));
+  std::vector<float> out = dOut.read<float>(R * C);
+  int64_t guarded = 0;
+  for (int64_t i = 0; i < R; ++i) {
+    guarded += scale[i] > 0.f;
+    for (int64_t j = 0; j < C; ++j) {
+      float x = in[i * C + j];
+      float want = scale[i] > 0.f ? x * scale[i] : x;
+      ASSERT_EQ(out[i * C + j], want) << "(" << i << ", " << j << ")";
+    }
+  }
+  // Random normal scales: both branches taken.
+  EXPECT_GT(guarded, 0);
+  EXPECT_LT(guarded, R);
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, RegisterGuardedMap,
+                         ::testing::ValuesIn(casesOf("guarded_map")), caseName);
+
 //===----------------------------------------------------------------------===//
 // Conversions
 //===----------------------------------------------------------------------===//

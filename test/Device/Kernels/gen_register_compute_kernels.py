@@ -162,6 +162,33 @@ def map_kernel(name, rows, cols, layout, op):
                   body)
 
 
+def guarded_map_kernel(name, rows, cols, layout, vlayout):
+    """out = in, then out *= scale on the rows whose scale is positive: the
+    guard (scale > 0, an i1 row vector) computed by a map from the scale
+    row, the update a map `where` it holds (a branch per guard register)."""
+    shape, vshape = (rows, cols), (rows, 1)
+    s, v = buf(shape, "f32", layout), buf(vshape, "f32", vlayout)
+    g = buf(vshape, "i1", vlayout)
+    body = (load("s", "in", shape, "f32", layout) +
+            load("v", "scale", vshape, "f32", vlayout) + f"""    %grew = tile.alloc_local : {g}
+    tile.map ins(%v : {v}) outs(%grew : {g}) {{
+    ^bb0(%x: f32, %i: index, %j: index):
+      %zero = arith.constant 0.0 : f32
+      %positive = arith.cmpf ogt, %x, %zero : f32
+      tile.yield %positive : i1
+    }}
+    tile.map ins(%s, %v : {s}, {v}) outs(%s : {s}) where(%grew : {g}) {{
+    ^bb0(%x: f32, %a: f32, %i: index, %j: index):
+      %r = arith.mulf %x, %a : f32
+      tile.yield %r : f32
+    }}
+    %gout = tile.from_memref %out : {memref(shape, "f32")} -> {gbuf(shape, "f32")}
+    tile.store %s to %gout[0, 0] : {s} to {gbuf(shape, "f32")}
+""")
+    return kernel(name, [("in", memref(shape, "f32")), ("scale", memref(vshape, "f32")),
+                         ("out", memref(shape, "f32"))], body)
+
+
 def convert_kernel(name, rows, cols, layout, to, to_layout):
     shape = (rows, cols)
     s, d = buf(shape, "f32", layout), buf(shape, to, to_layout)
@@ -354,6 +381,14 @@ def main():
             text.append(map_kernel(name, rows, cols, layout, op))
             cases.append({"kernel": name, "family": "map", "dtype": "f32",
                           "kind": op, "rows": rows, "cols": cols, "dim": 0})
+    # Guarded maps over every layout whose rows a row vector broadcasts to.
+    for lname, rows, cols, layout, dim, vlayout in LAYOUTS:
+        if dim != 1:
+            continue
+        name = f"map_guarded_{lname}"
+        text.append(guarded_map_kernel(name, rows, cols, layout, vlayout))
+        cases.append({"kernel": name, "family": "guarded_map", "dtype": "f32",
+                      "kind": "", "rows": rows, "cols": cols, "dim": 1})
     permuted = "S[(4,2,8,8,4,2):(32@tid_in_wg,1,4@tid_in_wg,4,1@tid_in_wg,2)]"
     converts = [("acc64x64", 64, 64, ACC.format(j=8), ACC.format(j=8)),
                 ("acc64x64_permuted", 64, 64, ACC.format(j=8), permuted),
