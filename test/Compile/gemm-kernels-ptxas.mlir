@@ -10,6 +10,14 @@
 // The kernel checks prove every kernel (no "not proven" remark) and the
 // pipeline simulation runs on each (no "not run" / "stopped" remark):
 // RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
+// Without the consumers' proxy fence after each full-barrier wait, the
+// cp.async versions' wgmmas read, through the async proxy, bytes cp.async
+// wrote through the generic proxy: reported at both gemm_async of each of
+// the four versions (and nothing else).
+// RUN: sed '/try_wait.parity %%full\[/{n;/tile.fence proxy_async/d;}' %t.mlir > %t.no-cp-async-fence.mlir
+// RUN: not tile-opt --tile-verify-kernels %t.no-cp-async-fence.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=CP-ASYNC-FENCE
+// CP-ASYNC-FENCE-COUNT-8: error: reads a shared buffer through the async proxy that cp.async copies wrote (through the generic proxy) with no `tile.fence proxy_async` since their bytes landed
+// CP-ASYNC-FENCE-NOT: error
 // RUN: FileCheck %s < %t.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90a -v --warn-on-spills %t.ptx -o %t.cubin > %t.ptxas 2>&1 %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=PTXAS < %t.ptxas %}

@@ -10,6 +10,9 @@
 // fence.proxy.async; without one the copy or MMA may read stale bytes. And
 // an async reader works after the op that started it returns: a buffer it
 // reads must not be overwritten before its completion is observed.
+// cp.async (the ldgsts variant) writes through the generic proxy too: its
+// bytes need the fence once they are known to have landed (after the
+// mbarrier wait or the cp.async group wait), by the thread that reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace tile;
@@ -37,6 +41,23 @@ bool isCpAsyncGroupOp(Operation &op) {
     return commit.getGroup() == AsyncGroup::cp_async;
   if (auto wait = dyn_cast<WaitGroupOp>(op))
     return wait.getGroup() == AsyncGroup::cp_async;
+  return false;
+}
+
+/// A copy into shared memory by cp.async (the ldgsts variant), whose
+/// writes go through the generic proxy. The check runs before selection:
+/// a cooperative exec scope (only cp.async shares a copy among threads),
+/// or a copy that names the variant.
+bool isCpAsyncCopy(CopyAsyncOp copy) {
+  if (copy.getSrcType().getScope() != MemoryScope::global ||
+      copy.getDstType().getScope() != MemoryScope::shared)
+    return false;
+  if (copy.getExec() != ExecScope::thread)
+    return true;
+  for (StringRef name : {"dispatch", "variant"})
+    if (auto pinned = copy->getAttrOfType<StringAttr>(name);
+        pinned && pinned.getValue() == "ldgsts")
+      return true;
   return false;
 }
 
@@ -56,8 +77,12 @@ struct InFlight {
 };
 
 struct State {
-  /// Shared buffer -> the last ordinary store to it since the last fence.
+  /// Shared buffer -> the last ordinary store to it since the last fence,
+  /// or the wait after which cp.async bytes in it are known to have landed.
   llvm::MapVector<Value, Operation *> unfenced;
+  /// Buffers this thread's cp.async group copies (no mbarrier) wrote
+  /// since its last `wait_group cp_async, 0`.
+  llvm::SetVector<Value> cpAsyncPending;
   /// Shared buffer -> async readers that may still be reading it.
   llvm::MapVector<Value, SmallVector<InFlight, 2>> inFlight;
   unsigned committedGroups[2] = {0, 0};
@@ -69,6 +94,8 @@ struct State {
   void merge(const State &other) {
     for (auto &[buffer, op] : other.unfenced)
       unfenced.insert({buffer, op});
+    cpAsyncPending.insert(other.cpAsyncPending.begin(),
+                          other.cpAsyncPending.end());
     // A reader on both paths keeps the less advanced of its two states:
     // committed, waited for by its issuers, only where both paths did.
     for (auto &[buffer, readers] : other.inFlight)
@@ -120,6 +147,14 @@ class Checker {
 public:
   bool failed = false;
 
+  /// The buffers cp.async copies completing on each mbarrier group write.
+  explicit Checker(FunctionOpInterface function) {
+    function->walk([&](CopyAsyncOp copy) {
+      if (copy.getMbar() && isCpAsyncCopy(copy))
+        cpAsyncInto[copy.getMbar()].insert(copy.getDst());
+    });
+  }
+
   void visit(Operation &op, State &state) {
     if (state.otherThreads > 0)
       return visitOthers(op, state);
@@ -156,6 +191,16 @@ public:
       waitGroup(state, kind, pending);
       waitGroup(state, kind, pending, /*byOthers=*/true, &op);
     };
+    if (auto wait = dyn_cast<WaitGroupOp>(op);
+        wait && wait.getGroup() == AsyncGroup::cp_async) {
+      // This thread's cp.async bytes (some of them, all at pending 0) have
+      // landed: written through the generic proxy.
+      for (Value buffer : state.cpAsyncPending)
+        state.unfenced[buffer] = &op;
+      if (wait.getPending() == 0)
+        state.cpAsyncPending.clear();
+      return;
+    }
     if (isCpAsyncGroupOp(op))
       return;
     if (auto commit = dyn_cast<CommitGroupOp>(op))
@@ -185,8 +230,10 @@ public:
       commitToBarrier(state, commit.getAddr(), Value(), true, &op);
       return;
     }
-    if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
+    if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+      cpAsyncLanded(state, wait.getBarriers(), &op);
       return barrierWait(state, wait.getBarriers(), wait.getMbarId());
+    }
     if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
       return barrierWait(state, wait.getAddr(), Value());
     if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
@@ -213,9 +260,23 @@ public:
 
 private:
   DenseSet<Operation *> reported;
+  DenseMap<Value, llvm::SetVector<Value>> cpAsyncInto;
+
+  /// A wait on `barrier` (any index of the group): the bytes of the
+  /// cp.async copies completing on it have landed, through the generic
+  /// proxy, in the buffers they write.
+  void cpAsyncLanded(State &state, Value barrier, Operation *wait) {
+    auto it = cpAsyncInto.find(barrier);
+    if (it == cpAsyncInto.end())
+      return;
+    for (Value buffer : it->second)
+      state.unfenced[buffer] = wait;
+  }
 
   void visitCopy(CopyAsyncOp copy, State &state) {
     BufferType src = copy.getSrcType(), dst = copy.getDstType();
+    if (!copy.getMbar() && isCpAsyncCopy(copy))
+      state.cpAsyncPending.insert(copy.getDst());
     if (src.getScope() == MemoryScope::shared) {
       asyncRead(copy, copy.getSrc(), state);
       if (copy.getSrcOffsets().empty()) {
@@ -252,10 +313,20 @@ private:
     if (it == state.unfenced.end() || !reported.insert(reader).second)
       return;
     InFlightDiagnostic diag = reader->emitError();
-    diag << "reads a shared buffer through the async proxy that threads "
-            "wrote with ordinary stores and no `tile.fence proxy_async` "
-            "since: the copy or MMA may read stale bytes";
-    diag.attachNote(it->second->getLoc()) << "written here";
+    if (isa<nvgpu::MBarrierTryWaitParityOp, WaitGroupOp>(it->second)) {
+      diag << "reads a shared buffer through the async proxy that cp.async "
+              "copies wrote (through the generic proxy) with no `tile.fence "
+              "proxy_async` since their bytes landed: the copy or MMA may "
+              "read stale bytes";
+      diag.attachNote(it->second->getLoc())
+          << "the cp.async bytes are known to have landed here; fence "
+             "after this";
+    } else {
+      diag << "reads a shared buffer through the async proxy that threads "
+              "wrote with ordinary stores and no `tile.fence proxy_async` "
+              "since: the copy or MMA may read stale bytes";
+      diag.attachNote(it->second->getLoc()) << "written here";
+    }
     failed = true;
   }
 
@@ -454,7 +525,7 @@ tile::kernel_checks::checkAsyncProxy(FunctionOpInterface function) {
     return success(); // unstructured control flow is not analysed
   // One checker for every guard assignment: an op is reported once, when
   // some assignment (some thread's path) shows the bug.
-  Checker checker;
+  Checker checker(function);
   kernel_checks::walkPerGuardAssignment(
       function, [&](const kernel_checks::DecidedGuards *decided) {
         State state;
