@@ -136,7 +136,7 @@ LogicalResult emitMap(MapOp op, const MapPlan &plan, ValueRange lowered,
   }
   LocalTileAccess guard(lowered[numInputs + 1],
                         cast<BufferType>(op.getGuard().getType()));
-  // Every guard first: the output may be an input the branches update.
+  // The conditions first, then one branch per guard register.
   SmallVector<Value> conditions;
   for (const MapPlan::GuardGroup &group : plan.guardGroups)
     conditions.push_back(guard.load(rewriter, loc, group.guardRegister));
