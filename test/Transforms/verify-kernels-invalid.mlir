@@ -459,3 +459,40 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+
+// The writers (warps 1-3) store the tile and arrive at the barrier without
+// a proxy fence; thread 0, which wrote nothing, TMA-stores it after the
+// barrier without one either.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @others_stores_unfenced(%out: !g, %v: f16) kernel {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %s = tile.alloc_shared : !s
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    %tid = gpu.thread_id x
+    %writer = arith.cmpi uge, %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %writer {
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+    }
+    scf.if %writer {
+      // expected-note @+1 {{written here by the other threads}}
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+    }
+    gpu.barrier
+    scf.if %leader {
+      // expected-error @+1 {{reads a shared buffer through the async proxy that other threads wrote with ordinary stores, with no `tile.fence proxy_async` by them before the barrier that publishes the stores nor by this thread after it}}
+      tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+      tile.commit_group bulk
+    }
+    scf.if %leader {
+      tile.wait_group bulk, 0 {read}
+    }
+    gpu.return
+  }
+}

@@ -362,3 +362,64 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+!g = !tile.buffer<64x64xf16, global>
+!s = !tile.buffer<64x64xf16, shared>
+
+// Other threads' stores read by this thread's TMA store: fenced by the
+// writers before the barrier, or by the reader after it.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @others_stores_fenced_by_writers(%out: !g, %v: f16) kernel {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %s = tile.alloc_shared : !s
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    %tid = gpu.thread_id x
+    %writer = arith.cmpi uge, %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %writer {
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+      tile.fence proxy_async
+    }
+    scf.if %writer {
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+      tile.fence proxy_async
+    }
+    gpu.barrier
+    scf.if %leader {
+      tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+      tile.commit_group bulk
+    }
+    scf.if %leader {
+      tile.wait_group bulk, 0 {read}
+    }
+    gpu.return
+  }
+  gpu.func @others_stores_fenced_by_reader(%out: !g, %v: f16) kernel {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %s = tile.alloc_shared : !s
+    %base = tile.base_address %s : !s -> !llvm.ptr<3>
+    %tid = gpu.thread_id x
+    %writer = arith.cmpi uge, %tid, %c32 : index
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %writer {
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+    }
+    scf.if %writer {
+      llvm.store %v, %base : f16, !llvm.ptr<3>
+    }
+    gpu.barrier
+    scf.if %leader {
+      tile.fence proxy_async
+      tile.copy_async %s[0, 0] to %out[0, 0] sizes [64, 64] exec thread : !s to !g
+      tile.commit_group bulk
+    }
+    scf.if %leader {
+      tile.wait_group bulk, 0 {read}
+    }
+    gpu.return
+  }
+}

@@ -13,6 +13,9 @@
 // cp.async (the ldgsts variant) writes through the generic proxy too: its
 // bytes need the fence once they are known to have landed (after the
 // mbarrier wait or the cp.async group wait), by the thread that reads.
+// Stores by other threads (a branch this thread does not take) need it
+// from them before the barrier that publishes them, or from this thread
+// after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +86,9 @@ struct State {
   /// Buffers this thread's cp.async group copies (no mbarrier) wrote
   /// since its last `wait_group cp_async, 0`.
   llvm::SetVector<Value> cpAsyncPending;
+  /// Ordinary stores by other threads since their last proxy fence, not
+  /// yet published to this thread by a barrier or an mbarrier wait.
+  llvm::MapVector<Value, Operation *> othersUnfenced;
   /// Shared buffer -> async readers that may still be reading it.
   llvm::MapVector<Value, SmallVector<InFlight, 2>> inFlight;
   unsigned committedGroups[2] = {0, 0};
@@ -96,6 +102,8 @@ struct State {
       unfenced.insert({buffer, op});
     cpAsyncPending.insert(other.cpAsyncPending.begin(),
                           other.cpAsyncPending.end());
+    for (auto &[buffer, op] : other.othersUnfenced)
+      othersUnfenced.insert({buffer, op});
     // A reader on both paths keeps the less advanced of its two states:
     // committed, waited for by its issuers, only where both paths did.
     for (auto &[buffer, readers] : other.inFlight)
@@ -158,12 +166,17 @@ public:
   void visit(Operation &op, State &state) {
     if (state.otherThreads > 0)
       return visitOthers(op, state);
-    // A CTA barrier publishes what other threads waited for.
-    if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::BarrierOp>(op))
+    // A CTA barrier publishes what other threads waited for, and what
+    // they stored.
+    if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::BarrierOp>(op)) {
+      publishOthersStores(state);
       return releaseOthersWaited(state);
+    }
     if (auto named = dyn_cast<NamedBarrierOp>(op)) {
-      if (!named.getArrive())
+      if (!named.getArrive()) {
+        publishOthersStores(state);
         releaseOthersWaited(state);
+      }
       return;
     }
     if (auto fence = dyn_cast<FenceOp>(op)) {
@@ -231,11 +244,14 @@ public:
       return;
     }
     if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+      publishOthersStores(state);
       cpAsyncLanded(state, wait.getBarriers(), &op);
       return barrierWait(state, wait.getBarriers(), wait.getMbarId());
     }
-    if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
+    if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op)) {
+      publishOthersStores(state);
       return barrierWait(state, wait.getAddr(), Value());
+    }
     if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
       SmallVector<Value, 1> buffers;
       buffersBehind(store.getAddr(), buffers);
@@ -261,6 +277,39 @@ public:
 private:
   DenseSet<Operation *> reported;
   DenseMap<Value, llvm::SetVector<Value>> cpAsyncInto;
+  /// Stores seen as other threads' (in a branch this thread does not take).
+  DenseSet<Operation *> othersStores;
+
+  /// A barrier or an mbarrier wait: other threads' unfenced stores before
+  /// it are this thread's to fence before an async read.
+  void publishOthersStores(State &state) {
+    for (auto &[buffer, op] : state.othersUnfenced)
+      state.unfenced.insert({buffer, op});
+    state.othersUnfenced.clear();
+  }
+
+  /// The shared buffers `op` writes with the executing threads' own stores
+  /// (the generic proxy): an LLVM store, or a tile op writing a shared tile.
+  static SmallVector<Value, 2> ordinaryWrites(Operation &op) {
+    SmallVector<Value, 2> buffers;
+    if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+      buffersBehind(store.getAddr(), buffers);
+      return buffers;
+    }
+    if (isa<CopyAsyncOp, GemmAsyncOp>(op) || !isa<TileDialect>(op.getDialect()))
+      return buffers;
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> writes;
+      effects.getEffects(writes);
+      for (const MemoryEffects::EffectInstance &w : writes)
+        if (isa<MemoryEffects::Write>(w.getEffect()))
+          if (Value buffer = w.getValue())
+            if (auto type = dyn_cast<BufferType>(buffer.getType());
+                type && type.getScope() == MemoryScope::shared)
+              buffers.push_back(buffer);
+    }
+    return buffers;
+  }
 
   /// A wait on `barrier` (any index of the group): the bytes of the
   /// cp.async copies completing on it have landed, through the generic
@@ -321,6 +370,14 @@ private:
       diag.attachNote(it->second->getLoc())
           << "the cp.async bytes are known to have landed here; fence "
              "after this";
+    } else if (othersStores.contains(it->second)) {
+      diag << "reads a shared buffer through the async proxy that other "
+              "threads wrote with ordinary stores, with no `tile.fence "
+              "proxy_async` by them before the barrier that publishes the "
+              "stores nor by this thread after it: the copy or MMA may read "
+              "stale bytes";
+      diag.attachNote(it->second->getLoc())
+          << "written here by the other threads";
     } else {
       diag << "reads a shared buffer through the async proxy that threads "
               "wrote with ordinary stores and no `tile.fence proxy_async` "
@@ -373,6 +430,21 @@ private:
   /// What other threads start, commit and wait for, in a branch this
   /// walk's thread does not take: recorded, never reported.
   void visitOthers(Operation &op, State &state) {
+    if (isa<FenceOp>(op) &&
+        cast<FenceOp>(op).getKind() == FenceKind::proxy_async) {
+      state.othersUnfenced.clear();
+      return;
+    }
+    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op)) {
+      if (fence.getKind() == NVVM::ProxyKind::async_shared ||
+          fence.getKind() == NVVM::ProxyKind::async)
+        state.othersUnfenced.clear();
+      return;
+    }
+    for (Value buffer : ordinaryWrites(op)) {
+      state.othersUnfenced[buffer] = &op;
+      othersStores.insert(&op);
+    }
     auto record = [&](Operation *reader, Value buffer, InFlight::Kind kind) {
       InFlight r{reader, kind};
       r.byOthers = true;
