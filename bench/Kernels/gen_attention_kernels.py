@@ -77,8 +77,13 @@ WS_BLOCK_N = {64: 128, 128: 128, 256: 64}
 # tile) are 1-10 % faster than the 128-row ping-pong form from Sq = 2k
 # (most at 8k and 16k) and 6-8 % slower at 512-1k, where a 192-row tile
 # wastes a ninth of its rows or more (H200, GPU time). Causal, they spill
-# at 160 registers and lose below 16k.
-LONG_FORMS = {(64, False): ("ws-overlap", True, 3, 2048)}
+# at 160 registers and lose below 16k. At d = 256 causal, one CTA per tile
+# with the intra-warpgroup overlap (the form d = 256 takes without a mask;
+# persistent it spills) against the persistent plain form, with the
+# guarded rescale (H200): at ncu's fixed clocks 4 % faster at Sq = 8k,
+# equal at 4k; at 700 W 1-9 % faster from 4k, 1-3 % slower below 2k.
+LONG_FORMS = {(64, False): ("ws-overlap", True, 3, 2048),
+              (256, True): ("ws-overlap", False, 2, 8192)}
 # Registers per consumer thread by consumer warpgroups (the producer keeps
 # 24): what the 64K-register file allows.
 CONSUMER_REGISTERS = {2: 240, 3: 160}
@@ -121,10 +126,13 @@ def barrier_count(d, persistent):
     return q_buffers + 4 * WS_STAGES[d] + (q_buffers if persistent else 0)
 
 
-def kernel_name(d, causal, dtype, varlen=False, consumers=2):
+def kernel_name(d, causal, dtype, varlen=False, consumers=2, long=False):
+    """A long-sequence kernel is named by what differs: its tile rows
+    (`_m192`), or else its form (`_overlap`)."""
+    suffix = (f"_m{64 * consumers}" if consumers != 2
+              else "_overlap" if long else "")
     return (f"attention_{'varlen_' if varlen else ''}d{d}_"
-            f"{'causal' if causal else 'full'}_{dtype}"
-            + (f"_m{64 * consumers}" if consumers != 2 else ""))
+            f"{'causal' if causal else 'full'}_{dtype}{suffix}")
 
 
 # Variable-length batches: the sequences packed along one token dim, the
@@ -409,7 +417,7 @@ def kernel(d, causal, dtype, comments):
 
 
 def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
-              persistent=False, varlen=False, consumers=2):
+              persistent=False, varlen=False, consumers=2, long=False):
     """The warp-specialized form (FlashAttention-3's structure): 128 query
     rows per CTA, a producer warpgroup (thread 0 issues every TMA load,
     registers given up with setmaxnreg) and two consumer warpgroups, each
@@ -438,7 +446,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     q_buffers = q_buffers_of(d, persistent)
     sq_shape, sq_layout = shared_layout(64, d, consumers * q_buffers)
     kv_shape, kv_layout = shared_layout(bn, d, stages)
-    name = kernel_name(d, causal, dtype, varlen, consumers)
+    name = kernel_name(d, causal, dtype, varlen, consumers, long)
     mt = f"memref<{'?x' * (5 if varlen else 4)}{t}, 1>"
     # Persistent kernels stage O apart from Q where shared memory allows
     # (Q is then free for the next tile once the last Q·Kᵀ retired); at
@@ -1305,7 +1313,7 @@ def module(configs, comments=False):
             # Varlen kernels run one CTA per (query block, head, sequence).
             body += makers[form](d, causal, dtype, comments,
                                  persistent=persistent and not varlen,
-                                 varlen=varlen, consumers=consumers)
+                                 varlen=varlen, consumers=consumers, long=long)
     return ('gpu.module @attention [#nvvm.target<chip = "sm_90a">] {' + body + "}\n")
 
 
@@ -1327,7 +1335,7 @@ def main():
     def case(d, causal, dtype, varlen, long):
         form, persistent, consumers, min_seq_q = form_of(d, causal, long)
         simple = form == "simple"
-        return {"kernel": kernel_name(d, causal, dtype, varlen, consumers),
+        return {"kernel": kernel_name(d, causal, dtype, varlen, consumers, long),
                 "head_dim": d, "causal": causal, "dtype": dtype, "form": form,
                 "block_m": BLOCK_M if simple else 64 * consumers,
                 "block_n": BLOCK_N if simple else WS_BLOCK_N[d],

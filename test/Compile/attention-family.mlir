@@ -15,15 +15,15 @@
 // (no next tile's write to race with) included.
 // RUN: sed '/tile.named_barrier id(%%wg_barrier) threads(%%wg_threads)/d' %t.mlir > %t.no-epilogue-barrier.mlir
 // RUN: not tile-opt --tile-verify-kernels %t.no-epilogue-barrier.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNORDERED
-// UNORDERED-COUNT-26: error: thread {{[0-9]+}} (warpgroup 1, warp 4, lane 0) reads {{.*}}, which thread {{[0-9]+}} ({{.*}}) stored without synchronizing with it after the store
+// UNORDERED-COUNT-28: error: thread {{[0-9]+}} (warpgroup 1, warp 4, lane 0) reads {{.*}}, which thread {{[0-9]+}} ({{.*}}) stored without synchronizing with it after the store
 // UNORDERED-NOT: error
-// Without the K/V loop's release of block j + 1's K (the 22 kernels of the
+// Without the K/V loop's release of block j + 1's K (the 24 kernels of the
 // overlap forms), the producer's next load into that stage never starts:
 // each of them deadlocks, the varlen ones too (their CTA 0 runs the last
 // query block of a sequence of 530 queries against 560 keys: five blocks).
 // RUN: sed '/nvgpu.mbarrier.arrive %%bars\[%%eb_n\]/d' %t.mlir > %t.no-k-release.mlir
 // RUN: not tile-opt --tile-verify-kernels %t.no-k-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=K-RELEASE
-// K-RELEASE-COUNT-22: error: the kernel deadlocks
+// K-RELEASE-COUNT-24: error: the kernel deadlocks
 // K-RELEASE-NOT: error
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
@@ -47,10 +47,10 @@
 // QUIET-NOT: error
 // QUIET-NOT: warning
 //
-// Twelve dense kernels, twelve varlen ones and the two long-sequence ones,
+// Twelve dense kernels, twelve varlen ones and the four long-sequence ones,
 // none spilling, none with wgmma serialized.
 // PTXAS-NOT: C751
-// PTXAS-COUNT-26: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-28: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // CASES-COUNT-12: "kernel": "attention_d
@@ -63,6 +63,11 @@
 // CASES:      "persistent": true,
 // CASES:      "min_seq_q": 2048
 // CASES:      "kernel": "attention_d64_full_f16_m192"
+// d = 256 causal from Sq = 8192: one CTA per tile, the overlap form.
+// CASES:      "kernel": "attention_d256_causal_bf16_overlap"
+// CASES:      "form": "ws-overlap",
+// CASES:      "persistent": false,
+// CASES:      "min_seq_q": 8192
 //
 // The varlen kernels read packed sequences through ragged tensor maps:
 // rank 5 (a wrapping dim, the end offset, heads, the sequence's rows, the
