@@ -252,26 +252,8 @@ public:
       publishOthersStores(state);
       return barrierWait(state, wait.getAddr(), Value());
     }
-    if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-      SmallVector<Value, 1> buffers;
-      buffersBehind(store.getAddr(), buffers);
-      for (Value buffer : buffers)
-        ordinaryWrite(&op, buffer, state);
-      return;
-    }
-    // Any other tile op that writes a shared tile does so with the
-    // executing threads' own stores (the generic proxy).
-    if (isa<TileDialect>(op.getDialect()))
-      if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
-        SmallVector<MemoryEffects::EffectInstance> writes;
-        effects.getEffects(writes);
-        for (const MemoryEffects::EffectInstance &w : writes)
-          if (isa<MemoryEffects::Write>(w.getEffect()))
-            if (Value buffer = w.getValue())
-              if (auto type = dyn_cast<BufferType>(buffer.getType());
-                  type && type.getScope() == MemoryScope::shared)
-                ordinaryWrite(&op, buffer, state);
-      }
+    for (Value buffer : ordinaryWrites(op))
+      ordinaryWrite(&op, buffer, state);
   }
 
 private:
@@ -289,7 +271,8 @@ private:
   }
 
   /// The shared buffers `op` writes with the executing threads' own stores
-  /// (the generic proxy): an LLVM store, or a tile op writing a shared tile.
+  /// (the generic proxy): an LLVM store, or a tile op other than the async
+  /// copies and MMAs writing a shared tile.
   static SmallVector<Value, 2> ordinaryWrites(Operation &op) {
     SmallVector<Value, 2> buffers;
     if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
