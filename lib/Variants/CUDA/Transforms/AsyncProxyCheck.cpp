@@ -47,6 +47,16 @@ bool isCpAsyncGroupOp(Operation &op) {
   return false;
 }
 
+/// A fence that orders generic-proxy writes before async-proxy reads.
+bool isProxyAsyncFence(Operation &op) {
+  if (auto fence = dyn_cast<FenceOp>(op))
+    return fence.getKind() == FenceKind::proxy_async;
+  if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op))
+    return fence.getKind() == NVVM::ProxyKind::async_shared ||
+           fence.getKind() == NVVM::ProxyKind::async;
+  return false;
+}
+
 /// A copy into shared memory by cp.async (the ldgsts variant), whose
 /// writes go through the generic proxy. The check runs before selection:
 /// a cooperative exec scope (only cp.async shares a copy among threads),
@@ -179,14 +189,8 @@ public:
       }
       return;
     }
-    if (auto fence = dyn_cast<FenceOp>(op)) {
-      if (fence.getKind() == FenceKind::proxy_async)
-        state.unfenced.clear();
-      return;
-    }
-    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op)) {
-      if (fence.getKind() == NVVM::ProxyKind::async_shared ||
-          fence.getKind() == NVVM::ProxyKind::async)
+    if (isa<FenceOp, NVVM::FenceProxyOp>(op)) {
+      if (isProxyAsyncFence(op))
         state.unfenced.clear();
       return;
     }
@@ -413,15 +417,8 @@ private:
   /// What other threads start, commit and wait for, in a branch this
   /// walk's thread does not take: recorded, never reported.
   void visitOthers(Operation &op, State &state) {
-    if (isa<FenceOp>(op) &&
-        cast<FenceOp>(op).getKind() == FenceKind::proxy_async) {
+    if (isProxyAsyncFence(op)) {
       state.othersUnfenced.clear();
-      return;
-    }
-    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op)) {
-      if (fence.getKind() == NVVM::ProxyKind::async_shared ||
-          fence.getKind() == NVVM::ProxyKind::async)
-        state.othersUnfenced.clear();
       return;
     }
     for (Value buffer : ordinaryWrites(op)) {
