@@ -60,7 +60,8 @@ DTYPES = ("bf16", "f16")
 # d = 256 the overlap form spills when persistent (its consumers hold S, P
 # and a 64 × 256 O across the tile loop), and without a mask the overlap
 # without persistence is 2-12 % faster than the persistent plain form,
-# with a mask 3-11 % slower below seq 16k; at d = 64 without a mask the
+# with a mask (both in 64-key blocks) 3-11 % slower below seq 16k (in
+# 80-key blocks it wins from 2k: LONG_FORMS); at d = 64 without a mask the
 # consumers' turns (ping-pong) gain 1-9 % (most at seq 512); at d = 128
 # without a mask they measured -7 to +4 %.
 FORMS = {(64, False): ("ws-pingpong", True), (64, True): ("ws-pingpong", True),
@@ -69,7 +70,18 @@ FORMS = {(64, False): ("ws-pingpong", True), (64, True): ("ws-pingpong", True),
 # K/V ring stages and keys per K/V block of the warp-specialized forms,
 # per head dim.
 WS_STAGES = {64: 2, 128: 2, 256: 2}
-WS_BLOCK_N = {64: 128, 128: 128, 256: 64}
+WS_BLOCK_N = {64: 128, 128: 128, 256: 80}
+# Keys per block of the persistent kernels where WS_BLOCK_N's would spill
+# (d = 256: the persistent plain form holds 8 bytes too many at 80).
+PERSISTENT_BLOCK_N = {256: 64}
+
+
+def block_n_of(d, persistent):
+    """Keys per K/V block of a warp-specialized kernel. At d = 256, 80-key
+    blocks (FlashAttention-3's tile) are 5-9 % faster than 64-key ones at
+    ncu's fixed clocks without a mask (seq 2k-16k, H200): a fifth fewer
+    blocks, each with its barrier waits, row maxima and rescale."""
+    return PERSISTENT_BLOCK_N.get(d, WS_BLOCK_N[d]) if persistent else WS_BLOCK_N[d]
 # Kernels chosen from a sequence length on (the launcher takes the one with
 # the longest min_seq_q at most Sq): (head dim, causal) -> (form,
 # persistent, consumer warpgroups, min_seq_q). At d = 64 without a mask,
@@ -79,11 +91,12 @@ WS_BLOCK_N = {64: 128, 128: 128, 256: 64}
 # wastes a ninth of its rows or more (H200, GPU time). Causal, they spill
 # at 160 registers and lose below 16k. At d = 256 causal, one CTA per tile
 # with the intra-warpgroup overlap (the form d = 256 takes without a mask;
-# persistent it spills) against the persistent plain form, with the
-# guarded rescale (H200): at ncu's fixed clocks 4 % faster at Sq = 8k,
-# equal at 4k; at 700 W 1-9 % faster from 4k, 1-3 % slower below 2k.
+# persistent it spills) in 80-key blocks against the persistent plain
+# form in 64-key blocks (it spills in 80), with the guarded rescale
+# (H200): at ncu's fixed clocks 2.5 % faster at Sq = 2k and 5 % at 4k, 2 %
+# slower at 1k and 8 % at 512.
 LONG_FORMS = {(64, False): ("ws-overlap", True, 3, 2048),
-              (256, True): ("ws-overlap", False, 2, 8192)}
+              (256, True): ("ws-overlap", False, 2, 2048)}
 # Registers per consumer thread by consumer warpgroups (the producer keeps
 # 24): what the 64K-register file allows.
 CONSUMER_REGISTERS = {2: 240, 3: 160}
@@ -440,7 +453,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     threads = 128 * (consumers + 1)
     t = dtype
     c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
-    bn = WS_BLOCK_N[d]
+    bn = block_n_of(d, persistent)
     stages = WS_STAGES[d]
     q_shape, q_layout = shared_layout(64, d, consumers)
     q_buffers = q_buffers_of(d, persistent)
@@ -1266,7 +1279,7 @@ EXAMPLE_HEADER = """\
 def with_aliases(text, d, causal, dtype):
     """The example's long types as aliases defined above the module (the
     warp-specialized form's types, longest first so that none is cut)."""
-    bn = WS_BLOCK_N[d]
+    bn = block_n_of(d, FORMS[d, causal][1])
     q_shape, q_layout = shared_layout(64, d, 2)
     q_buffers = q_buffers_of(d, FORMS[d, causal][1])
     sq_shape, sq_layout = shared_layout(64, d, 2 * q_buffers)
@@ -1338,7 +1351,7 @@ def main():
         return {"kernel": kernel_name(d, causal, dtype, varlen, consumers, long),
                 "head_dim": d, "causal": causal, "dtype": dtype, "form": form,
                 "block_m": BLOCK_M if simple else 64 * consumers,
-                "block_n": BLOCK_N if simple else WS_BLOCK_N[d],
+                "block_n": BLOCK_N if simple else block_n_of(d, persistent and not varlen),
                 "threads": 128 if simple else 128 * (consumers + 1),
                 # Persistent kernels: grid (min(units, SMs), 1, 1), a unit
                 # being this many adjacent tiles of block_m query rows

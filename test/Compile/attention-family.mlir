@@ -63,11 +63,13 @@
 // CASES:      "persistent": true,
 // CASES:      "min_seq_q": 2048
 // CASES:      "kernel": "attention_d64_full_f16_m192"
-// d = 256 causal from Sq = 8192: one CTA per tile, the overlap form.
+// d = 256 causal from Sq = 2048: one CTA per tile, the overlap form in
+// 80-key blocks.
 // CASES:      "kernel": "attention_d256_causal_bf16_overlap"
 // CASES:      "form": "ws-overlap",
+// CASES:      "block_n": 80,
 // CASES:      "persistent": false,
-// CASES:      "min_seq_q": 8192
+// CASES:      "min_seq_q": 2048
 //
 // The varlen kernels read packed sequences through ragged tensor maps:
 // rank 5 (a wrapping dim, the end offset, heads, the sequence's rows, the
@@ -97,7 +99,9 @@
 // PERSISTENT-NEXT: "tiles_per_unit": 2
 // PERSISTENT:      "kernel": "attention_d256_full_bf16"
 // PERSISTENT:      "form": "ws-overlap",
+// PERSISTENT:      "block_n": 80,
 // PERSISTENT:      "persistent": false,
 // PERSISTENT:      "kernel": "attention_d256_causal_bf16"
 // PERSISTENT:      "form": "ws",
+// PERSISTENT:      "block_n": 64,
 // PERSISTENT:      "persistent": true,
