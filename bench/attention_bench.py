@@ -11,11 +11,13 @@ on a GPU, against torch in the same process.
                               queries or keys, tails, Sq != Sk); both
                               unless one is named
   attention_bench.py bench    TFLOP/s against torch SDPA through cuDNN and
-                              FlashAttention-2 (each captured as a CUDA
-                              graph, replays interleaved, medians; the
-                              tile kernels' eager calls too), at the
-                              FlashAttention-3 paper's setup (batch × seq =
-                              16k tokens, heads × dim = 2048)
+                              FlashAttention-2, and FlexAttention (Triton,
+                              torch.compile'd; causal as a block mask)
+                              (each captured as a CUDA graph, replays
+                              interleaved, medians; the tile kernels'
+                              eager calls too), at the FlashAttention-3
+                              paper's setup (batch × seq = 16k tokens,
+                              heads × dim = 2048)
   attention_bench.py bench-varlen
                               TFLOP/s of packed batches (16k tokens of
                               random lengths) against FlashAttention-2's
@@ -35,7 +37,9 @@ the persistent kernels' grid (so that each CTA walks several tiles). For bench,
 TILE_ATTENTION_COMPARE names a folder of another build whose kernels are
 timed in the same rounds (column "other", ratio tile/other), and
 TILE_ATTENTION_HEAD_DIMS / TILE_ATTENTION_SEQS / TILE_ATTENTION_MASKS
-(comma-separated; masks "full" and "causal") restrict the table.
+(comma-separated; masks "full" and "causal") restrict the table;
+TILE_ATTENTION_FLEX=0 leaves FlexAttention out (its compiles take a minute
+or more).
 TILE_DEVICE_DIR names the folder (default: build/device next to this
 script's repository).
 """
@@ -239,10 +243,41 @@ def check(kinds=("dense", "varlen")):
     return 1 if failures else 0
 
 
+def flex_attention_entry():
+    """FlexAttention as users call it: flex_attention under torch.compile
+    (its Triton kernel; eager flex_attention is a reference
+    implementation), causal through a block mask built outside the timed
+    call. None where this torch has no FlexAttention or it is switched off."""
+    if os.environ.get("TILE_ATTENTION_FLEX", "1") == "0":
+        return None
+    try:
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+    except ImportError:
+        return None
+    import torch._dynamo
+    # One compile per head dim and mask (and a dynamic-shape one for the
+    # sequence lengths): above the default cache size of 8.
+    torch._dynamo.config.cache_size_limit = 64
+    compiled = torch.compile(flex_attention)
+    masks = {}
+
+    def run(q, k, v, causal):
+        block_mask = None
+        if causal:
+            seq = q.shape[-2]
+            if seq not in masks:
+                masks[seq] = create_block_mask(lambda b, h, i, j: i >= j, None, None,
+                                               seq, seq, device="cuda")
+            block_mask = masks[seq]
+        return compiled(q, k, v, block_mask=block_mask)
+    return run
+
+
 def bench():
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
     torch.manual_seed(0)
+    flex = flex_attention_entry()
     attention = Attention()
     other_dir = os.environ.get("TILE_ATTENTION_COMPARE")
     other = AttentionKernels(other_dir) if other_dir else None
@@ -269,6 +304,8 @@ def bench():
                         with sdpa_kernel(backend):
                             return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
                     entries[name] = run
+                if flex:
+                    entries["flex"] = lambda: flex(q, k, v, causal)
                 # GPU time: each entry captured as a CUDA graph of 10 calls,
                 # the graphs replayed in turn (3 rounds, each replay timed
                 # after an untimed one), medians. Eager calls would add the
@@ -282,6 +319,8 @@ def bench():
                       f"tile {tf['tile']:6.1f}  cudnn {tf['cudnn']:6.1f}  fa2 {tf['fa2']:6.1f}  "
                       f"tile/cudnn {tf['tile'] / tf['cudnn']:.2f}  tile/fa2 {tf['tile'] / tf['fa2']:.2f}  "
                       f"tile eager {tf['eager']:6.1f}"
+                      + (f"  flex {tf['flex']:6.1f}  tile/flex {tf['tile'] / tf['flex']:.2f}"
+                         if flex else "")
                       + (f"  other {tf['other']:6.1f}  tile/other {tf['tile'] / tf['other']:.2f}"
                          if other else ""))
     return 0

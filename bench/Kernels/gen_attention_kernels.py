@@ -71,17 +71,18 @@ FORMS = {(64, False): ("ws-pingpong", True), (64, True): ("ws-pingpong", True),
 # per head dim.
 WS_STAGES = {64: 2, 128: 2, 256: 2}
 WS_BLOCK_N = {64: 128, 128: 128, 256: 80}
-# Keys per block of the persistent kernels where WS_BLOCK_N's would spill
-# (d = 256: the persistent plain form holds 8 bytes too many at 80).
-PERSISTENT_BLOCK_N = {256: 64}
+# Keys per block of the plain "ws" form where WS_BLOCK_N's do not pay: at
+# d = 256 (causal) it spills 8 bytes at 80 when persistent, and one CTA per
+# tile (varlen) ran 1-4 % slower at 80 than at 64 (H200).
+PLAIN_BLOCK_N = {256: 64}
 
 
-def block_n_of(d, persistent):
+def block_n_of(d, form):
     """Keys per K/V block of a warp-specialized kernel. At d = 256, 80-key
     blocks (FlashAttention-3's tile) are 5-9 % faster than 64-key ones at
     ncu's fixed clocks without a mask (seq 2k-16k, H200): a fifth fewer
     blocks, each with its barrier waits, row maxima and rescale."""
-    return PERSISTENT_BLOCK_N.get(d, WS_BLOCK_N[d]) if persistent else WS_BLOCK_N[d]
+    return PLAIN_BLOCK_N.get(d, WS_BLOCK_N[d]) if form == "ws" else WS_BLOCK_N[d]
 # Kernels chosen from a sequence length on (the launcher takes the one with
 # the longest min_seq_q at most Sq): (head dim, causal) -> (form,
 # persistent, consumer warpgroups, min_seq_q). At d = 64 without a mask,
@@ -453,7 +454,7 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
     threads = 128 * (consumers + 1)
     t = dtype
     c = (lambda text: f"    // {text}\n") if comments else (lambda text: "")
-    bn = block_n_of(d, persistent)
+    bn = block_n_of(d, "ws-pingpong" if pingpong else "ws-overlap" if overlap else "ws")
     stages = WS_STAGES[d]
     q_shape, q_layout = shared_layout(64, d, consumers)
     q_buffers = q_buffers_of(d, persistent)
@@ -1279,7 +1280,7 @@ EXAMPLE_HEADER = """\
 def with_aliases(text, d, causal, dtype):
     """The example's long types as aliases defined above the module (the
     warp-specialized form's types, longest first so that none is cut)."""
-    bn = block_n_of(d, FORMS[d, causal][1])
+    bn = block_n_of(d, FORMS[d, causal][0])
     q_shape, q_layout = shared_layout(64, d, 2)
     q_buffers = q_buffers_of(d, FORMS[d, causal][1])
     sq_shape, sq_layout = shared_layout(64, d, 2 * q_buffers)
@@ -1351,7 +1352,7 @@ def main():
         return {"kernel": kernel_name(d, causal, dtype, varlen, consumers, long),
                 "head_dim": d, "causal": causal, "dtype": dtype, "form": form,
                 "block_m": BLOCK_M if simple else 64 * consumers,
-                "block_n": BLOCK_N if simple else block_n_of(d, persistent and not varlen),
+                "block_n": BLOCK_N if simple else block_n_of(d, form),
                 "threads": 128 if simple else 128 * (consumers + 1),
                 # Persistent kernels: grid (min(units, SMs), 1, 1), a unit
                 # being this many adjacent tiles of block_m query rows
