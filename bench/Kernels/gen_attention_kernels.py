@@ -498,14 +498,15 @@ def kernel_ws(d, causal, dtype, comments, overlap=False, pingpong=False,
 """ if guarded else "")
     varlen_note = ", packed sequences" if varlen else ""
     # The kernel checks' simulation runs CTA 0, sequence 0: 530 queries
-    # against 560 keys (a tail block; 5 K/V blocks, 9 at d = 256, so that
-    # the ring's stages are refilled and released several times) at the
+    # against 570 keys (a tail block in 64-, 80- and 128-key blocks: 9, 8
+    # or 5 K/V blocks, so that the ring's stages are refilled and released
+    # several times) at the
     # sample size 1100 (tokens: 330 cuts both sequences to 329). Causal,
     # CTA 0 takes the last query block (a tail tile, 18 rows), which sees
     # every block; with a grid of one CTA it took the first, one block,
     # and the K/V loop was never simulated.
     varlen_args = ("\n      %cu_seqlens_q: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 530, 900>},"
-                   "\n      %cu_seqlens_k: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 560, 1000>},"
+                   "\n      %cu_seqlens_k: memref<?xi32, 1> {tile.sample_contents = array<i64: 0, 570, 1000>},"
                    if varlen else "")
     out = []
     w = out.append

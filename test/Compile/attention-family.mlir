@@ -20,7 +20,8 @@
 // Without the K/V loop's release of block j + 1's K (the 24 kernels of the
 // overlap forms), the producer's next load into that stage never starts:
 // each of them deadlocks, the varlen ones too (their CTA 0 runs the last
-// query block of a sequence of 530 queries against 560 keys: five blocks).
+// query block of a sequence of 530 queries against 570 keys: five to
+// nine blocks, the last a tail).
 // RUN: sed '/nvgpu.mbarrier.arrive %%bars\[%%eb_n\]/d' %t.mlir > %t.no-k-release.mlir
 // RUN: not tile-opt --tile-verify-kernels %t.no-k-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=K-RELEASE
 // K-RELEASE-COUNT-24: error: the kernel deadlocks
