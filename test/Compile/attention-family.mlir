@@ -85,6 +85,10 @@
 // VARLEN:      "persistent": false,
 // VARLEN-NEXT: "tiles_per_unit": 2,
 // VARLEN-NEXT: "varlen": true
+// The causal varlen kernel at d = 256 is the plain form: 64-key blocks.
+// VARLEN:      "kernel": "attention_varlen_d256_causal_bf16"
+// VARLEN:      "form": "ws",
+// VARLEN:      "block_n": 64,
 //
 // The persistent kernels say so (the launcher's grid depends on it):
 // RUN: FileCheck %s --check-prefix=PERSISTENT < %t.cases.json
