@@ -68,7 +68,8 @@
 // 80-key blocks.
 // CASES:      "kernel": "attention_d256_causal_bf16_overlap"
 // CASES:      "form": "ws-overlap",
-// CASES:      "block_n": 80,
+// CASES-NEXT: "block_m": 128,
+// CASES-NEXT: "block_n": 80,
 // CASES:      "persistent": false,
 // CASES:      "min_seq_q": 2048
 //
@@ -88,7 +89,8 @@
 // The causal varlen kernel at d = 256 is the plain form: 64-key blocks.
 // VARLEN:      "kernel": "attention_varlen_d256_causal_bf16"
 // VARLEN:      "form": "ws",
-// VARLEN:      "block_n": 64,
+// VARLEN-NEXT: "block_m": 128,
+// VARLEN-NEXT: "block_n": 64,
 //
 // The persistent kernels say so (the launcher's grid depends on it):
 // RUN: FileCheck %s --check-prefix=PERSISTENT < %t.cases.json
@@ -104,9 +106,11 @@
 // PERSISTENT-NEXT: "tiles_per_unit": 2
 // PERSISTENT:      "kernel": "attention_d256_full_bf16"
 // PERSISTENT:      "form": "ws-overlap",
-// PERSISTENT:      "block_n": 80,
+// PERSISTENT-NEXT: "block_m": 128,
+// PERSISTENT-NEXT: "block_n": 80,
 // PERSISTENT:      "persistent": false,
 // PERSISTENT:      "kernel": "attention_d256_causal_bf16"
 // PERSISTENT:      "form": "ws",
-// PERSISTENT:      "block_n": 64,
+// PERSISTENT-NEXT: "block_m": 128,
+// PERSISTENT-NEXT: "block_n": 64,
 // PERSISTENT:      "persistent": true,
