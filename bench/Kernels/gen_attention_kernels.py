@@ -11,8 +11,9 @@ lengths.
 
 One kernel per head dim × causal × dtype, in the form and grid FORMS names
 for it, a varlen one of each (packed sequences, RAGGED_ROWS), and the
-long-sequence kernels of LONG_FORMS (192-row tiles, three consumer
-warpgroups), which the launcher chooses from their min_seq_q
+long-sequence kernels of LONG_FORMS (d = 64: 192-row tiles, three
+consumer warpgroups; d = 256 causal: the overlap form, one CTA per tile),
+which the launcher chooses from their min_seq_q
 (docs/Attention.md walks through one):
   * "ws" / "ws-overlap" / "ws-pingpong" (kernel_ws): FlashAttention-3's
     structure. 128 query rows per tile; one CTA per tile, grid
@@ -94,7 +95,7 @@ def block_n_of(d, form):
 # with the intra-warpgroup overlap (the form d = 256 takes without a mask;
 # persistent it spills) in 80-key blocks against the persistent plain
 # form in 64-key blocks (it spills in 80), with the guarded rescale
-# (H200): at ncu's fixed clocks 2.5 % faster at Sq = 2k and 5 % at 4k, 2 %
+# (H200): at ncu's fixed clocks 2 % faster at Sq = 2k and 5 % at 4k, 2 %
 # slower at 1k and 8 % at 512.
 LONG_FORMS = {(64, False): ("ws-overlap", True, 3, 2048),
               (256, True): ("ws-overlap", False, 2, 2048)}

@@ -9,6 +9,19 @@
 // their tile.sample_grid, each CTA walking several tiles; the varlen ones
 // with the sequence offsets of their tile.sample_contents).
 // RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
+// The kernels' own K/V blocks at d = 256 (the case list says the same,
+// below): 80 keys in the overlap form, 64 in the plain one.
+// RUN: FileCheck %s --check-prefix=BN < %t.mlir
+// BN-LABEL: gpu.func @attention_d256_full_bf16(
+// BN:       %bn = arith.constant 80 : index
+// BN-LABEL: gpu.func @attention_d256_causal_bf16(
+// BN:       %bn = arith.constant 64 : index
+// BN-LABEL: gpu.func @attention_varlen_d256_full_bf16(
+// BN:       %bn = arith.constant 80 : index
+// BN-LABEL: gpu.func @attention_varlen_d256_causal_bf16(
+// BN:       %bn = arith.constant 64 : index
+// BN-LABEL: gpu.func @attention_d256_causal_bf16_overlap(
+// BN:       %bn = arith.constant 80 : index
 // Without the warpgroup's barrier between its warps' O and LSE stores and
 // its leader's TMA store, the store reads rows that other warps stored
 // unordered: reported in every kernel, the ones with one CTA per tile
