@@ -24,6 +24,16 @@
 // CHECK-LABEL: .entry odd_multiple(
 // CHECK-NOT: st.global.v2
 // CHECK-COUNT-64: st.global.b32
+// Runtime region offsets count as their known multiples (a tile index
+// times the tile's size): the pairs stay vectors; a column offset of
+// unknown alignment keeps them apart.
+// CHECK-LABEL: .entry tile_offsets(
+// CHECK-NOT: st.global.b32
+// CHECK-COUNT-32: st.global.v2.b32
+// CHECK-NOT: st.global.b32
+// CHECK-LABEL: .entry unknown_column(
+// CHECK-NOT: st.global.v2
+// CHECK-COUNT-64: st.global.b32
 
 // The promise is recorded on the argument (each kernel's arguments come
 // before its name); a kernel without one records none.
@@ -102,6 +112,34 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %x = arith.constant 1.0 : f32
     tile.fill %acc, %x : !acc, f32
     tile.store %acc to %g[0, 0] : !acc to !slice
+    gpu.return
+  }
+  // Tile (%i, %j) of 64 x 128 of a 256-column matrix.
+  gpu.func @tile_offsets(%w: memref<1024x256xf32, 1> {tile.base_alignment = 16 : i64},
+                         %i: index, %j: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %m0 = arith.muli %i, %c64 : index
+    %n0 = arith.muli %j, %c128 : index
+    %g = tile.from_memref %w : memref<1024x256xf32, 1> -> !tile.buffer<1024x256xf32, global>
+    %acc = tile.alloc_local : !acc
+    %x = arith.constant 1.0 : f32
+    tile.fill %acc, %x : !acc, f32
+    tile.store %acc to %g[%m0, %n0] : !acc to !tile.buffer<1024x256xf32, global>
+    gpu.return
+  }
+  // The same at column %j: any element.
+  gpu.func @unknown_column(%w: memref<1024x256xf32, 1> {tile.base_alignment = 16 : i64},
+                           %i: index, %j: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c64 = arith.constant 64 : index
+    %m0 = arith.muli %i, %c64 : index
+    %g = tile.from_memref %w : memref<1024x256xf32, 1> -> !tile.buffer<1024x256xf32, global>
+    %acc = tile.alloc_local : !acc
+    %x = arith.constant 1.0 : f32
+    tile.fill %acc, %x : !acc, f32
+    tile.store %acc to %g[%m0, %j] : !acc to !tile.buffer<1024x256xf32, global>
     gpu.return
   }
 }

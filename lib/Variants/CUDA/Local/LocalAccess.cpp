@@ -48,6 +48,39 @@ int64_t vectorWidth(const LocalElements &local,
   return width;
 }
 
+namespace {
+/// A power of two `value` is known to be a multiple of (0: it is 0), from
+/// constants, their products, sums and casts; capped, since no alignment
+/// needs more. Only the power-of-two part of a constant counts, so the cap
+/// never claims a factor the value lacks.
+int64_t knownMultiple(Value value, int depth = 0) {
+  constexpr int64_t kCap = int64_t(1) << 20;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    if (constant.isZero())
+      return 0;
+    return int64_t(1) << std::min<unsigned>(constant.countr_zero(), 20);
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op || depth > 16)
+    return 1;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+          arith::ExtSIOp>(op))
+    return knownMultiple(op->getOperand(0), depth + 1);
+  if (isa<arith::AddIOp, arith::SubIOp>(op))
+    return std::gcd(knownMultiple(op->getOperand(0), depth + 1),
+                    knownMultiple(op->getOperand(1), depth + 1));
+  if (isa<arith::MulIOp>(op)) {
+    int64_t a = knownMultiple(op->getOperand(0), depth + 1);
+    int64_t b = knownMultiple(op->getOperand(1), depth + 1);
+    if (!a || !b)
+      return 0;
+    return a > kCap / b ? kCap : a * b;
+  }
+  return 1;
+}
+} // namespace
+
 ThreadBase threadBase(OpBuilder &b, Location loc,
                              const LocalAccessPlan &plan,
                              const LocalElements &local, size_t lead,
@@ -67,9 +100,14 @@ ThreadBase threadBase(OpBuilder &b, Location loc,
   for (auto [d, offset] : llvm::enumerate(staticOffsets)) {
     if (!ShapedType::isDynamic(offset))
       continue;
-    Value index = arith::IndexCastOp::create(b, loc, i64, dynamic[next++]);
+    // A runtime offset known to be a multiple of k (a tile index times
+    // its size) keeps k strides of alignment: the epilogue's stores at
+    // (m0 + row, n0 + col) stay vectors.
+    Value runtime = dynamic[next++];
+    int64_t multiple = knownMultiple(runtime);
+    Value index = arith::IndexCastOp::create(b, loc, i64, runtime);
     add(LLVM::MulOp::create(b, loc, index, constant(plan.runtimeStride[d])),
-        plan.runtimeStride[d]);
+        multiple ? plan.runtimeStride[d] * multiple : 0);
   }
   if (!local.threadIters.empty()) {
     if (!thread) {
@@ -135,38 +173,6 @@ int64_t bufferAlignment(Value memory, BufferType type) {
   return element;
 }
 
-namespace {
-/// A power of two `value` is known to be a multiple of (0: it is 0), from
-/// constants, their products, sums and casts; capped, since no alignment
-/// needs more. Only the power-of-two part of a constant counts, so the cap
-/// never claims a factor the value lacks.
-int64_t knownMultiple(Value value, int depth = 0) {
-  constexpr int64_t kCap = int64_t(1) << 20;
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant))) {
-    if (constant.isZero())
-      return 0;
-    return int64_t(1) << std::min<unsigned>(constant.countr_zero(), 20);
-  }
-  Operation *op = value.getDefiningOp();
-  if (!op || depth > 16)
-    return 1;
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-          arith::ExtSIOp>(op))
-    return knownMultiple(op->getOperand(0), depth + 1);
-  if (isa<arith::AddIOp, arith::SubIOp>(op))
-    return std::gcd(knownMultiple(op->getOperand(0), depth + 1),
-                    knownMultiple(op->getOperand(1), depth + 1));
-  if (isa<arith::MulIOp>(op)) {
-    int64_t a = knownMultiple(op->getOperand(0), depth + 1);
-    int64_t b = knownMultiple(op->getOperand(1), depth + 1);
-    if (!a || !b)
-      return 0;
-    return a > kCap / b ? kCap : a * b;
-  }
-  return 1;
-}
-} // namespace
 
 std::optional<DeclaredAlignment> declaredAlignment(Value memory) {
   auto from = memory.getDefiningOp<FromMemrefOp>();
