@@ -474,6 +474,28 @@ TEST(DeclaredAlignment, VectorAccessesCopyTheSliceAndTheLaunchChecksThePromise) 
       << message;
 }
 
+TEST(DeclaredAlignment, VectorAccessesAtTileOffsetsCopyTheTile) {
+  REQUIRE_GPU();
+  // Tile (1, 0) of 64 x 64 of a 128 x 128 matrix, then tile (1, 1): the
+  // runtime offsets (64, 0) and (64, 64) are multiples of 64 elements, so
+  // the kernel moves element pairs as 8-byte vectors.
+  std::vector<float> in = normal(128 * 128, 47);
+  Array src = Array::of(in);
+  Array dst = Array::of(std::vector<float>(128 * 128, 0.f));
+  for (int64_t j : {0, 1})
+    ASSERT_OK(launch("declared_alignment_tile_copy",
+                     {KernelArg::memref(src.buffer.address(), {128, 128}),
+                      KernelArg::memref(dst.buffer.address(), {128, 128}),
+                      KernelArg::i64(1), KernelArg::i64(j)}));
+  std::vector<float> out = dst.read<float>(128 * 128);
+  for (int64_t r = 0; r < 128; ++r)
+    for (int64_t c = 0; c < 128; ++c) {
+      float want = r >= 64 ? in[r * 128 + c] : 0.f;
+      ASSERT_EQ(bitsOf(out[r * 128 + c]), bitsOf(want))
+          << "row " << r << ", column " << c;
+    }
+}
+
 //===----------------------------------------------------------------------===//
 // One FlashAttention step
 //===----------------------------------------------------------------------===//

@@ -347,6 +347,30 @@ def declared_alignment_kernel():
                    ("i", "index")], body)
 
 
+def tile_offsets_kernel():
+    """`declared_alignment_tile_copy`: tile (%i, %j) of 64 x 64 of a
+    128 x 128 f32 matrix copied into the same place of another, both
+    promising 16-byte alignment, at the runtime offsets (64 %i, 64 %j):
+    known multiples of 64 elements, so the accesses stay 8-byte vectors
+    (test/Compile/declared-base-alignment.mlir pins that)."""
+    acc = buf((64, 64), "f32", ACC.format(j=8))
+    g = gbuf((128, 128), "f32")
+    body = f"""    %c64 = arith.constant 64 : index
+    %m0 = arith.muli %i, %c64 : index
+    %n0 = arith.muli %j, %c64 : index
+    %gsrc = tile.from_memref %src : {memref((128, 128), "f32")} -> {g}
+    %gdst = tile.from_memref %dst : {memref((128, 128), "f32")} -> {g}
+    %acc = tile.alloc_local : {acc}
+    tile.load %gsrc[%m0, %n0] to %acc : {g} to {acc}
+    tile.store %acc to %gdst[%m0, %n0] : {acc} to {g}
+"""
+    promise = " {tile.base_alignment = 16 : i64}"
+    return kernel("declared_alignment_tile_copy",
+                  [("src", memref((128, 128), "f32") + promise),
+                   ("dst", memref((128, 128), "f32") + promise),
+                   ("i", "index"), ("j", "index")], body)
+
+
 def parse_arguments():
     """OUT.mlir [OUT.json]: `--help` prints this script's description."""
     parser = argparse.ArgumentParser(
@@ -429,6 +453,7 @@ def main():
                       "kind": "", "rows": 64 * warpgroups, "cols": keys,
                       "dim": 64})
     text.append(declared_alignment_kernel())
+    text.append(tile_offsets_kernel())
     text.append("}\n")
     with open(out_mlir, "w") as f:
         f.write("".join(text))
