@@ -27,6 +27,16 @@
 // EARLY: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) may still read [0, 0..63, 0..63] of the shared buffer on line 127
 // EARLY: note: the reader
 //
+// The release moved above the wait_group that retires the stage's wgmma:
+// every warp arrives before its own wait, so the phase the producer waits
+// for orders nothing after the wgmma (in the K loop, and in the drain).
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir release-above-wait | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=ABOVE
+// ABOVE: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [0, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) may still read [0, 0..63, 0..63] of the shared buffer on line 127: thread {{[0-9]+}} (warpgroup {{[12]}}, warp {{[0-9]+}}, lane 0) released it on mbarrier 0 of the mbarrier group on line 136 before its tile.wait_group wgmma retired the wgmma
+// ABOVE: note: the reader
+// ABOVE: note: the early release
+// RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir drain-release-above-wait | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=DRAIN
+// DRAIN: error: {{.*}} while a wgmma issued by {{.*}} released it on mbarrier {{[0-2]}} of the mbarrier group on line 136 before its tile.wait_group wgmma retired the wgmma
+//
 // RUN: python3 %S/Inputs/pipeline_mutants.py %tile_src_root/examples/hopper_gemm.mlir commit-before-mma | not tile-opt --tile-verify-kernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMMIT
 // COMMIT: error: thread 0 (warpgroup 0, warp 0, lane 0) copies into [2, 0..63, 0..63] of the shared buffer on line 127 while a wgmma issued by thread {{[0-9]+}} (warpgroup 1, warp {{[4-7]}}, lane 0) may still read
 //

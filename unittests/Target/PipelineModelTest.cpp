@@ -223,6 +223,57 @@ TEST(PipelineModelTest, OverwritingUnderAWgmmaIsARace) {
   EXPECT_EQ(f.notes[0].first, &opRead);
 }
 
+/// Thread 0 produces; threads 1 and 2 (two warps of a warpgroup) issue one
+/// wgmma reading stage 0 and release it on barrier 1 (two arrivals), each
+/// before or after its own wait_group retires the wgmma; then thread 0
+/// waits for that phase and copies into stage 0.
+bool stageReleased(bool firstWaitsFirst, bool secondWaitsFirst,
+                   std::string *message = nullptr) {
+  PipelineModel model(3, {2});
+  model.init(0, {0, 0}, 1, &opInit);
+  model.init(0, {0, 1}, 2, &opInit);
+  model.fenceInit(0);
+  for (int64_t t = 0; t < 3; ++t)
+    model.barArrive(t, -1, -1, &opBar);
+  int64_t readers[] = {1, 2};
+  model.asyncRead(readers, AsyncGroupKind::Wgmma, box(0, 0), &opRead);
+  for (int64_t t : {1, 2})
+    model.commitGroup(t, AsyncGroupKind::Wgmma);
+  for (auto [t, waitsFirst] : {std::pair<int64_t, bool>{1, firstWaitsFirst},
+                               {2, secondWaitsFirst}}) {
+    if (waitsFirst)
+      model.waitGroup(t, AsyncGroupKind::Wgmma, 0);
+    model.arrive(t, {0, 1}, 1, &opArrive);
+    if (!waitsFirst)
+      model.waitGroup(t, AsyncGroupKind::Wgmma, 0);
+  }
+  EXPECT_TRUE(model.tryWait(0, {0, 1}, false, &opWait));
+  model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
+  if (message && model.failed())
+    *message = model.getFindings()[0].message;
+  return !model.failed();
+}
+
+TEST(PipelineModelTest, ReleasingAStageBeforeRetiringItsWgmmaIsARace) {
+  // Thread 1's wait retires the wgmma for the whole warpgroup before thread
+  // 2 arrives, but thread 2's arrival is not ordered after that wait: the
+  // phase completes with both arrivals early.
+  std::string message;
+  EXPECT_FALSE(stageReleased(false, false, &message));
+  EXPECT_NE(message.find("released it on mbarrier 1 of group 0 before its "
+                         "tile.wait_group wgmma retired the wgmma"),
+            std::string::npos)
+      << message;
+}
+
+TEST(PipelineModelTest, OneArrivalAfterItsOwnWaitReleasesTheStage) {
+  // The phase completes after every arrival, so after the one that came
+  // after its thread's wait saw the wgmma complete.
+  EXPECT_TRUE(stageReleased(true, true));
+  EXPECT_TRUE(stageReleased(true, false));
+  EXPECT_TRUE(stageReleased(false, true));
+}
+
 TEST(PipelineModelTest, RetiredWgmmaFreesItsOperands) {
   PipelineModel model = ready(2, 1, 1);
   int64_t readers[] = {1};

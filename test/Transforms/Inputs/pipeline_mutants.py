@@ -22,6 +22,41 @@ MUTANTS = {
         "%free_parity = arith.cmpi ne, %round_bit, %c0 : index", 1)],
     "release-before-retire": [(
         "tile.wait_group wgmma, 1\n", "tile.wait_group wgmma, 2\n", 2)],
+    # Each warp releases the stage before its own wait_group retires the
+    # wgmma reading it (every arrival of the phase early).
+    "release-above-wait": [(
+        """          tile.wait_group wgmma, 1
+          // Step pos - 1 has retired: its stage, (pos + 2) mod 3, is free.
+          scf.if %releaser {
+            %prev = arith.addi %pos, %stages : index
+            %prev_pos = arith.subi %prev, %c1 : index
+            %prev_s = arith.remui %prev_pos, %stages : index
+            nvgpu.mbarrier.arrive %empty_barrier[%prev_s] : !ring -> !nvgpu.mbarrier.token
+          }
+""", """          scf.if %releaser {
+            %prev = arith.addi %pos, %stages : index
+            %prev_pos = arith.subi %prev, %c1 : index
+            %prev_s = arith.remui %prev_pos, %stages : index
+            nvgpu.mbarrier.arrive %empty_barrier[%prev_s] : !ring -> !nvgpu.mbarrier.token
+          }
+          tile.wait_group wgmma, 1
+""", 1)],
+    "drain-release-above-wait": [(
+        """        tile.wait_group wgmma, 0
+        scf.if %releaser {
+          %last = arith.addi %end_pos, %stages : index
+          %last_pos = arith.subi %last, %c1 : index
+          %last_s = arith.remui %last_pos, %stages : index
+          nvgpu.mbarrier.arrive %empty_barrier[%last_s] : !ring -> !nvgpu.mbarrier.token
+        }
+""", """        scf.if %releaser {
+          %last = arith.addi %end_pos, %stages : index
+          %last_pos = arith.subi %last, %c1 : index
+          %last_s = arith.remui %last_pos, %stages : index
+          nvgpu.mbarrier.arrive %empty_barrier[%last_s] : !ring -> !nvgpu.mbarrier.token
+        }
+        tile.wait_group wgmma, 0
+""", 1)],
     "commit-before-mma": [(
         """          tile.gemm_async %acc[0, 0], %a_ring[%a_tile, 0, 0], %b_ring[%s, 0, 0]
               sizes [64, 256, 64] exec warpgroup accumulate(%true) {transpose_b}

@@ -29,6 +29,17 @@ bool SharedBox::overlaps(const SharedBox &other) const {
 
 namespace {
 
+struct AsyncReadEntry;
+using EntryPtr = std::shared_ptr<AsyncReadEntry>;
+
+/// An arrival on an mbarrier by a thread whose warpgroup issued a wgmma
+/// that the thread's own `tile.wait_group wgmma` had not retired yet.
+struct EarlyRelease {
+  EntryPtr entry;
+  const void *op = nullptr;
+  int64_t thread = 0;
+};
+
 struct Barrier {
   bool initialized = false;
   int64_t count = 0;
@@ -43,6 +54,13 @@ struct Barrier {
   /// threads knew complete), and of the last completed one: a wait that
   /// observes a phase acquires it.
   llvm::DenseMap<int64_t, int64_t> releasing, released;
+  /// The wgmma reads this phase's arrivals released before (early) or
+  /// after (safe) the arriving thread's own wait retired them; of the last
+  /// completed phase, the reads it released only early (unsafe) and safe.
+  std::vector<EarlyRelease> early;
+  std::vector<EntryPtr> safe;
+  std::vector<EarlyRelease> unsafeReleased;
+  std::vector<EntryPtr> safeReleased;
 };
 
 /// One execution of a cooperative cp.async copy completing through groups:
@@ -88,8 +106,10 @@ struct AsyncReadEntry {
   AsyncGroupKind kind;
   llvm::BitVector owners; ///< threads that have not retired it
   int64_t firstOwner = 0;
+  /// A wgmma's: the threads that issued it, and those whose own
+  /// `tile.wait_group wgmma` retired it.
+  llvm::BitVector issuers, retiredBy;
 };
-using EntryPtr = std::shared_ptr<AsyncReadEntry>;
 
 struct ThreadGroups {
   std::vector<EntryPtr> open;
@@ -166,6 +186,13 @@ struct PipelineModel::Impl {
   std::vector<WritePtr> writes;      ///< recent writes, oldest first
   std::deque<PendingEvent> pending;  ///< oldest first
   std::vector<EntryPtr> reads;      ///< async reads, live while owned
+  /// The latest wgmma reads, retired or not, for the arrivals that release
+  /// them (Barrier::early); at most kRecentWgmmas.
+  std::deque<EntryPtr> recentWgmmas;
+  static constexpr size_t kRecentWgmmas = 512;
+  /// Per thread: wgmma reads that phases it waited for released only
+  /// before their issuers retired them, and no later phase released.
+  std::vector<std::vector<std::pair<EarlyRelease, BarrierRef>>> acquiredEarly;
   /// A warpgroup's wgmma read, until every warp of it joined.
   struct Collective {
     EntryPtr entry;
@@ -213,6 +240,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
   impl->knows.resize(threads);
+  impl->acquiredEarly.resize(threads);
   impl->groups.resize(threads * Impl::kKinds);
 }
 
@@ -331,7 +359,38 @@ static void completeIfDone(PipelineModel::Impl &impl, Barrier &b) {
     ++b.completed;
     b.released = std::move(b.releasing);
     b.releasing.clear();
+    // A wgmma read is released safely when one of the phase's arrivals came
+    // after its thread's own wait retired it (that wait saw the warpgroup's
+    // wgmma complete; the phase completes after every arrival).
+    b.unsafeReleased.clear();
+    for (EarlyRelease &e : b.early)
+      if (!llvm::is_contained(b.safe, e.entry) &&
+          llvm::none_of(b.unsafeReleased, [&](const EarlyRelease &u) {
+            return u.entry == e.entry;
+          }))
+        b.unsafeReleased.push_back(std::move(e));
+    b.safeReleased = std::move(b.safe);
+    b.early.clear();
+    b.safe.clear();
     b.pending = b.count;
+  }
+}
+
+/// An arrival by `thread` releases the wgmma reads its warpgroup issued:
+/// safely where its own wait retired them, early otherwise.
+static void noteWgmmaReleases(PipelineModel::Impl &impl, Barrier &b,
+                              int64_t thread, OpTag op) {
+  for (const EntryPtr &entry : impl.recentWgmmas) {
+    if (!entry->issuers.test(thread))
+      continue;
+    if (entry->retiredBy.test(thread)) {
+      if (!llvm::is_contained(b.safe, entry))
+        b.safe.push_back(entry);
+    } else if (llvm::none_of(b.early, [&](const EarlyRelease &e) {
+                 return e.entry == entry;
+               })) {
+      b.early.push_back({entry, op, thread});
+    }
   }
 }
 
@@ -340,6 +399,7 @@ void PipelineModel::arrive(int64_t thread, BarrierRef barrier, int64_t count,
   if (!checkUsable(*this, *impl, thread, barrier, op, "arrives on"))
     return;
   Barrier &b = impl->at(barrier);
+  noteWgmmaReleases(*impl, b, thread, op);
   // The arrival releases what the thread knows (mbarrier.arrive has
   // release semantics; the wait that observes the phase acquires it).
   for (auto [other, phase] : impl->knows[thread]) {
@@ -394,11 +454,21 @@ bool PipelineModel::tryWait(int64_t thread, BarrierRef barrier, bool parity,
                        .first->second;
   known = std::max(known, seen);
   // The arrivals of the phase it saw complete released what they knew.
-  if (seen == b.completed - 1)
+  if (seen == b.completed - 1) {
     for (auto [other, phase] : b.released) {
       int64_t &k = impl->knows[thread].try_emplace(other, phase).first->second;
       k = std::max(k, phase);
     }
+    // And the wgmma reads they released: safely, or before retiring them.
+    auto &acquired = impl->acquiredEarly[thread];
+    llvm::erase_if(acquired, [&](const auto &a) {
+      return llvm::is_contained(b.safeReleased, a.first.entry);
+    });
+    for (const EarlyRelease &e : b.unsafeReleased)
+      if (llvm::none_of(acquired,
+                        [&](const auto &a) { return a.first.entry == e.entry; }))
+        acquired.push_back({e, barrier});
+  }
   auto [it, first] =
       impl->observed.insert({{thread, impl->flat(barrier)}, seen});
   if (!first) {
@@ -536,6 +606,26 @@ static void checkWrite(PipelineModel &model, PipelineModel::Impl &impl,
                          " in that thread, nor released to this one)"),
           op};
       finding.notes.push_back({read->op, "the reader"});
+      model.report(std::move(finding));
+      return;
+    }
+  // A stage handed over by arrivals that came before the wgmma reading it
+  // retired in their threads: the wait that acquired the phase orders
+  // nothing after the wgmma.
+  for (const auto &[early, barrier] : impl.acquiredEarly[thread])
+    if (early.entry->box.overlaps(box)) {
+      Finding finding{
+          model.threadName(thread) + " " + what + " " + model.boxName(box) +
+              " while a wgmma issued by " +
+              model.threadName(early.entry->firstOwner) +
+              " may still read " + model.boxName(early.entry->box) + ": " +
+              model.threadName(early.thread) + " released it on " +
+              model.barrierName(barrier) +
+              " before its tile.wait_group wgmma retired the wgmma, as did "
+              "every other arrival of the phase this thread waited for",
+          op};
+      finding.notes.push_back({early.entry->op, "the reader"});
+      finding.notes.push_back({early.op, "the early release"});
       model.report(std::move(finding));
       return;
     }
@@ -831,6 +921,13 @@ void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
   }
   if (!entry) {
     entry = addRead(*impl, box, op, kind, threads.front());
+    if (kind == AsyncGroupKind::Wgmma) {
+      entry->issuers.resize(impl->threads);
+      entry->retiredBy.resize(impl->threads);
+      impl->recentWgmmas.push_back(entry);
+      if (impl->recentWgmmas.size() > Impl::kRecentWgmmas)
+        impl->recentWgmmas.pop_front();
+    }
     if (collective >= 0) {
       auto it = impl->collective.find(collective);
       if (it->second.joinersLeft > 0)
@@ -841,6 +938,8 @@ void PipelineModel::asyncRead(llvm::ArrayRef<int64_t> threads,
   }
   for (int64_t t : threads) {
     entry->owners.set(t);
+    if (kind == AsyncGroupKind::Wgmma)
+      entry->issuers.set(t);
     impl->groupsOf(t, kind).open.push_back(entry);
   }
 }
@@ -877,10 +976,11 @@ void PipelineModel::waitGroup(int64_t thread, AsyncGroupKind kind,
   bool retired = false;
   while (int64_t(g.committed.size()) > std::max<int64_t>(pending, 0)) {
     for (const EntryPtr &entry : g.committed.front()) {
-      // A wgmma completed for its whole warpgroup.
-      if (entry->kind == AsyncGroupKind::Wgmma)
+      // A wgmma completed for its whole warpgroup; this thread knows it.
+      if (entry->kind == AsyncGroupKind::Wgmma) {
         entry->owners.reset();
-      else
+        entry->retiredBy.set(thread);
+      } else
         entry->owners.reset(thread);
       retired |= entry->owners.none();
     }
