@@ -22,7 +22,7 @@ gpu.module @fp8 [#nvvm.target<chip = "sm_90a">] {
   // dense: 128x128x128 tiles, 5-stage ring, e4m3 x e4m3 -> bf16,
   // 1x128 (A) and 128x128 (B) f32 block scales
   gpu.func @fp8_blockscaled_dense_128x128x128_s5(%a: memref<?x?xf8E4M3FN, 1>, %b: memref<?x?xf8E4M3FN, 1>, %sfa: memref<?x?x1xf32, 1>, %sfb: memref<?x?xf32, 1>, %d: memref<?x?xbf16, 1>) kernel
-      attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32, tile.sample_sizes = array<i64: 160, 200, 600, 330>} {
+      attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32, tile.sample_sizes = array<i64: 160, 200, 1088, 330>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index

@@ -662,14 +662,17 @@ def kernel(walk, bm, bn):
     sample_attrs = (f", tile.sample_grid = array<i64: {SAMPLE_GRID[walk]}, 1, 1>"
                    if walk in SAMPLE_GRID else "")
     # 160 rows: the last row tile leaves the second consumer warpgroup no
-    # rows, so the simulation runs its drain (rows_guard) too; 600 (1100
-    # for split-K's parts of 2): K blocks in two pairs or more per tile or
-    # part, so that the K loop's second trip releases the previous pair's
+    # rows, so the simulation runs its drain (rows_guard) too; 1088: K
+    # blocks in two pairs or more per tile or part (split-K's two parts
+    # too), so that the K loop's second trip releases the previous pair's
     # stage (at 330, three blocks, that release never ran and a kernel
-    # without it passed); 330 last, for the slow-warp runs.
+    # without it passed), more K blocks (9) than the 128-row tiles' rings
+    # have stages, and again a last row tile of 64 rows, so that the drain
+    # runs beside a long K loop of the other warpgroup (at 160, two blocks,
+    # a drain that skipped its full-barrier waits ran ahead unseen); 330
+    # last, for the slow-warp runs.
     if walk in ("dense", "splitk"):
-        sample_attrs += (", tile.sample_sizes = array<i64: 160, 200, "
-                         f"{1100 if walk == 'splitk' else 600}, 330>")
+        sample_attrs += ", tile.sample_sizes = array<i64: 160, 200, 1088, 330>"
     else:
         sample_attrs += ", tile.sample_sizes = array<i64: 200, 600, 330>"
     # splitk walks its units with i32 indices (registers).

@@ -30,10 +30,17 @@
 // RUN: not tile-opt --tile-verify-kernels %t.no-drain-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DRAIN
 // DRAIN-COUNT-4: error: the kernel deadlocks
 // DRAIN-NOT: error
+// A drain that releases its stages without waiting for them to land runs
+// ahead of the other warpgroup: the sample size 1088 gives a 64-row last
+// row tile beside nine K blocks, more than the rings' stages.
+// RUN: sed '/nvgpu.mbarrier.try_wait.parity %%full\[%%si_d\]/d' %t.mlir > %t.no-drain-wait.mlir
+// RUN: not tile-opt --tile-verify-kernels %t.no-drain-wait.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DRAIN-WAIT
+// DRAIN-WAIT-COUNT-4: error:
+// DRAIN-WAIT-NOT: error
 // Without only the K loop's release of the previous pair's stage (run from
 // the loop's second trip: two pairs of K blocks per tile or part, which
-// the sample sizes 600 and, for split-K's two parts, 1100 give), every
-// GEMM deadlocks.
+// the sample size 1088 gives, split-K's two parts too), every GEMM
+// deadlocks.
 // RUN: sed '/nvgpu.mbarrier.arrive %%empty\[%%si_q\]/d' %t.mlir > %t.no-pair-release.mlir
 // RUN: not tile-opt --tile-verify-kernels %t.no-pair-release.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIR
 // PAIR-COUNT-11: error: the kernel deadlocks
