@@ -12,6 +12,14 @@
 
 // RUN: not grep mbarrier %t.sm_80.ptx %t.sm_90a.ptx
 
+// Without the barrier after the read, the first warp to loop issues the
+// next tile's copy into the stage the other warps still read. Each thread's
+// vectors are spread over the stage's rows (not the rows it reads), so the
+// refill meets the others' reads: reported.
+// RUN: sed '/tile.load %%ring\[%%stage, 0, 0\]/{n;/gpu.barrier/d;}' %tile_src_root/examples/cp_async_pipeline.mlir > %t.no-read-barrier.mlir
+// RUN: not tile-opt --tile-verify-kernels %t.no-read-barrier.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFILL
+// REFILL: error: thread {{[0-9]+}} ({{.*}}) reads [0, {{[0-9.]+}}, 0..63] of the shared buffer on line {{[0-9]+}}, which a cp.async copy into [0, 0..31, 0..63] of the shared buffer on line {{[0-9]+}} fills, but only 32 of its 128 threads issued their share
+
 // The 16-byte vectors (the emitted code also has the 8- and 4-byte paths a
 // less aligned tensor would take); one group per tile, waited for with
 // the next tile's in flight; the barrier; 16-byte shared loads.

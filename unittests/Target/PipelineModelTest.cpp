@@ -538,6 +538,29 @@ TEST(PipelineModelTest, CpAsyncOwnRowsStillNeedTheOthersWaits) {
             std::string::npos);
 }
 
+TEST(PipelineModelTest, CpAsyncRefillMeetsTheOthersReadsOfTheStage) {
+  // The stage landed and every thread knows it; then thread 1 starts the
+  // next copy into it (its share: the bottom rows) while thread 0 still
+  // reads the top rows. The planner's vectors of that share may be among
+  // the top rows: a race, though the model's row slices do not overlap.
+  PipelineModel model(2, {});
+  copyHalvesByGroup(model);
+  for (int64_t t : {0, 1}) {
+    model.commitGroup(t, AsyncGroupKind::CpAsync);
+    model.waitGroup(t, AsyncGroupKind::CpAsync, 0);
+  }
+  for (int64_t t : {0, 1})
+    model.barArrive(t, -1, -1, &opBar);
+  SharedBox top = box(0, 0), bottom = box(0, 0);
+  top.hi[1] = 32;
+  bottom.lo[1] = 32;
+  model.readShared(0, top, &opRead);
+  ASSERT_FALSE(model.failed()) << model.getFindings()[0].message;
+  model.copyIntoSharedByGroup(1, bottom, &opCopy, 2, box(0, 0));
+  model.readShared(0, top, &opRead);
+  EXPECT_TRUE(model.failed());
+}
+
 TEST(PipelineModelTest, CpAsyncCopiesOfTwoScopesAreApart) {
   // Two one-thread scopes (e.g. two warps' own copies) each copy and read
   // their own stage after their own wait: no barrier between them needed.

@@ -743,7 +743,12 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
   std::set<const CpAsyncCopy *> checked;
   for (auto it = impl.writes.rbegin(); it != impl.writes.rend(); ++it) {
     const Write &write = **it;
-    if (!write.box.overlaps(box))
+    // A cooperative cp.async copy's shares are the planner's round robin of
+    // vectors, not the row slices the model gives each thread: a read of
+    // any of its region meets every share (a refill another warp issued
+    // while this one still reads the stage).
+    if (!(write.cpAsyncCopy ? write.cpAsyncCopy->region : write.box)
+             .overlaps(box))
       continue;
     if (write.cpAsyncCopy) {
       if (checked.insert(write.cpAsyncCopy.get()).second &&
