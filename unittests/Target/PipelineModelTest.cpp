@@ -228,7 +228,8 @@ TEST(PipelineModelTest, OverwritingUnderAWgmmaIsARace) {
 /// before or after its own wait_group retires the wgmma; then thread 0
 /// waits for that phase and copies into stage 0.
 bool stageReleased(bool firstWaitsFirst, bool secondWaitsFirst,
-                   std::string *message = nullptr) {
+                   std::string *message = nullptr,
+                   bool barrierBeforeCopy = false) {
   PipelineModel model(3, {2});
   model.init(0, {0, 0}, 1, &opInit);
   model.init(0, {0, 1}, 2, &opInit);
@@ -248,6 +249,9 @@ bool stageReleased(bool firstWaitsFirst, bool secondWaitsFirst,
       model.waitGroup(t, AsyncGroupKind::Wgmma, 0);
   }
   EXPECT_TRUE(model.tryWait(0, {0, 1}, false, &opWait));
+  if (barrierBeforeCopy)
+    for (int64_t t = 0; t < 3; ++t)
+      model.barArrive(t, -1, -1, &opBar);
   model.copyIntoShared(0, box(0, 0), {0, 0}, 128, &opCopy);
   if (message && model.failed())
     *message = model.getFindings()[0].message;
@@ -264,6 +268,12 @@ TEST(PipelineModelTest, ReleasingAStageBeforeRetiringItsWgmmaIsARace) {
                          "tile.wait_group wgmma retired the wgmma"),
             std::string::npos)
       << message;
+}
+
+TEST(PipelineModelTest, ABarrierAfterTheRetiringWaitsOrdersTheWrite) {
+  // Both arrivals early, but the producer then shares a CTA barrier with
+  // the threads that retired the wgmma.
+  EXPECT_TRUE(stageReleased(false, false, nullptr, true));
 }
 
 TEST(PipelineModelTest, OneArrivalAfterItsOwnWaitReleasesTheStage) {

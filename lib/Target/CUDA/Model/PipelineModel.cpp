@@ -506,6 +506,15 @@ static void completeIfAllArrived(PipelineModel::Impl &impl, NamedBarrier &bar) {
     }
   for (int64_t t : bar.arrived)
     impl.knows[t] = known;
+  // A wgmma read released early is over for them once a participant had
+  // retired it.
+  llvm::BitVector participants(impl.threads);
+  for (int64_t t : bar.arrived)
+    participants.set(t);
+  for (int64_t t : bar.arrived)
+    llvm::erase_if(impl.acquiredEarly[t], [&](const auto &a) {
+      return a.first.entry->retiredBy.anyCommon(participants);
+    });
   bar.arrived.clear();
   bar.arrivals = 0;
   ++bar.generation;
