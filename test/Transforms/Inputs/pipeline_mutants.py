@@ -8,6 +8,14 @@ exactly as many times as listed (None: at least once), so a test notices
 when the kernels move on."""
 import sys
 
+
+
+def swapped(first, second):
+    """`first` (a wait and its comment) and the block after it, `second`,
+    in the other order: the block runs before the wait."""
+    return [(first + second, second + first.splitlines(True)[0], 1)]
+
+
 # name: [(old, new, times)]
 MUTANTS = {
     # -- bugs --
@@ -24,39 +32,25 @@ MUTANTS = {
         "tile.wait_group wgmma, 1\n", "tile.wait_group wgmma, 2\n", 2)],
     # Each warp releases the stage before its own wait_group retires the
     # wgmma reading it (every arrival of the phase early).
-    "release-above-wait": [(
-        """          tile.wait_group wgmma, 1
-          // Step pos - 1 has retired: its stage, (pos + 2) mod 3, is free.
-          scf.if %releaser {
+    "release-above-wait": swapped(
+        "          tile.wait_group wgmma, 1\n"
+        "          // Step pos - 1 has retired: its stage, (pos + 2) mod 3, is free.\n",
+        """          scf.if %releaser {
             %prev = arith.addi %pos, %stages : index
             %prev_pos = arith.subi %prev, %c1 : index
             %prev_s = arith.remui %prev_pos, %stages : index
             nvgpu.mbarrier.arrive %empty_barrier[%prev_s] : !ring -> !nvgpu.mbarrier.token
           }
-""", """          scf.if %releaser {
-            %prev = arith.addi %pos, %stages : index
-            %prev_pos = arith.subi %prev, %c1 : index
-            %prev_s = arith.remui %prev_pos, %stages : index
-            nvgpu.mbarrier.arrive %empty_barrier[%prev_s] : !ring -> !nvgpu.mbarrier.token
-          }
-          tile.wait_group wgmma, 1
-""", 1)],
-    "drain-release-above-wait": [(
-        """        tile.wait_group wgmma, 0
-        scf.if %releaser {
+"""),
+    "drain-release-above-wait": swapped(
+        "        tile.wait_group wgmma, 0\n",
+        """        scf.if %releaser {
           %last = arith.addi %end_pos, %stages : index
           %last_pos = arith.subi %last, %c1 : index
           %last_s = arith.remui %last_pos, %stages : index
           nvgpu.mbarrier.arrive %empty_barrier[%last_s] : !ring -> !nvgpu.mbarrier.token
         }
-""", """        scf.if %releaser {
-          %last = arith.addi %end_pos, %stages : index
-          %last_pos = arith.subi %last, %c1 : index
-          %last_s = arith.remui %last_pos, %stages : index
-          nvgpu.mbarrier.arrive %empty_barrier[%last_s] : !ring -> !nvgpu.mbarrier.token
-        }
-        tile.wait_group wgmma, 0
-""", 1)],
+"""),
     "commit-before-mma": [(
         """          tile.gemm_async %acc[0, 0], %a_ring[%a_tile, 0, 0], %b_ring[%s, 0, 0]
               sizes [64, 256, 64] exec warpgroup accumulate(%true) {transpose_b}
