@@ -176,7 +176,7 @@ std::vector<float> normal(size_t n, unsigned seed) {
 
 std::vector<int32_t> integers(size_t n, unsigned seed) {
   std::mt19937 rng(seed);
-  std::uniform_int_distribution<int32_t> dist(-1 << 20, 1 << 20);
+  std::uniform_int_distribution<int32_t> dist(-(1 << 20), 1 << 20);
   std::vector<int32_t> v(n);
   for (int32_t &x : v)
     x = dist(rng);
