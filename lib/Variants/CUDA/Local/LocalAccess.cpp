@@ -102,9 +102,10 @@ ThreadBase threadBase(OpBuilder &b, Location loc,
       continue;
     // A runtime offset known to be a multiple of k (a tile index times
     // its size) keeps k strides of alignment: the epilogue's stores at
-    // (m0 + row, n0 + col) stay vectors.
+    // (m0 + row, n0 + col) stay vectors. No vector needs more than 64
+    // elements of it (a power of two dividing k, and no overflow).
     Value runtime = dynamic[next++];
-    int64_t multiple = knownMultiple(runtime);
+    int64_t multiple = std::min<int64_t>(knownMultiple(runtime), 64);
     Value index = arith::IndexCastOp::create(b, loc, i64, runtime);
     add(LLVM::MulOp::create(b, loc, index, constant(plan.runtimeStride[d])),
         multiple ? plan.runtimeStride[d] * multiple : 0);
