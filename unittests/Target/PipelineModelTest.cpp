@@ -27,6 +27,13 @@ SharedBox box(int64_t buffer, int64_t stage, int64_t rows = 64) {
 
 /// One barrier group of `n`, initialized by thread 0 with `count`, fenced
 /// and published to `threads` threads through the CTA barrier.
+/// Rows 0..31 (`top`) or 32..63 of stage 0 of buffer 0.
+SharedBox half(bool top) {
+  SharedBox b = box(0, 0);
+  (top ? b.hi[1] : b.lo[1]) = 32;
+  return b;
+}
+
 PipelineModel ready(int64_t threads, int64_t n, int64_t count) {
   PipelineModel model(threads, {n});
   for (int64_t i = 0; i < n; ++i)
@@ -147,9 +154,7 @@ TEST(PipelineModelTest, AnArrivalReleasesWhatItsThreadKnows) {
 TEST(PipelineModelTest, ReadingAnotherWarpsStoreNeedsASynchronization) {
   // Warp 1 (thread 32) stores the bottom half of a staging tile and warp 0
   // (thread 0) the top; thread 0 then reads the whole tile.
-  SharedBox top = box(0, 0), bottom = box(0, 0);
-  top.hi[1] = 32;
-  bottom.lo[1] = 32;
+  SharedBox top = half(true), bottom = half(false);
   PipelineModel unordered = ready(64, 2, 1);
   unordered.writeShared(0, top, &opWrite);
   unordered.writeShared(32, bottom, &opWrite);
@@ -484,11 +489,17 @@ TEST(PipelineModelTest, ReleasingTensorMemoryUnderAnMma) {
 /// Threads 0 and 1 each copy half of stage 0 (rows 0..31, 32..63) by
 /// cp.async, completing through their cp.async groups.
 void copyHalvesByGroup(PipelineModel &model) {
-  SharedBox top = box(0, 0), bottom = box(0, 0);
-  top.hi[1] = 32;
-  bottom.lo[1] = 32;
-  model.copyIntoSharedByGroup(0, top, &opCopy, 2, box(0, 0));
-  model.copyIntoSharedByGroup(1, bottom, &opCopy, 2, box(0, 0));
+  model.copyIntoSharedByGroup(0, half(true), &opCopy, 2, box(0, 0));
+  model.copyIntoSharedByGroup(1, half(false), &opCopy, 2, box(0, 0));
+}
+
+/// Both threads copy their half, commit and wait for it.
+void landHalvesByGroup(PipelineModel &model) {
+  copyHalvesByGroup(model);
+  for (int64_t t : {0, 1}) {
+    model.commitGroup(t, AsyncGroupKind::CpAsync);
+    model.waitGroup(t, AsyncGroupKind::CpAsync, 0);
+  }
 }
 
 TEST(PipelineModelTest, CpAsyncLandsWhenItsGroupRetires) {
@@ -509,11 +520,7 @@ TEST(PipelineModelTest, CpAsyncLandsWhenItsGroupRetires) {
 TEST(PipelineModelTest, CpAsyncNeedsABarrierAfterEveryWait) {
   // Both wait, but thread 0 reads thread 1's half without a barrier.
   PipelineModel model(2, {});
-  copyHalvesByGroup(model);
-  for (int64_t t : {0, 1}) {
-    model.commitGroup(t, AsyncGroupKind::CpAsync);
-    model.waitGroup(t, AsyncGroupKind::CpAsync, 0);
-  }
+  landHalvesByGroup(model);
   model.readShared(0, box(0, 0), &opRead);
   ASSERT_TRUE(model.failed());
   EXPECT_NE(model.getFindings()[0].message.find("without synchronizing"),
@@ -535,14 +542,8 @@ TEST(PipelineModelTest, CpAsyncOwnRowsStillNeedTheOthersWaits) {
   // Each thread waits for its group and reads the rows the model gave it:
   // the planner deals vectors round-robin, so they may be the other's.
   PipelineModel model(2, {});
-  copyHalvesByGroup(model);
-  for (int64_t t : {0, 1}) {
-    model.commitGroup(t, AsyncGroupKind::CpAsync);
-    model.waitGroup(t, AsyncGroupKind::CpAsync, 0);
-  }
-  SharedBox top = box(0, 0);
-  top.hi[1] = 32;
-  model.readShared(0, top, &opRead);
+  landHalvesByGroup(model);
+  model.readShared(0, half(true), &opRead);
   ASSERT_TRUE(model.failed());
   EXPECT_NE(model.getFindings()[0].message.find("thread 1 "),
             std::string::npos);
@@ -554,20 +555,13 @@ TEST(PipelineModelTest, CpAsyncRefillMeetsTheOthersReadsOfTheStage) {
   // reads the top rows. The planner's vectors of that share may be among
   // the top rows: a race, though the model's row slices do not overlap.
   PipelineModel model(2, {});
-  copyHalvesByGroup(model);
-  for (int64_t t : {0, 1}) {
-    model.commitGroup(t, AsyncGroupKind::CpAsync);
-    model.waitGroup(t, AsyncGroupKind::CpAsync, 0);
-  }
+  landHalvesByGroup(model);
   for (int64_t t : {0, 1})
     model.barArrive(t, -1, -1, &opBar);
-  SharedBox top = box(0, 0), bottom = box(0, 0);
-  top.hi[1] = 32;
-  bottom.lo[1] = 32;
-  model.readShared(0, top, &opRead);
+  model.readShared(0, half(true), &opRead);
   ASSERT_FALSE(model.failed()) << model.getFindings()[0].message;
-  model.copyIntoSharedByGroup(1, bottom, &opCopy, 2, box(0, 0));
-  model.readShared(0, top, &opRead);
+  model.copyIntoSharedByGroup(1, half(false), &opCopy, 2, box(0, 0));
+  model.readShared(0, half(true), &opRead);
   EXPECT_TRUE(model.failed());
 }
 
@@ -587,8 +581,7 @@ TEST(PipelineModelTest, CpAsyncCopiesOfTwoScopesAreApart) {
 TEST(PipelineModelTest, CpAsyncCopyReachedByPartOfItsScope) {
   // A copy of two threads' scope that only thread 0 issues.
   PipelineModel model(2, {});
-  SharedBox top = box(0, 0);
-  top.hi[1] = 32;
+  SharedBox top = half(true);
   model.copyIntoSharedByGroup(0, top, &opCopy, 2, box(0, 0));
   model.commitGroup(0, AsyncGroupKind::CpAsync);
   model.waitGroup(0, AsyncGroupKind::CpAsync, 0);
@@ -603,12 +596,9 @@ TEST(PipelineModelTest, CpAsyncUnderANewerStoreIsStillChecked) {
   // bottom half (padding): the newest write over the stage is the store,
   // but a read of the whole stage still races with the copy.
   PipelineModel model(1, {});
-  SharedBox top = box(0, 0), bottom = box(0, 0);
-  top.hi[1] = 32;
-  bottom.lo[1] = 32;
-  model.copyIntoSharedByGroup(0, top, &opCopy, 1, top);
+  model.copyIntoSharedByGroup(0, half(true), &opCopy, 1, half(true));
   model.commitGroup(0, AsyncGroupKind::CpAsync);
-  model.writeShared(0, bottom, &opWrite);
+  model.writeShared(0, half(false), &opWrite);
   EXPECT_FALSE(model.failed());
   model.readShared(0, box(0, 0), &opRead);
   ASSERT_TRUE(model.failed());
