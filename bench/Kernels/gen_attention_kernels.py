@@ -74,7 +74,8 @@ WS_STAGES = {64: 2, 128: 2, 256: 2}
 WS_BLOCK_N = {64: 128, 128: 128, 256: 80}
 # Keys per block of the plain "ws" form where WS_BLOCK_N's do not pay: at
 # d = 256 (causal) it spills 8 bytes at 80 when persistent, and one CTA per
-# tile (varlen) ran 1-4 % slower at 80 than at 64 (H200).
+# tile (varlen) ran 1-4 % slower at 80 than an earlier run's 64 (H200;
+# not timed in one process).
 PLAIN_BLOCK_N = {256: 64}
 
 
