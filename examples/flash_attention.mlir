@@ -254,6 +254,20 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       %block_max = tile.alloc_local : !row
       %alpha = tile.alloc_local : !row
       %row_sum = tile.alloc_local : !row
+    // Ping-pong: the consumers take turns issuing their GEMMs (named barriers
+    // 3 and 4, 256 threads), so one's softmax runs under the other's GEMMs;
+    // warpgroup 1 goes first. The turns run on across tiles (both take the
+    // same number per tile), so that neither waits at a tile's start for the
+    // other's epilogue.
+      %c2_i32 = arith.constant 2 : i32
+      %c7_i32 = arith.constant 7 : i32
+      %turn_threads = arith.constant 256 : i32
+      %my_turn_id = arith.addi %wg_barrier, %c2_i32 : i32
+      %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
+      %second_consumer = arith.cmpi eq, %wg, %c2 : index
+      scf.if %second_consumer {
+        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+      }
       %end_g = scf.for %i = %c0 to %my_tiles step %c1
           iter_args(%g = %c0) -> (index) {
         %unit_n = arith.divui %i, %tiles_per_unit : index
@@ -296,18 +310,6 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
       // P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap);
       // the last block's P·V ends the loop.
         %first = arith.addi %c0, %c0 : index
-      // Ping-pong: the consumers take turns issuing their GEMMs (named barriers
-      // 3 and 4, 256 threads), so one's softmax runs under the other's GEMMs;
-      // warpgroup 1 goes first.
-        %c2_i32 = arith.constant 2 : i32
-        %c7_i32 = arith.constant 7 : i32
-        %turn_threads = arith.constant 256 : i32
-        %my_turn_id = arith.addi %wg_barrier, %c2_i32 : i32
-        %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
-        %second_consumer = arith.cmpi eq, %wg, %c2 : index
-        scf.if %second_consumer {
-          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
-        }
         %g_first = arith.addi %g, %first : index
         %s_first = arith.remui %g_first, %stages : index
         %round_first = arith.divui %g_first, %stages : index
@@ -524,10 +526,7 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         tile.gemm_async %acc[0, 0], %p[0, 0], %sv[%s_last, 0, 0] sizes [64, 128, 128]
             exec warpgroup accumulate(%true) : !acc, !p_regs, !kv_ring
         tile.commit_group wgmma
-        %pass = arith.xori %second_consumer, %true : i1
-        scf.if %pass {
-          tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
-        }
+        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
         tile.wait_group wgmma, 0
         scf.if %releaser {
           nvgpu.mbarrier.arrive %bars[%fb_last] : !bars -> !nvgpu.mbarrier.token
@@ -590,6 +589,11 @@ gpu.module @attention [#nvvm.target<chip = "sm_90a">] {
         }
         %g_next = arith.addi %g, %k_blocks : index
         scf.yield %g_next : index
+      }
+    // Warpgroup 1 takes warpgroup 2's last turn: no generation left open.
+      %first_consumer = arith.xori %second_consumer, %true : i1
+      scf.if %first_consumer {
+        tile.named_barrier id(%my_turn_id) threads(%turn_threads)
       }
     // The last tile's stores read their shared memory before the CTA exits.
       scf.if %wg_leader {

@@ -881,6 +881,22 @@ scf.for %h = %c0 to %consumer_wgs step %c1 {{
       %alpha = tile.alloc_local : {r_t}
 {guard_decls}      %row_sum = tile.alloc_local : {r_t}
 """)
+    if pingpong:
+        w(c("Ping-pong: the consumers take turns issuing their GEMMs (named barriers"))
+        w(c("3 and 4, 256 threads), so one's softmax runs under the other's GEMMs;"))
+        w(c("warpgroup 1 goes first. The turns run on across tiles (both take the"))
+        w(c("same number per tile), so that neither waits at a tile's start for the"))
+        w(c("other's epilogue."))
+        w("""      %c2_i32 = arith.constant 2 : i32
+      %c7_i32 = arith.constant 7 : i32
+      %turn_threads = arith.constant 256 : i32
+      %my_turn_id = arith.addi %wg_barrier, %c2_i32 : i32
+      %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
+      %second_consumer = arith.cmpi eq, %wg, %c2 : index
+      scf.if %second_consumer {
+        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
+      }
+""")
     consumer_tile_start = len(out)
     if persistent:
         w(tile_coords("      ", heads=False))
@@ -1034,29 +1050,10 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
         w(c("P·V is on the tensor cores (FlashAttention-3's intra-warpgroup overlap);"))
         w(c("the last block's P·V ends the loop."))
         w("      %first = arith.addi %c0, %c0 : index\n")
-        turn, pass_turn, pass_turn_unless_last = "", "", ""
+        turn, pass_turn = "", ""
         if pingpong:
-            w(c("Ping-pong: the consumers take turns issuing their GEMMs (named barriers"))
-            w(c("3 and 4, 256 threads), so one's softmax runs under the other's GEMMs;"))
-            w(c("warpgroup 1 goes first."))
-            w("""      %c2_i32 = arith.constant 2 : i32
-      %c7_i32 = arith.constant 7 : i32
-      %turn_threads = arith.constant 256 : i32
-      %my_turn_id = arith.addi %wg_barrier, %c2_i32 : i32
-      %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
-      %second_consumer = arith.cmpi eq, %wg, %c2 : index
-      scf.if %second_consumer {
-        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
-      }
-""")
             turn = "        tile.named_barrier id(%my_turn_id) threads(%turn_threads)\n"
             pass_turn = "        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)\n"
-            # Warpgroup 2 keeps its last turn: no generation left open.
-            pass_turn_unless_last = """      %pass = arith.xori %second_consumer, %true : i1
-      scf.if %pass {
-        tile.named_barrier arrive id(%other_turn_id) threads(%turn_threads)
-      }
-"""
         w(barriers("first", "      "))
         w(turn[2:])
         w(issue_s("first", "      "))
@@ -1118,7 +1115,7 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
           exec warpgroup accumulate(%true) : {o_t}, {p_t}, {kv_t}
       tile.commit_group wgmma
 """)
-        w(pass_turn_unless_last)
+        w(pass_turn[2:])
         w(f"""      tile.wait_group wgmma, 0
       scf.if %releaser {{
         nvgpu.mbarrier.arrive %bars[%fb_last] : {bar_t} -> !nvgpu.mbarrier.token
@@ -1249,6 +1246,13 @@ tile.convert %s_acc to %p : {s_t} to {p_t}"""
                             for line in "".join(out[consumer_tile_start:]).rstrip("\n").split("\n"))
     del out[consumer_tile_start:]
     w(tile_loop("      ", consumer_tile))
+    if pingpong:
+        w(c("Warpgroup 1 takes warpgroup 2's last turn: no generation left open."))
+        w("""      %first_consumer = arith.xori %second_consumer, %true : i1
+      scf.if %first_consumer {
+        tile.named_barrier id(%my_turn_id) threads(%turn_threads)
+      }
+""")
     if separate_o:
         w(c("The last tile's stores read their shared memory before the CTA exits."))
         w("""      scf.if %wg_leader {
