@@ -362,6 +362,7 @@ def sweep():
                         entries[choice] = (lambda c=choice: gemm.linear(a, w, choice=c))
                     continue
                 counts = ([None] if case in gemm.family
+                          or case in gemm.schedules
                           or case in gemm.cluster_k else
                           sorted({-(-k_tiles // -(-k_tiles // p))
                                   for p in (1, 2, 3, 4, 6, 8, 12, 16)

@@ -194,6 +194,13 @@ std::string tile::cuda::chipsWith(InstructionFamily family) {
       [&](const ChipInfo &chip) { return chip.support(family).has_value(); });
 }
 
+int64_t tile::cuda::largestSharedBytesPerBlock() {
+  int64_t largest = 0;
+  for (const ChipNumber &c : kChipNumbers)
+    largest = std::max(largest, c.sharedBytesPerBlock);
+  return largest;
+}
+
 OrReason<ChipInfo> tile::cuda::lookupChip(llvm::StringRef name) {
   for (const ChipInfo &chip : chipTable())
     if (chip.name == name)

@@ -112,6 +112,10 @@ std::string chipsWith(InstructionFamily family);
 /// lists the known ones).
 OrReason<ChipInfo> lookupChip(llvm::StringRef name);
 
+/// The most shared memory one block may use on any known chip: a bound for
+/// checks that do not know the chip.
+int64_t largestSharedBytesPerBlock();
+
 /// The PTX version of a `+ptxNN` target feature list ("+ptx86,+sm_100a"),
 /// nullopt when it names none, or why it is malformed: a feature mentioning
 /// `ptx` must be exactly `+ptxNN` for a version LLVM 22 knows (it ignores

@@ -40,6 +40,8 @@
 #include "KernelChecks.h"
 #include "tile/Dialect/Tile/IR/LocalTiles.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Target/CUDA/Chips.h"
+#include "tile/Target/CUDA/HardwareLimits.h"
 #include "tile/Target/CUDA/Model/PipelineModel.h"
 #include "tile/Variants/CUDA/VariantHelpers.h"
 
@@ -1979,6 +1981,16 @@ tile::kernel_checks::checkPipelines(FunctionOpInterface function,
   if (!objects.any || (objects.groups.empty() && !objects.groupCopies))
     return notSimulated("no mbarrier group and async copy or MMA, and no "
                         "copy completing through cp.async groups");
+  // More barriers than any chip's shared memory holds: the kernel cannot
+  // run (the shared-memory budget check says so); modelling them would
+  // only exhaust this process's memory.
+  int64_t barrierBytes = 0;
+  for (int64_t size : objects.groupSizes)
+    barrierBytes += size * cuda::kMbarrierBytes;
+  if (barrierBytes > cuda::largestSharedBytesPerBlock())
+    return notSimulated("mbarrier groups of " +
+                        Twine(barrierBytes / cuda::kMbarrierBytes) +
+                        " barriers, more than shared memory holds");
 
   // Short K loops and wrapping rings; warps in both orders (a producer
   // running ahead, consumers running ahead); then each warp of the first
