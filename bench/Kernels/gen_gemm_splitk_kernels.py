@@ -19,6 +19,9 @@ layers), where one CTA per tile leaves most SMs idle. Per type:
       which dispatch lowers as swap-AB (C^T = B A^T: B's rows as the
       wgmma's M, A's as its N), so a small M wastes no MMA rows; the ring
       is deeper (8 or 6 stages), since a stage is smaller.
+  gemm_<type>_tn_swapab_<R>x64x<BK>_s<stages>_splitk (and _clusterk2): the
+      same with R x 64 tiles and one consumer warpgroup (256 threads), for
+      N whose 128-column tiles fill few SMs; 16, 14 or 10 stages.
   gemm_<type>_tn_128x128x<BK>_s5_streamk: stream-K: the grid's C CTAs
       share all tiles' K steps evenly (CTA c takes steps floor(c I / C)
       .. floor((c + 1) I / C) - 1 of I = tiles * k_tiles, tile by tile),
@@ -64,6 +67,12 @@ REDUCERS = [(16, 8), (64, 4)]
 # so the narrow ones afford a deeper ring (more bytes in flight: small-M
 # GEMMs stream the weight at memory speed).
 SWAP_AB = [(16, 8, True), (32, 8, True), (64, 6, True)]
+# Narrow swap-AB forms: `R` x 64 tiles (64 weight rows, one consumer
+# warpgroup, 256 threads) for problems whose 128-column tiles fill few SMs
+# (N = 4096: 32 tiles); twice the tiles, so that K split in two across a
+# cluster's CTAs fills them. A stage is 64 weight rows: the ring is deeper.
+# (R, stages).
+SWAP_AB_NARROW = [(16, 16), (32, 14), (64, 10)]
 # Cluster split-K forms (cluster_k): (tile rows, swap-AB, the cluster sizes
 # S = K parts). An owner CTA stages S - 1 received halves besides its own
 # (S f32 half tiles in all), so the ring keeps what shared memory is left:
@@ -73,15 +82,17 @@ SWAP_AB = [(16, 8, True), (32, 8, True), (64, 6, True)]
 # built.
 CLUSTER_FORMS = [(BN, False, (2,)), (16, True, (2, 4, 8)),
                  (32, True, (2, 4)), (64, True, (2, 4))]
+# The narrow swap-AB tiles in clusters of 2 (K in halves).
+NARROW_CLUSTER_SIZES = (2,)
 # What one CTA may allocate (227 KiB), less the barriers and alignment.
 SHARED_BUDGET = 225 * 1024
 
 
-def cluster_stages(ty, bk, bn, swap, parts, out_ty, stages):
+def cluster_stages(ty, bk, bn, swap, parts, out_ty, stages, consumers=2):
     """The deepest ring (at most `stages`) that fits beside a cluster
     split-K kernel's f32 slots and output tile."""
     rows, cols = (bn, WM) if swap else (WM, bn)
-    tile_m, tile_n = (bn, 2 * WM) if swap else (BM, bn)
+    tile_m, tile_n = (bn, consumers * WM) if swap else (BM, bn)
     fixed = max(2, parts) * rows * cols * 4 + rows * cols * BYTES[out_ty]
     stage = (tile_m + tile_n) * bk * BYTES[ty]
     return min(stages, (SHARED_BUDGET - fixed) // stage)
@@ -109,7 +120,7 @@ def transposed_accumulator(rows):
 
 
 def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
-                  cluster=0, out_ty=None):
+                  cluster=0, out_ty=None, consumers=2):
     """The split-K GEMM C = A B^T. Plain: BM x 128 tiles, each consumer
     warpgroup owning 64 of the tile's rows (A's halves). With `swap`, the
     swap-AB form for small M: `bn` x 128 tiles (`bn` rows of A, 8..64),
@@ -118,17 +129,22 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
     (and for 16 and 32 an M that no wgmma has), so dispatch computes
     C^T = B A^T (B's rows as the wgmma's M, A's as its N). With
     `cluster` = S, the parts of a tile run on the S CTAs of a cluster and
-    are summed there (cluster_k), into C of `out_ty`."""
+    are summed there (cluster_k), into C of `out_ty`. With `consumers` = 1
+    (swap-AB only) the tile is `bn` x 64: one consumer warpgroup (256
+    threads), a stage one 64-row box of B; in a cluster CTA 0 owns the
+    tile and CTA 1 sends its part."""
+    assert consumers == 2 or (swap and consumers == 1 and not stream)
     kind = f"clusterk{cluster}" if cluster else "splitk"
+    threads = 128 * (consumers + 1)
     if swap:
-        name = f"gemm_{SHORT[ty]}_tn_swapab_{bn}x{2 * WM}x{bk}_s{stages}_{kind}"
-        tile_m, tile_n = bn, 2 * WM
-        # A (activations): one bn-row tile per stage, read by both
-        # consumers; B (weights): two 64-row halves per stage.
+        name = f"gemm_{SHORT[ty]}_tn_swapab_{bn}x{consumers * WM}x{bk}_s{stages}_{kind}"
+        tile_m, tile_n = bn, consumers * WM
+        # A (activations): one bn-row tile per stage, read by every
+        # consumer; B (weights): a 64-row box per consumer per stage.
         a_t = (f"!tile.buffer<{stages}x{bn}x{bk}x{ty}, shared, "
                f"{ring_k_major(ty, stages, bn, bk)}>")
-        b_t = (f"!tile.buffer<{2 * stages}x{WM}x{bk}x{ty}, shared, "
-               f"{ring_k_major(ty, 2 * stages, WM, bk)}>")
+        b_t = (f"!tile.buffer<{consumers * stages}x{WM}x{bk}x{ty}, shared, "
+               f"{ring_k_major(ty, consumers * stages, WM, bk)}>")
         acc_t = (f"!tile.buffer<{bn}x{WM}xf32, local, "
                  f"{transposed_accumulator(bn)}>")
         w_t = f32_tile(max(2, cluster), bn, WM)
@@ -139,6 +155,12 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
             tile.copy_async %gb[%n0, %k0] to %sb[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
             tile.copy_async %gb[%n1, %k0] to %sb[%a_half1, 0, 0] sizes [{WM}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
+"""
+        if consumers == 1:
+            loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bn}, {bk}] exec thread
+                mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
+            tile.copy_async %gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{WM}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
 """
         out_at = """%col = arith.muli %half, %c_wn : index
@@ -175,8 +197,8 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
     text = f"""
   // {tile_m}x{tile_n}x{bk} tiles, {stages}-stage ring, {SHORT[ty]}, K cut into %parts{' (swap-AB)' if swap else ''}
   gpu.func @{name}(%a: {m_in}, %b: {m_in}, %w: memref<?x?x?xf32, 1>, %parts_i32: i32 {{tile.sample_value = 2 : i64}}) kernel
-      attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
-{ring_constants(stages, tile_m, tile_n, bk, stage_bytes, 8)}    %i32_128 = arith.constant 128 : i32
+      attributes {{known_block_size = array<i32: {threads}, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
+{ring_constants(stages, tile_m, tile_n, bk, stage_bytes, 4 * consumers)}    %i32_128 = arith.constant 128 : i32
     %c_wn = arith.constant {WM} : index
     %parts = arith.index_cast %parts_i32 : i32 to index
     %M = memref.dim %a, %c0 : {m_in}
@@ -221,11 +243,11 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
 {unit_of("        ")}
         // The part's first K step overwrites the accumulator; the others
         // accumulate.
-{consumer_step("%it0", "false", None, False)}
+{consumer_step("%it0", "false", None, False, whole_tile=consumers == 1)}
         %it_next = arith.addi %it0, %c1 : index
         %k_second = arith.addi %k_begin, %c1 : index
         %it1 = scf.for %kt = %k_second to %k_end step %c1 iter_args(%i = %it_next) -> (index) {{
-{consumer_step("%i", "true", "%i", False)}
+{consumer_step("%i", "true", "%i", False, whole_tile=consumers == 1)}
           %next = arith.addi %i, %c1 : index
           scf.yield %next : index
         }}
@@ -280,7 +302,7 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
     if stream:
         text = stream_k(text)
     case = dict(kernel=name, dtype=ty, bm=tile_m, bn=tile_n, bk=bk,
-                stages=stages, block=384, swap_ab=swap, stream_k=stream)
+                stages=stages, block=threads, swap_ab=swap, stream_k=stream)
     if cluster:
         text = cluster_k(text, cluster, out_ty, mma_m, mma_n, w_t, acc_t,
                          out_at)
@@ -787,6 +809,18 @@ def main():
                                         default)
                 text, case = splitk_kernel(ty, bk, bn, stages, swap,
                                            cluster=parts, out_ty=out_ty)
+                case["out"] = out_ty
+                texts.append(text)
+                cases.append(case)
+        # After the 128-column forms: for equal rows the chooser's order.
+        for bn, default in SWAP_AB_NARROW:
+            for parts in (0,) + NARROW_CLUSTER_SIZES:
+                stages = (cluster_stages(ty, bk, bn, True, parts, out_ty,
+                                         default, consumers=1)
+                          if parts else default)
+                text, case = splitk_kernel(ty, bk, bn, stages, True,
+                                           cluster=parts, out_ty=out_ty,
+                                           consumers=1)
                 case["out"] = out_ty
                 texts.append(text)
                 cases.append(case)

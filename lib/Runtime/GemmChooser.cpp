@@ -71,6 +71,18 @@ constexpr double kSplitKEfficiency = 0.75;
 /// docs/Performance.md (j)).
 constexpr double kSplitKUnitSteps = 16;
 
+/// Swap-AB in 64-column tiles (one consumer warpgroup, twice the tiles)
+/// rather than 128-column ones, where the 128-column tiles fill at most a
+/// quarter of the SMs and the K loop is long (or the operands 8-bit): on
+/// an H200 (M = 1 to 64, N = 4096 and 1024) the 64-column tiles in pairs
+/// of CTAs ran 1.07-1.16x the 128-column choice at K = 14336 (bf16 and
+/// e4m3), and in the workspace form 1.07-1.15x at N = 1024, K = 8192 for
+/// M = 32 and 64; at K = 4096, e4m3 (32 K tiles) 0.77-0.88 of cuBLAS
+/// against 0.75-0.80, bf16 (64 K tiles) 0.72-1.05 against 0.84-1.12
+/// (docs/Performance.md (j)). Where the 128-column tiles take clusters of
+/// more than 2 (N = 1024, M <= 16) those stay faster.
+constexpr int64_t kNarrowSwapLongK = 128;
+
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 Expected<int64_t> integer(const llvm::json::Object &o, llvm::StringRef key,
@@ -315,14 +327,22 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
   // M <= 64: swap-AB, the narrowest tile holding M rows (the wgmma's N), K
   // split to fill the SMs.
   if (options.allowSwapAB && m <= 64) {
-    std::vector<const GemmKernelCase *> swap;
+    // The narrowest rows holding M; of those, the 128- and 64-column
+    // tiles (the first of each in the catalog).
+    int64_t rows = 0;
     for (const GemmKernelCase *c : of(GemmForm::SwapAB))
-      if (c->bm >= m)
-        swap.push_back(c);
-    std::stable_sort(swap.begin(), swap.end(),
-                     [](auto *a, auto *b) { return a->bm < b->bm; });
-    if (!swap.empty()) {
-      const GemmKernelCase &c = *swap.front();
+      if (c->bm >= m && (!rows || c->bm < rows))
+        rows = c->bm;
+    const GemmKernelCase *wide = nullptr, *narrow = nullptr;
+    for (const GemmKernelCase *c : of(GemmForm::SwapAB)) {
+      if (c->bm != rows)
+        continue;
+      if (c->bn == 64 && !narrow)
+        narrow = c;
+      else if (c->bn != 64 && !wide)
+        wide = c;
+    }
+    auto swapChoice = [&](const GemmKernelCase &c) {
       int64_t tiles = c.tiles(m, n);
       // One wave of tiles or more: one part (the reduction only converts).
       int64_t parts = splitKParts(c, m, n, k, sms, 1).value_or(1);
@@ -335,6 +355,19 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
               inCluster(catalog, c, parts, tiles, k, clustersHeld))
         return GemmChoice{cluster, std::nullopt, why + summedIn(*cluster)};
       return GemmChoice{&c, parts, why};
+    };
+    if (wide || narrow) {
+      GemmChoice choice = swapChoice(wide ? *wide : *narrow);
+      bool eightBit = llvm::StringRef(dtype).starts_with("f8");
+      if (wide && narrow && wide->tiles(m, n) * 4 <= sms &&
+          (eightBit || wide->kTiles(k) >= kNarrowSwapLongK) &&
+          choice.kernelCase->cluster <= 2) {
+        GemmChoice narrowed = swapChoice(*narrow);
+        narrowed.why += " (128-column tiles would fill a quarter of the SMs "
+                        "or less)";
+        return narrowed;
+      }
+      return choice;
     }
   }
 

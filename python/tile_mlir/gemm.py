@@ -33,7 +33,9 @@ GPU machine without the compiler library uses a cache made elsewhere.
 The choice, from the shape and the GPU's SM count: for M <= 64, swap-AB
 (tiles of {16, 32, 64} rows of A by 128 of W, the narrowest that holds M;
 the tile's rows are the wgmma's N, so an M of 16 wastes nothing of the
-MMA, and K is cut into parts until the tiles fill the SMs); otherwise the
+MMA, and K is cut into parts until the tiles fill the SMs; by 64 of W
+where 128-column tiles would fill a quarter of the SMs or less and the K
+loop is long, docs/Gemm.md); otherwise the
 persistent family's 128 x {256, 192, 128, 64} tiles, the one with the
 fewest waves of tiles weighted by the tile's measured efficiency, or for
 few tiles and a long K split-K (128 x 128 tiles, K cut into S parts).

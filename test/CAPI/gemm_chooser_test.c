@@ -98,6 +98,14 @@ int main(void) {
   CHECK(calls > 0, "the held-clusters callback was asked");
   tileGemmChoiceFree(&c);
 
+  /* e4m3 M = 1 with N = 4096: 128-column tiles would fill a quarter of
+     the SMs: 64-column swap-AB tiles in pairs. */
+  c = choose(chooser, "f8E4M3FN", 1, 4096, 4096, &calls);
+  CHECK(c.kernel && strstr(c.kernel, "swapab_16x64x128") &&
+            strstr(c.kernel, "clusterk2"),
+        "e4m3 1 x 4096 x 4096 runs swap-AB 16 x 64 tiles in pairs");
+  tileGemmChoiceFree(&c);
+
   /* e4m3, few tiles, long K: split-K with a workspace (8 parts). */
   c = choose(chooser, "f8E4M3FN", 128, 1024, 8192, &calls);
   CHECK(c.kernel && strstr(c.kernel, "e4m3") && strstr(c.kernel, "splitk") &&

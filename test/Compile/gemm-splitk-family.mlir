@@ -18,12 +18,13 @@
 // QUIET-NOT: warning
 //
 // Per type (bf16, f16, e4m3) a 128 x 128 GEMM, three swap-AB GEMMs (16,
-// 32, 64 rows of A: M as the wgmma's N), a stream-K GEMM and eight cluster
+// 32, 64 rows of A: M as the wgmma's N), a stream-K GEMM, eight cluster
 // split-K GEMMs (128 x 128 in pairs; 16 rows in clusters of 2, 4, 8; 32
-// and 64 rows in clusters of 2 and 4), and eight reductions (split-K and
+// and 64 rows in clusters of 2 and 4) and the three swap-AB heights in
+// 64-column tiles, alone and in pairs; and eight reductions (split-K and
 // stream-K; to bf16, to f16; 16- and 64-row blocks).
 // PTXAS-NOT: C751
-// PTXAS-COUNT-47: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-65: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: C751
 //
 // A cluster split-K kernel takes A, B and C (no workspace, no part
@@ -36,6 +37,11 @@
 // CLUSTER: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
 // CLUSTER-LABEL: .entry gemm_bf16_tn_swapab_16x128x64_s8_clusterk8(
 // CLUSTER: .reqnctapercluster 8, 1, 1
+// A 64-column swap-AB tile: one consumer warpgroup, 256 threads.
+// CLUSTER-LABEL: .entry gemm_bf16_tn_swapab_16x64x64_s16_clusterk2(
+// CLUSTER: .maxntid 256, 1, 1
+// CLUSTER: .reqnctapercluster 2, 1, 1
+// CLUSTER: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
 //
 // The reductions wait for the split-K GEMM before them on the stream
 // (griddepcontrol.wait) and are launched programmatically; the GEMMs let
@@ -55,9 +61,16 @@
 // CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_clusterk8"
 // CASES: "cluster": 8
 // CASES: "kernel": "gemm_bf16_tn_swapab_64x128x64_s6_clusterk4"
+// CASES: "kernel": "gemm_bf16_tn_swapab_16x64x64_s16_splitk"
+// CASES: "bn": 64
+// CASES: "block": 256
+// CASES: "kernel": "gemm_bf16_tn_swapab_16x64x64_s16_clusterk2"
+// CASES: "kernel": "gemm_bf16_tn_swapab_32x64x64_s14_splitk"
+// CASES: "kernel": "gemm_bf16_tn_swapab_64x64x64_s10_clusterk2"
 // CASES: "kernel": "gemm_f16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_128x128x128_s5_splitk"
 // CASES: "kernel": "gemm_e4m3_tn_swapab_16x128x128_s8_splitk"
+// CASES: "kernel": "gemm_e4m3_tn_swapab_16x64x128_s16_clusterk2"
 // CASES: "reducers"
 // CASES: "kernel": "gemm_splitk_reduce_bf16_16x128"
 // CASES: "kernel": "gemm_splitk_reduce_bf16_64x128"

@@ -21,20 +21,23 @@ using namespace tile::runtime;
 
 namespace {
 
-std::string tiles(llvm::StringRef name, int bn, int bk) {
-  return "{\"kernel\": \"" + name.str() +
-         "\", \"dtype\": \"bf16\", \"out\": \"bf16\", \"b_mn\": false, "
+std::string tiles(llvm::StringRef name, int bn, int bk,
+                  llvm::StringRef dtype = "bf16") {
+  return "{\"kernel\": \"" + name.str() + "\", \"dtype\": \"" + dtype.str() +
+         "\", \"out\": \"bf16\", \"b_mn\": false, "
          "\"bm\": 128, \"bn\": " +
          std::to_string(bn) + ", \"bk\": " + std::to_string(bk) +
          ", \"stages\": 4, \"block\": 384, \"copy\": \"tma\"}";
 }
 
 std::string split(llvm::StringRef name, int bm, bool swap, int cluster = 0,
-                  bool streamK = false) {
-  std::string s = "{\"kernel\": \"" + name.str() +
-                  "\", \"dtype\": \"bf16\", \"out\": \"bf16\", \"bm\": " +
-                  std::to_string(bm) +
-                  ", \"bn\": 128, \"bk\": 64, \"stages\": 5, \"block\": 384, "
+                  bool streamK = false, int bn = 128,
+                  llvm::StringRef dtype = "bf16", int bk = 64) {
+  std::string s = "{\"kernel\": \"" + name.str() + "\", \"dtype\": \"" +
+                  dtype.str() + "\", \"out\": \"bf16\", \"bm\": " +
+                  std::to_string(bm) + ", \"bn\": " + std::to_string(bn) +
+                  ", \"bk\": " + std::to_string(bk) +
+                  ", \"stages\": 5, \"block\": 384, "
                   "\"swap_ab\": " +
                   (swap ? "true" : "false") +
                   ", \"stream_k\": " + (streamK ? "true" : "false");
@@ -57,6 +60,7 @@ std::string familyJson() {
   return "{\"kernels\": [" + tiles("t256x32", 256, 32) + "," +
          tiles("t256x64", 256, 64) + "," + tiles("t192", 192, 64) + "," +
          tiles("t128", 128, 64) + "," + tiles("t64", 64, 64) + "," +
+         tiles("e4_t128", 128, 128, "f8E4M3FN") + "," +
          // Not chosen: an A.B kernel, a B-multicast cluster, a version,
          // another schedule.
          "{\"kernel\": \"nn\", \"dtype\": \"bf16\", \"out\": \"bf16\", "
@@ -78,7 +82,20 @@ std::string splitKJson() {
          split("swap32", 32, true) + "," + split("clusterk2", 128, false, 2) +
          "," + split("swap16_clusterk2", 16, true, 2) + "," +
          split("swap16_clusterk4", 16, true, 4) + "," +
-         split("streamk", 128, false, 0, true) + "], " + kReducers + "}";
+         split("swap16_clusterk8", 16, true, 8) + "," +
+         split("streamk", 128, false, 0, true) + "," +
+         // 64-column swap-AB tiles, after the 128-column ones.
+         split("swap16n", 16, true, 0, false, 64) + "," +
+         split("swap16n_clusterk2", 16, true, 2, false, 64) + "," +
+         split("swap64n", 64, true, 0, false, 64) + "," +
+         split("e4_swap16", 16, true, 0, false, 128, "f8E4M3FN", 128) + "," +
+         split("e4_swap16_clusterk2", 16, true, 2, false, 128, "f8E4M3FN",
+               128) +
+         "," + split("e4_swap16n", 16, true, 0, false, 64, "f8E4M3FN", 128) +
+         "," +
+         split("e4_swap16n_clusterk2", 16, true, 2, false, 64, "f8E4M3FN",
+               128) +
+         "], " + kReducers + "}";
 }
 
 GemmCatalog catalog() {
@@ -102,9 +119,10 @@ struct Chosen {
 
 Chosen choose(const GemmCatalog &cat, int64_t m, int64_t n, int64_t k,
               int (*held)(const GemmKernelCase &) = h200,
-              GemmChooseOptions options = {}, int sms = 132) {
+              GemmChooseOptions options = {}, int sms = 132,
+              llvm::StringRef dtype = "bf16") {
   llvm::Expected<GemmChoice> c =
-      chooseGemm(cat, "bf16", m, n, k, sms, held, options);
+      chooseGemm(cat, dtype, m, n, k, sms, held, options);
   if (!c) {
     ADD_FAILURE() << llvm::toString(c.takeError());
     return {};
@@ -114,7 +132,7 @@ Chosen choose(const GemmCatalog &cat, int64_t m, int64_t n, int64_t k,
 
 TEST(GemmCatalog, ReadsTheFormsAndLeavesOutWhatIsNotChosen) {
   GemmCatalog cat = catalog();
-  EXPECT_EQ(cat.kernels().size(), 13u);
+  EXPECT_EQ(cat.kernels().size(), 22u);
   EXPECT_EQ(cat.find("nn"), nullptr);
   EXPECT_EQ(cat.find("multicast"), nullptr);
   EXPECT_EQ(cat.find("t256_ldgsts"), nullptr);
@@ -223,6 +241,41 @@ TEST(ChooseGemm, SwapABCutsKToFillTheSMsAndSumsInAClusterWhenOneRoundHoldsIt) {
   Chosen oneMore = choose(cat, 1, 31 * 128, 4096, h200);
   EXPECT_EQ(oneMore.kernel, "swap16");
   EXPECT_EQ(oneMore.parts, 4);
+}
+
+TEST(ChooseGemm, SwapABTakes64ColumnTilesWhere128ColumnOnesFillAQuarter) {
+  GemmCatalog cat = catalog();
+  // M = 1, N = 4096: 32 tiles of 128 columns (a quarter of 132 SMs or
+  // less); K = 14336: 224 K tiles. 64 tiles of 64 columns, K in halves in
+  // pairs of CTAs.
+  Chosen longK = choose(cat, 1, 4096, 14336);
+  EXPECT_EQ(longK.kernel, "swap16n_clusterk2");
+  EXPECT_FALSE(longK.parts);
+  EXPECT_EQ(longK.why,
+            "M = 1 <= 64: swap-AB, 64 tiles of 16x64 x 2 K part(s) on 132 "
+            "SMs, summed in clusters of 2 (128-column tiles would fill a "
+            "quarter of the SMs or less)");
+  // Without pairs: the workspace form of the 64-column tile.
+  Chosen noPairs = choose(cat, 1, 4096, 14336, none);
+  EXPECT_EQ(noPairs.kernel, "swap16n");
+  EXPECT_EQ(noPairs.parts, 2);
+  // bf16 at K = 4096 (64 K tiles): the 128-column tiles.
+  EXPECT_EQ(choose(cat, 1, 4096, 4096).kernel, "swap16");
+  // 8-bit operands at K = 4096 (32 K tiles of 128): 64-column tiles.
+  EXPECT_EQ(choose(cat, 1, 4096, 4096, h200, {}, 132, "f8E4M3FN").kernel,
+            "e4_swap16n_clusterk2");
+  // N = 6144: 48 tiles of 128 columns, more than a quarter of the SMs.
+  EXPECT_EQ(choose(cat, 1, 6144, 14336).kernel, "swap16_clusterk2");
+  // ... of 264 SMs a quarter holds them.
+  EXPECT_EQ(choose(cat, 1, 6144, 14336, h200, {}, 264).kernel,
+            "swap16n_clusterk2");
+  // N = 1024, K = 8192: the 128-column tiles in clusters of 8 stay.
+  EXPECT_EQ(choose(cat, 1, 1024, 8192).kernel, "swap16_clusterk8");
+  // M = 64 (no 64-row clusters in the catalog): 16 tiles of 64 columns
+  // in 8 K parts against 8 of 128.
+  Chosen rows64 = choose(cat, 64, 1024, 8192);
+  EXPECT_EQ(rows64.kernel, "swap64n");
+  EXPECT_EQ(rows64.parts, 8);
 }
 
 TEST(ChooseGemm, FewTilesAndALongKSplitK) {
