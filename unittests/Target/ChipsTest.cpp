@@ -122,7 +122,10 @@ TEST(Chips, SharedMemoryPerBlock) {
     tile::OrReason<ChipInfo> chip = lookupChip(name);
     ASSERT_TRUE(bool(chip)) << name;
     EXPECT_EQ(chip->sharedBytesPerBlock, bytes) << name;
+    EXPECT_LE(bytes, largestSharedBytesPerBlock()) << name;
   }
+  // The bound for checks that do not know the chip: the largest of them.
+  EXPECT_EQ(largestSharedBytesPerBlock(), 232448);
 }
 
 TEST(Chips, UnknownChipsListTheKnownOnes) {
