@@ -149,20 +149,15 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
                  f"{transposed_accumulator(bn)}>")
         w_t = f32_tile(max(2, cluster), bn, WM)
         mma_m, mma_n = bn, WM
-        loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bn}, {bk}] exec thread
+        # B's boxes: (row, stage slot) per consumer.
+        b_boxes = ([("%n0", "%a_half0"), ("%n1", "%a_half1")] if consumers == 2
+                   else [("%n0", "%s")])
+        loads = (f"""            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bn}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
-            %n1 = arith.addi %n0, %c_wn : index
-            tile.copy_async %gb[%n0, %k0] to %sb[%a_half0, 0, 0] sizes [{WM}, {bk}] exec thread
+""" + ("            %n1 = arith.addi %n0, %c_wn : index\n" if consumers == 2 else "")
+                 + "".join(f"""            tile.copy_async %gb[{row}, %k0] to %sb[{slot}, 0, 0] sizes [{WM}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
-            tile.copy_async %gb[%n1, %k0] to %sb[%a_half1, 0, 0] sizes [{WM}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
-"""
-        if consumers == 1:
-            loads = f"""            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bn}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {{g_in}} to {{a_t}}
-            tile.copy_async %gb[%n0, %k0] to %sb[%s, 0, 0] sizes [{WM}, {bk}] exec thread
-                mbar(%full[%s] : !ring) : {{g_in}} to {{b_t}}
-"""
+""" for row, slot in b_boxes))
         out_at = """%col = arith.muli %half, %c_wn : index
           %m_half = arith.addi %m0, %c0 : index
           %n_half = arith.addi %n0, %col : index"""

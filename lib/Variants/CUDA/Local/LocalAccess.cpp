@@ -174,7 +174,6 @@ int64_t bufferAlignment(Value memory, BufferType type) {
   return element;
 }
 
-
 std::optional<DeclaredAlignment> declaredAlignment(Value memory) {
   auto from = memory.getDefiningOp<FromMemrefOp>();
   if (!from)
