@@ -18,8 +18,10 @@ torch (cuBLAS) in the same process.
   gemm_any_bench.py tuned   the same grid with gemm.tune per problem (a
                             fresh cache): tuned, heuristic and cuBLAS
                             timed together; geometric means of both
-  gemm_any_bench.py sweep   every kernel and K-part count on small-M shapes
-                            (what the choice's model is checked against)
+  gemm_any_bench.py sweep [MxNxK ...]
+                            every kernel and K-part count on small-M shapes
+                            (what the choice's model is checked against);
+                            swap-AB tiles of 64 rows also for M above 64
 
 Tolerance: |C - ref| <= 2^-7 |ref| + 2^-7 rms(ref) (f16/bf16 output
 rounding plus f32 sums in another order); e4m3: + 2^-5 rms(ref) (Hopper's
@@ -340,9 +342,10 @@ def sweep():
     gemm = Gemm(DEVICE / "kernels", tuning=False)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
-    shapes = [(m, n, k) for m in (16, 64, 128, 256)
-              for n, k in ((4096, 4096), (6144, 4096), (8192, 8192),
-                           (1024, 8192))]
+    shapes = [tuple(int(x) for x in arg.split("x")) for arg in sys.argv[2:]]
+    shapes = shapes or [(m, n, k) for m in (16, 64, 128, 256)
+                        for n, k in ((4096, 4096), (6144, 4096), (8192, 8192),
+                                     (1024, 8192))]
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
         ty = {torch.bfloat16: "bf16", torch.float8_e4m3fn: "f8E4M3FN"}[dtype]
         for m, n, k in shapes:
@@ -351,8 +354,10 @@ def sweep():
             entries = {"torch": cublas(a, w)}
             chosen = gemm.choose(dtype, m, n, k, sms)
             for case in gemm.all_cases():
+                # Swap-AB tiles narrower than M only in their 64-row form
+                # (M of 65 and up walks several of them).
                 if case["dtype"] != ty or (case.get("swap_ab")
-                                           and case["bm"] < m):
+                                           and case["bm"] < min(m, 64)):
                     continue
                 k_tiles = -(-k // case["bk"])
                 if case in gemm.stream_k:

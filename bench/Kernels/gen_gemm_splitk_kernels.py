@@ -214,6 +214,10 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sw = tile.alloc_shared {{alignment = 1024 : i64}} : {w_t}
 {roles_and_ring()}    gpu.barrier
+    // Launched while the work before it on the stream may still run
+    // (programmatic launch: a kernel boundary costs a few percent of these
+    // short GEMMs); nothing before this reads or writes global memory.
+    nvvm.griddepcontrol wait
     %first_unit = gpu.block_id x
     %ctas = gpu.grid_dim x
     %is_producer = arith.cmpi eq, %wg, %c0 : index

@@ -83,6 +83,15 @@ constexpr double kSplitKUnitSteps = 16;
 /// more than 2 (N = 1024, M <= 16) those stay faster.
 constexpr int64_t kNarrowSwapLongK = 128;
 
+/// The largest M for which swap-AB in 64-row tiles (A's rows over several
+/// of them) replaces the 128-row tiles where those would split K: on an
+/// H200 (M = 96 to 256, N = 1024 and 4096, K = 4096 to 14336, bf16 and
+/// e4m3) the 64 x 128 swap-AB tiles in the workspace form ran 0.92-0.98x
+/// the 128 x 128 split-K kernel's time on 14 of 16 such problems (bf16
+/// x 4096 x 14336: 1.02-1.03x); where the family's tiles do not split K
+/// they lost (docs/Performance.md (j)).
+constexpr int64_t kSwapABLargestM = 256;
+
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 Expected<int64_t> integer(const llvm::json::Object &o, llvm::StringRef key,
@@ -408,6 +417,24 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
                   std::to_string(perPart * c->bk) + " on " +
                   std::to_string(sms) + " SMs"};
       bestCost = cost;
+    }
+  }
+  // M of 65 to 256 where the 128-row tiles split K: swap-AB in 64-row
+  // tiles where they split K too (in 2 to 8 parts, as measured), in the
+  // workspace form (in pairs of CTAs bf16 ran 7-9 % slower there).
+  if (options.allowSwapAB && best.parts && m <= kSwapABLargestM) {
+    for (const GemmKernelCase *c : of(GemmForm::SwapAB)) {
+      if (c->bm != 64 || c->bn != 128)
+        continue;
+      std::optional<int64_t> parts = splitKParts(*c, m, n, k, sms, 2);
+      if (!parts)
+        break;
+      return GemmChoice{
+          c, *parts,
+          "M = " + std::to_string(m) + ": swap-AB where 128-row tiles would "
+          "split K, " + std::to_string(c->tiles(m, n)) + " tiles of 64x128 x " +
+              std::to_string(*parts) + " K part(s) on " +
+              std::to_string(sms) + " SMs"};
     }
   }
   if (best.parts)

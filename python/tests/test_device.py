@@ -402,15 +402,16 @@ def test_fp8_block_scaled_gemms_match_a_float_reference():
 
 
 def test_gemm_chooses_swap_ab_split_k_and_copies_odd_strides():
-    """tile_mlir.gemm: M <= 64 runs swap-AB, a skinny M = 128 split-K (both
-    bit-identical run to run), a row stride TMA cannot take is copied, not
-    refused, and a caller's choice is checked."""
+    """tile_mlir.gemm: M <= 64 runs swap-AB, M = 320 split-K, a skinny
+    M = 128 swap-AB in two 64-row tiles (all bit-identical run to run), a row
+    stride TMA cannot take is copied, not refused, and a caller's choice is
+    checked."""
     skip_without_gpu()
     from tile_mlir.gemm import Gemm
     gemm = Gemm(KERNELS, tuning=False)
     torch.manual_seed(3)
     for m, kind in ((16, "swapab_16x128"), (40, "swapab_64x128"),
-                    (128, "tn_128x128x64_s5_splitk")):
+                    (320, "tn_128x128x64_s5_splitk"), (128, "swapab_64x128")):
         a = torch.randn(m, 4096, device="cuda", dtype=torch.bfloat16)
         w = torch.randn(1024, 4096, device="cuda", dtype=torch.bfloat16)
         assert kind in gemm.explain(a, w), gemm.explain(a, w)

@@ -331,7 +331,8 @@ class Gemm:
     def candidates(self, dtype, m, n, k, sms):
         """What `tune` times for an M x N x K problem: the heuristic's
         choice first, then every family tile, the swap-AB tiles that hold M
-        (M <= 64) and the 128 x 128 split-K kernel with 2 to 8 K parts (the
+        (M <= 64; for M of 65 to 256 the 64-row ones, A's rows over several
+        tiles) and the 128 x 128 split-K kernel with 2 to 8 K parts (the
         counts that leave no part empty), and every cluster split-K kernel
         of a fitting tile that the GPU can hold."""
         ty = _SHORT.get(str(dtype))
@@ -340,8 +341,10 @@ class Gemm:
         for c in self.family:
             if c["dtype"] == ty:
                 out.append((c["kernel"], None))
+        def swap_fits(c):
+            return m <= 256 and c["bm"] >= min(m, 64)
         for c in self.swap_ab + self.splitk:
-            if c["dtype"] != ty or (c.get("swap_ab") and (m > 64 or c["bm"] < m)):
+            if c["dtype"] != ty or (c.get("swap_ab") and not swap_fits(c)):
                 continue
             k_tiles = -(-k // c["bk"])
             for p in sorted({-(-k_tiles // -(-k_tiles // p))
@@ -349,7 +352,7 @@ class Gemm:
                 if p > 1 or c.get("swap_ab"):
                     out.append((c["kernel"], p))
         for c in self.cluster_k:
-            if c["dtype"] != ty or (c["swap_ab"] and (m > 64 or c["bm"] < m)):
+            if c["dtype"] != ty or (c["swap_ab"] and not swap_fits(c)):
                 continue
             if self._clusters_held(c["kernel"]) >= 1:
                 out.append((c["kernel"], None))

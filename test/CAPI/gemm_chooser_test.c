@@ -106,11 +106,19 @@ int main(void) {
         "e4m3 1 x 4096 x 4096 runs swap-AB 16 x 64 tiles in pairs");
   tileGemmChoiceFree(&c);
 
-  /* e4m3, few tiles, long K: split-K with a workspace (8 parts). */
+  /* e4m3, few tiles, long K, M = 128: swap-AB in 64-row tiles, split-K
+     with a workspace (8 parts). */
   c = choose(chooser, "f8E4M3FN", 128, 1024, 8192, &calls);
-  CHECK(c.kernel && strstr(c.kernel, "e4m3") && strstr(c.kernel, "splitk") &&
-            c.parts == 8,
-        "e4m3 128 x 1024 x 8192 runs split-K in 8 parts");
+  CHECK(c.kernel && strstr(c.kernel, "e4m3_tn_swapab_64x128") &&
+            strstr(c.kernel, "splitk") && c.parts == 8,
+        "e4m3 128 x 1024 x 8192 runs swap-AB 64 x 128 tiles in 8 parts");
+  tileGemmChoiceFree(&c);
+
+  /* Above 256 rows: the 128 x 128 split-K tiles (5 parts of 13 K tiles). */
+  c = choose(chooser, "bf16", 320, 1024, 4096, &calls);
+  CHECK(c.kernel && strstr(c.kernel, "bf16_tn_128x128x64") &&
+            strstr(c.kernel, "splitk") && c.parts == 5,
+        "bf16 320 x 1024 x 4096 runs split-K in 5 parts");
   tileGemmChoiceFree(&c);
 
   /* Refusals come back as text. */

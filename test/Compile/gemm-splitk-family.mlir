@@ -43,11 +43,23 @@
 // CLUSTER: .reqnctapercluster 2, 1, 1
 // CLUSTER: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes
 //
-// The reductions wait for the split-K GEMM before them on the stream
-// (griddepcontrol.wait) and are launched programmatically; the GEMMs let
-// them launch early.
-// PROGRAMMATIC-COUNT-8: "programmatic_launch": true
+// Every kernel waits for the work before it on the stream
+// (griddepcontrol.wait: the reductions for their GEMM, the GEMMs for
+// whatever wrote A and B or reads C) and is launched programmatically.
+// PROGRAMMATIC-COUNT-65: "programmatic_launch": true
 // PROGRAMMATIC-NOT: "programmatic_launch"
+// RUN: FileCheck %s --check-prefix=WAIT < %t.mlir
+// The GEMMs' wait comes after the barrier initialisation and before the
+// roles split (the producer's first load, the consumers' first store).
+// WAIT-LABEL: gpu.func @gemm_bf16_tn_128x128x64_s5_splitk(
+// WAIT: tile.fence mbarrier_init
+// WAIT: gpu.barrier
+// WAIT-NEXT: // Launched while
+// WAIT: nvvm.griddepcontrol wait
+// WAIT-NEXT: %first_unit = gpu.block_id x
+// WAIT: %is_producer = arith.cmpi eq, %wg, %c0 : index
+// WAIT-NOT: tile.copy_async
+// WAIT: nvvm.setmaxregister decrease
 //
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_splitk"

@@ -280,17 +280,20 @@ TEST(ChooseGemm, SwapABTakes64ColumnTilesWhere128ColumnOnesFillAQuarter) {
 
 TEST(ChooseGemm, FewTilesAndALongKSplitK) {
   GemmCatalog cat = catalog();
+  // (Without swap-AB, which takes M <= 256 where these split K: below.)
+  GemmChooseOptions family;
+  family.allowSwapAB = false;
   // 8 tiles of 128 x 128, 128 K tiles: 8 parts of 1024 (cost 170.7 x
   // (16 + 16) / (128 + 16) = 37.9 against 80 for 16 tiles of 128 x 64). No
   // cluster of 8 in the catalog.
-  Chosen c = choose(cat, 128, 1024, 8192);
+  Chosen c = choose(cat, 128, 1024, 8192, h200, family);
   EXPECT_EQ(c.kernel, "splitk");
   EXPECT_EQ(c.parts, 8);
   EXPECT_EQ(c.why, "8 tiles of 128x128 x 8 K parts of 1024 on 132 SMs");
   // 32 tiles of 128 x 128 in 4 parts of 16 K tiles (cost 170.7 x 32 / 80
   // = 68.3) against 64 of 128 x 64 (80): the workspace form, 32 clusters
   // of 4 being more than the 30 held.
-  Chosen four = choose(cat, 128, 4096, 4096);
+  Chosen four = choose(cat, 128, 4096, 4096, h200, family);
   EXPECT_EQ(four.kernel, "splitk");
   EXPECT_EQ(four.parts, 4);
   // Parts of few K tiles cost their fill: at K = 2048 (32 K tiles) the 4
@@ -305,6 +308,36 @@ TEST(ChooseGemm, FewTilesAndALongKSplitK) {
   // (560) to two of 128 x 256 (512).
   EXPECT_EQ(choose(cat, 256, 28672, 4096).kernel, "t256x64");
   EXPECT_EQ(choose(cat, 256, 6144, 4096).kernel, "t128");
+}
+
+TEST(ChooseGemm, MediumMTakesSwapABWhereTheFamilySplitsK) {
+  GemmCatalog cat = catalog();
+  // M = 128, N = 1024, K = 8192: the family would split 8 tiles of
+  // 128 x 128 in 8 parts; swap-AB takes 2 x 8 tiles of 64 x 128 (A's
+  // rows in two), K in 8 parts (at most 8), in the workspace form.
+  Chosen c = choose(cat, 128, 1024, 8192);
+  EXPECT_EQ(c.kernel, "swap64");
+  EXPECT_EQ(c.parts, 8);
+  EXPECT_EQ(c.why, "M = 128: swap-AB where 128-row tiles would split K, 16 "
+                   "tiles of 64x128 x 8 K part(s) on 132 SMs");
+  // M = 256: 32 tiles, 4 parts fill 128 SMs.
+  Chosen m256 = choose(cat, 256, 1024, 8192);
+  EXPECT_EQ(m256.kernel, "swap64");
+  EXPECT_EQ(m256.parts, 4);
+  // M = 96, N = 4096: 2 x 32 tiles in 2 parts.
+  EXPECT_EQ(choose(cat, 96, 4096, 4096).parts, 2);
+  // Where 64-row tiles would fill the SMs unsplit, the family's split
+  // stays (TwoKPartsAreSummedByAPairOfCTAs).
+  // Where the family does not split K, its tiles stay.
+  EXPECT_EQ(choose(cat, 128, 4096, 2048).kernel, "t64");
+  EXPECT_EQ(choose(cat, 256, 4096, 4096).kernel, "t64");
+  // Above 256 rows the family splits K itself.
+  Chosen m512 = choose(cat, 512, 512, 16384);
+  EXPECT_EQ(m512.kernel, "splitk");
+  // Without swap-AB: the family's split.
+  GemmChooseOptions family;
+  family.allowSwapAB = false;
+  EXPECT_EQ(choose(cat, 128, 1024, 8192, h200, family).kernel, "splitk");
 }
 
 TEST(ChooseGemm, TwoKPartsAreSummedByAPairOfCTAs) {

@@ -42,8 +42,9 @@ enum class GemmForm {
   /// 128 x 128 tiles with K cut into parts, f32 partials in a workspace
   /// summed in part order by a reduction kernel.
   SplitK,
-  /// C^T = W A^T for M <= 64: tiles of BM (16, 32, 64) rows of A by 128
-  /// of W, K parts as SplitK.
+  /// C^T = W A^T for M <= 64 (and, in 64-row tiles, M <= 256 where the
+  /// family's tiles would split K): tiles of BM (16, 32, 64) rows of A by
+  /// 128 or 64 of W, K parts as SplitK.
   SwapAB,
   /// SplitK or SwapAB with a tile's `cluster` parts on the CTAs of one
   /// cluster, summed through distributed shared memory (no workspace).
