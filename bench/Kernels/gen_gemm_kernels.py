@@ -108,6 +108,14 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     assert not (multicast_b and b_mn), "B multicast: K-major B only"
     assert not (multicast_b and epilogue), "fused epilogues: no B multicast"
     assert copy in ("tma", "ldgsts")
+    # A last row tile past M is moved back inside A (raster) but where D
+    # may be the source C (alpha_beta_c: rows written twice there could be
+    # read as C after the other tile rewrote them) and in 128 x 256 tiles:
+    # there (128 accumulator registers of 168) the same code ran 13-17 %
+    # slower on an H200 at every M, a tile past M or not (ptxas's code for
+    # the K loop; not profiled), where the narrower tiles gained up to 1.6x
+    # with a last tile past M and kept their speed without one.
+    fit_m = epilogue != SOURCE_EPILOGUE and bn < 256
     assert not (copy == "ldgsts" and (multicast_b or epilogue)), \
         "ldgsts versions: plain kernels only"
     ldgsts = copy == "ldgsts"
@@ -203,7 +211,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
       nvvm.setmaxregister decrease {PRODUCER_REGS}
       {"// ldgsts: the whole warpgroup issues, each thread a share" + chr(10) + "      scf.if %is_producer" if ldgsts else "scf.if %leader"} {{
         scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
-{tile_of(multicast_b, "        ")}
+{tile_of(multicast_b, "        ", fit_m)}
           %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
 {acquire_stage("            ", ldgsts)}{b_first}            tile.copy_async %ga[%m0, %k0] to %sa[%a_half0, 0, 0] sizes [{wm}, {bk}] {issue}
                 mbar(%full[%s] : !ring){variant} : {g_in} to {a_t}
@@ -221,7 +229,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
       %wg_leader = arith.cmpi eq, %tid_in_wg, %c0 : index
 {releasers_of(cluster, multicast_b)}      %acc = tile.alloc_local : {acc_t}
       scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
-{tile_of(multicast_b, "        ")}
+{tile_of(multicast_b, "        ", fit_m)}
 {bias_prologue}        // The first K step overwrites the accumulator (a static flag: a
         // runtime one would select zeros into registers a wgmma in flight
         // owns, and ptxas would serialize); the others accumulate.
@@ -396,7 +404,7 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
       nvvm.setmaxregister decrease {PRODUCER_REGS}
       scf.if %leader {{
         scf.for %t = %first_tile to %tiles_walked step %ctas iter_args(%it0 = %c0) -> (index) {{
-{raster("          ")}
+{raster("          ", bn < 256)}
           %it1 = scf.for %kt = %c0 to %k_tiles step %c1 iter_args(%i = %it0) -> (index) {{
 {acquire_stage("            ")}            tile.copy_async %ga[%m0, %k0] to %sa[%s, 0, 0] sizes [{bm}, {bk}] exec thread
                 mbar(%full[%s] : !ring) : {g_in} to {a_t}
@@ -428,7 +436,7 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
       %other_turn_id = arith.subi %c7_i32, %my_turn_id : i32
       %acc = tile.alloc_local : {acc_t}
       scf.for %t = %my_first to %tiles_walked step %my_step iter_args(%it0 = %my_slot0) -> (index) {{
-{raster("        ")}
+{raster("        ", bn < 256)}
 {bias_prologue}        // The tile before this one in the CTA's walk (the other
         // warpgroup's) has had all its stages: this tile's may be waited for.
         %has_prev = arith.cmpi ugt, %t, %first_tile : index
@@ -874,11 +882,11 @@ def setup(multicast_b, bm, bn):
 """
 
 
-def tile_of(multicast_b, indent):
+def tile_of(multicast_b, indent, fit_m=False):
     """Walk index %t -> this CTA's tile origin (%m0, %n0); with B
-    multicast also its half of B's rows (%n_half)."""
+    multicast also its half of B's rows (%n_half). `fit_m`: as raster's."""
     if not multicast_b:
-        return raster(indent)
+        return raster(indent, fit_m)
     lines = grouped_walk("%c_pair_group", "%pair_group_tiles", "%pair_rows", "%ppm") + """
 %pm_pair = arith.muli %ppm, %c2 : index
 %pm = arith.addi %pm_pair, %rank : index
@@ -945,6 +953,9 @@ def problem(m_in, m_out, g_in, g_out, n_dim):
     %k_tiles = arith.ceildivui %K, %c_bk : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     %group_tiles = arith.muli %c_group, %tiles_n : index
+    // The last row origin whose tile lies inside A (0 when M < BM).
+    %m_fit_end = arith.maxui %M, %c_bm : index
+    %m_fit = arith.subi %m_fit_end, %c_bm : index
     %ga = tile.from_memref %a : {m_in} -> {g_in}
     %gb = tile.from_memref %b : {m_in} -> {g_in}
     %gc = tile.from_memref %c : {m_out} -> {g_out}
@@ -965,10 +976,18 @@ def grouped_walk(group_rows, group_tiles, rows, row):
 %pn = arith.divui %in_group, %group_m : index"""
 
 
-def raster(indent):
-    """Tile t -> (m0, n0), grouped (grouped_walk) over the tile rows."""
-    lines = grouped_walk("%c_group", "%group_tiles", "%tiles_m", "%pm") + """
-%m0 = arith.muli %pm, %c_bm : index
+def raster(indent, fit_m=False):
+    """Tile t -> (m0, n0), grouped (grouped_walk) over the tile rows. With
+    `fit_m` a last row tile that would run past M starts at M - BM
+    instead (when M >= BM), overlapping the tile before it: its loads stay
+    inside A, whose out-of-bounds rows cost TMA time in proportion to
+    their count (docs/Performance.md (j)), and the rows both tiles hold
+    are computed alike and stored twice with the same bits."""
+    origin = ("%m0_walk = arith.muli %pm, %c_bm : index\n"
+              "%m0 = arith.minui %m0_walk, %m_fit : index" if fit_m else
+              "%m0 = arith.muli %pm, %c_bm : index")
+    lines = grouped_walk("%c_group", "%group_tiles", "%tiles_m", "%pm") + f"""
+{origin}
 %n0 = arith.muli %pn, %c_bn : index"""
     return "\n".join(indent + line for line in lines.splitlines())
 

@@ -19,6 +19,23 @@
 // CP-ASYNC-FENCE-COUNT-8: error: reads a shared buffer through the async proxy that cp.async copies wrote (through the generic proxy) with no `tile.fence proxy_async` since their bytes landed
 // CP-ASYNC-FENCE-NOT: error
 // RUN: FileCheck %s < %t.ptx
+// Tiles narrower than 256 move a last row tile that would run past M back
+// inside A (producer and consumers alike); the 128 x 256 tiles and the
+// alpha_beta_c kernels (D may be the source C) walk plain row origins.
+// RUN: FileCheck %s --check-prefix=FIT < %t.mlir
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x256x64_s3(
+// FIT-NOT: %m0_walk
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x256x32_s6(
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x64x64_s8(
+// FIT: %m_fit_end = arith.maxui %M, %c_bm : index
+// FIT-NEXT: %m_fit = arith.subi %m_fit_end, %c_bm : index
+// FIT: %m0 = arith.minui %m0_walk, %m_fit : index
+// FIT: tile.copy_async %ga[%m0, %k0]
+// FIT: %m0 = arith.minui %m0_walk, %m_fit : index
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x192x64_s4_alpha_beta_c(
+// FIT-NOT: %m0_walk
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x128x64_s4_pingpong(
+// FIT: %m0 = arith.minui %m0_walk, %m_fit : index
 // RUN: %if ptxas %{ ptxas -arch=sm_90a -v --warn-on-spills %t.ptx -o %t.cubin > %t.ptxas 2>&1 %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=PTXAS < %t.ptxas %}
 // No kernel of the family (fused epilogues included) has a stack or spills:

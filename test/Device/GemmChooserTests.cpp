@@ -197,14 +197,17 @@ TEST_P(ChosenGemmLarge, MatchesTheHostReference) {
 
 std::vector<ChosenCase> allChosenCases() {
   // On 132 SMs (H100 SXM, H200): swap-AB with a workspace (1 x 4096), in
-  // pairs (16 x 6144), with 8 parts (64 x 1024 x 8192); split-K with a
-  // workspace (bf16 128 x 4096 x 4096); 128 x 64 tiles (128 x 6144); the tiles
-  // (1000^3, 4096 x 6144); small and odd shapes of each.
+  // pairs (16 x 6144), with 8 parts (64 x 1024 x 8192), in 64-row tiles
+  // for M = 128 (bf16 128 x 4096 x 4096); split-K with a workspace (bf16
+  // 320 x 1024 x 3072, 5 parts); 128 x 64 tiles (128 x 6144, and 200 x 4096
+  // x 1024: a last row tile moved back inside A); the tiles (1000^3, 4096 x
+  // 6144); small and odd shapes of each.
   const GemmShape shapes[] = {
-      {1, 4096, 4096},  {7, 300, 1000},    {16, 6144, 4096},
-      {64, 1024, 8192}, {127, 1100, 3000}, {128, 4096, 4096},
+      {1, 4096, 4096},   {7, 300, 1000},    {16, 6144, 4096},
+      {64, 1024, 8192},  {127, 1100, 3000}, {128, 4096, 4096},
       {128, 6144, 4096}, {256, 4096, 14336}, {300, 700, 200},
-      {1000, 1000, 1000}, {4096, 6144, 512}};
+      {320, 1024, 3072}, {200, 4096, 1024}, {1000, 1000, 1000},
+      {4096, 6144, 512}};
   std::vector<ChosenCase> out;
   for (const char *dtype : {"bf16", "f8E4M3FN"})
     for (const GemmShape &s : shapes)
