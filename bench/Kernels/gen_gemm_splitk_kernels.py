@@ -204,6 +204,10 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
     %k_tiles = arith.ceildivui %K, %c_bk : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     %group_tiles = arith.muli %c_group, %tiles_n : index
+    // The last row origin whose tile lies inside A (0 when M is below the
+    // tile's rows): a last row tile past M starts there (raster).
+    %m_fit_end = arith.maxui %M, %c_bm : index
+    %m_fit = arith.subi %m_fit_end, %c_bm : index
     // Units: (tile, part), the parts of a tile adjacent.
     %units = arith.muli %tiles, %parts : index
     %part_tiles = arith.ceildivui %k_tiles, %parts : index
@@ -567,7 +571,7 @@ def cluster_unit_of(indent):
     cluster rank): K tiles floor(p k_tiles / S) .. floor((p + 1) k_tiles /
     S) - 1, which differ in count by at most one (none when k_tiles < S)."""
     lines = ("%t = arith.addi %u, %c0 : index\n"
-             "%part = arith.addi %rank, %c0 : index\n" + raster("") + """
+             "%part = arith.addi %rank, %c0 : index\n" + raster("", True) + """
 %k_scaled = arith.muli %part, %k_tiles : index
 %k_begin = arith.divui %k_scaled, %parts : index
 %k_scaled1 = arith.addi %k_scaled, %k_tiles : index
@@ -608,7 +612,7 @@ def unit_of(indent):
     """Unit %u -> its tile (%m0, %n0, grouped raster) and part (%part: K
     tiles %k_begin .. %k_end)."""
     lines = ("%t = arith.divui %u, %parts : index\n"
-             "%part = arith.remui %u, %parts : index\n" + raster("") + """
+             "%part = arith.remui %u, %parts : index\n" + raster("", True) + """
 %k_begin = arith.muli %part, %part_tiles : index
 %k_stop = arith.addi %k_begin, %part_tiles : index
 %k_end = arith.minui %k_stop, %k_tiles : index""")

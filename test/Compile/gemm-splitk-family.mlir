@@ -60,6 +60,18 @@
 // WAIT: %is_producer = arith.cmpi eq, %wg, %c0 : index
 // WAIT-NOT: tile.copy_async
 // WAIT: nvvm.setmaxregister decrease
+// A last row tile past M starts at M - BM (when M >= BM), as in the
+// family (gemm-kernels-ptxas.mlir); the stream-K walk keeps plain origins
+// (its reduction recomputes them).
+// RUN: FileCheck %s --check-prefix=FIT < %t.mlir
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x128x64_s5_splitk(
+// FIT: %m_fit = arith.subi %m_fit_end, %c_bm : index
+// FIT: %m0 = arith.minui %m0_walk, %m_fit : index
+// FIT: %m0 = arith.minui %m0_walk, %m_fit : index
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x128x64_s5_streamk(
+// FIT-NOT: %m0_walk
+// FIT-LABEL: gpu.func @gemm_bf16_tn_128x128x64_s4_clusterk2(
+// FIT: %m0 = arith.minui %m0_walk, %m_fit : index
 //
 // CASES: "kernel": "gemm_bf16_tn_128x128x64_s5_splitk"
 // CASES: "kernel": "gemm_bf16_tn_swapab_16x128x64_s8_splitk"
