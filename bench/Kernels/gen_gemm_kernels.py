@@ -111,10 +111,11 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     # A last row tile past M is moved back inside A (raster) but where D
     # may be the source C (alpha_beta_c: rows written twice there could be
     # read as C after the other tile rewrote them) and in 128 x 256 tiles:
-    # there (128 accumulator registers of 168) the same code ran 13-17 %
-    # slower on an H200 at every M, a tile past M or not (ptxas's code for
-    # the K loop; not profiled), where the narrower tiles gained up to 1.6x
-    # with a last tile past M and kept their speed without one.
+    # there (128 accumulator registers of 168) the same code ran at
+    # 0.80-0.89 of the speed on an H200 at every M, a tile past M or not
+    # (ptxas's code for the K loop; not profiled), where the narrower
+    # tiles gained up to 1.7x with a last tile past M and kept their speed
+    # without one.
     fit_m = epilogue != SOURCE_EPILOGUE and bn < 256
     assert not (copy == "ldgsts" and (multicast_b or epilogue)), \
         "ldgsts versions: plain kernels only"
