@@ -307,6 +307,96 @@ bool tile::runtime::splitKPartsValid(const GemmKernelCase &kernel, int64_t k,
          ceilDiv(kTiles, parts) * (parts - 1) < kTiles;
 }
 
+namespace {
+
+/// The kernels of `form` and `dtype`, in the catalog's order.
+std::vector<const GemmKernelCase *>
+kernelsOf(const GemmCatalog &catalog, GemmForm form, llvm::StringRef dtype) {
+  std::vector<const GemmKernelCase *> out;
+  for (const GemmKernelCase &c : catalog.kernels())
+    if (c.form == form && c.dtype == dtype)
+      out.push_back(&c);
+  return out;
+}
+
+/// M <= 64: swap-AB in the narrowest tile holding M rows (the wgmma's N),
+/// K split to fill the SMs; none without a swap-AB kernel of the type.
+std::optional<GemmChoice> smallMSwapAB(const GemmCatalog &catalog,
+                                       llvm::StringRef dtype, int64_t m,
+                                       int64_t n, int64_t k, int sms,
+                                       GemmClustersHeld clustersHeld) {
+  std::vector<const GemmKernelCase *> swaps =
+      kernelsOf(catalog, GemmForm::SwapAB, dtype);
+  // The narrowest rows holding M; of those, the 128- and 64-column tiles
+  // (the first of each in the catalog).
+  int64_t rows = 0;
+  for (const GemmKernelCase *c : swaps)
+    if (c->bm >= m && (!rows || c->bm < rows))
+      rows = c->bm;
+  const GemmKernelCase *wide = nullptr, *narrow = nullptr;
+  for (const GemmKernelCase *c : swaps) {
+    if (c->bm != rows)
+      continue;
+    if (c->bn == 64 && !narrow)
+      narrow = c;
+    else if (c->bn != 64 && !wide)
+      wide = c;
+  }
+  if (!wide && !narrow)
+    return std::nullopt;
+  auto swapChoice = [&](const GemmKernelCase &c) {
+    int64_t tiles = c.tiles(m, n);
+    // One wave of tiles or more: one part (the reduction only converts).
+    int64_t parts = splitKParts(c, m, n, k, sms, 1).value_or(1);
+    std::string why = "M = " + std::to_string(m) + " <= 64: swap-AB, " +
+                      std::to_string(tiles) + " tiles of " +
+                      std::to_string(c.bm) + "x" + std::to_string(c.bn) +
+                      " x " + std::to_string(parts) + " K part(s) on " +
+                      std::to_string(sms) + " SMs";
+    if (const GemmKernelCase *cluster =
+            inCluster(catalog, c, parts, tiles, k, clustersHeld))
+      return GemmChoice{cluster, std::nullopt, why + summedIn(*cluster)};
+    return GemmChoice{&c, parts, why};
+  };
+  GemmChoice choice = swapChoice(wide ? *wide : *narrow);
+  bool eightBit = dtype.starts_with("f8");
+  if (wide && narrow && wide->tiles(m, n) * 4 <= sms &&
+      (eightBit || wide->kTiles(k) >= kNarrowSwapLongK) &&
+      choice.kernelCase->cluster <= 2) {
+    GemmChoice narrowed = swapChoice(*narrow);
+    narrowed.why += " (128-column tiles would fill a quarter of the SMs "
+                    "or less)";
+    return narrowed;
+  }
+  return choice;
+}
+
+/// M of 65 to 256 where the family's 128-row tiles would split K: swap-AB
+/// in 64 x 128 tiles where they split K too (in 2 to 8 parts, as
+/// measured), in the workspace form (in pairs of CTAs bf16 ran 7-9 %
+/// slower there); none where they would fill the SMs unsplit.
+std::optional<GemmChoice> mediumMSwapAB(const GemmCatalog &catalog,
+                                        llvm::StringRef dtype, int64_t m,
+                                        int64_t n, int64_t k, int sms) {
+  for (const GemmKernelCase *c :
+       kernelsOf(catalog, GemmForm::SwapAB, dtype)) {
+    if (c->bm != 64 || c->bn != 128)
+      continue;
+    std::optional<int64_t> parts = splitKParts(*c, m, n, k, sms, 2);
+    if (!parts)
+      return std::nullopt;
+    return GemmChoice{c, *parts,
+                      "M = " + std::to_string(m) +
+                          ": swap-AB where 128-row tiles would split K, " +
+                          std::to_string(c->tiles(m, n)) +
+                          " tiles of 64x128 x " + std::to_string(*parts) +
+                          " K part(s) on " + std::to_string(sms) + " SMs"};
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
                                                llvm::StringRef dtype,
                                                int64_t m, int64_t n, int64_t k,
@@ -321,13 +411,7 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
                 llvm::Twine(k) + ": a size is above 2^32 (TMA's limit)");
   if (sms < 1)
     return fail("GEMM: " + llvm::Twine(sms) + " SMs");
-  auto of = [&](GemmForm form) {
-    std::vector<const GemmKernelCase *> out;
-    for (const GemmKernelCase &c : catalog.kernels())
-      if (c.form == form && c.dtype == dtype)
-        out.push_back(&c);
-    return out;
-  };
+  auto of = [&](GemmForm form) { return kernelsOf(catalog, form, dtype); };
   std::vector<const GemmKernelCase *> family = of(GemmForm::Tiles);
   if (family.empty())
     return fail("GEMM: no kernel takes '" + dtype +
@@ -335,50 +419,10 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
 
   // M <= 64: swap-AB, the narrowest tile holding M rows (the wgmma's N), K
   // split to fill the SMs.
-  if (options.allowSwapAB && m <= 64) {
-    // The narrowest rows holding M; of those, the 128- and 64-column
-    // tiles (the first of each in the catalog).
-    int64_t rows = 0;
-    for (const GemmKernelCase *c : of(GemmForm::SwapAB))
-      if (c->bm >= m && (!rows || c->bm < rows))
-        rows = c->bm;
-    const GemmKernelCase *wide = nullptr, *narrow = nullptr;
-    for (const GemmKernelCase *c : of(GemmForm::SwapAB)) {
-      if (c->bm != rows)
-        continue;
-      if (c->bn == 64 && !narrow)
-        narrow = c;
-      else if (c->bn != 64 && !wide)
-        wide = c;
-    }
-    auto swapChoice = [&](const GemmKernelCase &c) {
-      int64_t tiles = c.tiles(m, n);
-      // One wave of tiles or more: one part (the reduction only converts).
-      int64_t parts = splitKParts(c, m, n, k, sms, 1).value_or(1);
-      std::string why = "M = " + std::to_string(m) + " <= 64: swap-AB, " +
-                        std::to_string(tiles) + " tiles of " +
-                        std::to_string(c.bm) + "x" + std::to_string(c.bn) +
-                        " x " + std::to_string(parts) + " K part(s) on " +
-                        std::to_string(sms) + " SMs";
-      if (const GemmKernelCase *cluster =
-              inCluster(catalog, c, parts, tiles, k, clustersHeld))
-        return GemmChoice{cluster, std::nullopt, why + summedIn(*cluster)};
-      return GemmChoice{&c, parts, why};
-    };
-    if (wide || narrow) {
-      GemmChoice choice = swapChoice(wide ? *wide : *narrow);
-      bool eightBit = llvm::StringRef(dtype).starts_with("f8");
-      if (wide && narrow && wide->tiles(m, n) * 4 <= sms &&
-          (eightBit || wide->kTiles(k) >= kNarrowSwapLongK) &&
-          choice.kernelCase->cluster <= 2) {
-        GemmChoice narrowed = swapChoice(*narrow);
-        narrowed.why += " (128-column tiles would fill a quarter of the SMs "
-                        "or less)";
-        return narrowed;
-      }
-      return choice;
-    }
-  }
+  if (options.allowSwapAB && m <= 64)
+    if (std::optional<GemmChoice> swap =
+            smallMSwapAB(catalog, dtype, m, n, k, sms, clustersHeld))
+      return *swap;
 
   // The fewest waves of tiles, weighted by the tile's efficiency; a deeper
   // K step breaks ties (fewer barrier rounds).
@@ -420,23 +464,11 @@ Expected<GemmChoice> tile::runtime::chooseGemm(const GemmCatalog &catalog,
     }
   }
   // M of 65 to 256 where the 128-row tiles split K: swap-AB in 64-row
-  // tiles where they split K too (in 2 to 8 parts, as measured), in the
-  // workspace form (in pairs of CTAs bf16 ran 7-9 % slower there).
-  if (options.allowSwapAB && best.parts && m <= kSwapABLargestM) {
-    for (const GemmKernelCase *c : of(GemmForm::SwapAB)) {
-      if (c->bm != 64 || c->bn != 128)
-        continue;
-      std::optional<int64_t> parts = splitKParts(*c, m, n, k, sms, 2);
-      if (!parts)
-        break;
-      return GemmChoice{
-          c, *parts,
-          "M = " + std::to_string(m) + ": swap-AB where 128-row tiles would "
-          "split K, " + std::to_string(c->tiles(m, n)) + " tiles of 64x128 x " +
-              std::to_string(*parts) + " K part(s) on " +
-              std::to_string(sms) + " SMs"};
-    }
-  }
+  // tiles.
+  if (options.allowSwapAB && best.parts && m <= kSwapABLargestM)
+    if (std::optional<GemmChoice> swap =
+            mediumMSwapAB(catalog, dtype, m, n, k, sms))
+      return *swap;
   if (best.parts)
     if (const GemmKernelCase *cluster =
             inCluster(catalog, *best.kernelCase, *best.parts,
