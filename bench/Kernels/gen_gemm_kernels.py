@@ -204,7 +204,7 @@ def gemm_kernel(ty, out_ty, b_mn, bm, bn, bk, stages, multicast_b=False,
     %zero = arith.constant 0.0 : f32
     %i1_1 = arith.constant 1 : i32
     %i32_128 = arith.constant 128 : i32
-{problem(m_in, m_out, g_in, g_out, n_dim)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
+{problem(m_in, m_out, g_in, g_out, n_dim, fit_m)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
 {bias_alloc}{roles_and_ring(extra_init)}{setup(multicast_b, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
@@ -397,7 +397,7 @@ def pingpong_kernel(ty, out_ty, bn, bk, stages, epilogue=None):
       attributes {{known_block_size = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32}} {{
 {ring_constants(stages, bm, bn, bk, stage_bytes, 4)}    %zero = arith.constant 0.0 : f32
     %i32_128 = arith.constant 128 : i32
-{problem(m_in, m_out, g_in, g_out, 0)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
+{problem(m_in, m_out, g_in, g_out, 0, bn < 256)}    %sa = tile.alloc_shared {{alignment = 1024 : i64}} : {a_t}
     %sb = tile.alloc_shared {{alignment = 1024 : i64}} : {b_t}
     %sc = tile.alloc_shared {{alignment = 1024 : i64}} : {c_t}
 {bias_alloc}{roles_and_ring()}{setup(False, bm, bn)}    %is_producer = arith.cmpi eq, %wg, %c0 : index
@@ -943,9 +943,10 @@ def teardown(multicast_b):
 """
 
 
-def problem(m_in, m_out, g_in, g_out, n_dim):
+def problem(m_in, m_out, g_in, g_out, n_dim, fit_m=False):
     """M, N, K read off A (M x K) and B (dim `n_dim` is N), the tile
-    counts, and A, B, C as tile buffers."""
+    counts, and A, B, C as tile buffers; with `fit_m` also %m_fit
+    (last_fitting_row)."""
     return f"""    %M = memref.dim %a, %c0 : {m_in}
     %K = memref.dim %a, %c1 : {m_in}
     %N = memref.dim %b, %c{n_dim} : {m_in}
@@ -954,12 +955,19 @@ def problem(m_in, m_out, g_in, g_out, n_dim):
     %k_tiles = arith.ceildivui %K, %c_bk : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     %group_tiles = arith.muli %c_group, %tiles_n : index
-    // The last row origin whose tile lies inside A (0 when M < BM).
-    %m_fit_end = arith.maxui %M, %c_bm : index
-    %m_fit = arith.subi %m_fit_end, %c_bm : index
-    %ga = tile.from_memref %a : {m_in} -> {g_in}
+{last_fitting_row() if fit_m else ""}    %ga = tile.from_memref %a : {m_in} -> {g_in}
     %gb = tile.from_memref %b : {m_in} -> {g_in}
     %gc = tile.from_memref %c : {m_out} -> {g_out}
+"""
+
+
+def last_fitting_row():
+    """%m_fit: the last row origin whose tile lies inside A (0 when M is
+    below the tile's rows %c_bm), where raster's `fit_m` starts a last row
+    tile past M."""
+    return """    // The last row origin whose tile lies inside A (0 when M < BM).
+    %m_fit_end = arith.maxui %M, %c_bm : index
+    %m_fit = arith.subi %m_fit_end, %c_bm : index
 """
 
 

@@ -47,9 +47,9 @@ import sys
 
 from gen_gemm_kernels import (BYTES, CONSUMER_REGS, GROUP_M, PRODUCER_REGS,
                               SHORT, accumulator, acquire_stage, consumer_step,
-                              layout, output_tile, raster, release,
-                              releasers_of, ring_constants, ring_k_major,
-                              roles_and_ring, warpgroup_index)
+                              last_fitting_row, layout, output_tile, raster,
+                              release, releasers_of, ring_constants,
+                              ring_k_major, roles_and_ring, warpgroup_index)
 
 # 5 stages: (128 + 128) x BK x 2 bytes = 32 KiB each, 160 KiB with the
 # 64 KiB f32 staging tile (2 x 64 x 128): 224 KiB of the 227. One stage
@@ -204,11 +204,7 @@ def splitk_kernel(ty, bk, bn=BN, stages=STAGES, swap=False, stream=False,
     %k_tiles = arith.ceildivui %K, %c_bk : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     %group_tiles = arith.muli %c_group, %tiles_n : index
-    // The last row origin whose tile lies inside A (0 when M is below the
-    // tile's rows): a last row tile past M starts there (raster).
-    %m_fit_end = arith.maxui %M, %c_bm : index
-    %m_fit = arith.subi %m_fit_end, %c_bm : index
-    // Units: (tile, part), the parts of a tile adjacent.
+{"" if stream else last_fitting_row()}    // Units: (tile, part), the parts of a tile adjacent.
     %units = arith.muli %tiles, %parts : index
     %part_tiles = arith.ceildivui %k_tiles, %parts : index
     %ga = tile.from_memref %a : {m_in} -> {g_in}

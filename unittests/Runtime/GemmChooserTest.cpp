@@ -326,9 +326,9 @@ TEST(ChooseGemm, MediumMTakesSwapABWhereTheFamilySplitsK) {
   EXPECT_EQ(m256.parts, 4);
   // M = 96, N = 4096: 2 x 32 tiles in 2 parts.
   EXPECT_EQ(choose(cat, 96, 4096, 4096).parts, 2);
-  // Where 64-row tiles would fill the SMs unsplit, the family's split
-  // stays (TwoKPartsAreSummedByAPairOfCTAs).
-  // Where the family does not split K, its tiles stay.
+  // Where the family does not split K, its tiles stay. (Where 64-row
+  // tiles would fill the SMs unsplit, the family's split stays:
+  // TwoKPartsAreSummedByAPairOfCTAs.)
   EXPECT_EQ(choose(cat, 128, 4096, 2048).kernel, "t64");
   EXPECT_EQ(choose(cat, 256, 4096, 4096).kernel, "t64");
   // Above 256 rows the family splits K itself.
@@ -343,6 +343,8 @@ TEST(ChooseGemm, MediumMTakesSwapABWhereTheFamilySplitsK) {
 TEST(ChooseGemm, TwoKPartsAreSummedByAPairOfCTAs) {
   // Without a 128 x 64 tile, 64 tiles of 128 x 128 in 2 K parts (102.4)
   // beat one wave of them unsplit (137.6), and a pair of CTAs sums them.
+  // (Swap-AB's 128 tiles of 64 x 128 would fill the SMs in one part: it
+  // does not take M = 128 here.)
   std::string family = familyJson();
   family.replace(family.find("\"bn\": 64"), 8, "\"bn\": 128");
   llvm::Expected<GemmCatalog> cat = GemmCatalog::parse(family, splitKJson());
