@@ -86,8 +86,8 @@ constexpr int64_t kNarrowSwapLongK = 128;
 /// The largest M for which swap-AB in 64-row tiles (A's rows over several
 /// of them) replaces the 128-row tiles where those would split K: on an
 /// H200 (M = 96 to 256, N = 1024 and 4096, K = 4096 to 14336, bf16 and
-/// e4m3) the 64 x 128 swap-AB tiles in the workspace form ran 0.92-0.98x
-/// the 128 x 128 split-K kernel's time on 14 of 16 such problems (bf16
+/// e4m3) the 64 x 128 swap-AB tiles in the workspace form ran 0.85-0.98x
+/// the 128 x 128 split-K kernel's time on 11 of 13 such problems (bf16
 /// x 4096 x 14336: 1.02-1.03x); where the family's tiles do not split K
 /// they lost (docs/Performance.md (j)).
 constexpr int64_t kSwapABLargestM = 256;
