@@ -446,6 +446,8 @@ CompileResult Compiler::Impl::compile(ModuleOp module,
   pipeline.check = options.check;
   pipeline.sanitize = options.sanitize;
   pipeline.sanitizeTimeoutMs = options.sanitizeTimeoutMs;
+  // The simulation's remarks are the checks' too: shown with the others.
+  pipeline.simulationRemarks = options.remarks || options.explain;
   auto start = std::chrono::steady_clock::now();
   PassManager tileLowering(&context);
   tile::buildTileLoweringPipeline(tileLowering, pipeline);

@@ -30,7 +30,9 @@ static void addTileLowering(OpPassManager &pm,
                             const tile::TileToNVVMOptions &options,
                             bool check) {
   using namespace tile;
-  pm.addPass(createTileVerifyKernels());
+  TileVerifyKernelsOptions verify;
+  verify.simulationRemarks = options.simulationRemarks;
+  pm.addPass(createTileVerifyKernels(verify));
   // Selection's plans are the ones lowering emits (each op planned once).
   auto plans = std::make_shared<dispatch::PlanCache>();
   TileSelectVariantsOptions select;

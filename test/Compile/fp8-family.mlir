@@ -5,17 +5,17 @@
 // commented output.
 // REQUIRES: ptxas
 // RUN: %python %tile_src_root/bench/Kernels/gen_fp8_kernels.py %t.mlir %t.cases.json
+// The pipeline simulation (its remarks come with --remarks) runs every
+// kernel to the end: the split-K GEMM with its sample part count (2), the
+// grouped GEMMs with the expert offsets and valid-row counts of their
+// tile.sample_contents (the masked one in the grid of its
+// tile.sample_grid).
 // RUN: tile-compile --check --remarks %t.mlir -o %t.ptx --manifest %t.json 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
-// The pipeline simulation runs every kernel to the end: the split-K GEMM
-// with its sample part count (2), the grouped GEMMs with the expert
-// offsets and valid-row counts of their tile.sample_contents (the masked
-// one in the grid of its tile.sample_grid).
-// RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
 // Without the consumers' stage releases every GEMM deadlocks, the grouped
 // ones included: the simulation walks them.
 // RUN: sed '/nvgpu.mbarrier.arrive %%empty\[/d' %t.mlir > %t.no-release.mlir

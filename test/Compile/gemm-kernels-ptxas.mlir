@@ -6,10 +6,9 @@
 // accumulator without a stack or spills and injects no warpgroup waits or
 // arrives (the accumulator is never touched while a wgmma owns it).
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py %t.mlir %t.json
-// RUN: tile-compile %t.mlir -o %t.ptx
 // The kernel checks prove every kernel (no "not proven" remark) and the
 // pipeline simulation runs on each (no "not run" / "stopped" remark):
-// RUN: tile-opt --tile-verify-kernels=simulation-remarks %t.mlir -o /dev/null 2>&1 | count 0
+// RUN: tile-compile --remarks %t.mlir -o %t.ptx 2>&1 | count 0
 // Without the consumers' proxy fence after each full-barrier wait, the
 // cp.async versions' wgmmas read, through the async proxy, bytes cp.async
 // wrote through the generic proxy: reported at both gemm_async of each of

@@ -42,6 +42,12 @@ struct TileToNVVMOptions : public mlir::PassPipelineOptions<TileToNVVMOptions> {
       *this, "sanitize-timeout-ms",
       llvm::cl::desc("with sanitize: milliseconds an mbarrier wait may take"),
       llvm::cl::init(1000)};
+  Option<bool> simulationRemarks{
+      *this, "simulation-remarks",
+      llvm::cl::desc("remarks of --tile-verify-kernels's pipeline "
+                     "simulation: kernels it did not run or stopped in, and "
+                     "why (tile-compile --remarks)"),
+      llvm::cl::init(false)};
 };
 
 /// --tile-to-nvvm: check cta_groups, select variants, lower them, then the upstream lowering of

@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -32,6 +34,128 @@ namespace {
 struct AsyncReadEntry;
 using EntryPtr = std::shared_ptr<AsyncReadEntry>;
 
+/// Per thread: barrier (or cp.async / store key) -> the latest phase whose
+/// completion happened before the thread's next step. Threads that took
+/// part in one barrier share a single map until one of them learns more
+/// (copy on write), and the last change of each kind is remembered, so the
+/// lanes of a warp making the same change in turn share its result: a warp
+/// costs one map, not 32.
+class Knowledge {
+public:
+  using Map = llvm::DenseMap<int64_t, int64_t>;
+  using MapPtr = std::shared_ptr<const Map>;
+
+  explicit Knowledge(int64_t threads)
+      : of(threads, std::make_shared<const Map>()) {}
+
+  const Map &get(int64_t thread) const { return *of[thread]; }
+  const MapPtr &shared(int64_t thread) const { return of[thread]; }
+
+  bool knows(int64_t thread, int64_t key, int64_t phase) const {
+    auto it = of[thread]->find(key);
+    return it != of[thread]->end() && it->second >= phase;
+  }
+
+  /// The thread's entry for `key` becomes at least `phase` (inserted when
+  /// missing, as try_emplace then max).
+  void raise(int64_t thread, int64_t key, int64_t phase) {
+    const Map &map = *of[thread];
+    auto it = map.find(key);
+    if (it != map.end() && it->second >= phase)
+      return;
+    change(thread, {Kind::Raise, key, phase, {}}, [&](Map &m) {
+      int64_t &k = m.try_emplace(key, phase).first->second;
+      k = std::max(k, phase);
+    });
+  }
+
+  /// The thread's entry for `key` becomes `value`.
+  void set(int64_t thread, int64_t key, int64_t value) {
+    auto it = of[thread]->find(key);
+    if (it != of[thread]->end() && it->second == value)
+      return;
+    change(thread, {Kind::Set, key, value, {}},
+           [&](Map &m) { m[key] = value; });
+  }
+
+  void erase(int64_t thread, int64_t key) {
+    if (!of[thread]->count(key))
+      return;
+    change(thread, {Kind::Erase, key, 0, {}},
+           [&](Map &m) { m.erase(key); });
+  }
+
+  /// Every entry of `from` raised into the thread's.
+  void raiseAll(int64_t thread, const MapPtr &from) {
+    const Map &map = *of[thread];
+    bool news = llvm::any_of(*from, [&](const auto &entry) {
+      auto it = map.find(entry.first);
+      return it == map.end() || it->second < entry.second;
+    });
+    if (!news)
+      return;
+    change(thread, {Kind::RaiseAll, 0, 0, from}, [&](Map &m) {
+      for (auto [key, phase] : *from) {
+        int64_t &k = m.try_emplace(key, phase).first->second;
+        k = std::max(k, phase);
+      }
+    });
+  }
+
+  /// After a barrier: each of `threads` knows what any of them knew.
+  void share(llvm::ArrayRef<int64_t> threads) {
+    llvm::SmallPtrSet<const Map *, 8> distinct;
+    for (int64_t t : threads)
+      distinct.insert(of[t].get());
+    if (distinct.size() < 2)
+      return;
+    auto merged = std::make_shared<Map>();
+    for (const Map *map : distinct)
+      for (auto [key, phase] : *map) {
+        int64_t &k = merged->try_emplace(key, phase).first->second;
+        k = std::max(k, phase);
+      }
+    MapPtr result = std::move(merged);
+    for (int64_t t : threads)
+      of[t] = result;
+  }
+
+private:
+  enum class Kind { Raise, Set, Erase, RaiseAll };
+  struct Change {
+    Kind kind;
+    int64_t key, value;
+    MapPtr from; ///< what a RaiseAll reads
+    bool operator==(const Change &o) const {
+      return kind == o.kind && key == o.key && value == o.value &&
+             from == o.from;
+    }
+  };
+  /// The last change of a kind: from which map, what, and the map it gave.
+  /// The maps are held, so no address is reused while it is remembered.
+  struct Memo {
+    MapPtr before, after;
+    Change what{Kind::Raise, 0, 0, {}};
+  };
+
+  template <typename Edit>
+  void change(int64_t thread, Change what, Edit edit) {
+    Memo &memo = memos[int(what.kind)];
+    if (memo.before == of[thread] && memo.what == what) {
+      of[thread] = memo.after;
+      return;
+    }
+    auto copy = std::make_shared<Map>(*of[thread]);
+    edit(*copy);
+    memo.before = of[thread];
+    memo.what = std::move(what);
+    memo.after = of[thread] = std::move(copy);
+  }
+
+  std::vector<MapPtr> of;
+  Memo memos[4];
+};
+
 /// An arrival on an mbarrier by a thread whose warpgroup issued a wgmma
 /// that the thread's own `tile.wait_group wgmma` had not retired yet.
 struct EarlyRelease {
@@ -53,7 +177,11 @@ struct Barrier {
   /// What the arrivals of the current phase release (the phases their
   /// threads knew complete), and of the last completed one: a wait that
   /// observes a phase acquires it.
-  llvm::DenseMap<int64_t, int64_t> releasing, released;
+  Knowledge::Map releasing;
+  Knowledge::MapPtr released = std::make_shared<const Knowledge::Map>();
+  /// The map of the last arrival merged into `releasing` (lanes of a warp
+  /// arriving in turn share one).
+  Knowledge::MapPtr lastReleaser;
   /// The wgmma reads this phase's arrivals released before (early) or
   /// after (safe) the arriving thread's own wait retired them; of the last
   /// completed phase, the reads it released only early (unsafe) and safe.
@@ -61,6 +189,9 @@ struct Barrier {
   std::vector<EntryPtr> safe;
   std::vector<EarlyRelease> unsafeReleased;
   std::vector<EntryPtr> safeReleased;
+  /// The entries of `early`, `safe` and `safeReleased`, for lookups.
+  llvm::SmallPtrSet<const AsyncReadEntry *, 16> earlySet, safeSet,
+      safeReleasedSet;
 };
 
 /// One execution of a cooperative cp.async copy completing through groups:
@@ -180,7 +311,7 @@ struct PipelineModel::Impl {
   /// Per thread: barrier -> the latest phase whose completion happened
   /// before the thread's next step (its own waits, and other threads' waits
   /// passed on through a barrier both took part in).
-  std::vector<llvm::DenseMap<int64_t, int64_t>> knows;
+  Knowledge knows{0};
   /// Barriers whose init each thread may rely on.
   std::vector<llvm::BitVector> visible;
   std::vector<WritePtr> writes;      ///< recent writes, oldest first
@@ -239,7 +370,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   impl->storesDone.assign((threads + 31) / 32, 0);
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
-  impl->knows.resize(threads);
+  impl->knows = Knowledge(threads);
   impl->acquiredEarly.resize(threads);
   impl->groups.resize(threads * Impl::kKinds);
 }
@@ -301,7 +432,7 @@ void PipelineModel::init(int64_t thread, BarrierRef barrier, int64_t count,
   int64_t flat = impl->flat(barrier);
   for (int64_t t = 0; t < impl->threads; ++t) {
     impl->observed.erase({t, flat});
-    impl->knows[t].erase(flat);
+    impl->knows.erase(t, flat);
   }
   ++impl->epoch;
   b.count = b.pending = count;
@@ -357,21 +488,22 @@ static void completeIfDone(PipelineModel::Impl &impl, Barrier &b) {
   if (b.pending == 0 && b.tx == 0) {
     ++impl.epoch;
     ++b.completed;
-    b.released = std::move(b.releasing);
+    b.released = std::make_shared<const Knowledge::Map>(std::move(b.releasing));
     b.releasing.clear();
+    b.lastReleaser = nullptr;
     // A wgmma read is released safely when one of the phase's arrivals came
     // after its thread's own wait retired it (that wait saw the warpgroup's
     // wgmma complete; the phase completes after every arrival).
     b.unsafeReleased.clear();
-    for (EarlyRelease &e : b.early)
-      if (!llvm::is_contained(b.safe, e.entry) &&
-          llvm::none_of(b.unsafeReleased, [&](const EarlyRelease &u) {
-            return u.entry == e.entry;
-          }))
+    for (EarlyRelease &e : b.early) // distinct entries
+      if (!b.safeSet.count(e.entry.get()))
         b.unsafeReleased.push_back(std::move(e));
     b.safeReleased = std::move(b.safe);
+    b.safeReleasedSet = std::move(b.safeSet);
     b.early.clear();
     b.safe.clear();
+    b.earlySet.clear();
+    b.safeSet.clear();
     b.pending = b.count;
   }
 }
@@ -384,11 +516,9 @@ static void noteWgmmaReleases(PipelineModel::Impl &impl, Barrier &b,
     if (!entry->issuers.test(thread))
       continue;
     if (entry->retiredBy.test(thread)) {
-      if (!llvm::is_contained(b.safe, entry))
+      if (b.safeSet.insert(entry.get()).second)
         b.safe.push_back(entry);
-    } else if (llvm::none_of(b.early, [&](const EarlyRelease &e) {
-                 return e.entry == entry;
-               })) {
+    } else if (b.earlySet.insert(entry.get()).second) {
       b.early.push_back({entry, op, thread});
     }
   }
@@ -402,9 +532,12 @@ void PipelineModel::arrive(int64_t thread, BarrierRef barrier, int64_t count,
   noteWgmmaReleases(*impl, b, thread, op);
   // The arrival releases what the thread knows (mbarrier.arrive has
   // release semantics; the wait that observes the phase acquires it).
-  for (auto [other, phase] : impl->knows[thread]) {
-    int64_t &k = b.releasing.try_emplace(other, phase).first->second;
-    k = std::max(k, phase);
+  if (b.lastReleaser != impl->knows.shared(thread)) {
+    b.lastReleaser = impl->knows.shared(thread);
+    for (auto [other, phase] : *b.lastReleaser) {
+      int64_t &k = b.releasing.try_emplace(other, phase).first->second;
+      k = std::max(k, phase);
+    }
   }
   // Arrivals complete phases in turn; one on a phase that has all its
   // arrivals and waits for bytes only is more than the init count allows
@@ -450,19 +583,14 @@ bool PipelineModel::tryWait(int64_t thread, BarrierRef barrier, bool parity,
   if ((b.completed & 1) == int64_t(parity))
     return false;
   int64_t seen = b.completed - 1;
-  int64_t &known = impl->knows[thread].try_emplace(impl->flat(barrier), seen)
-                       .first->second;
-  known = std::max(known, seen);
+  impl->knows.raise(thread, impl->flat(barrier), seen);
   // The arrivals of the phase it saw complete released what they knew.
   if (seen == b.completed - 1) {
-    for (auto [other, phase] : b.released) {
-      int64_t &k = impl->knows[thread].try_emplace(other, phase).first->second;
-      k = std::max(k, phase);
-    }
+    impl->knows.raiseAll(thread, b.released);
     // And the wgmma reads they released: safely, or before retiring them.
     auto &acquired = impl->acquiredEarly[thread];
     llvm::erase_if(acquired, [&](const auto &a) {
-      return llvm::is_contained(b.safeReleased, a.first.entry);
+      return b.safeReleasedSet.count(a.first.entry.get()) > 0;
     });
     for (const EarlyRelease &e : b.unsafeReleased)
       if (llvm::none_of(acquired,
@@ -498,14 +626,7 @@ static void completeIfAllArrived(PipelineModel::Impl &impl, NamedBarrier &bar) {
   for (int64_t t : bar.arrived)
     impl.visible[t] = all;
   // So is every completed phase one of them waited for.
-  llvm::DenseMap<int64_t, int64_t> known;
-  for (int64_t t : bar.arrived)
-    for (auto [barrier, phase] : impl.knows[t]) {
-      int64_t &k = known.try_emplace(barrier, phase).first->second;
-      k = std::max(k, phase);
-    }
-  for (int64_t t : bar.arrived)
-    impl.knows[t] = known;
+  impl.knows.share(bar.arrived);
   // A wgmma read released early is over for them once a participant had
   // retired it.
   llvm::BitVector participants(impl.threads);
@@ -699,8 +820,7 @@ static bool reportCpAsyncRead(PipelineModel &model, PipelineModel::Impl &impl,
                     std::to_string(group) + ")");
   for (int64_t thread : threads)
     for (auto [issuer, group] : copy.issuers) {
-      auto seen = impl.knows[thread].find(impl.cpAsyncKey(issuer));
-      if (seen != impl.knows[thread].end() && seen->second >= group)
+      if (impl.knows.knows(thread, impl.cpAsyncKey(issuer), group))
         continue;
       return report(
           model.threadName(thread) + " reads " + model.boxName(box) +
@@ -724,8 +844,8 @@ static bool reportUnorderedStore(PipelineModel &model,
   for (int64_t thread : threads) {
     if (thread / 32 == store.thread / 32)
       continue;
-    auto seen = impl.knows[thread].find(impl.storeKey(store.thread / 32));
-    if (seen != impl.knows[thread].end() && seen->second >= store.storeIndex)
+    if (impl.knows.knows(thread, impl.storeKey(store.thread / 32),
+                         store.storeIndex))
       continue;
     Finding finding{model.threadName(thread) + " reads " + model.boxName(box) +
                         ", which " + model.threadName(store.thread) +
@@ -800,8 +920,7 @@ static void checkRead(PipelineModel &model, PipelineModel::Impl &impl,
     return; // an ordinary store
   for (int64_t thread : threads) {
     bool waited = llvm::any_of(w->completions, [&](const auto &c) {
-      auto seen = impl.knows[thread].find(impl.flat(c.first));
-      return seen != impl.knows[thread].end() && seen->second >= c.second;
+      return impl.knows.knows(thread, impl.flat(c.first), c.second);
     });
     if (waited)
       continue;
@@ -979,10 +1098,7 @@ void PipelineModel::waitGroup(int64_t thread, AsyncGroupKind kind,
       if (w->pending && w->thread == thread && w->cpAsyncGroup >= 0 &&
           w->cpAsyncGroup < retired)
         w->pending = false;
-    int64_t &known =
-        impl->knows[thread].try_emplace(impl->cpAsyncKey(thread), -1)
-            .first->second;
-    known = std::max(known, retired - 1);
+    impl->knows.raise(thread, impl->cpAsyncKey(thread), retired - 1);
     ++impl->epoch;
     return;
   }
@@ -1022,7 +1138,7 @@ void PipelineModel::writeShared(int64_t thread, const SharedBox &box,
   store.storeIndex = ++impl->storesDone[warp];
   for (int64_t lane = warp * 32;
        lane < std::min<int64_t>(warp * 32 + 32, impl->threads); ++lane)
-    impl->knows[lane][impl->storeKey(warp)] = store.storeIndex;
+    impl->knows.set(lane, impl->storeKey(warp), store.storeIndex);
   addWrite(*impl, std::move(store));
 }
 
