@@ -42,6 +42,7 @@ With --example, OUT.mlir gets one kernel with its comments (the readable
 form in examples/).
 """
 
+import argparse
 import json
 import sys
 
@@ -1339,9 +1340,23 @@ def module(configs, comments=False):
 
 
 def main():
-    out_mlir, out_cases = sys.argv[1], sys.argv[2]
-    if len(sys.argv) > 3 and sys.argv[3] == "--example":
-        d, causal, dtype = int(sys.argv[4]), sys.argv[5] == "causal", sys.argv[6]
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_mlir")
+    parser.add_argument("out_cases")
+    parser.add_argument("--example", nargs=3, metavar=("D", "MASK", "DTYPE"),
+                        help="one kernel, commented: head dim (%s), causal or "
+                        "none, dtype (%s)" % (", ".join(map(str, HEAD_DIMS)),
+                                              ", ".join(DTYPES)))
+    args = parser.parse_args()
+    out_mlir, out_cases = args.out_mlir, args.out_cases
+    if args.example:
+        d, mask, dtype = args.example
+        if (not d.isdigit() or int(d) not in HEAD_DIMS
+                or mask not in ("causal", "none") or dtype not in DTYPES):
+            parser.error("--example takes a head dim of %s, causal or none, "
+                         "and a dtype of %s" % (HEAD_DIMS, DTYPES))
+        d, causal = int(d), mask == "causal"
         configs = [(d, causal, dtype, False, False)]
         text = with_aliases(module(configs, comments=True), d, causal, dtype)
     else:
