@@ -314,6 +314,9 @@ struct PipelineModel::Impl {
   Knowledge knows{0};
   /// Barriers whose init each thread may rely on.
   std::vector<llvm::BitVector> visible;
+  /// Per thread: the barriers it initialized (a later init by another
+  /// thread takes one over: Barrier::initThread says who holds it).
+  std::vector<llvm::SmallVector<BarrierRef, 4>> initializedBy;
   std::vector<WritePtr> writes;      ///< recent writes, oldest first
   std::deque<PendingEvent> pending;  ///< oldest first
   std::vector<EntryPtr> reads;      ///< async reads, live while owned
@@ -370,6 +373,7 @@ PipelineModel::PipelineModel(int64_t threads, std::vector<int64_t> groupSizes,
   impl->storesDone.assign((threads + 31) / 32, 0);
   impl->exited.assign(threads, false);
   impl->visible.assign(threads, llvm::BitVector(total));
+  impl->initializedBy.resize(threads);
   impl->knows = Knowledge(threads);
   impl->acquiredEarly.resize(threads);
   impl->groups.resize(threads * Impl::kKinds);
@@ -425,6 +429,7 @@ void PipelineModel::report(Finding finding) {
 void PipelineModel::init(int64_t thread, BarrierRef barrier, int64_t count,
                          OpTag op) {
   Barrier &b = impl->at(barrier);
+  int64_t previousInitThread = b.initThread;
   b = Barrier();
   b.initialized = true;
   // A re-initialized barrier starts from phase 0: what threads saw of it
@@ -438,6 +443,9 @@ void PipelineModel::init(int64_t thread, BarrierRef barrier, int64_t count,
   b.count = b.pending = count;
   b.initThread = thread;
   b.initOp = op;
+  // Listed once per taking over (a barrier it already held is listed).
+  if (previousInitThread != thread)
+    impl->initializedBy[thread].push_back(barrier);
   impl->visible[thread].set(impl->flat(barrier));
   if (count < 1 || count > (int64_t(1) << 20) - 1)
     report({barrierName(barrier) + " initialized with " +
@@ -447,12 +455,13 @@ void PipelineModel::init(int64_t thread, BarrierRef barrier, int64_t count,
 }
 
 void PipelineModel::fenceInit(int64_t thread, bool clusterScope) {
-  for (auto &group : impl->barriers)
-    for (Barrier &b : group)
-      if (b.initThread == thread) {
-        b.fencedCta = true;
-        b.fenced |= clusterScope;
-      }
+  for (BarrierRef ref : impl->initializedBy[thread]) {
+    Barrier &b = impl->at(ref);
+    if (b.initThread == thread) {
+      b.fencedCta = true;
+      b.fenced |= clusterScope;
+    }
+  }
 }
 
 /// Whether `thread` may use `barrier` (initialized, and its init published
