@@ -342,6 +342,35 @@ TEST(PipelineModelTest, AWaitIsPassedOnThroughABarrier) {
             std::string::npos);
 }
 
+TEST(PipelineModelTest, ThreadsThatSharedWhatTheyKnewLearnApart) {
+  // After the CTA barrier all four threads share what they know; threads 0
+  // and 1 then make the same wait in turn (as lanes of a warp do), thread 2
+  // does not, and only what a barrier passes on reaches thread 2, not 3.
+  PipelineModel model = ready(4, 1, 1);
+  loadStage(model);
+  EXPECT_TRUE(model.tryWait(0, {0, 0}, false, &opWait));
+  EXPECT_TRUE(model.tryWait(1, {0, 0}, false, &opWait));
+  model.readShared(0, box(0, 0), &opRead);
+  model.readShared(1, box(0, 0), &opRead);
+  EXPECT_FALSE(model.failed());
+  PipelineModel forked = ready(4, 1, 1);
+  loadStage(forked);
+  EXPECT_TRUE(forked.tryWait(0, {0, 0}, false, &opWait));
+  EXPECT_TRUE(forked.tryWait(1, {0, 0}, false, &opWait));
+  for (int64_t t : {1, 2}) // each standing for its warp's 32
+    forked.barArrive(t, 1, 64, &opBar, 32);
+  forked.readShared(2, box(0, 0), &opRead);
+  EXPECT_FALSE(forked.failed());
+  forked.readShared(3, box(0, 0), &opRead);
+  ASSERT_TRUE(forked.failed());
+  EXPECT_NE(forked.getFindings()[0].message.find("thread 3 "),
+            std::string::npos);
+  model.readShared(2, box(0, 0), &opRead);
+  ASSERT_TRUE(model.failed());
+  EXPECT_NE(model.getFindings()[0].message.find("thread 2 "),
+            std::string::npos);
+}
+
 TEST(PipelineModelTest, TmaCopyNeedsAFencedInit) {
   PipelineModel model(1, {1});
   model.init(0, {0, 0}, 1, &opInit);
