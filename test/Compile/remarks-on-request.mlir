@@ -1,5 +1,6 @@
 // tile-compile prints errors and warnings; remarks (the kernel checks'
-// "not proven" notes, the dispatch decisions) only when asked for.
+// "not proven" notes, the pipeline simulation's, the dispatch decisions)
+// only when asked for.
 // RUN: tile-compile %s --chip sm_90a -o %t.ptx 2> %t.quiet
 // RUN: count 0 < %t.quiet
 // RUN: tile-compile %s --chip sm_90a -o %t.ptx --remarks 2>&1 | FileCheck %s --check-prefix=REMARKS
@@ -28,6 +29,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.barrier
     scf.if %leader {
       // REMARKS: remark: expect-tx accounting of this mbarrier not proven: its byte count is not a constant
+      // REMARKS: remark: pipeline simulation of @runtime_byte_count stopped here: a transaction byte count that is not known
       nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : !bar
       // EXPLAIN: remark: selected tma
       tile.copy_async %g[0, 0] to %s[0, 0] sizes [8, 256] exec thread

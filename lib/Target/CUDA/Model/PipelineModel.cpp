@@ -9,7 +9,6 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -48,7 +47,6 @@ public:
   explicit Knowledge(int64_t threads)
       : of(threads, std::make_shared<const Map>()) {}
 
-  const Map &get(int64_t thread) const { return *of[thread]; }
   const MapPtr &shared(int64_t thread) const { return of[thread]; }
 
   bool knows(int64_t thread, int64_t key, int64_t phase) const {
