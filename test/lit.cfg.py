@@ -24,6 +24,13 @@ config.substitutions.append(("%tile_src_root", config.tile_src_root))
 tools = [ToolSubst("tile-opt", unresolved="fatal"),
          ToolSubst("tile-compile", unresolved="fatal")]
 
+# `UNSUPPORTED: sanitizers` / `REQUIRES: sanitizers`: a tree built with
+# ASan + UBSan (TILE_ENABLE_SANITIZERS), where a whole kernel family's
+# compile takes minutes; that tree compiles one kernel of each form instead
+# (Compile/kernel-families-sanitized.mlir).
+if config.tile_sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitizers")
+
 # `REQUIRES: ptxas`: lowering tests assemble their PTX when ptxas exists
 # (PATH or /usr/local/cuda/bin).
 if config.ptxas and os.path.exists(config.ptxas):

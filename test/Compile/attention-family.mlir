@@ -3,6 +3,9 @@
 // proves each one (no remark, no error), ptxas assembles them with no
 // spills; examples/flash_attention.mlir is the generator's commented output.
 // REQUIRES: ptxas
+// The sanitizer tree compiles one kernel of each form instead
+// (kernel-families-sanitized.mlir).
+// UNSUPPORTED: sanitizers
 // RUN: %python %tile_src_root/bench/Kernels/gen_attention_kernels.py %t.mlir %t.cases.json
 // Every kernel is simulated to the end (the persistent ones in the grid of
 // their tile.sample_grid, each CTA walking several tiles; the varlen ones

@@ -4,6 +4,9 @@
 // serialized wgmma; examples/fp8_blockscaled_gemm.mlir is the generator's
 // commented output.
 // REQUIRES: ptxas
+// The sanitizer tree compiles one kernel of each form instead
+// (kernel-families-sanitized.mlir).
+// UNSUPPORTED: sanitizers
 // RUN: %python %tile_src_root/bench/Kernels/gen_fp8_kernels.py %t.mlir %t.cases.json
 // The pipeline simulation (its remarks come with --remarks) runs every
 // kernel to the end: the split-K GEMM with its sample part count (2), the

@@ -5,6 +5,9 @@
 // writes C by stmatrix (16 x4 per warp for 64x256); ptxas keeps the 128-register
 // accumulator without a stack or spills and injects no warpgroup waits or
 // arrives (the accumulator is never touched while a wgmma owns it).
+// The sanitizer tree compiles one kernel of each form instead
+// (kernel-families-sanitized.mlir).
+// UNSUPPORTED: sanitizers
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py %t.mlir %t.json
 // The kernel checks prove every kernel (no "not proven" remark) and the
 // pipeline simulation runs on each (no "not run" / "stopped" remark):

@@ -3,6 +3,9 @@
 // translation validation, --tile-verify-kernels proves each one (no remark,
 // no error), ptxas assembles them with no spills and no serialized wgmma.
 // REQUIRES: ptxas
+// The sanitizer tree compiles one kernel of each form instead
+// (kernel-families-sanitized.mlir).
+// UNSUPPORTED: sanitizers
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_splitk_kernels.py %t.mlir %t.cases.json
 // The pipeline simulation runs on every kernel (the part count is the
 // kernels' `tile.sample_value` argument): no kernel outside the model, so
