@@ -6,8 +6,9 @@
 // the ordinary tree; instrumented, they take minutes each.
 // REQUIRES: sanitizers
 //
-// The GEMM family: a plain, a ping-pong, an epilogue and a cp.async version.
-// RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py %t.gemm.mlir --kernels gemm_e4m3_tn_128x64x128_s8,gemm_bf16_tn_128x128x64_s4_pingpong_bias_gelu,gemm_bf16_tn_128x192x64_s4_alpha_beta_c,gemm_f16_tn_128x128x64_s5_ldgsts
+// The GEMM family: plain, ping-pong and epilogue kernels, and a kernel with
+// its cp.async version.
+// RUN: %python %tile_src_root/bench/Kernels/gen_gemm_kernels.py %t.gemm.mlir --kernels gemm_e4m3_tn_128x64x128_s8,gemm_bf16_tn_128x128x64_s4_pingpong_bias_gelu,gemm_bf16_tn_128x192x64_s4_alpha_beta_c,gemm_f16_tn_128x128x64_s5,gemm_f16_tn_128x128x64_s5_ldgsts
 // RUN: tile-compile --check --remarks %t.gemm.mlir -o %t.gemm.ptx 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // Split-K, swap-AB, stream-K and cluster split-K GEMMs, and both reductions.
 // RUN: %python %tile_src_root/bench/Kernels/gen_gemm_splitk_kernels.py %t.splitk.mlir --kernels gemm_bf16_tn_128x128x64_s5_splitk,gemm_e4m3_tn_swapab_64x64x128_s10_splitk,gemm_f16_tn_128x128x64_s5_streamk,gemm_bf16_tn_swapab_16x128x64_s8_clusterk8,gemm_e4m3_tn_128x128x128_s4_clusterk2,gemm_splitk_reduce_bf16_64x128,gemm_streamk_reduce_f16_16x128
