@@ -44,6 +44,12 @@ public:
   using Map = llvm::DenseMap<int64_t, int64_t>;
   using MapPtr = std::shared_ptr<const Map>;
 
+  /// `map[key]` becomes at least `phase` (inserted when missing).
+  static void raiseIn(Map &map, int64_t key, int64_t phase) {
+    int64_t &k = map.try_emplace(key, phase).first->second;
+    k = std::max(k, phase);
+  }
+
   explicit Knowledge(int64_t threads)
       : of(threads, std::make_shared<const Map>()) {}
 
@@ -61,10 +67,8 @@ public:
     auto it = map.find(key);
     if (it != map.end() && it->second >= phase)
       return;
-    change(thread, {Kind::Raise, key, phase, {}}, [&](Map &m) {
-      int64_t &k = m.try_emplace(key, phase).first->second;
-      k = std::max(k, phase);
-    });
+    change(thread, {Kind::Raise, key, phase, {}},
+           [&](Map &m) { raiseIn(m, key, phase); });
   }
 
   /// The thread's entry for `key` becomes `value`.
@@ -93,10 +97,8 @@ public:
     if (!news)
       return;
     change(thread, {Kind::RaiseAll, 0, 0, from}, [&](Map &m) {
-      for (auto [key, phase] : *from) {
-        int64_t &k = m.try_emplace(key, phase).first->second;
-        k = std::max(k, phase);
-      }
+      for (auto [key, phase] : *from)
+        raiseIn(m, key, phase);
     });
   }
 
@@ -109,10 +111,8 @@ public:
       return;
     auto merged = std::make_shared<Map>();
     for (const Map *map : distinct)
-      for (auto [key, phase] : *map) {
-        int64_t &k = merged->try_emplace(key, phase).first->second;
-        k = std::max(k, phase);
-      }
+      for (auto [key, phase] : *map)
+        raiseIn(*merged, key, phase);
     MapPtr result = std::move(merged);
     for (int64_t t : threads)
       of[t] = result;
@@ -541,10 +541,8 @@ void PipelineModel::arrive(int64_t thread, BarrierRef barrier, int64_t count,
   // release semantics; the wait that observes the phase acquires it).
   if (b.lastReleaser != impl->knows.shared(thread)) {
     b.lastReleaser = impl->knows.shared(thread);
-    for (auto [other, phase] : *b.lastReleaser) {
-      int64_t &k = b.releasing.try_emplace(other, phase).first->second;
-      k = std::max(k, phase);
-    }
+    for (auto [other, phase] : *b.lastReleaser)
+      Knowledge::raiseIn(b.releasing, other, phase);
   }
   // Arrivals complete phases in turn; one on a phase that has all its
   // arrivals and waits for bytes only is more than the init count allows
